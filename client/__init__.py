@@ -1,0 +1,1 @@
+"""The terminal client (networked play arrives with issue 3)."""

@@ -1,0 +1,105 @@
+"""The solver's public functions over hands (lists of cards)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from functools import lru_cache
+
+import attrs
+
+from protocol import Card, Rules
+
+from ._dp import Grid, best_plan, max_discard_size, plan_groups
+from ._enumerate import optimal_discards
+
+Group = tuple[Card, ...]
+
+
+@attrs.frozen
+class Out:
+    """A card that would raise the hand's maximum discard, and by how much."""
+
+    card: Card
+    gain: int
+
+
+def _grid(hand: Iterable[Card], rules: Rules) -> Grid:
+    counts = Counter(hand)
+    for card, n in counts.items():
+        if not rules.allows(card):
+            raise ValueError(f"{card} is not in the {rules.name} deck")
+        if n > rules.copies:
+            raise ValueError(f"{n} copies of {card}: the {rules.name} deck has {rules.copies}")
+    return tuple(
+        tuple(counts.get(Card(colour, number), 0) for colour in rules.colours)
+        for number in range(1, rules.numbers + 1)
+    )
+
+
+@lru_cache(maxsize=65536)
+def _max_for_grid(grid: Grid, shortest_run: int, smallest_set: int) -> int:
+    return max_discard_size(grid, shortest_run, smallest_set)
+
+
+def max_discard(hand: Iterable[Card], rules: Rules) -> int:
+    """The largest number of cards the hand can discard now, as disjoint valid groups."""
+    return _max_for_grid(_grid(hand, rules), rules.shortest_run, rules.smallest_set)
+
+
+def best_discard(hand: Iterable[Card], rules: Rules) -> list[Group]:
+    """Disjoint valid groups from the hand covering as many cards as possible.
+
+    Groups are sorted tuples of cards, listed sets first by number then runs
+    by colour; an empty list when nothing can be discarded.
+    """
+    grid = _grid(hand, rules)
+    _, steps = best_plan(grid, rules.shortest_run, rules.smallest_set)
+    groups: list[Group] = []
+    for kind, a, b, c in plan_groups(grid, steps, rules.shortest_run):
+        if kind:  # a set: number a, colour mask b
+            groups.append(tuple(Card(colour, a) for i, colour in enumerate(rules.colours) if b >> i & 1))
+        else:  # a run: colour index a, numbers b..c
+            groups.append(tuple(Card(rules.colours[a], n) for n in range(b, c + 1)))
+    return sorted(groups, key=lambda g: (len({card.number for card in g}) > 1, g))
+
+
+def all_best_discards(hand: Iterable[Card], rules: Rules) -> list[tuple[Card, ...]]:
+    """Every distinct optimal discard, each as a sorted multiset of cards."""
+    hand = list(hand)
+    grid = _grid(hand, rules)
+    best = _max_for_grid(grid, rules.shortest_run, rules.smallest_set)
+    if best == 0:
+        return []
+    numbers, colours = rules.numbers, len(rules.colours)
+    flat = tuple(grid[n][c] for c in range(colours) for n in range(numbers))
+    found = optimal_discards(flat, numbers, colours, rules.shortest_run, rules.smallest_set, len(hand) - best)
+    discards = []
+    for used in found:
+        cards = []
+        for index, copies in enumerate(used):
+            c, n = divmod(index, numbers)
+            cards.extend([Card(rules.colours[c], n + 1)] * copies)
+        discards.append(tuple(sorted(cards)))
+    return sorted(discards)
+
+
+def outs(hand: Iterable[Card], rules: Rules) -> list[Out]:
+    """Each card whose addition raises the maximum discard, with the gain, in card order.
+
+    Only cards the deck can still supply count (fewer than ``copies`` in the hand).
+    """
+    counts = Counter(hand)
+    grid = _grid(counts.elements(), rules)
+    base = _max_for_grid(grid, rules.shortest_run, rules.smallest_set)
+    found = []
+    for n, row in enumerate(grid):
+        for c, copies in enumerate(row):
+            if copies >= rules.copies:
+                continue
+            bumped = list(grid)
+            bumped[n] = (*row[:c], copies + 1, *row[c + 1 :])
+            gain = _max_for_grid(tuple(bumped), rules.shortest_run, rules.smallest_set) - base
+            if gain > 0:
+                found.append(Out(Card(rules.colours[c], n + 1), gain))
+    return sorted(found, key=lambda out: out.card)
