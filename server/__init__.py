@@ -1,0 +1,1 @@
+"""The authoritative side of notty: the rules engine, bots and simulator."""

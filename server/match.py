@@ -1,0 +1,53 @@
+"""Drive a game between bots to its end. Pure: the caller supplies all randomness."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+import attrs
+
+from protocol import Rules
+
+from .bots import Bot, make_bot
+from .engine import Action, EndReason, Event, Game
+
+#: A bot that takes more actions than this in one turn is broken, not thoughtful.
+MAX_ACTIONS_PER_TURN = 1000
+
+StepHook = Callable[[Game, int, Action, list[Event]], None]
+
+
+@attrs.frozen
+class GameResult:
+    winner: int | None  # seat
+    reason: EndReason
+    turns: int
+    actions: int
+
+
+def play_bots(game: Game, bots: Sequence[Bot], on_step: StepHook | None = None) -> GameResult:
+    """Let each seat's bot act until the game ends; ``on_step`` sees every action."""
+    actions = in_turn = 0
+    turn = game.turn
+    while not game.over:
+        seat = game.current
+        action = bots[seat].choose(game.view(seat))
+        events = game.apply(action, seat=seat)
+        actions += 1
+        in_turn = in_turn + 1 if game.turn == turn else 0
+        turn = game.turn
+        if in_turn > MAX_ACTIONS_PER_TURN:
+            raise RuntimeError(f"bot {bots[seat].name!r} took {in_turn} actions without ending its turn")
+        if on_step is not None:
+            on_step(game, seat, action, events)
+    assert game.end_reason is not None
+    return GameResult(game.winner, game.end_reason, game.turn, actions)
+
+
+def seeded_game(rules: Rules, bot_names: Sequence[str], seed: str | int) -> tuple[Game, list[Bot]]:
+    """A game and its bots, all randomness derived from ``seed``: the same seed replays exactly."""
+    master = random.Random(seed)
+    game = Game(rules, bot_names, random.Random(master.getrandbits(64)))
+    bots = [make_bot(name, random.Random(master.getrandbits(64))) for name in bot_names]
+    return game, bots
