@@ -25,20 +25,49 @@ class CardError(ValueError):
     """Text that does not name a card."""
 
 
-@attrs.frozen(slots=True, order=True, repr=False)
-class Card:
-    """One card. Two copies of each card exist, indistinguishable, so hands are multisets."""
+_RANK = {colour: index for index, colour in enumerate(COLOUR_ORDER)}
 
-    colour: str = attrs.field(order=COLOUR_ORDER.index)
+
+@attrs.frozen(slots=True, order=False, repr=False)
+class Card:
+    """One card. Two copies of each card exist, indistinguishable, so hands are multisets.
+
+    Cards sort in canonical order: by colour (R Y G B K), then number.
+    """
+
+    colour: str
     number: int
+    # Sort key, precomputed: cards are sorted constantly (hands, groups).
+    _rank: int = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         # Validate here rather than with attrs validators: cards are created
         # very often (solver, engine) and this check is cheap.
-        if not (isinstance(self.colour, str) and len(self.colour) == 1 and self.colour in COLOUR_ORDER):
+        if not (isinstance(self.colour, str) and self.colour in _RANK):
             raise CardError(f"unknown colour {self.colour!r}: colours are {', '.join(COLOUR_ORDER)}")
         if type(self.number) is not int or self.number < 1:
             raise CardError(f"card number must be a positive whole number, not {self.number!r}")
+        object.__setattr__(self, "_rank", _RANK[self.colour] << 16 | self.number)
+
+    def __lt__(self, other: Card) -> bool:
+        return self._rank < other._rank
+
+    def __le__(self, other: Card) -> bool:
+        return self._rank <= other._rank
+
+    def __gt__(self, other: Card) -> bool:
+        return self._rank > other._rank
+
+    def __ge__(self, other: Card) -> bool:
+        return self._rank >= other._rank
+
+    @classmethod
+    def of(cls, colour: str, number: int) -> Card:
+        """The shared instance of a card (cheaper than constructing one)."""
+        card = _INTERN.get((colour, number))
+        if card is None:
+            card = _INTERN[(colour, number)] = cls(colour, number)
+        return card
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -51,7 +80,7 @@ class Card:
         letter, digits = match.group(1).upper(), match.group(2)
         if letter not in COLOUR_ORDER:
             raise CardError(f"{text!r} is not a card: colour letters are {', '.join(COLOUR_ORDER)}")
-        return _interned(letter, int(digits))
+        return cls.of(letter, int(digits))
 
     def __str__(self) -> str:
         return f"{self.colour}{self.number}"
@@ -61,14 +90,6 @@ class Card:
 
 
 _INTERN: dict[tuple[str, int], Card] = {}
-
-
-def _interned(colour: str, number: int) -> Card:
-    key = (colour, number)
-    card = _INTERN.get(key)
-    if card is None:
-        card = _INTERN[key] = Card(colour, number)
-    return card
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

@@ -73,20 +73,20 @@ def is_group(cards: Sequence[Card], rules: Rules) -> bool:
 
 def valid_groups(hand: Iterable[Card], rules: Rules) -> list[tuple[Card, ...]]:
     """Every distinct valid group (as a sorted card tuple) that can be taken from a hand."""
-    present = set(hand)
+    present = {(card.colour, card.number) for card in hand}
     groups: list[tuple[Card, ...]] = []
     for colour in rules.colours:
         start = 1
         while start <= rules.numbers:
             end = start
-            while Card(colour, end) in present:
+            while (colour, end) in present:
                 end += 1
             for lo in range(start, end):
                 for hi in range(lo + rules.shortest_run - 1, end):
-                    groups.append(tuple(Card(colour, n) for n in range(lo, hi + 1)))
+                    groups.append(tuple(Card.of(colour, n) for n in range(lo, hi + 1)))
             start = end + 1
     for number in range(1, rules.numbers + 1):
-        here = [Card(colour, number) for colour in rules.colours if Card(colour, number) in present]
+        here = [Card.of(colour, number) for colour in rules.colours if (colour, number) in present]
         for size in range(rules.smallest_set, len(here) + 1):
             groups.extend(combinations(here, size))
     return sorted(groups, key=lambda g: (g[0], len(g), g))
@@ -94,14 +94,14 @@ def valid_groups(hand: Iterable[Card], rules: Rules) -> list[tuple[Card, ...]]:
 
 def has_group(hand: Iterable[Card], rules: Rules) -> bool:
     """Does the hand hold at least one valid group? (Cheaper than listing them.)"""
-    present = set(hand)
+    present = {(card.colour, card.number) for card in hand}
     for colour in rules.colours:
         streak = 0
         for number in range(1, rules.numbers + 1):
-            streak = streak + 1 if Card(colour, number) in present else 0
+            streak = streak + 1 if (colour, number) in present else 0
             if streak >= rules.shortest_run:
                 return True
     for number in range(1, rules.numbers + 1):
-        if sum(Card(colour, number) in present for colour in rules.colours) >= rules.smallest_set:
+        if sum((colour, number) in present for colour in rules.colours) >= rules.smallest_set:
             return True
     return False

@@ -91,7 +91,7 @@ class Rules:
     def full_deck(self) -> list[Card]:
         """Every card of the game, in canonical order."""
         return [
-            Card(colour, number)
+            Card.of(colour, number)
             for colour in self.colours
             for number in range(1, self.numbers + 1)
             for _ in range(self.copies)

@@ -45,9 +45,11 @@ def play_bots(game: Game, bots: Sequence[Bot], on_step: StepHook | None = None) 
     return GameResult(game.winner, game.end_reason, game.turn, actions)
 
 
-def seeded_game(rules: Rules, bot_names: Sequence[str], seed: str | int) -> tuple[Game, list[Bot]]:
+def seeded_game(
+    rules: Rules, bot_names: Sequence[str], seed: str | int, seat_names: Sequence[str] | None = None
+) -> tuple[Game, list[Bot]]:
     """A game and its bots, all randomness derived from ``seed``: the same seed replays exactly."""
     master = random.Random(seed)
-    game = Game(rules, bot_names, random.Random(master.getrandbits(64)))
+    game = Game(rules, seat_names or bot_names, random.Random(master.getrandbits(64)))
     bots = [make_bot(name, random.Random(master.getrandbits(64))) for name in bot_names]
     return game, bots

@@ -10,7 +10,7 @@ import attrs
 
 from protocol import Card, Rules
 
-from ._dp import Grid, best_plan, max_discard_size, plan_groups
+from ._dp import Grid, best_plan, has_any_group, max_discard_size, plan_groups
 from ._enumerate import optimal_discards
 
 Group = tuple[Card, ...]
@@ -25,16 +25,19 @@ class Out:
 
 
 def _grid(hand: Iterable[Card], rules: Rules) -> Grid:
-    counts = Counter(hand)
-    for card, n in counts.items():
-        if not rules.allows(card):
+    colour_index = {colour: i for i, colour in enumerate(rules.colours)}
+    rows = [[0] * len(colour_index) for _ in range(rules.numbers)]
+    for card in hand:
+        c = colour_index.get(card.colour)
+        if c is None or card.number > rules.numbers:
             raise ValueError(f"{card} is not in the {rules.name} deck")
-        if n > rules.copies:
-            raise ValueError(f"{n} copies of {card}: the {rules.name} deck has {rules.copies}")
-    return tuple(
-        tuple(counts.get(Card(colour, number), 0) for colour in rules.colours)
-        for number in range(1, rules.numbers + 1)
-    )
+        row = rows[card.number - 1]
+        row[c] += 1
+        if row[c] > rules.copies:
+            raise ValueError(
+                f"more than {rules.copies} copies of {card}: the {rules.name} deck has {rules.copies}"
+            )
+    return tuple(map(tuple, rows))
 
 
 @lru_cache(maxsize=65536)
@@ -53,15 +56,22 @@ def best_discard(hand: Iterable[Card], rules: Rules) -> list[Group]:
     Groups are sorted tuples of cards, listed sets first by number then runs
     by colour; an empty list when nothing can be discarded.
     """
-    grid = _grid(hand, rules)
-    _, steps = best_plan(grid, rules.shortest_run, rules.smallest_set)
-    groups: list[Group] = []
-    for kind, a, b, c in plan_groups(grid, steps, rules.shortest_run):
+    return list(_best_for_grid(_grid(hand, rules), rules.colours, rules.shortest_run, rules.smallest_set))
+
+
+@lru_cache(maxsize=65536)
+def _best_for_grid(grid: Grid, colours: str, shortest_run: int, smallest_set: int) -> tuple[Group, ...]:
+    if not has_any_group(grid, shortest_run, smallest_set):
+        return ()
+    _, steps = best_plan(grid, shortest_run, smallest_set)
+    sets: list[Group] = []
+    runs: list[Group] = []
+    for kind, a, b, c in plan_groups(grid, steps, shortest_run):
         if kind:  # a set: number a, colour mask b
-            groups.append(tuple(Card(colour, a) for i, colour in enumerate(rules.colours) if b >> i & 1))
+            sets.append(tuple(Card.of(colour, a) for i, colour in enumerate(colours) if b >> i & 1))
         else:  # a run: colour index a, numbers b..c
-            groups.append(tuple(Card(rules.colours[a], n) for n in range(b, c + 1)))
-    return sorted(groups, key=lambda g: (len({card.number for card in g}) > 1, g))
+            runs.append(tuple(Card.of(colours[a], n) for n in range(b, c + 1)))
+    return tuple(sorted(sets) + sorted(runs))
 
 
 def all_best_discards(hand: Iterable[Card], rules: Rules) -> list[tuple[Card, ...]]:
@@ -79,7 +89,7 @@ def all_best_discards(hand: Iterable[Card], rules: Rules) -> list[tuple[Card, ..
         cards = []
         for index, copies in enumerate(used):
             c, n = divmod(index, numbers)
-            cards.extend([Card(rules.colours[c], n + 1)] * copies)
+            cards.extend([Card.of(rules.colours[c], n + 1)] * copies)
         discards.append(tuple(sorted(cards)))
     return sorted(discards)
 
@@ -101,5 +111,5 @@ def outs(hand: Iterable[Card], rules: Rules) -> list[Out]:
             bumped[n] = (*row[:c], copies + 1, *row[c + 1 :])
             gain = _max_for_grid(tuple(bumped), rules.shortest_run, rules.smallest_set) - base
             if gain > 0:
-                found.append(Out(Card(rules.colours[c], n + 1), gain))
+                found.append(Out(Card.of(rules.colours[c], n + 1), gain))
     return sorted(found, key=lambda out: out.card)

@@ -75,13 +75,35 @@ Grid = tuple[Counts, ...]  # grid[n - 1][c]: copies of colour c, number n
 Step = tuple[Counts, tuple[Move, ...]]  # set usage and per-colour run moves at one number
 
 
+def has_any_group(grid: Grid, shortest_run: int, smallest_set: int) -> bool:
+    """A quick test that lets most group-less hands skip the sweep."""
+    streaks = [0] * (len(grid[0]) if grid else 0)
+    for counts in grid:
+        present = 0
+        for c, copies in enumerate(counts):
+            if copies:
+                present += 1
+                streaks[c] += 1
+                if streaks[c] >= shortest_run:
+                    return True
+            else:
+                streaks[c] = 0
+        if present >= smallest_set:
+            return True
+    return False
+
+
 def max_discard_size(grid: Grid, shortest_run: int, smallest_set: int) -> int:
     """The largest number of cards that disjoint valid groups can cover."""
+    if not has_any_group(grid, shortest_run, smallest_set):
+        return 0
     return _sweep(grid, shortest_run, smallest_set, None)
 
 
 def best_plan(grid: Grid, shortest_run: int, smallest_set: int) -> tuple[int, list[Step]]:
     """The maximum and, for each number, the choices that reach it."""
+    if not has_any_group(grid, shortest_run, smallest_set):
+        return 0, [(tuple(0 for _ in counts), tuple(((), 0, ()) for _ in counts)) for counts in grid]
     trail: list[dict[tuple[RunState, ...], tuple[tuple[RunState, ...], Counts, tuple[Move, ...]]]] = []
     size = _sweep(grid, shortest_run, smallest_set, trail)
     # Walk back from the final state with the best value (stored as trail[-1][None]).
@@ -151,16 +173,21 @@ def plan_groups(grid: Grid, steps: Sequence[Step], shortest: int) -> list[tuple[
                     slot += 1
             groups.extend((1, number, mask, 0) for mask in masks)
         for c in range(colours):
-            runs = sorted(open_runs[c], key=lambda run: -min(run[1], shortest))
-            _, _, chosen = moves[c]
+            runs = open_runs[c]
+            free = counts[c] - used[c]
+            if not runs and not free:
+                continue
+            if len(runs) > 1:  # same order as the run state: longest (capped) first
+                runs.sort(key=lambda run: -min(run[1], shortest))
+            chosen = moves[c][2]
             for i, run in enumerate(runs):
                 if i not in chosen and run[1] >= shortest:
                     groups.append((0, c, run[0], run[0] + run[1] - 1))
             grown = [runs[i] for i in chosen]
             for run in grown:
                 run[1] += 1
-            free = counts[c] - used[c]
-            grown.extend([number, 1] for _ in range(free - len(chosen)))
+            for _ in range(free - len(chosen)):
+                grown.append([number, 1])
             open_runs[c] = grown
     for c in range(colours):
         for start, length in open_runs[c]:

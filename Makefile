@@ -1,0 +1,29 @@
+# Two commands: `make play` (set up, then watch a game) and `make test` (set up, then every check).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: play test bench sim
+
+$(STAMP): pyproject.toml
+	rm -f $(VENV)/.installed-*
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	touch $@
+
+play: $(STAMP)
+	$(BIN)/notty-watch
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/solver_vs_ilp.py
+	$(BIN)/python bench/sim_throughput.py
+
+sim: $(STAMP)
+	$(BIN)/notty-sim --games 2000 --players greedy,random --preset classic --seed 7

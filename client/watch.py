@@ -1,0 +1,93 @@
+"""``notty-watch``: watch bots play one game in the terminal, action by action."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+import time
+from collections.abc import Sequence
+
+from protocol import PRESETS, RulesError, rules_from
+from server.bots import BOTS, Bot
+from server.engine import Action, Event, Game, TurnEnded
+from server.match import play_bots, seeded_game
+
+from .render import event_text, table_text
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="notty-watch", description="Watch bots play a game of Notty.")
+    parser.add_argument(
+        "--players", default="greedy,random,greedy", help=f"2 or 3 bots from: {', '.join(BOTS)}"
+    )
+    parser.add_argument("--preset", default="classic", help=f"ruleset: {', '.join(PRESETS)}")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="replay a particular game (default: a fresh one)"
+    )
+    parser.add_argument(
+        "--max-turns", type=int, default=200, help="stop with no winner after this many turns"
+    )
+    parser.add_argument(
+        "--delay", type=float, default=None, help="seconds between turns (default 0.3 on a terminal)"
+    )
+    parser.add_argument("--no-colour", action="store_true", help="plain text")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    players = [name.strip() for name in args.players.split(",") if name.strip()]
+    unknown = [name for name in players if name not in BOTS]
+    if unknown:
+        parser.error(f"unknown bot(s) {', '.join(unknown)}: bots are {', '.join(BOTS)}")
+    if args.max_turns < 0:
+        parser.error("--max-turns must be 0 (no limit) or more")
+    try:
+        rules = rules_from(args.preset, turn_limit=args.max_turns)
+    except RulesError as error:
+        parser.error(str(error))
+    if not rules.min_players <= len(players) <= rules.max_players:
+        parser.error(
+            f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {len(players)}"
+        )
+    tty = sys.stdout.isatty()
+    colour = tty and not args.no_colour and "NO_COLOR" not in os.environ
+    delay = args.delay if args.delay is not None else (0.3 if tty else 0.0)
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    names = [f"{name}-{seat + 1}" for seat, name in enumerate(players)]
+    game, bots = seeded_game(rules, players, seed, seat_names=names)
+    try:
+        _watch(game, bots, seed, colour, delay)
+    except KeyboardInterrupt:
+        print("\nstopped")
+        return 130
+    except BrokenPipeError:  # piped into e.g. head, which has seen enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+def _watch(game: Game, bots: Sequence[Bot], seed: int, colour: bool, delay: float) -> None:
+    names = game.names
+    rules = game.rules
+
+    print(f"notty-watch: {rules.name}, {' vs '.join(names)}, seed {seed} (replay with --seed {seed})")
+    for event in game.opening:
+        print(event_text(event, names, colour))
+    print(table_text(game.view(), colour))
+
+    def show(game: Game, seat: int, action: Action, events: list[Event]) -> None:
+        for event in events:
+            print(f"  {event_text(event, names, colour)}")
+        if any(isinstance(event, TurnEnded) for event in events) or game.over:
+            print(table_text(game.view(), colour), flush=True)
+            if delay and not game.over:
+                time.sleep(delay)
+
+    play_bots(game, bots, on_step=show)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""notty-sim and notty-watch: statistics, seating, determinism and the command lines."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from client import watch
+from protocol import rules_from
+from server import sim
+from server.stats import wilson_interval
+
+
+def test_wilson_interval_known_values() -> None:
+    # Reference values (Wilson 1927; as computed by statsmodels proportion_confint(method="wilson")).
+    low, high = wilson_interval(81, 263)
+    assert low == pytest.approx(0.2553, abs=1e-4)
+    assert high == pytest.approx(0.3662, abs=1e-4)
+    assert wilson_interval(0, 10)[0] == 0.0
+    assert wilson_interval(0, 10)[1] == pytest.approx(0.2775, abs=1e-4)
+    assert wilson_interval(10, 10)[1] == 1.0
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_seating_rotates_every_player_through_every_seat() -> None:
+    players = ("greedy", "random", "greedy")
+    firsts = [sim.seating(players, i)[0] for i in range(6)]
+    assert sorted(firsts) == [0, 0, 1, 1, 2, 2]
+    for i in range(6):
+        assert sorted(sim.seating(players, i)) == [0, 1, 2]
+
+
+def _config(games: int = 6, players: tuple[str, ...] = ("greedy", "random")) -> sim.SimConfig:
+    return sim.SimConfig(rules_from("classic", turn_limit=40), players, games, seed=11)
+
+
+def test_results_do_not_depend_on_worker_count() -> None:
+    config = _config()
+    one = sorted(sim.run(config, jobs=1), key=lambda o: o.index)
+    two = sorted(sim.run(config, jobs=2), key=lambda o: o.index)
+    assert one == two
+    assert [o.index for o in one] == list(range(config.games))
+
+
+def test_summary_counts_add_up() -> None:
+    config = _config(games=8, players=("greedy", "greedy", "random"))
+    outcomes = [sim.play_one(config, i) for i in range(config.games)]
+    summary = sim.summarise(config, outcomes, seconds=1.0, jobs=1)
+    assert [b["bot"] for b in summary["bots"]] == ["greedy#1", "greedy#2", "random"]
+    wins = sum(b["wins"] for b in summary["bots"])
+    assert wins + summary["no_winner"]["total"] == config.games
+    assert (
+        summary["no_winner"]["total"]
+        == summary["no_winner"]["stalemate"] + summary["no_winner"]["turn_limit"]
+    )
+    assert all(o.turns <= 40 for o in outcomes)
+    for bot in summary["bots"]:
+        low, high = bot["ci95"]
+        assert low <= bot["win_rate"] <= high
+
+
+def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = sim.main(
+        [
+            "--games",
+            "4",
+            "--players",
+            "greedy,random",
+            "--seed",
+            "3",
+            "--max-turns",
+            "30",
+            "--jobs",
+            "1",
+            "--json",
+        ]
+    )
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 4
+    assert summary["max_turns"] == 30
+    assert summary["players"] == ["greedy", "random"]
+    assert set(summary) >= {"bots", "no_winner", "mean_turns", "games_per_second"}
+
+
+def test_cli_text_report(capsys: pytest.CaptureFixture[str]) -> None:
+    code = sim.main(
+        [
+            "--games",
+            "3",
+            "--players",
+            "random,random,random",
+            "--preset",
+            "five-colour",
+            "--max-turns",
+            "20",
+            "--jobs",
+            "1",
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "3 games of five-colour" in out
+    assert re.search(r"random#1\s+\d+\s+[\d.]+%\s+\[", out)
+    assert "games/s" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "greedy,nobody"], "unknown bot"),
+        (["--players", "greedy"], "2 to 3 players"),
+        (["--preset", "poker"], "unknown preset"),
+        (["--games", "0"], "--games"),
+        (["--max-turns", "-1"], "--max-turns"),
+    ],
+)
+def test_cli_rejects_bad_arguments(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        sim.main(args)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_watch_prints_a_whole_game_in_plain_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert watch.main(["--seed", "5", "--max-turns", "12", "--players", "greedy,random"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b[" not in out  # not a terminal: no colour codes
+    assert "seed 5" in out
+    assert "game over" in out or " wins " in out
+    # The same seed shows the same game.
+    assert watch.main(["--seed", "5", "--max-turns", "12", "--players", "greedy,random"]) == 0
+    assert capsys.readouterr().out == out
