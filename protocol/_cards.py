@@ -18,7 +18,7 @@ COLOUR_NAMES = {
     "K": "black",
 }
 
-_CARD_RE = re.compile(r"\s*([A-Za-z])\s*(\d{1,3})\s*")
+_CARD_RE = re.compile(r"\s*([A-Za-z])(\d{1,3})\s*")
 
 
 class CardError(ValueError):
@@ -78,6 +78,8 @@ class Card:
         if match is None:
             raise CardError(f"{text!r} is not a card: write a colour letter and a number, e.g. R10 or K3")
         letter, digits = match.group(1).upper(), match.group(2)
+        if digits.startswith("0"):
+            raise CardError(f"{text!r} is not a card: numbers are positive, written without leading zeros")
         if letter not in COLOUR_ORDER:
             raise CardError(f"{text!r} is not a card: colour letters are {', '.join(COLOUR_ORDER)}")
         return cls.of(letter, int(digits))

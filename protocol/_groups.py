@@ -72,8 +72,11 @@ def is_group(cards: Sequence[Card], rules: Rules) -> bool:
 
 
 def valid_groups(hand: Iterable[Card], rules: Rules) -> list[tuple[Card, ...]]:
-    """Every distinct valid group (as a sorted card tuple) that can be taken from a hand."""
-    present = {(card.colour, card.number) for card in hand}
+    """Every distinct valid group (as a sorted card tuple) that can be taken from a hand.
+
+    Cards that are not in this ruleset's deck belong to no group and are ignored.
+    """
+    present = {(card.colour, card.number) for card in hand if rules.allows(card)}
     groups: list[tuple[Card, ...]] = []
     for colour in rules.colours:
         start = 1
@@ -94,7 +97,7 @@ def valid_groups(hand: Iterable[Card], rules: Rules) -> list[tuple[Card, ...]]:
 
 def has_group(hand: Iterable[Card], rules: Rules) -> bool:
     """Does the hand hold at least one valid group? (Cheaper than listing them.)"""
-    present = {(card.colour, card.number) for card in hand}
+    present = {(card.colour, card.number) for card in hand if rules.allows(card)}
     for colour in rules.colours:
         streak = 0
         for number in range(1, rules.numbers + 1):

@@ -83,7 +83,14 @@ def all_best_discards(hand: Iterable[Card], rules: Rules) -> list[tuple[Card, ..
         return []
     numbers, colours = rules.numbers, len(rules.colours)
     flat = tuple(grid[n][c] for c in range(colours) for n in range(numbers))
-    found = optimal_discards(flat, numbers, colours, rules.shortest_run, rules.smallest_set, len(hand) - best)
+
+    def most(cards: tuple[int, ...]) -> int:
+        grid = tuple(tuple(cards[c * numbers + n] for c in range(colours)) for n in range(numbers))
+        return _max_for_grid(grid, rules.shortest_run, rules.smallest_set)
+
+    found = optimal_discards(
+        flat, numbers, colours, rules.shortest_run, rules.smallest_set, len(hand) - best, most
+    )
     discards = []
     for used in found:
         cards = []

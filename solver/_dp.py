@@ -22,7 +22,7 @@ that only count if it completes, so neither dominates.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, product
 
 Counts = tuple[int, ...]  # copies per colour at one number
@@ -72,7 +72,30 @@ def set_options(counts: Counts, smallest_set: int) -> tuple[Counts, ...]:
 
 
 Grid = tuple[Counts, ...]  # grid[n - 1][c]: copies of colour c, number n
+Joint = tuple[RunState, ...]  # the run state of every colour
 Step = tuple[Counts, tuple[Move, ...]]  # set usage and per-colour run moves at one number
+Transition = tuple[Joint, int, Counts, tuple[Move, ...]]  # new state, cards scored, set usage, moves
+Back = dict[Joint, tuple[Joint, Counts, tuple[Move, ...]]]  # new state -> how it was best reached
+
+
+@lru_cache(maxsize=1 << 17)
+def transitions(state: Joint, counts: Counts, shortest: int, smallest_set: int) -> tuple[Transition, ...]:
+    """Every way from ``state`` past one number holding ``counts``, best per new state.
+
+    The same (state, counts) pairs recur across numbers and hands, so caching
+    this turns most of the sweep into dictionary lookups.
+    """
+    best: dict[Joint, Transition] = {}
+    colours = range(len(counts))
+    for used in set_options(counts, smallest_set):
+        per_colour = [run_moves(state[c], counts[c] - used[c], shortest) for c in colours]
+        base = sum(used)
+        for moves in product(*per_colour):
+            key = tuple(move[0] for move in moves)
+            total = base + sum(move[1] for move in moves)
+            if key not in best or total > best[key][1]:
+                best[key] = (key, total, used, moves)
+    return tuple(best.values())
 
 
 def has_any_group(grid: Grid, shortest_run: int, smallest_set: int) -> bool:
@@ -104,11 +127,11 @@ def best_plan(grid: Grid, shortest_run: int, smallest_set: int) -> tuple[int, li
     """The maximum and, for each number, the choices that reach it."""
     if not has_any_group(grid, shortest_run, smallest_set):
         return 0, [(tuple(0 for _ in counts), tuple(((), 0, ()) for _ in counts)) for counts in grid]
-    trail: list[dict[tuple[RunState, ...], tuple[tuple[RunState, ...], Counts, tuple[Move, ...]]]] = []
+    trail: list[Back] = []
     size = _sweep(grid, shortest_run, smallest_set, trail)
-    # Walk back from the final state with the best value (stored as trail[-1][None]).
+    # Walk back from the best final state (the last trail entry, keyed by ()).
     steps: list[Step] = []
-    state = trail[-1][()][0] if trail else ()
+    state = trail[-1][()][0]
     for back in reversed(trail[:-1]):
         prev, used, moves = back[state]
         steps.append((used, moves))
@@ -117,13 +140,13 @@ def best_plan(grid: Grid, shortest_run: int, smallest_set: int) -> tuple[int, li
     return size, steps
 
 
-def _sweep(grid: Grid, shortest: int, smallest_set: int, trail: list | None) -> int:  # type: ignore[type-arg]
+def _sweep(grid: Grid, shortest: int, smallest_set: int, trail: list[Back] | None) -> int:
     colours = len(grid[0]) if grid else 0
-    empty: tuple[RunState, ...] = tuple(() for _ in range(colours))
-    frontier: dict[tuple[RunState, ...], int] = {empty: 0}
+    empty: Joint = tuple(() for _ in range(colours))
+    frontier: dict[Joint, int] = {empty: 0}
     for counts in grid:
-        new: dict[tuple[RunState, ...], int] = {}
-        back: dict[tuple[RunState, ...], tuple[tuple[RunState, ...], Counts, tuple[Move, ...]]] = {}
+        new: dict[Joint, int] = {}
+        back: Back = {}
         if not any(counts):
             # Nothing at this number: every run closes, all states merge.
             state, value = max(frontier.items(), key=lambda item: item[1])
@@ -131,18 +154,13 @@ def _sweep(grid: Grid, shortest: int, smallest_set: int, trail: list | None) -> 
             if trail is not None:
                 back[empty] = (state, counts, tuple(run_moves(s, 0, shortest)[0] for s in state))
         else:
-            options = set_options(counts, smallest_set)
             for state, value in frontier.items():
-                for used in options:
-                    per_colour = [run_moves(state[c], counts[c] - used[c], shortest) for c in range(colours)]
-                    base = value + sum(used)
-                    for moves in product(*per_colour):
-                        key = tuple(move[0] for move in moves)
-                        total = base + sum(move[1] for move in moves)
-                        if total > new.get(key, -1):
-                            new[key] = total
-                            if trail is not None:
-                                back[key] = (state, used, moves)
+                for key, gain, used, moves in transitions(state, counts, shortest, smallest_set):
+                    total = value + gain
+                    if total > new.get(key, -1):
+                        new[key] = total
+                        if trail is not None:
+                            back[key] = (state, used, moves)
         frontier = new
         if trail is not None:
             trail.append(back)
@@ -153,10 +171,10 @@ def _sweep(grid: Grid, shortest: int, smallest_set: int, trail: list | None) -> 
 
 
 def plan_groups(grid: Grid, steps: Sequence[Step], shortest: int) -> list[tuple[int, int, int, int]]:
-    """Replay a plan into groups: ``("set", number, colour-mask)`` or runs ``(colour, lo, hi)``.
+    """Replay a plan into groups, as ``(kind, a, b, c)`` tuples.
 
-    Returns ``(kind, a, b, c)`` tuples: kind 0 = run (colour, lo, hi);
-    kind 1 = set (number, colour bitmask, unused).
+    Kind 0 is a run: colour index ``a``, numbers ``b`` to ``c``. Kind 1 is a
+    set: number ``a``, colours in bitmask ``b`` (``c`` unused).
     """
     colours = len(grid[0]) if grid else 0
     open_runs: list[list[list[int]]] = [[] for _ in range(colours)]  # [start, length]

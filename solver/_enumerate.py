@@ -4,26 +4,44 @@ Once the maximum is known, a hand of ``h`` cards has exactly ``h - max``
 cards left over in any optimal discard. We take the lowest remaining card
 (colour-major order): either it is left over (spending budget) or it is the
 lowest card of some group, which is then a run starting at it or a set whose
-other colours come later. Memoised on (remaining cards, budget).
+other colours come later. Memoised on (remaining cards, budget), and pruned
+with the exact maximum of what remains: a branch that must leave more cards
+over than the budget allows is never entered, so the search only walks
+towards optimal discards.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 Flat = tuple[int, ...]  # copies per card, index colour * numbers + (number - 1)
 
 
 def optimal_discards(
-    flat: Flat, numbers: int, colours: int, shortest_run: int, smallest_set: int, spare: int
+    flat: Flat,
+    numbers: int,
+    colours: int,
+    shortest_run: int,
+    smallest_set: int,
+    spare: int,
+    most: Callable[[Flat], int],
 ) -> frozenset[Flat]:
-    """All multisets (as copy vectors) of ``flat`` that split exactly into groups, leaving ``spare`` cards."""
+    """All multisets (as copy vectors) of ``flat`` that split exactly into groups, leaving ``spare`` cards.
+
+    ``most(cards)`` is the maximum discard of a copy vector.
+    """
 
     @cache
     def search(rest: Flat, budget: int) -> frozenset[Flat]:
+        left_over = sum(rest) - most(rest)
+        if left_over > budget:
+            return frozenset()
+        if budget == 0:  # the whole of ``rest`` splits into groups
+            return frozenset([rest])
         first = next((i for i, n in enumerate(rest) if n), None)
-        if first is None:  # all zeros: a cover, if it left exactly the spare cards over
-            return frozenset([rest]) if budget == 0 else frozenset()
+        if first is None:  # all zeros, with budget to spare: not an optimal discard
+            return frozenset()
         found: set[Flat] = set()
         if budget:
             found.update(search(_minus(rest, (first,)), budget - 1))

@@ -87,7 +87,7 @@ _USAGE = "actions: draw N, steal SEAT, discard CARDS..., dd, putback CARD, end"
 
 def parse_action(text: str) -> Action:
     """The action written as ``text`` (the form ``str(action)`` gives)."""
-    words = text.split()
+    words = text.replace(",", " ").split()
     if not words:
         raise ActionSyntaxError(f"empty action; {_USAGE}")
     verb, args = words[0].lower(), words[1:]

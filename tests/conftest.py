@@ -1,0 +1,187 @@
+"""Shared helpers for the engine and bot tests: build positions, snapshot games.
+
+Tests import these directly (``from conftest import ...``); pytest puts this
+directory on ``sys.path``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pytest
+from hypothesis import settings
+
+from protocol import CLASSIC, FIVE_COLOUR, Card, Rules, has_group, parse_cards
+from server.engine import Action, Game, IllegalAction, Rule
+
+# No per-example deadlines: this is a noisy 2-core machine and speed lives in
+# bench/. In CI, examples are derived from the test, so a red run reproduces.
+settings.register_profile("default", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, database=None)
+settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+PRESETS = [CLASSIC, FIVE_COLOUR]
+PRESET_IDS = [rules.name for rules in PRESETS]
+
+
+def cards(text: str | Iterable[Card]) -> list[Card]:
+    """``"R1 r2 R3"`` -> sorted cards (a hand is a sorted multiset)."""
+    return sorted(parse_cards(text) if isinstance(text, str) else text)
+
+
+def new_game(rules: Rules = CLASSIC, players: int = 2, seed: int | str = 0) -> Game:
+    return Game(rules, [f"p{i}" for i in range(players)], random.Random(seed))
+
+
+def set_position(
+    game: Game,
+    hands: Sequence[str | Iterable[Card]],
+    *,
+    current: int = 0,
+    turn: int = 1,
+    drew: bool = False,
+    stole: bool = False,
+    exchanged: bool = False,
+    must_put_back: bool = False,
+) -> Game:
+    """Give each seat ``hands[seat]`` and put every other card of the deck in the deck.
+
+    Keeps the invariant hands + deck == full deck, so conservation checks stay valid.
+    """
+    parsed = [cards(hand) for hand in hands]
+    assert len(parsed) == len(game.names), "one hand per seat"
+    full = Counter(game.rules.full_deck())
+    held: Counter[Card] = Counter()
+    for hand in parsed:
+        held.update(hand)
+    too_many = held - full
+    assert not too_many, f"position uses cards the deck does not have: {too_many}"
+    for seat, hand in enumerate(parsed):
+        game.hands[seat] = list(hand)
+    deck = list((full - held).elements())
+    random.Random(len(deck)).shuffle(deck)
+    game._deck = deck
+    game.current, game.turn = current, turn
+    game.drew, game.stole, game.exchanged, game.must_put_back = drew, stole, exchanged, must_put_back
+    game.winner = game.end_reason = None
+    return game
+
+
+def position(rules: Rules, hands: Sequence[str | Iterable[Card]], **kwargs: Any) -> Game:
+    """A fresh game of ``len(hands)`` seats set to the given position."""
+    return set_position(new_game(rules, len(hands)), hands, **kwargs)
+
+
+def groupless(rules: Rules, size: int, avoid: Iterable[Card] = (), start: int = 0) -> list[Card]:
+    """``size`` cards holding no valid group, none of them among ``avoid`` (a multiset).
+
+    ``start`` rotates the colour order so that several such hands can share a deck.
+    """
+    available = Counter(rules.full_deck()) - Counter(avoid)
+    colours = rules.colours[start:] + rules.colours[:start]
+    order = sorted(available.elements(), key=lambda c: (colours.index(c.colour), c.number))
+    hand: list[Card] = []
+    for card in order:
+        if len(hand) == size:
+            break
+        if not has_group([*hand, card], rules):
+            hand.append(card)
+    assert len(hand) == size, f"could not build a groupless hand of {size}"
+    assert not has_group(hand, rules)
+    return sorted(hand)
+
+
+def groupless_hands(rules: Rules, sizes: Sequence[int]) -> list[list[Card]]:
+    """Disjoint groupless hands of the given sizes (drawn from one deck)."""
+    hands: list[list[Card]] = []
+    used: list[Card] = []
+    for i, size in enumerate(sizes):
+        hand = groupless(rules, size, used, start=i)
+        hands.append(hand)
+        used.extend(hand)
+    return hands
+
+
+def snapshot(game: Game) -> tuple[Any, ...]:
+    """Everything about a game that an action could change (deck order and rng included)."""
+    return (
+        tuple(tuple(hand) for hand in game.hands),
+        tuple(game._deck),
+        game.deck_size,
+        game.current,
+        game.turn,
+        game.drew,
+        game.stole,
+        game.exchanged,
+        game.must_put_back,
+        game.winner,
+        game.end_reason,
+        game._rng.getstate(),
+    )
+
+
+def public_state(game: Game) -> tuple[Any, ...]:
+    """The state two games that had the same outcomes must share (deck as a multiset)."""
+    return (
+        tuple(tuple(hand) for hand in game.hands),
+        tuple(sorted(game.deck_contents().items())),
+        game.deck_size,
+        game.current,
+        game.turn,
+        game.drew,
+        game.stole,
+        game.exchanged,
+        game.must_put_back,
+        game.winner,
+        game.end_reason,
+    )
+
+
+def assert_conserved(game: Game) -> None:
+    """Every card of the deck is in exactly one place."""
+    total: Counter[Card] = game.deck_contents()
+    for hand in game.hands:
+        total.update(hand)
+    assert total == Counter(game.rules.full_deck())
+
+
+def assert_refused(game: Game, action: Action, rule: Rule, **kwargs: Any) -> IllegalAction:
+    """``action`` raises IllegalAction naming ``rule`` and changes nothing."""
+    before = snapshot(game)
+    with pytest.raises(IllegalAction) as info:
+        game.apply(action, **kwargs)
+    assert info.value.rule is rule, f"{action} refused for {info.value.rule}, expected {rule}"
+    assert snapshot(game) == before, f"refused {action} changed the game"
+    return info.value
+
+
+class ArmableRandom(random.Random):
+    """A seeded Random that raises on any use once ``armed``: proves chance was not consulted."""
+
+    armed = False
+
+    def random(self) -> float:
+        if self.armed:
+            raise AssertionError("the rng was consulted although the outcome was given")
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        if self.armed:
+            raise AssertionError("the rng was consulted although the outcome was given")
+        return super().getrandbits(k)
+
+
+def restore(game: Game, snap: tuple[Any, ...]) -> None:
+    """Put a game back to a :func:`snapshot` (to try one action after another)."""
+    hands, deck, _, current, turn, drew, stole, exchanged, must_put_back, winner, reason, rng = snap
+    for seat, hand in enumerate(hands):
+        game.hands[seat] = list(hand)
+    game._deck = list(deck)
+    game.current, game.turn = current, turn
+    game.drew, game.stole, game.exchanged, game.must_put_back = drew, stole, exchanged, must_put_back
+    game.winner, game.end_reason = winner, reason
+    game._rng.setstate(rng)
