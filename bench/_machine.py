@@ -6,7 +6,7 @@ import os
 import platform
 
 
-def describe() -> str:
+def facts() -> list[tuple[str, str]]:
     cpu = platform.processor() or "unknown CPU"
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as info:
@@ -16,7 +16,14 @@ def describe() -> str:
                     break
     except OSError:
         pass
-    return (
-        f"{platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} cores, "
-        f"{platform.python_implementation()} {platform.python_version()}"
-    )
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return [
+        ("platform", platform.platform()),
+        ("cpu", cpu),
+        ("cores", f"{os.cpu_count()} logical ({usable} usable)"),
+        ("python", f"{platform.python_implementation()} {platform.python_version()}"),
+    ]
+
+
+def describe() -> str:
+    return "; ".join(f"{key} {value}" for key, value in facts())

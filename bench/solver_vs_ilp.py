@@ -43,8 +43,6 @@ total size of its groups, each group checked valid); any disagreement exits 1.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
 import sys
@@ -54,6 +52,7 @@ from itertools import combinations
 
 import numpy as np
 import scipy
+from _machine import facts
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import csr_array
 
@@ -221,21 +220,8 @@ def run_class(name: str, rules: Rules, hands: list[list[Card]], cold: bool) -> R
 
 
 def machine() -> list[tuple[str, str]]:
-    cpu = platform.processor() or "unknown"
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return [
-        ("platform", platform.platform()),
-        ("cpu", cpu),
-        ("cores", f"{os.cpu_count()} logical ({affinity} usable)"),
-        ("python", f"{platform.python_implementation()} {platform.python_version()}"),
+        *facts(),
         ("scipy / numpy", f"{scipy.__version__} / {np.__version__} (milp: HiGHS)"),
     ]
 

@@ -9,10 +9,10 @@ import sys
 import time
 from collections.abc import Sequence
 
-from protocol import PRESETS, RulesError, rules_from
+from protocol import PRESETS
 from server.bots import BOTS, Bot
 from server.engine import Action, Event, Game, TurnEnded
-from server.match import play_bots, seeded_game
+from server.match import lineup, play_bots, seeded_game
 
 from .render import event_text, table_text
 
@@ -39,20 +39,10 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    players = [name.strip() for name in args.players.split(",") if name.strip()]
-    unknown = [name for name in players if name not in BOTS]
-    if unknown:
-        parser.error(f"unknown bot(s) {', '.join(unknown)}: bots are {', '.join(BOTS)}")
-    if args.max_turns < 0:
-        parser.error("--max-turns must be 0 (no limit) or more")
     try:
-        rules = rules_from(args.preset, turn_limit=args.max_turns)
-    except RulesError as error:
+        rules, players = lineup(args.players, args.preset, args.max_turns)
+    except ValueError as error:
         parser.error(str(error))
-    if not rules.min_players <= len(players) <= rules.max_players:
-        parser.error(
-            f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {len(players)}"
-        )
     tty = sys.stdout.isatty()
     colour = tty and not args.no_colour and "NO_COLOR" not in os.environ
     delay = args.delay if args.delay is not None else (0.3 if tty else 0.0)

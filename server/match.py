@@ -7,9 +7,9 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from protocol import Rules
+from protocol import Rules, rules_from
 
-from .bots import Bot, make_bot
+from .bots import BOTS, Bot, make_bot
 from .engine import Action, EndReason, Event, Game
 
 #: A bot that takes more actions than this in one turn is broken, not thoughtful.
@@ -53,3 +53,19 @@ def seeded_game(
     game = Game(rules, seat_names or bot_names, random.Random(master.getrandbits(64)))
     bots = [make_bot(name, random.Random(master.getrandbits(64))) for name in bot_names]
     return game, bots
+
+
+def lineup(players: str, preset: str, max_turns: int) -> tuple[Rules, tuple[str, ...]]:
+    """Rules and bot names from command-line text (``"greedy,random"``); ``ValueError`` says what is wrong."""
+    names = tuple(name.strip() for name in players.split(",") if name.strip())
+    unknown = [name for name in names if name not in BOTS]
+    if unknown:
+        raise ValueError(f"unknown bot(s) {', '.join(unknown)}: bots are {', '.join(BOTS)}")
+    if max_turns < 0:
+        raise ValueError("--max-turns must be 0 (no limit) or more")
+    rules = rules_from(preset, turn_limit=max_turns)
+    if not rules.min_players <= len(names) <= rules.max_players:
+        raise ValueError(
+            f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {len(names)}"
+        )
+    return rules, names

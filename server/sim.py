@@ -14,11 +14,11 @@ from typing import Any
 
 import attrs
 
-from protocol import PRESETS, Rules, RulesError, rules_from
+from protocol import PRESETS, Rules
 
 from .bots import BOTS
 from .engine import EndReason
-from .match import play_bots, seeded_game
+from .match import lineup, play_bots, seeded_game
 from .stats import wilson_interval
 
 
@@ -200,24 +200,14 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    players = tuple(name.strip() for name in args.players.split(",") if name.strip())
-    unknown = [name for name in players if name not in BOTS]
-    if unknown:
-        parser.error(f"unknown bot(s) {', '.join(unknown)}: bots are {', '.join(BOTS)}")
     if args.games < 1:
         parser.error("--games must be at least 1")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
-    if args.max_turns < 0:
-        parser.error("--max-turns must be 0 (no limit) or more")
     try:
-        rules = rules_from(args.preset, turn_limit=args.max_turns)
-    except RulesError as error:
+        rules, players = lineup(args.players, args.preset, args.max_turns)
+    except ValueError as error:
         parser.error(str(error))
-    if not rules.min_players <= len(players) <= rules.max_players:
-        parser.error(
-            f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {len(players)}"
-        )
     config = SimConfig(rules, players, args.games, args.seed)
     jobs = min(args.jobs, args.games)
     start = time.perf_counter()

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import attrs
 
 from protocol import Card, Rules
 
-from ._dp import Grid, best_plan, has_any_group, max_discard_size, plan_groups
+from ._dp import Grid, best_plan, max_discard_size, plan_groups
 from ._enumerate import optimal_discards
 
 Group = tuple[Card, ...]
@@ -53,25 +53,29 @@ def max_discard(hand: Iterable[Card], rules: Rules) -> int:
 def best_discard(hand: Iterable[Card], rules: Rules) -> list[Group]:
     """Disjoint valid groups from the hand covering as many cards as possible.
 
-    Groups are sorted tuples of cards, listed sets first by number then runs
-    by colour; an empty list when nothing can be discarded.
+    Groups are sorted tuples of cards, listed sets first (by number), then
+    runs (by colour and number); an empty list when nothing can be discarded.
     """
     return list(_best_for_grid(_grid(hand, rules), rules.colours, rules.shortest_run, rules.smallest_set))
 
 
 @lru_cache(maxsize=65536)
 def _best_for_grid(grid: Grid, colours: str, shortest_run: int, smallest_set: int) -> tuple[Group, ...]:
-    if not has_any_group(grid, shortest_run, smallest_set):
-        return ()
     _, steps = best_plan(grid, shortest_run, smallest_set)
-    sets: list[Group] = []
-    runs: list[Group] = []
+    cards = _card_table(colours, len(grid))
+    groups: list[Group] = []
     for kind, a, b, c in plan_groups(grid, steps, shortest_run):
         if kind:  # a set: number a, colour mask b
-            sets.append(tuple(Card.of(colour, a) for i, colour in enumerate(colours) if b >> i & 1))
+            groups.append(tuple(cards[i][a] for i in range(len(colours)) if b >> i & 1))
         else:  # a run: colour index a, numbers b..c
-            runs.append(tuple(Card.of(colours[a], n) for n in range(b, c + 1)))
-    return tuple(sorted(sets) + sorted(runs))
+            groups.append(tuple(cards[a][b : c + 1]))
+    return tuple(groups)
+
+
+@cache
+def _card_table(colours: str, numbers: int) -> tuple[tuple[Card, ...], ...]:
+    """``table[c][n]``: the card of colour index ``c`` and number ``n`` (index 0 unused)."""
+    return tuple(tuple(Card.of(colour, max(n, 1)) for n in range(numbers + 1)) for colour in colours)
 
 
 def all_best_discards(hand: Iterable[Card], rules: Rules) -> list[tuple[Card, ...]]:

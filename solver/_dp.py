@@ -171,17 +171,20 @@ def _sweep(grid: Grid, shortest: int, smallest_set: int, trail: list[Back] | Non
 
 
 def plan_groups(grid: Grid, steps: Sequence[Step], shortest: int) -> list[tuple[int, int, int, int]]:
-    """Replay a plan into groups, as ``(kind, a, b, c)`` tuples.
+    """Replay a plan into groups, as ``(kind, a, b, c)`` tuples, sets first.
 
     Kind 0 is a run: colour index ``a``, numbers ``b`` to ``c``. Kind 1 is a
     set: number ``a``, colours in bitmask ``b`` (``c`` unused).
     """
     colours = len(grid[0]) if grid else 0
-    open_runs: list[list[list[int]]] = [[] for _ in range(colours)]  # [start, length]
-    groups: list[tuple[int, int, int, int]] = []
-    for index, (counts, (used, moves)) in enumerate(zip(grid, steps, strict=True)):
-        number = index + 1
-        copies = max(used) if used else 0
+    # Open runs of each colour by start number. Oldest first is longest first,
+    # the order of the run state, and extending or appending keeps that order.
+    open_runs: list[list[int]] = [[] for _ in range(colours)]
+    sets: list[tuple[int, int, int, int]] = []
+    runs: list[tuple[int, int, int, int]] = []
+    number = 0
+    for number, (counts, (used, moves)) in enumerate(zip(grid, steps, strict=True), start=1):
+        copies = max(used, default=0)
         if copies:
             masks = [0] * copies
             slot = 0
@@ -189,26 +192,27 @@ def plan_groups(grid: Grid, steps: Sequence[Step], shortest: int) -> list[tuple[
                 for _ in range(used[c]):
                     masks[slot % copies] |= 1 << c
                     slot += 1
-            groups.extend((1, number, mask, 0) for mask in masks)
+            sets.extend((1, number, mask, 0) for mask in masks)
         for c in range(colours):
-            runs = open_runs[c]
+            starts = open_runs[c]
             free = counts[c] - used[c]
-            if not runs and not free:
+            if not starts and not free:
                 continue
-            if len(runs) > 1:  # same order as the run state: longest (capped) first
-                runs.sort(key=lambda run: -min(run[1], shortest))
             chosen = moves[c][2]
-            for i, run in enumerate(runs):
-                if i not in chosen and run[1] >= shortest:
-                    groups.append((0, c, run[0], run[0] + run[1] - 1))
-            grown = [runs[i] for i in chosen]
-            for run in grown:
-                run[1] += 1
-            for _ in range(free - len(chosen)):
-                grown.append([number, 1])
-            open_runs[c] = grown
-    for c in range(colours):
-        for start, length in open_runs[c]:
-            if length >= shortest:
-                groups.append((0, c, start, start + length - 1))
-    return groups
+            if len(chosen) < len(starts):  # some runs close here
+                kept = []
+                for i, start in enumerate(starts):
+                    if i in chosen:
+                        kept.append(start)
+                    elif number - start >= shortest:
+                        runs.append((0, c, start, number - 1))
+                starts = kept
+            if free > len(chosen):
+                starts = starts + [number] * (free - len(chosen))
+            open_runs[c] = starts
+    for c, starts in enumerate(open_runs):
+        for start in starts:
+            if number + 1 - start >= shortest:
+                runs.append((0, c, start, number))
+    runs.sort()
+    return sets + runs
