@@ -10,7 +10,7 @@ import attrs
 
 from protocol import Card, Rules
 
-from ._dp import Grid, best_plan, max_discard_size, plan_groups
+from ._dp import Grid, best_plan, has_any_group, max_discard_size, plan_groups
 from ._enumerate import optimal_discards
 
 Group = tuple[Card, ...]
@@ -61,6 +61,8 @@ def best_discard(hand: Iterable[Card], rules: Rules) -> list[Group]:
 
 @lru_cache(maxsize=65536)
 def _best_for_grid(grid: Grid, colours: str, shortest_run: int, smallest_set: int) -> tuple[Group, ...]:
+    if not has_any_group(grid, shortest_run, smallest_set):  # most hands, late in a game
+        return ()
     _, steps = best_plan(grid, shortest_run, smallest_set)
     cards = _card_table(colours, len(grid))
     groups: list[Group] = []
