@@ -1,0 +1,144 @@
+"""Field specs: what each message field may hold, checked on the way in and out.
+
+Every field of every message names a spec; the spec checks the value (types,
+ranges, lengths, nested shapes) and says what was wrong, and describes itself
+for the protocol document.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from ._framing import ProtocolError
+
+
+def invalid(where: str, problem: str) -> ProtocolError:
+    return ProtocolError("bad-message", f"{where}: {problem}")
+
+
+class Spec:
+    def check(self, value: Any, where: str) -> Any:
+        """The value as the message stores it (lists become tuples), or :class:`ProtocolError`."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+
+@attrs.frozen
+class Int(Spec):
+    low: int
+    high: int
+
+    def check(self, value: Any, where: str) -> int:
+        if type(value) is not int:
+            raise invalid(where, f"expected a whole number, got {_kind(value)}")
+        if not self.low <= value <= self.high:
+            raise invalid(where, f"{value} is outside {self.low}..{self.high}")
+        return value
+
+    def describe(self) -> str:
+        return f"int {self.low}..{self.high}"
+
+
+@attrs.frozen
+class Bool(Spec):
+    def check(self, value: Any, where: str) -> bool:
+        if type(value) is not bool:
+            raise invalid(where, f"expected true or false, got {_kind(value)}")
+        return value
+
+    def describe(self) -> str:
+        return "bool"
+
+
+_PRINTABLE = re.compile(r"[^\x00-\x1f\x7f-\x9f\u2028\u2029]*")
+
+
+@attrs.frozen
+class Str(Spec):
+    """Text without control characters, ``low..high`` characters long, optionally matching ``pattern``."""
+
+    low: int
+    high: int
+    pattern: str | None = None
+
+    def check(self, value: Any, where: str) -> str:
+        if type(value) is not str:
+            raise invalid(where, f"expected text, got {_kind(value)}")
+        if not self.low <= len(value) <= self.high:
+            raise invalid(where, f"length {len(value)} is outside {self.low}..{self.high}")
+        if not _PRINTABLE.fullmatch(value):
+            raise invalid(where, "control characters are not allowed")
+        if self.pattern is not None and not re.fullmatch(self.pattern, value):
+            raise invalid(where, f"{value[:40]!r} does not match {self.pattern}")
+        return value
+
+    def describe(self) -> str:
+        shape = f"str {self.low}..{self.high} chars"
+        return f"{shape} matching `{self.pattern}`" if self.pattern else shape
+
+
+@attrs.frozen
+class Optional(Spec):
+    """The inner spec, or nil."""
+
+    inner: Spec
+
+    def check(self, value: Any, where: str) -> Any:
+        return None if value is None else self.inner.check(value, where)
+
+    def describe(self) -> str:
+        return f"{self.inner.describe()} or nil"
+
+
+@attrs.frozen
+class List(Spec):
+    item: Spec
+    most: int
+
+    def check(self, value: Any, where: str) -> tuple[Any, ...]:
+        if not isinstance(value, list | tuple):
+            raise invalid(where, f"expected a list, got {_kind(value)}")
+        if len(value) > self.most:
+            raise invalid(where, f"{len(value)} items; at most {self.most}")
+        return tuple(self.item.check(item, f"{where}[{i}]") for i, item in enumerate(value))
+
+    def describe(self) -> str:
+        return f"list (at most {self.most}) of {self.item.describe()}"
+
+
+@attrs.frozen
+class Map(Spec):
+    """A map with exactly these string keys (those in ``optional`` may be absent)."""
+
+    fields: Mapping[str, Spec]
+    optional: frozenset[str] = frozenset()
+
+    def check(self, value: Any, where: str) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise invalid(where, f"expected a map, got {_kind(value)}")
+        unknown = sorted(str(key) for key in value if key not in self.fields)
+        if unknown:
+            raise invalid(where, f"unknown key(s) {', '.join(unknown)}")
+        missing = sorted(set(self.fields) - set(value) - self.optional)
+        if missing:
+            raise invalid(where, f"missing key(s) {', '.join(missing)}")
+        return {
+            key: spec.check(value[key], f"{where}.{key}") for key, spec in self.fields.items() if key in value
+        }
+
+    def describe(self) -> str:
+        parts = [
+            f"{key}{'?' if key in self.optional else ''}: {spec.describe()}"
+            for key, spec in self.fields.items()
+        ]
+        return "{" + ", ".join(parts) + "}"
+
+
+def _kind(value: Any) -> str:
+    return "nil" if value is None else type(value).__name__

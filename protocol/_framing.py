@@ -1,0 +1,122 @@
+"""Framing: a 4-byte big-endian length, then that many bytes of one msgpack map.
+
+Sans-IO, after h11: feed bytes in with :meth:`FrameDecoder.receive_data`, take
+whole frames out with :meth:`FrameDecoder.next_frame`. A frame whose header
+announces more than :data:`MAX_FRAME` bytes is refused as soon as the header
+arrives, before any of its body is buffered.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import msgpack
+
+#: The largest frame body either side accepts (a contract: clients rely on it).
+MAX_FRAME = 64 * 1024
+
+_HEADER = struct.Struct(">I")
+
+
+class ProtocolError(ValueError):
+    """The peer broke the protocol. ``code`` is stable (clients match on it).
+
+    ``fatal`` errors leave the byte stream unusable (the connection must
+    close); after any other, the next frame can still be read.
+    """
+
+    def __init__(self, code: str, message: str, *, fatal: bool = False) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.fatal = fatal
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    raise ProtocolError("bad-frame", f"msgpack extension types are not allowed (got type {code})")
+
+
+def encode_frame(body: dict[str, Any]) -> bytes:
+    """One frame holding ``body``, which must be a map with a string ``"type"``."""
+    if not isinstance(body, dict) or not isinstance(body.get("type"), str):
+        raise TypeError("a frame body is a dict with a string 'type'")
+    payload: bytes = msgpack.packb(body, use_bin_type=True)
+    if len(payload) > MAX_FRAME:
+        raise ProtocolError("frame-too-large", f"frame of {len(payload)} bytes exceeds {MAX_FRAME}")
+    return _HEADER.pack(len(payload)) + payload
+
+
+def decode_body(payload: bytes) -> dict[str, Any]:
+    """The map inside one frame body, decoded with msgpack's safe settings."""
+    try:
+        body = msgpack.unpackb(
+            payload,
+            raw=False,
+            strict_map_key=True,
+            ext_hook=_no_ext,
+        )
+    except ProtocolError:
+        raise
+    except Exception as error:  # msgpack raises many kinds: all mean "not msgpack"
+        raise ProtocolError("bad-frame", f"frame is not valid msgpack ({type(error).__name__})") from None
+    if not isinstance(body, dict):
+        raise ProtocolError("bad-frame", f"a frame must hold a map, not {type(body).__name__}")
+    if not isinstance(body.get("type"), str):
+        raise ProtocolError("bad-frame", "a frame's map must have a string key 'type'")
+    return body
+
+
+class FrameDecoder:
+    """Turns a byte stream into frame bodies.
+
+    It holds at most ``2 * (max_frame + 4)`` unread bytes: a peer that sends
+    faster than frames are taken out is refused rather than buffered.
+    """
+
+    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+        self._buffer = bytearray()
+        self._max = max_frame
+        self._failed: ProtocolError | None = None
+
+    @property
+    def buffered(self) -> int:
+        return len(self._buffer)
+
+    def receive_data(self, data: bytes) -> None:
+        """Add bytes from the peer. Raises once the stream can no longer be trusted."""
+        if self._failed:
+            raise self._failed
+        if len(self._buffer) + len(data) > 2 * (self._max + _HEADER.size):
+            self._fail("too-much-data", "too many unread bytes: read replies before sending more")
+        self._buffer += data
+        self._check_header()
+
+    def next_frame(self) -> dict[str, Any] | None:
+        """The next whole frame's map, or ``None`` until more bytes arrive."""
+        if self._failed:
+            raise self._failed
+        if len(self._buffer) < _HEADER.size:
+            return None
+        (length,) = _HEADER.unpack_from(self._buffer)
+        end = _HEADER.size + length
+        if len(self._buffer) < end:
+            return None
+        payload = bytes(self._buffer[_HEADER.size : end])
+        del self._buffer[:end]
+        try:
+            body = decode_body(payload)
+        finally:
+            self._check_header()
+        return body
+
+    def _check_header(self) -> None:
+        if len(self._buffer) >= _HEADER.size:
+            (length,) = _HEADER.unpack_from(self._buffer)
+            if length > self._max:
+                self._fail("frame-too-large", f"frame of {length} bytes announced; the limit is {self._max}")
+
+    def _fail(self, code: str, message: str) -> None:
+        self._buffer.clear()
+        self._failed = ProtocolError(code, message, fatal=True)
+        raise self._failed

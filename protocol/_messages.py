@@ -1,0 +1,351 @@
+"""Every message of the wire protocol, as frozen classes that validate every field.
+
+A message is built either locally (``Join(table=3)``) or from a decoded frame
+(:func:`message_from_wire`); both paths run the same checks, so neither side
+can send or accept a malformed message. ``docs/PROTOCOL.md`` documents them.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from typing import Any, ClassVar, cast
+
+import attrs
+
+from ._fields import Bool, Int, List, Map, Optional, Spec, Str, invalid
+from ._framing import ProtocolError
+
+#: Both sides send this in their first message; a mismatch ends the connection.
+PROTOCOL_VERSION = 1
+
+MAX_SEATS = 3
+TABLE_ID = Int(1, 2**31 - 1)
+SEAT = Int(0, MAX_SEATS - 1)
+NAME = Str(1, 24, r"[A-Za-z0-9][A-Za-z0-9 _.-]*")
+TOKEN = Str(32, 64, r"[A-Za-z0-9_-]+")
+CODE = Str(1, 40, r"[a-z][a-z0-9-]*")
+CARD = Str(2, 3, r"[RYGBK][1-9][0-9]?")
+CARDS = List(CARD, 200)
+GROUPS = List(CARDS, 100)
+ACTION = Str(1, 400)  # an action in its text form, e.g. "discard R3 R4 R5"; the server parses it
+
+
+class Sender(enum.Enum):
+    CLIENT = "client"
+    SERVER = "server"
+
+
+def field(spec: Spec, default: Any = attrs.NOTHING) -> Any:
+    return attrs.field(default=default, metadata={"spec": spec})
+
+
+class Message:
+    """Shared behaviour: validation on construction and the wire form."""
+
+    TYPE: ClassVar[str]
+    SENDER: ClassVar[Sender]
+
+    def __attrs_post_init__(self) -> None:
+        for attribute in _fields(type(self)):
+            value = getattr(self, attribute.name)
+            checked = attribute.metadata["spec"].check(value, f"{self.TYPE}.{attribute.name}")
+            object.__setattr__(self, attribute.name, checked)
+
+    def to_wire(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"type": self.TYPE}
+        for attribute in _fields(type(self)):
+            body[attribute.name] = _plain(getattr(self, attribute.name))
+        return body
+
+
+def _fields(cls: type[Message]) -> tuple[attrs.Attribute[Any], ...]:
+    return tuple(attrs.fields(cast(Any, cls)))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+# -- client to server ------------------------------------------------------------
+
+
+@attrs.frozen
+class Hello(Message):
+    """First message from a client. ``token`` resumes a seat held since a dropped connection."""
+
+    TYPE = "hello"
+    SENDER = Sender.CLIENT
+    version: int = field(Int(1, 65535))
+    name: str = field(NAME)
+    token: str | None = field(Optional(TOKEN), None)
+
+
+@attrs.frozen
+class ListTables(Message):
+    TYPE = "list_tables"
+    SENDER = Sender.CLIENT
+
+
+@attrs.frozen
+class CreateTable(Message):
+    """A new table; its creator takes seat 0 unless every seat is a bot.
+
+    ``bots`` names the bot for each bot seat (the last seats); ``turn_seconds``
+    0 means no turn time limit; ``bot_delay_ms`` paces the bots.
+    """
+
+    TYPE = "create_table"
+    SENDER = Sender.CLIENT
+    preset: str = field(Str(1, 32, r"[a-z0-9-]+"))
+    seats: int = field(Int(2, MAX_SEATS))
+    bots: tuple[str, ...] = field(List(Str(1, 16, r"[a-z0-9-]+"), MAX_SEATS), ())
+    turn_seconds: int = field(Int(0, 3600), 0)
+    bot_delay_ms: int = field(Int(0, 10_000), 1000)
+
+
+@attrs.frozen
+class Join(Message):
+    """Take a free seat at a table (the first free one if ``seat`` is nil)."""
+
+    TYPE = "join"
+    SENDER = Sender.CLIENT
+    table: int = field(TABLE_ID)
+    seat: int | None = field(Optional(SEAT), None)
+
+
+@attrs.frozen
+class Watch(Message):
+    TYPE = "watch"
+    SENDER = Sender.CLIENT
+    table: int = field(TABLE_ID)
+
+
+@attrs.frozen
+class Start(Message):
+    """Start the game now (the table's creator only); bots take the empty seats."""
+
+    TYPE = "start"
+    SENDER = Sender.CLIENT
+
+
+@attrs.frozen
+class Leave(Message):
+    TYPE = "leave"
+    SENDER = Sender.CLIENT
+
+
+@attrs.frozen
+class Act(Message):
+    """A game action in its text form.
+
+    ``draw 2``, ``steal 1``, ``discard R3 R4 R5``, ``dd``, ``putback R5``, ``end``.
+    """
+
+    TYPE = "act"
+    SENDER = Sender.CLIENT
+    action: str = field(ACTION)
+
+
+@attrs.frozen
+class AskHint(Message):
+    TYPE = "hint"
+    SENDER = Sender.CLIENT
+
+
+@attrs.frozen
+class PlayForMe(Message):
+    """Let the server's bot play the rest of this turn."""
+
+    TYPE = "auto"
+    SENDER = Sender.CLIENT
+
+
+@attrs.frozen
+class Ping(Message):
+    TYPE = "ping"
+    SENDER = Sender.CLIENT
+    nonce: int = field(Int(0, 2**32 - 1))
+
+
+@attrs.frozen
+class Bye(Message):
+    """The client is leaving; the server closes the connection."""
+
+    TYPE = "bye"
+    SENDER = Sender.CLIENT
+
+
+# -- server to client --------------------------------------------------------------
+
+SEAT_INFO = Map({"name": Optional(NAME), "bot": Optional(Str(1, 16)), "connected": Bool()})
+TABLE_INFO = Map(
+    {
+        "table": TABLE_ID,
+        "preset": Str(1, 32),
+        "seats": List(SEAT_INFO, MAX_SEATS),
+        "started": Bool(),
+        "over": Bool(),
+        "spectators": Int(0, 10_000),
+        "turn_seconds": Int(0, 3600),
+    }
+)
+VIEW = Map(
+    {
+        "names": List(NAME, MAX_SEATS),
+        "seat": Optional(SEAT),
+        "hands": List(CARDS, MAX_SEATS),
+        "deck_size": Int(0, 1000),
+        "current": SEAT,
+        "turn": Int(1, 2**31 - 1),
+        "drew": Bool(),
+        "stole": Bool(),
+        "exchanged": Bool(),
+        "must_put_back": Bool(),
+        "winner": Optional(SEAT),
+        "end_reason": Optional(CODE),
+        "legal": List(ACTION, 1000),
+    }
+)
+EVENT = Map(
+    {
+        "kind": CODE,
+        "seat": Optional(SEAT),
+        "victim": SEAT,
+        "cards": CARDS,
+        "card": CARD,
+        "group": CODE,
+        "next_seat": SEAT,
+        "turn": Int(1, 2**31 - 1),
+        "winner": Optional(SEAT),
+        "reason": CODE,
+        "text": Str(0, 400),
+    },
+    optional=frozenset({"seat", "victim", "cards", "card", "group", "next_seat", "turn", "winner", "reason"}),
+)
+
+
+@attrs.frozen
+class Welcome(Message):
+    """First message from the server, answering a valid :class:`Hello`."""
+
+    TYPE = "welcome"
+    SENDER = Sender.SERVER
+    version: int = field(Int(1, 65535))
+    server: str = field(Str(1, 64))
+
+
+@attrs.frozen
+class Tables(Message):
+    TYPE = "tables"
+    SENDER = Sender.SERVER
+    tables: tuple[Mapping[str, Any], ...] = field(List(TABLE_INFO, 10_000))
+
+
+@attrs.frozen
+class Seated(Message):
+    """You hold ``seat`` at ``table``; keep ``token`` secret to resume after a drop."""
+
+    TYPE = "seated"
+    SENDER = Sender.SERVER
+    table: int = field(TABLE_ID)
+    seat: int = field(SEAT)
+    token: str = field(TOKEN)
+
+
+@attrs.frozen
+class Watching(Message):
+    TYPE = "watching"
+    SENDER = Sender.SERVER
+    table: int = field(TABLE_ID)
+
+
+@attrs.frozen
+class Left(Message):
+    """You are back in the lobby."""
+
+    TYPE = "left"
+    SENDER = Sender.SERVER
+    table: int = field(TABLE_ID)
+
+
+@attrs.frozen
+class State(Message):
+    """The table as you may see it, after ``events`` (oldest first) changed it."""
+
+    TYPE = "state"
+    SENDER = Sender.SERVER
+    table: int = field(TABLE_ID)
+    view: Mapping[str, Any] = field(VIEW)
+    events: tuple[Mapping[str, Any], ...] = field(List(EVENT, 1000))
+
+
+@attrs.frozen
+class Hint(Message):
+    """The most you can discard now (``size``), one way to do it, the other ways, and the outs."""
+
+    TYPE = "hint"
+    SENDER = Sender.SERVER
+    size: int = field(Int(0, 1000))
+    best: tuple[tuple[str, ...], ...] = field(GROUPS)
+    alternatives: tuple[tuple[str, ...], ...] = field(GROUPS)
+    outs: tuple[Mapping[str, Any], ...] = field(List(Map({"card": CARD, "gain": Int(1, 1000)}), 200))
+
+
+@attrs.frozen
+class Error(Message):
+    """A refusal. Nothing changed. ``rule`` names the game rule an action broke, if any."""
+
+    TYPE = "error"
+    SENDER = Sender.SERVER
+    code: str = field(CODE)
+    message: str = field(Str(1, 500))
+    rule: str | None = field(Optional(CODE), None)
+
+
+@attrs.frozen
+class Pong(Message):
+    TYPE = "pong"
+    SENDER = Sender.SERVER
+    nonce: int = field(Int(0, 2**32 - 1))
+
+
+@attrs.frozen
+class Goodbye(Message):
+    """The server is closing this connection (shutdown, a fatal error, or after :class:`Bye`)."""
+
+    TYPE = "goodbye"
+    SENDER = Sender.SERVER
+    reason: str = field(Str(1, 500))
+
+
+MESSAGES: dict[tuple[Sender, str], type[Message]] = {
+    (cls.SENDER, cls.TYPE): cls
+    for cls in (
+        Hello, ListTables, CreateTable, Join, Watch, Start, Leave, Act, AskHint, PlayForMe, Ping, Bye,
+        Welcome, Tables, Seated, Watching, Left, State, Hint, Error, Pong, Goodbye,
+    )
+}  # fmt: skip
+
+
+def message_from_wire(body: Mapping[str, Any], sender: Sender) -> Message:
+    """The message a decoded frame from ``sender`` holds, or :class:`ProtocolError` saying what is wrong."""
+    kind = body.get("type")
+    cls = MESSAGES.get((sender, kind)) if isinstance(kind, str) else None
+    if cls is None:
+        known = sorted(t for s, t in MESSAGES if s is sender)
+        raise ProtocolError(
+            "unknown-message", f"unknown message type {kind!r}; {sender.value}s send {', '.join(known)}"
+        )
+    fields = {attribute.name: attribute for attribute in _fields(cls)}
+    unknown = sorted(str(key) for key in body if key != "type" and key not in fields)
+    if unknown:
+        raise invalid(cls.TYPE, f"unknown field(s) {', '.join(unknown)}")
+    missing = sorted(name for name, a in fields.items() if a.default is attrs.NOTHING and name not in body)
+    if missing:
+        raise invalid(cls.TYPE, f"missing field(s) {', '.join(missing)}")
+    return cls(**{name: body[name] for name in fields if name in body})
