@@ -5,6 +5,7 @@ from ._connection import CLIENT_MAY_SEND, SERVER_MAY_SEND, Connection, Connectio
 from ._framing import MAX_FRAME, FrameDecoder, ProtocolError, decode_body, encode_frame
 from ._groups import GroupKind, InvalidGroup, classify_group, has_group, is_group, valid_groups
 from ._messages import (
+    DEFAULT_PORT,
     MESSAGES,
     PROTOCOL_VERSION,
     Act,
@@ -40,6 +41,7 @@ __all__ = [
     "CLIENT_MAY_SEND",
     "COLOUR_NAMES",
     "COLOUR_ORDER",
+    "DEFAULT_PORT",
     "FIVE_COLOUR",
     "MAX_FRAME",
     "MESSAGES",

@@ -19,6 +19,9 @@ from ._framing import ProtocolError
 #: Both sides send this in their first message; a mismatch ends the connection.
 PROTOCOL_VERSION = 1
 
+#: The port a server listens on unless told otherwise.
+DEFAULT_PORT = 4008
+
 MAX_SEATS = 3
 TABLE_ID = Int(1, 2**31 - 1)
 SEAT = Int(0, MAX_SEATS - 1)
