@@ -1,0 +1,522 @@
+"""The server's brain, sans-IO: lobby, tables, seats and games, driven by messages and the clock.
+
+The network shell feeds it each client's messages (``handle``), connections
+coming and going, and the time (``tick``); it answers with the messages to
+send, as ``(connection, message)`` pairs. Bot decisions are CPU work the
+shell runs off the event loop: ``bot_jobs`` says which seats a bot should
+play now, ``bot_acted`` applies the choice if the game has not moved on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import attrs
+
+from protocol import (
+    PRESETS,
+    PROTOCOL_VERSION,
+    Act,
+    AskHint,
+    Bye,
+    CreateTable,
+    Error,
+    Goodbye,
+    Hello,
+    Hint,
+    Join,
+    Leave,
+    Left,
+    ListTables,
+    Message,
+    Ping,
+    PlayForMe,
+    Pong,
+    Seated,
+    Start,
+    State,
+    Tables,
+    Watch,
+    Watching,
+    Welcome,
+)
+from solver import all_best_discards, best_discard, outs
+
+from .bots import BOTS, Bot, make_bot
+from .engine import Action, ActionSyntaxError, Event, Game, IllegalAction, parse_action
+from .wire import event_to_wire, view_to_wire
+
+ConnId = int
+Outgoing = tuple[ConnId, Message]
+
+#: The bot that stands in for a human: after a drop, a turn timeout, or "play for me".
+STAND_IN = "greedy"
+MAX_ALTERNATIVES = 10
+
+
+class Refusal(Exception):
+    """A request the host turns down; becomes an ``error`` message. Nothing changed."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.rule = code, message, rule
+
+
+@attrs.define
+class Seat:
+    name: str | None = None
+    bot: str | None = None  # the bot that owns this seat; None for a human seat
+    token_hash: bytes | None = None
+    conn: ConnId | None = None
+    dropped_at: float | None = None  # when its human's connection went
+    stand_in: bool = False  # a bot plays this human seat (dropped too long, or left)
+    auto: bool = False  # "play for me": a bot plays the rest of this turn
+
+    @property
+    def free(self) -> bool:
+        return self.bot is None and self.token_hash is None
+
+
+@attrs.define
+class Table:
+    id: int
+    preset: str
+    seats: list[Seat]
+    creator: ConnId | None
+    bot_delay: float
+    turn_seconds: int
+    spectators: set[ConnId] = attrs.Factory(set)
+    game: Game | None = None
+    bots: dict[int, Bot] = attrs.Factory(dict)
+    moves: int = 0  # actions applied so far; a bot job for an older count is stale
+    job_out: bool = False
+    turn_started: float = 0.0
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "table": self.id,
+            "preset": self.preset,
+            "seats": [
+                {
+                    "name": seat.name,
+                    "bot": seat.bot,
+                    "connected": seat.bot is not None or seat.conn is not None,
+                }
+                for seat in self.seats
+            ],
+            "started": self.game is not None,
+            "over": self.game is not None and self.game.over,
+            "spectators": len(self.spectators),
+            "turn_seconds": self.turn_seconds,
+        }
+
+
+@attrs.define
+class Session:
+    name: str | None = None
+    table: int | None = None
+    seat: int | None = None  # None at a table: watching
+
+
+@attrs.frozen
+class BotJob:
+    """Ask ``bot`` for an action at ``view``, wait ``delay`` seconds, then call ``bot_acted``."""
+
+    table: int
+    seat: int
+    moves: int
+    bot: Bot
+    view: Any
+    delay: float
+
+
+def _hash(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+class Host:
+    def __init__(
+        self,
+        *,
+        new_rng: Callable[[], random.Random],
+        new_token: Callable[[], str],
+        name: str = "notty",
+        grace: float = 60.0,
+    ) -> None:
+        self.name = name
+        self.grace = grace
+        self._new_rng = new_rng
+        self._new_token = new_token
+        self.sessions: dict[ConnId, Session] = {}
+        self.tables: dict[int, Table] = {}
+        self._next_table = 1
+
+    # -- connections -----------------------------------------------------------
+
+    def connect(self, conn: ConnId) -> None:
+        self.sessions[conn] = Session()
+
+    def disconnect(self, conn: ConnId, now: float) -> list[Outgoing]:
+        """The connection is gone: keep a seat in a running game for ``grace`` seconds."""
+        session = self.sessions.pop(conn, None)
+        if session is None or session.table is None:
+            return []
+        table = self.tables[session.table]
+        if session.seat is None:
+            table.spectators.discard(conn)
+            return []
+        seat = table.seats[session.seat]
+        seat.conn = None
+        if table.game is None:  # not started: the seat is simply free again
+            table.seats[session.seat] = Seat()
+            self._forget_if_empty(table)
+            return []
+        seat.dropped_at = now
+        return []
+
+    def tick(self, now: float) -> list[Outgoing]:
+        """Let time pass: dropped players past their grace get a stand-in; slow turns get help."""
+        out: list[Outgoing] = []
+        for table in list(self.tables.values()):
+            game = table.game
+            if game is None or game.over:
+                continue
+            for seat in table.seats:
+                if seat.dropped_at is not None and not seat.stand_in and now - seat.dropped_at >= self.grace:
+                    seat.stand_in = True
+            current = table.seats[game.current]
+            if (
+                table.turn_seconds
+                and not self._bot_controls(current)
+                and now - table.turn_started >= table.turn_seconds
+            ):
+                current.auto = True
+                out += self._send(
+                    current.conn,
+                    Error("turn-time", "your time is up: the server plays the rest of this turn"),
+                )
+        return out
+
+    # -- messages --------------------------------------------------------------
+
+    def handle(self, conn: ConnId, message: Message, now: float) -> list[Outgoing]:
+        """The replies to one message from ``conn`` (which the protocol layer found legal now)."""
+        try:
+            return self._dispatch(conn, message, now)
+        except Refusal as refusal:
+            return [(conn, Error(refusal.code, refusal.message, refusal.rule))]
+
+    def _dispatch(self, conn: ConnId, message: Message, now: float) -> list[Outgoing]:
+        session = self.sessions[conn]
+        match message:
+            case Hello():
+                return self._hello(conn, session, message, now)
+            case ListTables():
+                return [(conn, Tables(tuple(table.info() for table in self.tables.values())))]
+            case CreateTable():
+                return self._create(conn, session, message, now)
+            case Join(table_id, seat):
+                return self._join(conn, session, self._table(table_id), seat, now)
+            case Watch(table_id):
+                return self._watch(conn, session, self._table(table_id))
+            case Start():
+                return self._start(conn, session, now)
+            case Leave():
+                return self._leave(conn, session)
+            case Act(text):
+                return self._act(conn, session, text, now)
+            case AskHint():
+                return self._hint(conn, session)
+            case PlayForMe():
+                return self._play_for_me(session)
+            case Ping(nonce):
+                return [(conn, Pong(nonce))]
+            case Bye():
+                return [(conn, Goodbye("bye"))]
+        raise Refusal("not-now", f"{message.TYPE} is not something a server answers")  # pragma: no cover
+
+    def _hello(self, conn: ConnId, session: Session, hello: Hello, now: float) -> list[Outgoing]:
+        if hello.version != PROTOCOL_VERSION:  # the protocol layer checks too; stay safe
+            return [
+                (conn, Error("version", f"this server speaks version {PROTOCOL_VERSION}")),
+                (conn, Goodbye("version")),
+            ]
+        session.name = hello.name
+        out: list[Outgoing] = [(conn, Welcome(PROTOCOL_VERSION, self.name))]
+        if hello.token is None:
+            return out
+        digest = _hash(hello.token)
+        for table in self.tables.values():
+            for index, seat in enumerate(table.seats):
+                if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                    if seat.conn is not None:  # the old connection is still here: it loses the seat
+                        out += self._evict(seat.conn)
+                    seat.conn, seat.dropped_at, seat.stand_in = conn, None, False
+                    session.table, session.seat = table.id, index
+                    out.append((conn, Seated(table.id, index, hello.token)))
+                    if table.game is not None:
+                        out += self._state_for(table, conn, index, ())
+                    return out
+        return [*out, (conn, Error("bad-token", "that seat token is not valid here (the game may be over)"))]
+
+    def _evict(self, conn: ConnId) -> list[Outgoing]:
+        session = self.sessions.get(conn)
+        if session is not None:
+            session.table = session.seat = None
+        return [(conn, Goodbye("your seat was resumed from another connection"))]
+
+    def _create(self, conn: ConnId, session: Session, request: CreateTable, now: float) -> list[Outgoing]:
+        if request.preset not in PRESETS:
+            raise Refusal(
+                "unknown-preset", f"unknown preset {request.preset!r}: presets are {', '.join(PRESETS)}"
+            )
+        unknown = [bot for bot in request.bots if bot not in BOTS]
+        if unknown:
+            raise Refusal("unknown-bot", f"unknown bot(s) {', '.join(unknown)}: bots are {', '.join(BOTS)}")
+        if len(request.bots) > request.seats:
+            raise Refusal("too-many-bots", f"{len(request.bots)} bots for {request.seats} seats")
+        humans = request.seats - len(request.bots)
+        seats = [Seat() for _ in range(humans)]
+        seats += [Seat(name=f"{bot}-{humans + i + 1}", bot=bot) for i, bot in enumerate(request.bots)]
+        table = Table(
+            id=self._next_table,
+            preset=request.preset,
+            seats=seats,
+            creator=conn,
+            bot_delay=request.bot_delay_ms / 1000 if humans else 0.0,
+            turn_seconds=request.turn_seconds,
+        )
+        self._next_table += 1
+        self.tables[table.id] = table
+        if humans:
+            return self._join(conn, session, table, 0, now)
+        return self._watch(conn, session, table) + self._begin(table, now)
+
+    def _join(
+        self, conn: ConnId, session: Session, table: Table, index: int | None, now: float
+    ) -> list[Outgoing]:
+        if table.game is not None:
+            raise Refusal("game-started", f"table {table.id} is already playing: watch it instead")
+        if index is None:
+            index = next((i for i, seat in enumerate(table.seats) if seat.free), None)
+            if index is None:
+                raise Refusal("table-full", f"table {table.id} has no free seat")
+        elif index >= len(table.seats):
+            raise Refusal("no-such-seat", f"table {table.id} has seats 0 to {len(table.seats) - 1}")
+        elif not table.seats[index].free:
+            raise Refusal("seat-taken", f"seat {index} at table {table.id} is taken")
+        token = self._new_token()
+        taken = {seat.name for seat in table.seats if seat.name}
+        name = session.name or "player"
+        unique = (
+            name
+            if name not in taken
+            else next(f"{name}-{n}" for n in range(2, 10) if f"{name}-{n}" not in taken)
+        )
+        table.seats[index] = Seat(name=unique, token_hash=_hash(token), conn=conn)
+        session.table, session.seat = table.id, index
+        out: list[Outgoing] = [(conn, Seated(table.id, index, token))]
+        if all(not seat.free for seat in table.seats):
+            out += self._begin(table, now)
+        return out
+
+    def _watch(self, conn: ConnId, session: Session, table: Table) -> list[Outgoing]:
+        table.spectators.add(conn)
+        session.table, session.seat = table.id, None
+        out: list[Outgoing] = [(conn, Watching(table.id))]
+        if table.game is not None:
+            out += self._state_for(table, conn, None, ())
+        return out
+
+    def _start(self, conn: ConnId, session: Session, now: float) -> list[Outgoing]:
+        table, _ = self._my_seat(session)
+        if table.game is not None:
+            raise Refusal("game-started", "the game has already started")
+        if table.creator != conn:
+            raise Refusal("not-creator", "only the table's creator can start the game early")
+        for index, seat in enumerate(table.seats):
+            if seat.free:
+                table.seats[index] = Seat(name=f"{STAND_IN}-{index + 1}", bot=STAND_IN)
+        return self._begin(table, now)
+
+    def _begin(self, table: Table, now: float) -> list[Outgoing]:
+        rules = PRESETS[table.preset]
+        names = [seat.name or f"seat-{i}" for i, seat in enumerate(table.seats)]
+        rng = self._new_rng()
+        table.game = Game(rules, names, random.Random(rng.getrandbits(64)))
+        table.bots = {
+            i: make_bot(seat.bot or STAND_IN, random.Random(rng.getrandbits(64)))
+            for i, seat in enumerate(table.seats)
+        }
+        table.turn_started = now
+        return self._broadcast(table, table.game.opening)
+
+    def _leave(self, conn: ConnId, session: Session) -> list[Outgoing]:
+        if session.table is None:
+            raise Refusal("not-at-table", "you are not at a table")
+        table = self.tables[session.table]
+        if session.seat is None:
+            table.spectators.discard(conn)
+        elif table.game is None:
+            table.seats[session.seat] = Seat()
+        else:
+            seat = table.seats[session.seat]
+            seat.conn, seat.stand_in = None, True
+        session.table = session.seat = None
+        out: list[Outgoing] = [(conn, Left(table.id))]
+        self._forget_if_empty(table)
+        return out
+
+    def _act(self, conn: ConnId, session: Session, text: str, now: float) -> list[Outgoing]:
+        table, seat = self._my_seat(session)
+        self._running(table)
+        try:
+            action = parse_action(text)
+        except ActionSyntaxError as error:
+            raise Refusal("bad-action", str(error)) from None
+        return self._apply(table, seat, action, now)
+
+    def _apply(self, table: Table, seat: int, action: Action, now: float) -> list[Outgoing]:
+        game = self._running(table)
+        turn = game.turn
+        try:
+            events = game.apply(action, seat=seat)
+        except IllegalAction as error:
+            raise Refusal("illegal-action", error.message, str(error.rule)) from None
+        table.moves += 1
+        if game.turn != turn:  # a new turn: "play for me" was for the last one
+            for other in table.seats:
+                other.auto = False
+            table.turn_started = now
+        return self._broadcast(table, events)
+
+    def _play_for_me(self, session: Session) -> list[Outgoing]:
+        table, seat = self._my_seat(session)
+        game = self._running(table)
+        if game.over or game.current != seat:
+            raise Refusal("not-your-turn", "play for me works on your own turn")
+        table.seats[seat].auto = True
+        return []
+
+    def _hint(self, conn: ConnId, session: Session) -> list[Outgoing]:
+        table, seat = self._my_seat(session)
+        game = self._running(table)
+        hand = game.hands[seat]
+        best = best_discard(hand, game.rules)
+        best_cards = tuple(sorted(card for group in best for card in group))
+        alternatives = [d for d in all_best_discards(hand, game.rules) if d != best_cards][:MAX_ALTERNATIVES]
+        return [
+            (
+                conn,
+                Hint(
+                    size=len(best_cards),
+                    best=tuple(tuple(str(c) for c in group) for group in best),
+                    alternatives=tuple(tuple(str(c) for c in d) for d in alternatives),
+                    outs=tuple({"card": str(o.card), "gain": o.gain} for o in outs(hand, game.rules)),
+                ),
+            )
+        ]
+
+    # -- bots --------------------------------------------------------------------
+
+    def bot_jobs(self) -> list[BotJob]:
+        """Seats a bot should play now, at most one per table; each is handed out once."""
+        jobs = []
+        for table in self.tables.values():
+            game = table.game
+            if game is None or game.over or table.job_out or not self._anyone_here(table):
+                continue
+            seat = table.seats[game.current]
+            if self._bot_controls(seat):
+                table.job_out = True
+                delay = table.bot_delay if seat.bot is not None else 0.0
+                jobs.append(
+                    BotJob(
+                        table.id,
+                        game.current,
+                        table.moves,
+                        table.bots[game.current],
+                        game.view(game.current),
+                        delay,
+                    )
+                )
+        return jobs
+
+    def bot_acted(self, job: BotJob, action: Action, now: float) -> list[Outgoing]:
+        """Apply a bot's choice, unless the game moved on while it thought."""
+        table = self.tables.get(job.table)
+        if table is None:
+            return []
+        table.job_out = False
+        game = table.game
+        if (
+            game is None
+            or game.over
+            or table.moves != job.moves
+            or not self._bot_controls(table.seats[job.seat])
+        ):
+            return []
+        try:
+            return self._apply(table, job.seat, action, now)
+        except Refusal:  # a bot bug must not stall the table: end the turn instead
+            return self._apply(table, job.seat, parse_action("end"), now) if not game.must_put_back else []
+
+    @staticmethod
+    def _anyone_here(table: Table) -> bool:
+        """Bots wait while nobody is at the table to see them (a dropped player may resume)."""
+        return bool(table.spectators) or any(seat.conn is not None for seat in table.seats)
+
+    @staticmethod
+    def _bot_controls(seat: Seat) -> bool:
+        return seat.bot is not None or seat.stand_in or seat.auto
+
+    # -- helpers -------------------------------------------------------------------
+
+    def _table(self, table_id: int) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise Refusal("no-such-table", f"there is no table {table_id}")
+        return table
+
+    def _my_seat(self, session: Session) -> tuple[Table, int]:
+        if session.table is None or session.seat is None:
+            raise Refusal("not-seated", "you do not hold a seat")
+        return self.tables[session.table], session.seat
+
+    @staticmethod
+    def _running(table: Table) -> Game:
+        if table.game is None:
+            raise Refusal("not-started", "the game has not started")
+        return table.game
+
+    def _broadcast(self, table: Table, events: Iterable[Event]) -> list[Outgoing]:
+        events = tuple(events)
+        out: list[Outgoing] = []
+        for index, seat in enumerate(table.seats):
+            if seat.conn is not None:
+                out += self._state_for(table, seat.conn, index, events)
+        for conn in sorted(table.spectators):
+            out += self._state_for(table, conn, None, events)
+        return out
+
+    def _state_for(
+        self, table: Table, conn: ConnId, seat: int | None, events: tuple[Event, ...]
+    ) -> list[Outgoing]:
+        game = table.game
+        assert game is not None
+        wire_events = tuple(event_to_wire(event, game.names) for event in events)
+        return [(conn, State(table.id, view_to_wire(game.view(seat)), wire_events))]
+
+    def _send(self, conn: ConnId | None, message: Message) -> list[Outgoing]:
+        return [] if conn is None else [(conn, message)]
+
+    def _forget_if_empty(self, table: Table) -> None:
+        """A table nobody is at, and whose game is not running, goes away."""
+        people = any(seat.conn is not None for seat in table.seats) or table.spectators
+        running = table.game is not None and not table.game.over
+        if not people and not running:
+            self.tables.pop(table.id, None)

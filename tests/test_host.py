@@ -1,0 +1,277 @@
+"""The server's sans-IO core, driven through real protocol connections (no network)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+
+from protocol import (
+    PROTOCOL_VERSION,
+    Act,
+    AskHint,
+    Bye,
+    Connection,
+    ConnectionState,
+    CreateTable,
+    Error,
+    Goodbye,
+    Hello,
+    Hint,
+    Join,
+    Leave,
+    Left,
+    ListTables,
+    Message,
+    Ping,
+    PlayForMe,
+    Pong,
+    Seated,
+    Sender,
+    Start,
+    State,
+    Tables,
+    Watch,
+    Watching,
+    Welcome,
+)
+from server.host import Host
+
+
+class Net:
+    """Clients wired to a Host through encoded frames, as over TCP; time is explicit."""
+
+    def __init__(self, grace: float = 30.0) -> None:
+        tokens = (f"{n:040d}" for n in itertools.count())
+        seeds = itertools.count(1)
+        self.host = Host(
+            new_rng=lambda: random.Random(next(seeds)), new_token=lambda: next(tokens), grace=grace
+        )
+        self.now = 0.0
+        self.clients: dict[int, Client] = {}
+        self._ids = itertools.count(1)
+
+    def client(self, name: str, token: str | None = None) -> Client:
+        client = Client(self, next(self._ids))
+        self.clients[client.id] = client
+        self.host.connect(client.id)
+        client.send(Hello(PROTOCOL_VERSION, name, token))
+        return client
+
+    def deliver(self, outgoing: list[tuple[int, Message]]) -> None:
+        for conn, message in outgoing:
+            client = self.clients.get(conn)
+            if client is None or client.closed:
+                continue
+            client.client_side.receive_data(client.server_side.send(message))
+            received = client.client_side.next_event()
+            assert received == message
+            client.inbox.append(received)
+
+    def run_bots(self, limit: int = 10_000) -> int:
+        """Let bots act until none is due; returns how many actions they took."""
+        taken = 0
+        while taken < limit:
+            jobs = self.host.bot_jobs()
+            if not jobs:
+                return taken
+            for job in jobs:
+                self.deliver(self.host.bot_acted(job, job.bot.choose(job.view), self.now))
+                taken += 1
+        return taken
+
+    def drop(self, client: Client) -> None:
+        client.closed = True
+        self.deliver(self.host.disconnect(client.id, self.now))
+
+    def tick(self, seconds: float) -> None:
+        self.now += seconds
+        self.deliver(self.host.tick(self.now))
+
+
+class Client:
+    def __init__(self, net: Net, conn_id: int) -> None:
+        self.net, self.id = net, conn_id
+        self.client_side = Connection(Sender.CLIENT)
+        self.server_side = Connection(Sender.SERVER)
+        self.inbox: list[Message] = []
+        self.closed = False
+
+    def send(self, message: Message) -> list[Message]:
+        """Send, and return what arrived in reply."""
+        start = len(self.inbox)
+        self.server_side.receive_data(self.client_side.send(message))
+        received = self.server_side.next_event()
+        assert received == message
+        self.net.deliver(self.net.host.handle(self.id, received, self.net.now))
+        return self.inbox[start:]
+
+    def last(self, kind: type[Message]) -> Any:
+        return next(m for m in reversed(self.inbox) if isinstance(m, kind))
+
+    @property
+    def view(self) -> Any:
+        return self.last(State).view
+
+
+def test_hello_welcome_and_table_list() -> None:
+    net = Net()
+    ann = net.client("ann")
+    assert isinstance(ann.inbox[0], Welcome)
+    assert ann.client_side.state is ConnectionState.LOBBY
+    (tables,) = ann.send(ListTables())
+    assert isinstance(tables, Tables) and tables.tables == ()
+    assert ann.send(Ping(7)) == [Pong(7)]
+
+
+def test_a_whole_game_against_a_bot() -> None:
+    net = Net()
+    ann = net.client("ann")
+    replies = ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))
+    assert isinstance(replies[0], Seated) and replies[0].seat == 0
+    assert ann.client_side.state is ConnectionState.SEATED
+    assert isinstance(replies[1], State)
+    assert replies[1].events[0]["kind"] == "game-started"
+    # Play greedily by hand until the game ends (or a generous cap).
+    for _ in range(400):
+        net.run_bots()
+        view = ann.view
+        if view["end_reason"] is not None:
+            break
+        assert view["current"] == 0 and view["legal"]
+        legal = view["legal"]
+        choice = next((a for a in legal if a.startswith("discard")), None) or (
+            "draw 1" if "draw 1" in legal else "end"
+        )
+        replies = ann.send(Act(choice))
+        assert not any(isinstance(m, Error) for m in replies), replies
+    assert ann.view["turn"] > 1
+    assert sum(len(h) for h in ann.view["hands"]) + ann.view["deck_size"] == 80
+
+
+def test_illegal_actions_are_refused_with_the_rule_and_change_nothing() -> None:
+    net = Net()
+    ann = net.client("ann")
+    bob = net.client("bob")
+    table = ann.send(CreateTable("classic", 2))[0].table
+    bob.send(Join(table))
+    current = ann.view["current"]
+    mover, waiter = (ann, bob) if current == 0 else (bob, ann)
+    before = mover.view
+    (error,) = waiter.send(Act("draw 1"))
+    assert isinstance(error, Error) and error.code == "illegal-action" and error.rule == "not-your-turn"
+    (error,) = mover.send(Act("draw 4"))
+    assert error.rule == "draw-count"
+    (error,) = mover.send(Act("discard R1 R2"))
+    assert error.rule in {"not-in-hand", "invalid-group"}
+    (error,) = mover.send(Act("fly away"))
+    assert error.code == "bad-action"
+    assert mover.view == before  # no state was sent: nothing changed
+
+
+def test_two_humans_and_a_bot_all_see_every_change() -> None:
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(CreateTable("five-colour", 3, ("random",), bot_delay_ms=0))[0].table
+    assert not any(isinstance(m, State) for m in ann.inbox)  # waiting for bob
+    bob.send(Join(table))
+    net.run_bots()
+    assert ann.view["hands"] == bob.view["hands"]
+    assert ann.view["seat"] == 0 and bob.view["seat"] == 1
+    assert ann.view["names"] == ("ann", "bob", "random-3")
+
+
+def test_spectator_sees_all_hands_but_cannot_act() -> None:
+    net = Net()
+    ann, eve = net.client("ann"), net.client("eve")
+    table = ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))[0].table
+    replies = eve.send(Watch(table))
+    assert isinstance(replies[0], Watching) and isinstance(replies[1], State)
+    assert eve.view["seat"] is None and eve.view["legal"] == ()
+    assert eve.view["hands"] == ann.view["hands"]
+    with pytest.raises(ValueError):  # the protocol itself forbids a spectator's act
+        eve.client_side.send(Act("end"))
+
+
+def test_creator_starts_early_and_bots_fill_the_seats() -> None:
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(CreateTable("classic", 3))[0].table
+    bob.send(Join(table))
+    (error,) = bob.send(Start())
+    assert error.code == "not-creator"
+    replies = ann.send(Start())
+    assert isinstance(replies[0], State)
+    assert ann.view["names"][2] == "greedy-3"
+
+
+def test_lobby_refusals() -> None:
+    net = Net()
+    ann, bob, cat = net.client("ann"), net.client("bob"), net.client("cat")
+    assert ann.send(Join(99))[0].code == "no-such-table"
+    assert ann.send(CreateTable("poker", 2))[0].code == "unknown-preset"
+    assert ann.send(CreateTable("classic", 2, ("wizard",)))[0].code == "unknown-bot"
+    table = ann.send(CreateTable("classic", 2))[0].table
+    assert bob.send(Join(table, 0))[0].code == "seat-taken"
+    bob.send(Join(table))
+    assert cat.send(Join(table))[0].code == "game-started"
+
+
+def test_hint_and_play_for_me() -> None:
+    net = Net()
+    ann = net.client("ann")
+    ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))
+    net.run_bots()
+    (hint,) = ann.send(AskHint())
+    assert isinstance(hint, Hint)
+    assert hint.size == sum(len(group) for group in hint.best)
+    assert ann.send(PlayForMe()) == []
+    turn = ann.view["turn"]
+    net.run_bots()
+    assert ann.view["turn"] > turn  # the bot finished ann's turn and the opponent played
+    assert ann.view["current"] == 0  # and it is ann's own turn again: auto was for one turn
+
+
+def test_drop_and_resume_with_token_then_stand_in_after_grace() -> None:
+    net = Net(grace=30)
+    ann = net.client("ann")
+    seated = ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))[0]
+    net.run_bots()
+    hands = ann.view["hands"]
+    net.drop(ann)
+    assert net.run_bots() == 0  # nobody there: bots wait
+    again = net.client("ann", token=seated.token)
+    assert isinstance(again.inbox[1], Seated) and again.inbox[1].seat == 0
+    assert again.view["hands"] == hands  # the full current view on resume
+    net.drop(again)
+    net.tick(31)  # past the grace: a stand-in plays ann's seat when someone watches
+    eve = net.client("eve")
+    eve.send(Watch(seated.table))
+    assert net.run_bots(limit=50) > 0
+    assert net.client("mallory", token="x" * 40).inbox[-1].code == "bad-token"
+
+
+def test_turn_time_limit_hands_the_turn_to_the_server() -> None:
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(CreateTable("classic", 2, turn_seconds=10))[0].table
+    bob.send(Join(table))
+    mover = ann if ann.view["current"] == 0 else bob
+    net.tick(11)
+    assert mover.last(Error).code == "turn-time"
+    turn = mover.view["turn"]
+    net.run_bots(limit=20)
+    assert mover.view["turn"] == turn + 1
+
+
+def test_leave_and_bye() -> None:
+    net = Net()
+    ann = net.client("ann")
+    table = ann.send(CreateTable("classic", 2))[0].table
+    assert ann.send(Leave()) == [Left(table)]
+    assert ann.client_side.state is ConnectionState.LOBBY
+    assert ann.send(ListTables())[0].tables == ()  # an empty table that never started goes away
+    assert ann.send(Bye()) == [Goodbye("bye")]
+    assert ann.client_side.state is ConnectionState.CLOSED
