@@ -99,7 +99,8 @@ class CreateTable(Message):
     """A new table; its creator takes seat 0 unless every seat is a bot.
 
     ``bots`` names the bot for each bot seat (the last seats); ``turn_seconds``
-    0 means no turn time limit; ``bot_delay_ms`` paces the bots.
+    0 means no turn time limit; ``bot_delay_ms`` paces the bots; ``turn_limit``
+    ends the game with no winner after that many turns (0: never).
     """
 
     TYPE = "create_table"
@@ -109,6 +110,7 @@ class CreateTable(Message):
     bots: tuple[str, ...] = field(List(Str(1, 16, r"[a-z0-9-]+"), MAX_SEATS), ())
     turn_seconds: int = field(Int(0, 3600), 0)
     bot_delay_ms: int = field(Int(0, 10_000), 1000)
+    turn_limit: int = field(Int(0, 100_000), 0)
 
 
 @attrs.frozen
@@ -195,6 +197,7 @@ TABLE_INFO = Map(
         "over": Bool(),
         "spectators": Int(0, 10_000),
         "turn_seconds": Int(0, 3600),
+        "turn_limit": Int(0, 100_000),
     }
 )
 VIEW = Map(

@@ -89,6 +89,7 @@ class Table:
     creator: ConnId | None
     bot_delay: float
     turn_seconds: int
+    turn_limit: int = 0
     spectators: set[ConnId] = attrs.Factory(set)
     game: Game | None = None
     bots: dict[int, Bot] = attrs.Factory(dict)
@@ -112,6 +113,7 @@ class Table:
             "over": self.game is not None and self.game.over,
             "spectators": len(self.spectators),
             "turn_seconds": self.turn_seconds,
+            "turn_limit": self.turn_limit,
         }
 
 
@@ -208,7 +210,7 @@ class Host:
         try:
             return self._dispatch(conn, message, now)
         except Refusal as refusal:
-            return [(conn, Error(refusal.code, refusal.message, refusal.rule))]
+            return [(conn, Error(refusal.code, refusal.message[:500], refusal.rule))]
 
     def _dispatch(self, conn: ConnId, message: Message, now: float) -> list[Outgoing]:
         session = self.sessions[conn]
@@ -289,6 +291,7 @@ class Host:
             creator=conn,
             bot_delay=request.bot_delay_ms / 1000 if humans else 0.0,
             turn_seconds=request.turn_seconds,
+            turn_limit=request.turn_limit,
         )
         self._next_table += 1
         self.tables[table.id] = table
@@ -344,7 +347,7 @@ class Host:
         return self._begin(table, now)
 
     def _begin(self, table: Table, now: float) -> list[Outgoing]:
-        rules = PRESETS[table.preset]
+        rules = PRESETS[table.preset].replace(turn_limit=table.turn_limit)
         names = [seat.name or f"seat-{i}" for i, seat in enumerate(table.seats)]
         rng = self._new_rng()
         table.game = Game(rules, names, random.Random(rng.getrandbits(64)))

@@ -53,3 +53,13 @@ def test_every_state_and_constant_is_documented() -> None:
     assert f"port **{DEFAULT_PORT}**" in DOC
     assert f"{MAX_FRAME:,} bytes" in DOC
     assert f"version {PROTOCOL_VERSION}" in DOC
+
+
+def test_every_server_refusal_is_documented() -> None:
+    source = (ROOT / "server" / "host.py").read_text(encoding="utf-8") + (
+        ROOT / "server" / "net.py"
+    ).read_text(encoding="utf-8")
+    codes = set(re.findall(r'(?:Refusal|Error)\(\s*"([a-z-]+)"', source))
+    assert {"no-such-table", "seat-taken", "illegal-action", "internal-error"} <= codes
+    for code in codes:
+        assert f"| `{code}` |" in DOC, f"server error code {code} is not documented"

@@ -1,0 +1,216 @@
+"""The server over real TCP on 127.0.0.1 (port 0), with a minimal client speaking the protocol."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import socket
+import struct
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import msgpack
+import pytest
+import trio
+
+from protocol import (
+    PROTOCOL_VERSION,
+    Act,
+    AskHint,
+    Connection,
+    CreateTable,
+    Error,
+    Goodbye,
+    Hello,
+    Hint,
+    Join,
+    Message,
+    Ping,
+    Pong,
+    Seated,
+    Sender,
+    State,
+    Watch,
+    Watching,
+    Welcome,
+)
+from server.host import Host
+from server.net import NottyServer
+
+
+class Client:
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.protocol = Connection(Sender.CLIENT)
+        self.seen: list[Message] = []
+
+    @classmethod
+    async def connect(cls, port: int, name: str, token: str | None = None) -> Client:
+        client = cls(await trio.open_tcp_stream("127.0.0.1", port))
+        await client.send(Hello(PROTOCOL_VERSION, name, token))
+        assert isinstance(await client.receive(), Welcome)
+        return client
+
+    async def send(self, message: Message) -> None:
+        await self.stream.send_all(self.protocol.send(message))
+
+    async def receive(self, timeout: float = 10) -> Message:
+        with trio.fail_after(timeout):
+            while (message := self.protocol.next_event()) is None:
+                data = await self.stream.receive_some(65536)
+                if not data:
+                    raise EOFError("server closed the connection")
+                self.protocol.receive_data(data)
+        self.seen.append(message)
+        return message
+
+    async def expect(self, kind: type[Message], timeout: float = 10) -> Any:
+        """Read until a message of ``kind`` arrives (others are kept in ``seen``)."""
+        with trio.fail_after(timeout):
+            while not isinstance(message := await self.receive(), kind):
+                pass
+        return message
+
+    async def state_when(self, ready: Callable[[Any], bool], timeout: float = 30) -> Any:
+        with trio.fail_after(timeout):
+            while True:
+                state = await self.expect(State)
+                if ready(state.view):
+                    return state.view
+
+
+@pytest.fixture
+async def server_port() -> AsyncIterator[int]:
+    tokens = (f"token{n:035d}" for n in itertools.count())
+    seeds = itertools.count(1)
+    host = Host(new_rng=lambda: random.Random(next(seeds)), new_token=lambda: next(tokens), grace=0.5)
+    server = NottyServer(host, queue_size=8)
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(server.serve, "127.0.0.1", 0)
+        yield listeners[0].socket.getsockname()[1]
+        nursery.cancel_scope.cancel()
+
+
+def _my_turn(view: Any) -> bool:
+    return view["end_reason"] is not None or (view["current"] == view["seat"] and bool(view["legal"]))
+
+
+async def test_whole_game_against_a_bot_to_the_end(server_port: int) -> None:
+    ann = await Client.connect(server_port, "ann")
+    await ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0, turn_limit=40))
+    seated = await ann.expect(Seated)
+    assert seated.seat == 0
+    while True:
+        view = await ann.state_when(_my_turn)
+        if view["end_reason"] is not None:
+            break
+        legal = view["legal"]
+        action = next((a for a in legal if a.startswith("discard")), None) or (
+            "draw 1" if "draw 1" in legal else "end"
+        )
+        await ann.send(Act(action))
+    assert view["end_reason"] in {"discard", "stolen", "turn-limit", "stalemate"}
+    ended = [e for m in ann.seen if isinstance(m, State) for e in m.events if e["kind"] == "game-ended"]
+    assert len(ended) == 1
+    assert sum(len(hand) for hand in view["hands"]) + view["deck_size"] == 80
+
+
+async def test_two_humans_a_bot_and_a_spectator(server_port: int) -> None:
+    ann = await Client.connect(server_port, "ann")
+    bob = await Client.connect(server_port, "bob")
+    eve = await Client.connect(server_port, "eve")
+    await ann.send(CreateTable("classic", 3, ("greedy",), bot_delay_ms=0))
+    table = (await ann.expect(Seated)).table
+    await bob.send(Join(table))
+    assert (await bob.expect(Seated)).seat == 1
+    await eve.send(Watch(table))
+    assert isinstance(await eve.receive(), Watching)
+    eve_view = (await eve.expect(State)).view
+    assert eve_view["seat"] is None and eve_view["legal"] == ()
+    assert len(eve_view["hands"]) == 3 and all(eve_view["hands"])  # every hand is visible
+    # Whoever is to move acts; everyone sees the same hands afterwards.
+    mover = ann if eve_view["current"] == 0 else bob if eve_view["current"] == 1 else None
+    if mover is not None:
+        await mover.send(Act("end"))
+    await ann.send(Ping(5))
+    assert (await ann.expect(Pong)).nonce == 5
+    # A spectator's act, forced past its own state machine, is refused by the server.
+    frame = msgpack.packb({"type": "act", "action": "end"})
+    await eve.stream.send_all(struct.pack(">I", len(frame)) + frame)
+    raw = await eve.stream.receive_some(65536)
+    eve.protocol.receive_data(raw)
+    errors = []
+    while (message := eve.protocol.next_event()) is not None:
+        if isinstance(message, Error):
+            errors.append(message)
+    while not errors:
+        errors = [m for m in [await eve.receive()] if isinstance(m, Error)]
+    assert errors[0].code == "not-now"
+
+
+async def test_illegal_actions_and_bad_frames_over_tcp(server_port: int) -> None:
+    ann = await Client.connect(server_port, "ann")
+    await ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))
+    await ann.state_when(_my_turn)
+    await ann.send(Act("draw 9"))
+    error = await ann.expect(Error)
+    assert error.code == "illegal-action" and error.rule == "draw-count"
+    await ann.send(AskHint())
+    hint = await ann.expect(Hint)
+    assert hint.size == sum(len(g) for g in hint.best)
+    # Garbage inside a well-formed frame: refused, and the connection goes on.
+    await ann.stream.send_all(struct.pack(">I", 3) + b"\xc1\xc1\xc1")
+    assert (await ann.expect(Error)).code == "bad-frame"
+    await ann.send(Ping(1))
+    assert (await ann.expect(Pong)).nonce == 1
+
+
+async def test_oversized_frame_is_refused_before_its_body(server_port: int) -> None:
+    stream = await trio.open_tcp_stream("127.0.0.1", server_port)
+    await stream.send_all(struct.pack(">I", 64 * 1024 + 1))  # the header alone
+    client = Client(stream)  # only to decode what the server says
+    messages = []
+    with trio.fail_after(5):
+        while True:
+            data = await stream.receive_some(65536)
+            if not data:
+                break
+            client.protocol.receive_data(data)
+            while (message := client.protocol.next_event()) is not None:
+                messages.append(message)
+    assert isinstance(messages[0], Error) and messages[0].code == "frame-too-large"
+    assert isinstance(messages[-1], Goodbye)
+
+
+async def test_drop_and_resume_with_the_token(server_port: int) -> None:
+    ann = await Client.connect(server_port, "ann")
+    await ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))
+    token = (await ann.expect(Seated)).token
+    view = await ann.state_when(_my_turn)
+    await ann.stream.aclose()
+    again = await Client.connect(server_port, "ann", token=token)
+    seated = await again.expect(Seated)
+    assert seated.seat == 0
+    resumed = (await again.expect(State)).view
+    assert resumed["hands"] == view["hands"]
+
+
+async def test_a_client_that_stops_reading_is_dropped_and_others_play_on(server_port: int) -> None:
+    eve = await Client.connect(server_port, "eve")
+    eve.stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    await eve.send(CreateTable("classic", 2, ("greedy", "greedy"), turn_limit=100_000))
+    ann = await Client.connect(server_port, "ann")
+    await ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0, turn_limit=30))
+    await ann.expect(Seated)
+    # eve never reads; ann's game goes on regardless and she is answered promptly.
+    for _ in range(5):
+        view = await ann.state_when(_my_turn, timeout=10)
+        if view["end_reason"] is not None:
+            break
+        await ann.send(Act("end"))
+    await ann.send(Ping(9))
+    assert (await ann.expect(Pong, timeout=5)).nonce == 9
+    # Eventually the server gives up on eve: her stream ends.
+    with trio.fail_after(30):
+        while await eve.stream.receive_some(65536):
+            await trio.sleep(0.05)
