@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from protocol import Card
 from server.engine import (
@@ -68,3 +70,60 @@ def event_text(event: Event, names: Sequence[str], colour: bool) -> str:
             )
             return f"{names[winner]} wins {how}"
     raise TypeError(f"not an event: {event!r}")  # pragma: no cover
+
+
+# -- the wire view, as the networked client shows it --------------------------------
+
+_CARD_WORD = re.compile(r"\b([RYGBK])(\d{1,2})\b")
+
+
+def colour_cards_in(text: str, colour: bool) -> str:
+    """Colour every card name in a line of text."""
+    if not colour:
+        return text
+    return _CARD_WORD.sub(lambda m: f"{_ANSI[m.group(1)]}{m.group(0)}{_RESET}", text)
+
+
+def wire_cards(cards: Iterable[str], colour: bool) -> str:
+    return " ".join(colour_cards_in(card, colour) for card in cards) or "-"
+
+
+def state_text(table: int, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], colour: bool) -> str:
+    """The table after a change: what happened, every hand, and what the player to move may do."""
+    lines = [colour_cards_in(f"  {event['text']}", colour) for event in events]
+    names = view["names"]
+    width = max(len(name) for name in names)
+    lines.append(f"table {table} · {view['preset']} · turn {view['turn']} · deck {view['deck_size']} cards")
+    for seat, (name, hand) in enumerate(zip(names, view["hands"], strict=True)):
+        marker = ">" if seat == view["current"] and view["end_reason"] is None else " "
+        you = " (you)" if seat == view["seat"] else ""
+        lines.append(f" {marker} {name:<{width}} [{len(hand):>2}]  {wire_cards(hand, colour)}{you}")
+    if view["end_reason"] is not None:
+        winner = view["winner"]
+        lines.append("game over: " + (f"{names[winner]} wins" if winner is not None else "no winner"))
+    elif view["legal"]:
+        lines.append("your turn: " + legal_summary(view["legal"]))
+    else:
+        lines.append(f"{names[view['current']]} to play")
+    return "\n".join(lines)
+
+
+def legal_summary(legal: Sequence[str]) -> str:
+    """The legal actions, grouped: 'draw 1-3, steal, discard (2 groups), end'."""
+    verbs: dict[str, int] = {}
+    for action in legal:
+        verb = action.split()[0]
+        verbs[verb] = verbs.get(verb, 0) + 1
+    parts = []
+    for verb, count in verbs.items():
+        if verb == "draw":
+            parts.append(f"draw 1-{count}")
+        elif verb == "discard":
+            parts.append(f"discard ({count} group{'s' if count > 1 else ''})")
+        elif verb == "steal":
+            parts.append("steal NAME")
+        elif verb == "putback":
+            parts.append("putback CARD")
+        else:
+            parts.append(verb)
+    return ", ".join(parts)

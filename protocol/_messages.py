@@ -202,6 +202,7 @@ TABLE_INFO = Map(
 )
 VIEW = Map(
     {
+        "preset": Str(1, 32, r"[a-z0-9-]+"),
         "names": List(NAME, MAX_SEATS),
         "seat": Optional(SEAT),
         "hands": List(CARDS, MAX_SEATS),

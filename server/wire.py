@@ -26,6 +26,7 @@ def view_to_wire(view: View) -> dict[str, Any]:
     """Everything ``view.seat`` may see, including the actions it may take now."""
     legal = [str(action) for action in legal_actions(view)] if view.my_turn else []
     return {
+        "preset": view.rules.name,
         "names": list(view.names),
         "seat": view.seat,
         "hands": [_cards(hand) for hand in view.hands],

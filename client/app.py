@@ -1,0 +1,380 @@
+"""``notty-client [HOST:PORT] [--name NAME]``: play Notty in a terminal.
+
+With no address it starts a server inside this process and seats you at a
+table against a bot: the one-command way to play. On a terminal it offers
+line editing, history and tab completion, and server updates never garble
+what you are typing. With input from a pipe or file it is scriptable: plain
+text, and each game action waits for your turn before it is sent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import trio
+
+from protocol import (
+    DEFAULT_PORT,
+    PROTOCOL_VERSION,
+    Bye,
+    Connection,
+    ConnectionState,
+    CreateTable,
+    Error,
+    Goodbye,
+    Hello,
+    Hint,
+    Left,
+    LocalProtocolError,
+    Message,
+    ProtocolError,
+    Seated,
+    Sender,
+    State,
+    Tables,
+    Watching,
+    Welcome,
+)
+
+from .commands import COMMANDS, Reply, interpret
+from .render import colour_cards_in, state_text, wire_cards
+
+RECONNECT_SECONDS = 30.0
+
+
+class ConnectionLost(Exception):
+    pass
+
+
+class Terminal:
+    """Where text goes: plain for pipes; on a terminal, printed above the line being typed."""
+
+    def __init__(self, interactive: bool, colour: bool) -> None:
+        self.interactive, self.colour = interactive, colour
+        self.prompt = "notty> "
+        self.reading = False
+
+    def show(self, text: str) -> None:
+        if self.interactive and self.reading:
+            import readline
+
+            buffer = readline.get_line_buffer()
+            sys.stdout.write("\r\x1b[K" + text + "\n" + self.prompt + buffer)
+        else:
+            sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+
+class Client:
+    def __init__(self, terminal: Terminal, name: str) -> None:
+        self.terminal = terminal
+        self.name = name
+        self.protocol = Connection(Sender.CLIENT)
+        self.stream: trio.abc.Stream | None = None
+        self.view: Mapping[str, Any] | None = None
+        self.table: int | None = None
+        self.token: str | None = None
+        self.received = 0
+        self.changed = trio.Event()
+        self.game_over = False
+        self.closing = False
+
+    # -- the connection ------------------------------------------------------------
+
+    async def connect(self, host: str, port: int) -> None:
+        self.stream = await trio.open_tcp_stream(host, port)
+        self.protocol = Connection(Sender.CLIENT)
+        await self.send(Hello(PROTOCOL_VERSION, self.name, self.token))
+
+    async def send(self, message: Message) -> None:
+        assert self.stream is not None
+        try:
+            data = self.protocol.send(message)
+        except LocalProtocolError as error:
+            self.terminal.show(f"cannot do that now: {error}")
+            return
+        try:
+            await self.stream.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
+            raise ConnectionLost(str(error)) from None
+
+    async def receive_forever(self) -> None:
+        """Show everything the server says until it closes the connection."""
+        assert self.stream is not None
+        while True:
+            try:
+                data = await self.stream.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
+                raise ConnectionLost(str(error)) from None
+            if not data:
+                if self.protocol.state is ConnectionState.CLOSED:
+                    return
+                raise ConnectionLost("the server closed the connection")
+            try:
+                self.protocol.receive_data(bytes(data))
+                while (message := self.protocol.next_event()) is not None:
+                    self.on_message(message)
+            except ProtocolError as error:
+                raise ConnectionLost(f"the server broke the protocol: {error}") from None
+            if self.protocol.state is ConnectionState.CLOSED:
+                return
+
+    def on_message(self, message: Message) -> None:
+        colour = self.terminal.colour
+        show = self.terminal.show
+        match message:
+            case Welcome(_, server):
+                show(f"connected to {server}" + (" (resuming your seat)" if self.token else ""))
+            case Tables(tables):
+                if not tables:
+                    show("no tables yet: 'new' creates one")
+                for info in tables:
+                    seats = ", ".join(seat["name"] or "(free)" for seat in info["seats"])
+                    status = "over" if info["over"] else "playing" if info["started"] else "waiting"
+                    show(f"table {info['table']}: {info['preset']}, {status}, seats: {seats}")
+            case Seated(table, seat, token):
+                self.table, self.token = table, token
+                show(f"you sit at table {table}, seat {seat}")
+            case Watching(table):
+                self.table = table
+                show(f"you are watching table {table}")
+            case Left(table):
+                self.table, self.token, self.view = None, None, None
+                show(f"you left table {table}")
+            case State(table, view, events):
+                self.view = view
+                self.game_over = view["end_reason"] is not None
+                show(state_text(table, view, events, colour))
+            case Hint(size, best, alternatives, outs):
+                if not size:
+                    show("hint: nothing can be discarded now")
+                else:
+                    groups = "  ".join(wire_cards(group, colour) for group in best)
+                    show(f"hint: discard {size} cards: {groups}")
+                    for other in alternatives:
+                        show(f"      or: {wire_cards(other, colour)}")
+                if outs:
+                    shown = ", ".join(f"{colour_cards_in(o['card'], colour)} (+{o['gain']})" for o in outs)
+                    show(f"outs: {shown}")
+            case Error(code, text, rule):
+                show(f"refused: {text}" + (f" [{rule}]" if rule else f" [{code}]"))
+            case Goodbye(reason):
+                show(f"server says goodbye: {reason}")
+            case _:
+                pass
+        self.received += 1
+        self.changed.set()
+        self.changed = trio.Event()
+
+    # -- scripted input -------------------------------------------------------------
+
+    def closed(self) -> bool:
+        return self.protocol.state is ConnectionState.CLOSED
+
+    def my_turn(self) -> bool:
+        view = self.view
+        return (
+            view is not None
+            and view["end_reason"] is None
+            and view["seat"] is not None
+            and view["current"] == view["seat"]
+            and bool(view["legal"])
+        )
+
+    async def wait_for(self, ready: Any, timeout: float) -> bool:
+        with trio.move_on_after(timeout):
+            while not ready():
+                await self.changed.wait()
+            return True
+        return False
+
+
+async def _read_lines(terminal: Terminal, send: trio.MemorySendChannel[str | None]) -> None:
+    """Lines from stdin, read in a thread (readline's editing and history on a terminal)."""
+    async with send:
+        while True:
+            if terminal.interactive:
+                terminal.reading = True
+                try:
+                    line = await trio.to_thread.run_sync(_input, terminal.prompt, abandon_on_cancel=True)
+                finally:
+                    terminal.reading = False
+            else:
+                line = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
+                line = line.rstrip("\n") if line else None
+            await send.send(line)
+            if line is None:
+                return
+
+
+def _input(prompt: str) -> str | None:
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
+
+def _completer(client: Client) -> Any:
+    def complete(text: str, state: int) -> str | None:
+        import readline
+
+        words = readline.get_line_buffer().split()
+        if len(words) <= 1 and not readline.get_line_buffer().endswith(" "):
+            options = [c for c in COMMANDS if c.startswith(text.lower())]
+        else:
+            view = client.view
+            hand = list(view["hands"][view["seat"]]) if view and view["seat"] is not None else []
+            names = list(view["names"]) if view else []
+            options = sorted({word for word in hand + names if word.lower().startswith(text.lower())})
+        return options[state] if state < len(options) else None
+
+    return complete
+
+
+async def run(address: tuple[str, int] | None, name: str, terminal: Terminal) -> int:
+    async with trio.open_nursery() as nursery:
+        if address is None:
+            from server.cli import make_host
+            from server.net import NottyServer
+
+            server = NottyServer(make_host("notty (built in)", grace=60.0))
+            listeners = await nursery.start(server.serve, "127.0.0.1", 0)
+            address = ("127.0.0.1", listeners[0].socket.getsockname()[1])
+            first: list[Message] = [CreateTable("classic", 2, ("greedy",))]
+        else:
+            first = []
+        code = await _play(address, name, terminal, first)
+        nursery.cancel_scope.cancel()
+    return code
+
+
+async def _play(address: tuple[str, int], name: str, terminal: Terminal, first: list[Message]) -> int:
+    client = Client(terminal, name)
+    host, port = address
+    try:
+        await client.connect(host, port)
+    except OSError as error:
+        sys.stderr.write(f"notty-client: cannot connect to {host}:{port}: {error.strerror or error}\n")
+        return 2
+    if terminal.interactive:
+        import readline
+
+        readline.set_completer(_completer(client))
+        readline.set_completer_delims(" ")
+        readline.parse_and_bind("tab: complete")
+        terminal.show("type 'help' for the commands")
+    lines_send, lines = trio.open_memory_channel[str | None](64)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_read_lines, terminal, lines_send)
+        while True:
+            try:
+                async with trio.open_nursery() as session:
+                    session.start_soon(_receive_then_stop, client, session.cancel_scope)
+                    if await client.wait_for(lambda: client.protocol.state is not ConnectionState.HELLO, 10):
+                        for message in first:  # the built-in server's table: wait until we sit
+                            count = client.received
+                            await client.send(message)
+                            await client.wait_for(lambda count=count: client.received > count, 10)
+                        first = []
+                    await _commands(client, lines, terminal)
+                    session.cancel_scope.cancel()
+                nursery.cancel_scope.cancel()
+                return 0
+            except ConnectionLost as lost:
+                if client.closing:
+                    nursery.cancel_scope.cancel()
+                    return 0
+                terminal.show(f"connection lost ({lost}); reconnecting")
+                if not await _reconnect(client, host, port):
+                    sys.stderr.write(f"notty-client: lost the connection to {host}:{port}: {lost}\n")
+                    nursery.cancel_scope.cancel()
+                    return 1
+    return 0  # pragma: no cover
+
+
+async def _receive_then_stop(client: Client, scope: trio.CancelScope) -> None:
+    await client.receive_forever()
+    scope.cancel()
+
+
+async def _reconnect(client: Client, host: str, port: int) -> bool:
+    deadline = trio.current_time() + RECONNECT_SECONDS
+    delay = 0.2
+    while trio.current_time() < deadline:
+        await trio.sleep(delay)
+        try:
+            await client.connect(host, port)
+            return True
+        except (OSError, ConnectionLost):
+            delay = min(delay * 2, 5.0)
+    return False
+
+
+async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal) -> None:
+    """Act on each typed line; at the end of input, let the current output finish and say bye."""
+    async for line in lines:
+        if line is None:
+            break
+        reply: Reply = interpret(line, client.view)
+        if reply.say:
+            terminal.show(reply.say)
+        if reply.quit:
+            break
+        for message in reply.messages:
+            if reply.action and not terminal.interactive:
+                # Scripted: wait for our turn (or the end of the game) before acting.
+                await client.wait_for(lambda: client.my_turn() or client.game_over, 3600)
+                if client.game_over:
+                    continue
+            count = client.received
+            await client.send(message)
+            if not terminal.interactive:
+                await client.wait_for(lambda count=count: client.received > count, 10)
+    if not terminal.interactive:  # let what is in flight arrive
+        while await client.wait_for(lambda count=client.received: client.received > count, 0.5):
+            pass
+    client.closing = True
+    if not client.closed():
+        await client.send(Bye())
+        await client.wait_for(client.closed, 2)
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host:
+        return text, DEFAULT_PORT
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"bad port in {text!r}")
+    return host.strip("[]"), int(port)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="notty-client", description="Play Notty in your terminal.")
+    parser.add_argument(
+        "address", nargs="?", help="HOST:PORT of a notty-server (default: play here, against bots)"
+    )
+    parser.add_argument(
+        "--name", default=os.environ.get("USER", "player") or "player", help="your name at the table"
+    )
+    args = parser.parse_args(argv)
+    try:
+        address = parse_address(args.address) if args.address else None
+    except ValueError as error:
+        parser.error(str(error))
+    name = "".join(ch for ch in args.name if ch.isalnum() or ch in " _.-")[:24] or "player"
+    if not name[0].isalnum():
+        name = "p" + name[:23]
+    interactive = sys.stdin.isatty()
+    colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    try:
+        return trio.run(run, address, name, Terminal(interactive, colour))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

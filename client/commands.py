@@ -1,0 +1,185 @@
+"""What the user types, turned into protocol messages: pure, so it is tested without a terminal.
+
+The client never decides the rules; it only catches what it can see is
+wrong before bothering the server (an unknown card, a group that is not one),
+and says why at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from protocol import (
+    PRESETS,
+    Act,
+    AskHint,
+    CardError,
+    CreateTable,
+    InvalidGroup,
+    Join,
+    Leave,
+    ListTables,
+    Message,
+    PlayForMe,
+    Start,
+    Watch,
+    classify_group,
+    parse_cards,
+)
+
+HELP = """\
+commands:
+  tables                      list the tables on this server
+  new [PRESET] [SEATS] [BOT...]  create a table and sit at it, e.g. 'new classic 2 greedy'
+  join TABLE [SEAT]           take a seat        watch TABLE    watch a table
+  start                       start now; bots take the empty seats (creator only)
+  draw N                      draw 1-3 cards     steal NAME     steal from a player
+  discard CARDS               e.g. 'discard R3 R4 R5'
+  dd                          draw-and-discard (five-colour); then 'putback CARD'
+  hint                        the most you can discard now, and how
+  auto                        let the server play the rest of your turn
+  end                         end your turn      leave          leave the table
+  help                        this text          quit           leave the server"""
+
+COMMANDS = (
+    "tables",
+    "new",
+    "join",
+    "watch",
+    "start",
+    "draw",
+    "steal",
+    "discard",
+    "dd",
+    "putback",
+    "hint",
+    "auto",
+    "end",
+    "leave",
+    "help",
+    "quit",
+)
+
+#: Commands that are game actions: in scripted use they wait for the player's turn.
+GAME_ACTIONS = frozenset({"draw", "steal", "discard", "dd", "putback", "end", "auto"})
+
+
+@attrs.frozen
+class Reply:
+    """What a typed line means: messages to send, text to show the user, or both."""
+
+    messages: tuple[Message, ...] = ()
+    say: str = ""
+    quit: bool = False
+    action: bool = False  # a game action: scripted use waits for the player's turn
+
+
+def interpret(line: str, view: Mapping[str, Any] | None) -> Reply:
+    """The meaning of one typed line, given the latest view of our table (if any)."""
+    words = line.split()
+    if not words:
+        return Reply()
+    verb, args = words[0].lower(), words[1:]
+    try:
+        return _interpret(verb, args, view)
+    except (CardError, ValueError) as error:
+        return Reply(say=str(error))
+
+
+def _interpret(verb: str, args: Sequence[str], view: Mapping[str, Any] | None) -> Reply:
+    match verb:
+        case "help" | "?":
+            return Reply(say=HELP)
+        case "quit" | "exit":
+            return Reply(quit=True)
+        case "tables":
+            return Reply((ListTables(),))
+        case "new":
+            return Reply((_new_table(args),))
+        case "join":
+            if not 1 <= len(args) <= 2:
+                return Reply(say="usage: join TABLE [SEAT]")
+            return Reply(
+                (Join(_number(args[0], "table"), _number(args[1], "seat") if len(args) > 1 else None),)
+            )
+        case "watch":
+            if len(args) != 1:
+                return Reply(say="usage: watch TABLE")
+            return Reply((Watch(_number(args[0], "table")),))
+        case "start":
+            return Reply((Start(),))
+        case "leave":
+            return Reply((Leave(),))
+        case "hint":
+            return Reply((AskHint(),))
+        case "auto":
+            return Reply((PlayForMe(),), action=True)
+        case "draw":
+            if len(args) != 1 or not args[0].isdigit():
+                return Reply(say="usage: draw N (1 to 3)")
+            return _act(f"draw {int(args[0])}")
+        case "steal":
+            if len(args) != 1:
+                return Reply(say="usage: steal NAME")
+            return _act(f"steal {_seat_of(args[0], view)}")
+        case "discard":
+            cards = parse_cards(" ".join(args))
+            if not cards:
+                return Reply(say="usage: discard CARDS, e.g. discard R3 R4 R5")
+            if view is not None and view.get("preset") in PRESETS:
+                try:
+                    classify_group(cards, PRESETS[view["preset"]])
+                except InvalidGroup as error:
+                    return Reply(say=f"not a group: {error}")
+            return _act("discard " + " ".join(str(card) for card in cards))
+        case "dd" if not args:
+            return _act("dd")
+        case "putback" | "dd":
+            (card,) = parse_cards(" ".join(args)) if len(args) == 1 else (None,)
+            if card is None:
+                return Reply(say="usage: putback CARD")
+            return _act(f"putback {card}")
+        case "end":
+            return _act("end")
+    return Reply(say=f"unknown command {verb!r}; type 'help' for the commands")
+
+
+def _act(text: str) -> Reply:
+    return Reply((Act(text),), action=True)
+
+
+def _new_table(args: Sequence[str]) -> CreateTable:
+    preset, seats, bots = "classic", 2, ["greedy"]
+    rest = list(args)
+    if rest and not rest[0].isdigit():
+        preset = rest.pop(0).lower()
+    if rest:
+        seats = _number(rest.pop(0), "seats")
+        bots = rest or (["greedy"] * (seats - 1))
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}: presets are {', '.join(PRESETS)}")
+    if not 2 <= seats <= 3:
+        raise ValueError("a table has 2 or 3 seats")
+    if len(bots) > seats:
+        raise ValueError(f"{len(bots)} bots do not fit at {seats} seats")
+    return CreateTable(preset, seats, tuple(bot.lower() for bot in bots))
+
+
+def _number(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise ValueError(f"{what} must be a number, not {text!r}")
+    return int(text)
+
+
+def _seat_of(name: str, view: Mapping[str, Any] | None) -> int:
+    if name.isdigit():
+        return int(name)
+    if view is None:
+        raise ValueError("you are not at a table")
+    names = [str(n).lower() for n in view["names"]]
+    if name.lower() not in names:
+        raise ValueError(f"no player called {name!r}; players are {', '.join(view['names'])}")
+    return names.index(name.lower())

@@ -1,0 +1,163 @@
+"""The terminal client as a person (through a pty) and a script (through a pipe) would use it."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from client.commands import interpret
+from protocol import Act, CreateTable, Join, ListTables
+
+BIN = Path(sys.executable).parent
+ENV = {**os.environ, "NO_COLOR": "", "TERM": "xterm"}
+ENV.pop("NO_COLOR")
+
+
+@pytest.fixture
+def server_port() -> Iterator[int]:
+    """A real notty-server process on a free port."""
+    server = subprocess.Popen(
+        [str(BIN / "notty-server"), "--host", "127.0.0.1", "--port", "0"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stderr is not None
+        for line in server.stderr:
+            found = re.search(r"listening on \('127\.0\.0\.1', (\d+)\)", line)
+            if found:
+                yield int(found.group(1))
+                break
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def _spawn(*args: str) -> pexpect.spawn:
+    child = pexpect.spawn(str(BIN / "notty-client"), list(args), env=ENV, encoding="utf-8", timeout=20)
+    child.setwinsize(40, 160)
+    return child
+
+
+def test_a_person_connects_creates_a_table_asks_a_hint_plays_and_quits(server_port: int) -> None:
+    child = _spawn(f"127.0.0.1:{server_port}", "--name", "ann")
+    child.expect("connected to")
+    child.sendline("new classic 2 greedy")
+    child.expect(r"you sit at table \d+, seat 0")
+    child.expect("your turn")  # at once, or after the bot's turn
+    child.sendline("hint")
+    child.expect(r"hint: ")
+    child.sendline("draw 1")
+    child.expect(r"ann draws 1 card")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_cards_are_coloured_and_groups_checked_locally(server_port: int) -> None:
+    child = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
+    child.expect("connected to")
+    child.sendline("new classic 2 greedy")
+    child.expect(r"\x1b\[1;3\dm[RYGB]\d+\x1b\[0m")  # a coloured card
+    child.sendline("discard B4 B6 B7")
+    child.expect(r"not a group: .*B5 missing")
+    child.sendline("tab")  # not a command: told so, nothing sent
+    child.expect("unknown command")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_tab_completes_commands(server_port: int) -> None:
+    child = _spawn(f"127.0.0.1:{server_port}", "--name", "cat")
+    child.expect("connected to")
+    child.send("tab\t")
+    child.expect("tables")
+    child.sendline("")
+    child.expect(r"no tables yet|table \d+")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_one_command_play_against_the_built_in_server() -> None:
+    child = _spawn("--name", "dee")
+    child.expect(r"connected to notty \(built in\)")
+    child.expect(r"you sit at table 1, seat 0")
+    child.sendline("hint")
+    child.expect("hint: ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_scripted_use_waits_for_the_turn_and_prints_plain_text(server_port: int) -> None:
+    script = "new classic 2 greedy\nhint\ndraw 1\nend\ndraw 1\nend\n"
+    result = subprocess.run(
+        [str(BIN / "notty-client"), f"127.0.0.1:{server_port}", "--name", "eve"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "\x1b[" not in out
+    assert "you sit at table" in out and "hint: " in out
+    assert len(re.findall(r"eve draws 1 card", out)) == 2  # each draw waited for eve's turn
+    assert "refused" not in out
+
+
+def test_scripted_use_exits_non_zero_when_it_cannot_connect() -> None:
+    result = subprocess.run(
+        [str(BIN / "notty-client"), "127.0.0.1:1"], input="", capture_output=True, text=True, timeout=30
+    )
+    assert result.returncode != 0
+    assert "cannot connect to 127.0.0.1:1" in result.stderr
+
+
+VIEW = {"preset": "five-colour", "names": ("ann", "greedy-2"), "seat": 0}
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("tables", (ListTables(),)),
+        ("new five-colour 3 greedy random", (CreateTable("five-colour", 3, ("greedy", "random")),)),
+        ("new", (CreateTable("classic", 2, ("greedy",)),)),
+        ("join 4", (Join(4, None),)),
+        ("draw 2", (Act("draw 2"),)),
+        ("steal Greedy-2", (Act("steal 1"),)),
+        ("discard r3 r4 R5", (Act("discard R3 R4 R5"),)),
+        ("discard R6 Y6 G6 B6", (Act("discard R6 Y6 G6 B6"),)),
+        ("dd", (Act("dd"),)),
+        ("putback k3", (Act("putback K3"),)),
+        ("end", (Act("end"),)),
+    ],
+)
+def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> None:
+    assert interpret(line, VIEW).messages == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("discard R6 Y6 G6", "a set needs at least 4"),  # five-colour, checked locally
+        ("discard B4 R4 B4", "repeat a colour"),
+        ("discard X9", "not a card"),
+        ("steal zed", "no player called 'zed'"),
+        ("draw many", "usage: draw N"),
+        ("new poker", "unknown preset"),
+        ("new classic 4", "2 or 3 seats"),
+        ("fly", "unknown command"),
+    ],
+)
+def test_bad_commands_are_answered_locally_and_send_nothing(line: str, says: str) -> None:
+    reply = interpret(line, VIEW)
+    assert reply.messages == ()
+    assert says in reply.say
