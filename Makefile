@@ -1,10 +1,10 @@
-# Two commands: `make play` (set up, then watch a game) and `make test` (set up, then every check).
+# Two commands: `make play` (set up, then play against bots) and `make test` (set up, then every check).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: play test bench sim
+.PHONY: play test bench sim watch server
 
 $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $@
 
 play: $(STAMP)
-	$(BIN)/notty-watch
+	$(BIN)/notty-client
 
 test: $(STAMP)
 	$(BIN)/ruff check .
@@ -27,3 +27,9 @@ bench: $(STAMP)
 
 sim: $(STAMP)
 	$(BIN)/notty-sim --games 2000 --players greedy,random --preset classic --seed 7
+
+watch: $(STAMP)
+	$(BIN)/notty-watch
+
+server: $(STAMP)
+	$(BIN)/notty-server
