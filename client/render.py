@@ -104,8 +104,18 @@ def state_text(table: int, view: Mapping[str, Any], events: Sequence[Mapping[str
     elif view["legal"]:
         lines.append("your turn: " + legal_summary(view["legal"]))
     else:
-        lines.append(f"{names[view['current']]} to play")
+        lines.append(f"{names[view['current']]} to play; may still {', '.join(still_possible(view))}")
     return "\n".join(lines)
+
+
+def still_possible(view: Mapping[str, Any]) -> list[str]:
+    """What the player to move has not used up this turn (from the view's flags)."""
+    if view["must_put_back"]:
+        return ["put back a card"]
+    options = [] if view["drew"] else ["draw"]
+    options += [] if view["stole"] else ["steal"]
+    options += ["draw-and-discard"] if view["preset"] == "five-colour" and not view["exchanged"] else []
+    return [*options, "discard", "end the turn"]
 
 
 def legal_summary(legal: Sequence[str]) -> str:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -23,6 +24,7 @@ from protocol import (
     Act,
     AskHint,
     Bye,
+    Card,
     CreateTable,
     Error,
     Goodbye,
@@ -36,6 +38,7 @@ from protocol import (
     Ping,
     PlayForMe,
     Pong,
+    Rules,
     Seated,
     Start,
     State,
@@ -47,8 +50,10 @@ from protocol import (
 from solver import all_best_discards, best_discard, outs
 
 from .bots import BOTS, Bot, make_bot
-from .engine import Action, ActionSyntaxError, Event, Game, IllegalAction, parse_action
+from .engine import Action, ActionSyntaxError, Event, Game, GameEnded, IllegalAction, parse_action
 from .wire import event_to_wire, view_to_wire
+
+log = logging.getLogger("notty.host")
 
 ConnId = int
 Outgoing = tuple[ConnId, Message]
@@ -125,6 +130,28 @@ class Session:
 
 
 @attrs.frozen
+class HintJob:
+    """Solve ``hand`` for ``conn`` (with :func:`make_hint`) and send the result."""
+
+    conn: ConnId
+    hand: tuple[Card, ...]
+    rules: Rules
+
+
+def make_hint(hand: Sequence[Card], rules: Rules) -> Hint:
+    """The solver's answer for a hand: its best discard, the other optimal ones, and the outs."""
+    best = best_discard(hand, rules)
+    best_cards = tuple(sorted(card for group in best for card in group))
+    alternatives = [d for d in all_best_discards(hand, rules) if d != best_cards][:MAX_ALTERNATIVES]
+    return Hint(
+        size=len(best_cards),
+        best=tuple(tuple(str(card) for card in group) for group in best),
+        alternatives=tuple(tuple(str(card) for card in discard) for discard in alternatives),
+        outs=tuple({"card": str(out.card), "gain": out.gain} for out in outs(hand, rules)),
+    )
+
+
+@attrs.frozen
 class BotJob:
     """Ask ``bot`` for an action at ``view``, wait ``delay`` seconds, then call ``bot_acted``."""
 
@@ -156,6 +183,7 @@ class Host:
         self.sessions: dict[ConnId, Session] = {}
         self.tables: dict[int, Table] = {}
         self._next_table = 1
+        self._hints: list[HintJob] = []
 
     # -- connections -----------------------------------------------------------
 
@@ -295,6 +323,9 @@ class Host:
         )
         self._next_table += 1
         self.tables[table.id] = table
+        log.info(
+            "table %d created: %s, %d seats, bots %s", table.id, table.preset, len(seats), list(request.bots)
+        )
         if humans:
             return self._join(conn, session, table, 0, now)
         return self._watch(conn, session, table) + self._begin(table, now)
@@ -356,6 +387,7 @@ class Host:
             for i, seat in enumerate(table.seats)
         }
         table.turn_started = now
+        log.info("table %d: game started between %s", table.id, ", ".join(names))
         return self._broadcast(table, table.game.opening)
 
     def _leave(self, conn: ConnId, session: Session) -> list[Outgoing]:
@@ -391,6 +423,16 @@ class Host:
         except IllegalAction as error:
             raise Refusal("illegal-action", error.message, str(error.rule)) from None
         table.moves += 1
+        for event in events:
+            if isinstance(event, GameEnded):
+                winner = "nobody" if event.winner is None else game.names[event.winner]
+                log.info(
+                    "table %d: game over after %d turns: %s wins (%s)",
+                    table.id,
+                    game.turn,
+                    winner,
+                    event.reason,
+                )
         if game.turn != turn:  # a new turn: "play for me" was for the last one
             for other in table.seats:
                 other.auto = False
@@ -408,21 +450,13 @@ class Host:
     def _hint(self, conn: ConnId, session: Session) -> list[Outgoing]:
         table, seat = self._my_seat(session)
         game = self._running(table)
-        hand = game.hands[seat]
-        best = best_discard(hand, game.rules)
-        best_cards = tuple(sorted(card for group in best for card in group))
-        alternatives = [d for d in all_best_discards(hand, game.rules) if d != best_cards][:MAX_ALTERNATIVES]
-        return [
-            (
-                conn,
-                Hint(
-                    size=len(best_cards),
-                    best=tuple(tuple(str(c) for c in group) for group in best),
-                    alternatives=tuple(tuple(str(c) for c in d) for d in alternatives),
-                    outs=tuple({"card": str(o.card), "gain": o.gain} for o in outs(hand, game.rules)),
-                ),
-            )
-        ]
+        self._hints.append(HintJob(conn, tuple(game.hands[seat]), game.rules))
+        return []
+
+    def hint_jobs(self) -> list[HintJob]:
+        """Hints asked for since the last call: the shell computes them off the event loop."""
+        jobs, self._hints = self._hints, []
+        return jobs
 
     # -- bots --------------------------------------------------------------------
 
@@ -521,5 +555,5 @@ class Host:
         """A table nobody is at, and whose game is not running, goes away."""
         people = any(seat.conn is not None for seat in table.seats) or table.spectators
         running = table.game is not None and not table.game.over
-        if not people and not running:
-            self.tables.pop(table.id, None)
+        if not people and not running and self.tables.pop(table.id, None) is not None:
+            log.info("table %d closed", table.id)

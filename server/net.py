@@ -20,7 +20,7 @@ import trio
 from protocol import MAX_FRAME, Connection, Error, Goodbye, LocalProtocolError, Message, ProtocolError, Sender
 
 from .engine import EndTurn
-from .host import BotJob, Host, Outgoing
+from .host import BotJob, HintJob, Host, Outgoing, make_hint
 
 log = logging.getLogger("notty.server")
 
@@ -138,6 +138,7 @@ class NottyServer:
             if message is None:
                 return
             self._dispatch(self._ask(self.host.handle, link.id, message, trio.current_time()))
+            self._run_hints()
 
     def _refuse(self, link: Link, error: ProtocolError) -> None:
         log.info("connection %d: %s (%s)", link.id, error.code, "fatal" if error.fatal else "refused")
@@ -207,6 +208,20 @@ class NottyServer:
             await trio.sleep(TICK_SECONDS)
             self._dispatch(self._ask(self.host.tick, trio.current_time()))
             self._run_bots()
+
+    def _run_hints(self) -> None:
+        assert self._nursery is not None
+        for job in self.host.hint_jobs():
+            self._nursery.start_soon(self._hint, job)
+
+    async def _hint(self, job: HintJob) -> None:
+        try:
+            hint = await trio.to_thread.run_sync(make_hint, job.hand, job.rules, limiter=self._cpu)
+        except Exception:
+            log.exception("hint failed")
+            self._dispatch([(job.conn, Error("internal-error", "the server failed to work out a hint"))])
+            return
+        self._dispatch([(job.conn, hint)])
 
     def _run_bots(self) -> None:
         assert self._nursery is not None

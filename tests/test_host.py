@@ -37,7 +37,7 @@ from protocol import (
     Watching,
     Welcome,
 )
-from server.host import Host
+from server.host import Host, make_hint
 
 
 class Net:
@@ -105,7 +105,9 @@ class Client:
         self.server_side.receive_data(self.client_side.send(message))
         received = self.server_side.next_event()
         assert received == message
-        self.net.deliver(self.net.host.handle(self.id, received, self.net.now))
+        host = self.net.host
+        self.net.deliver(host.handle(self.id, received, self.net.now))
+        self.net.deliver([(job.conn, make_hint(job.hand, job.rules)) for job in host.hint_jobs()])
         return self.inbox[start:]
 
     def last(self, kind: type[Message]) -> Any:
