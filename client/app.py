@@ -82,6 +82,7 @@ class Client:
         self.changed = trio.Event()
         self.game_over = False
         self.closing = False
+        self.lost: str | None = None  # why the connection went, if it went by itself
 
     # -- the connection ------------------------------------------------------------
 
@@ -271,9 +272,10 @@ async def _play(address: tuple[str, int], name: str, terminal: Terminal, first: 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_read_lines, terminal, lines_send)
         while True:
-            try:
-                async with trio.open_nursery() as session:
-                    session.start_soon(_receive_then_stop, client, session.cancel_scope)
+            client.lost = None
+            async with trio.open_nursery() as session:
+                session.start_soon(_receive_then_stop, client, session.cancel_scope)
+                try:
                     if await client.wait_for(lambda: client.protocol.state is not ConnectionState.HELLO, 10):
                         for message in first:  # the built-in server's table: wait until we sit
                             count = client.received
@@ -281,24 +283,27 @@ async def _play(address: tuple[str, int], name: str, terminal: Terminal, first: 
                             await client.wait_for(lambda count=count: client.received > count, 10)
                         first = []
                     await _commands(client, lines, terminal)
-                    session.cancel_scope.cancel()
+                except ConnectionLost as lost:
+                    client.lost = str(lost)
+                session.cancel_scope.cancel()
+            if client.lost is None or client.closing:
                 nursery.cancel_scope.cancel()
                 return 0
-            except ConnectionLost as lost:
-                if client.closing:
-                    nursery.cancel_scope.cancel()
-                    return 0
-                terminal.show(f"connection lost ({lost}); reconnecting")
-                if not await _reconnect(client, host, port):
-                    sys.stderr.write(f"notty-client: lost the connection to {host}:{port}: {lost}\n")
-                    nursery.cancel_scope.cancel()
-                    return 1
+            terminal.show(f"connection lost ({client.lost}); reconnecting")
+            if not await _reconnect(client, host, port):
+                sys.stderr.write(f"notty-client: lost the connection to {host}:{port}: {client.lost}\n")
+                nursery.cancel_scope.cancel()
+                return 1
     return 0  # pragma: no cover
 
 
 async def _receive_then_stop(client: Client, scope: trio.CancelScope) -> None:
-    await client.receive_forever()
-    scope.cancel()
+    try:
+        await client.receive_forever()
+    except ConnectionLost as lost:
+        client.lost = str(lost)
+    finally:
+        scope.cancel()
 
 
 async def _reconnect(client: Client, host: str, port: int) -> bool:

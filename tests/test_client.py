@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
+import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +17,7 @@ import pexpect
 import pytest
 
 from client.commands import interpret
-from protocol import Act, CreateTable, Join, ListTables
+from protocol import PROTOCOL_VERSION, Act, Connection, CreateTable, Goodbye, Hello, Join, ListTables, Sender
 
 BIN = Path(sys.executable).parent
 ENV = {**os.environ, "NO_COLOR": "", "TERM": "xterm"}
@@ -161,3 +165,91 @@ def test_bad_commands_are_answered_locally_and_send_nothing(line: str, says: str
     reply = interpret(line, VIEW)
     assert reply.messages == ()
     assert says in reply.say
+
+
+class CuttableProxy:
+    """A loopback TCP proxy whose live connections can be cut, to drop a client's connection."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.live: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                near, _ = self.listener.accept()
+            except OSError:
+                return
+            far = socket.create_connection(("127.0.0.1", self.target))
+            self.live += [near, far]
+            threading.Thread(target=self._pipe, args=(near, far), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(far, near), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        for end in self.live:
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+        self.live = []
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
+
+
+def test_client_reconnects_by_itself_and_resumes_its_seat(server_port: int) -> None:
+    proxy = CuttableProxy(server_port)
+    try:
+        child = _spawn(f"127.0.0.1:{proxy.port}", "--name", "fay")
+        child.expect("connected to")
+        child.sendline("new classic 2 greedy")
+        child.expect(r"you sit at table (\d+), seat 0")
+        table = child.match.group(1)
+        child.expect(r"turn \d+")
+        proxy.cut()
+        child.expect("connection lost")
+        child.expect(r"resuming your seat")
+        child.expect(rf"you sit at table {table}, seat 0")
+        child.expect(rf"table {table} · classic")  # the full current view again
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    finally:
+        proxy.close()
+
+
+def test_sigterm_says_goodbye_to_every_client() -> None:
+    server = subprocess.Popen(
+        [str(BIN / "notty-server"), "--host", "127.0.0.1", "--port", "0"], stderr=subprocess.PIPE, text=True
+    )
+    assert server.stderr is not None
+    port = next(
+        int(m.group(1)) for line in server.stderr if (m := re.search(r"127\.0\.0\.1', (\d+)\)", line))
+    )
+    conn = Connection(Sender.CLIENT)
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(conn.send(Hello(PROTOCOL_VERSION, "gus")))
+        received: list[object] = []
+        while not received:
+            conn.receive_data(sock.recv(65536))
+            while (message := conn.next_event()) is not None:
+                received.append(message)
+        server.send_signal(signal.SIGTERM)
+        while data := sock.recv(65536):
+            conn.receive_data(data)
+            while (message := conn.next_event()) is not None:
+                received.append(message)
+    assert isinstance(received[-1], Goodbye) and "shutting down" in received[-1].reason
+    assert server.wait(timeout=10) == 0
