@@ -43,6 +43,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules, players = lineup(args.players, args.preset, args.max_turns)
     except ValueError as error:
         parser.error(str(error))
+    if args.delay is not None and not 0 <= args.delay <= 60:  # also refuses nan
+        parser.error("--delay must be between 0 and 60 seconds")
     tty = sys.stdout.isatty()
     colour = tty and not args.no_colour and "NO_COLOR" not in os.environ
     delay = args.delay if args.delay is not None else (0.3 if tty else 0.0)

@@ -18,7 +18,7 @@ COLOUR_NAMES = {
     "K": "black",
 }
 
-_CARD_RE = re.compile(r"\s*([A-Za-z])(\d{1,3})\s*")
+_CARD_RE = re.compile(r"\s*([A-Za-z])([0-9]{1,3})\s*")
 
 
 class CardError(ValueError):
@@ -49,16 +49,24 @@ class Card:
             raise CardError(f"card number must be a positive whole number, not {self.number!r}")
         object.__setattr__(self, "_rank", _RANK[self.colour] << 16 | self.number)
 
-    def __lt__(self, other: Card) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self._rank < other._rank
 
-    def __le__(self, other: Card) -> bool:
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self._rank <= other._rank
 
-    def __gt__(self, other: Card) -> bool:
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self._rank > other._rank
 
-    def __ge__(self, other: Card) -> bool:
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self._rank >= other._rank
 
     @classmethod

@@ -8,7 +8,7 @@ for the protocol document.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -122,15 +122,19 @@ class Map(Spec):
     def check(self, value: Any, where: str) -> Mapping[str, Any]:
         if not isinstance(value, Mapping):
             raise invalid(where, f"expected a map, got {_kind(value)}")
-        unknown = sorted(str(key) for key in value if key not in self.fields)
+        unknown = sorted(ascii(key) for key in value if key not in self.fields)
         if unknown:
             raise invalid(where, f"unknown key(s) {', '.join(unknown)}")
         missing = sorted(set(self.fields) - set(value) - self.optional)
         if missing:
             raise invalid(where, f"missing key(s) {', '.join(missing)}")
-        return {
-            key: spec.check(value[key], f"{where}.{key}") for key, spec in self.fields.items() if key in value
-        }
+        return FrozenMap(
+            {
+                key: spec.check(value[key], f"{where}.{key}")
+                for key, spec in self.fields.items()
+                if key in value
+            }
+        )
 
     def describe(self) -> str:
         parts = [
@@ -138,6 +142,33 @@ class Map(Spec):
             for key, spec in self.fields.items()
         ]
         return "{" + ", ".join(parts) + "}"
+
+
+class FrozenMap(Mapping[str, Any]):
+    """A validated map that cannot change afterwards (and so can be hashed, like its message)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, Any]) -> None:
+        self._items = dict(items)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self._items.items())))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and dict(self._items) == dict(other)
+
+    def __repr__(self) -> str:
+        return repr(self._items)
 
 
 def _kind(value: Any) -> str:

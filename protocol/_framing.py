@@ -62,9 +62,31 @@ def decode_body(payload: bytes) -> dict[str, Any]:
         raise ProtocolError("bad-frame", f"frame is not valid msgpack ({type(error).__name__})") from None
     if not isinstance(body, dict):
         raise ProtocolError("bad-frame", f"a frame must hold a map, not {type(body).__name__}")
+    _check_plain(body)
     if not isinstance(body.get("type"), str):
         raise ProtocolError("bad-frame", "a frame's map must have a string key 'type'")
     return body
+
+
+_PLAIN = (type(None), bool, int, float, str, bytes)
+
+
+def _check_plain(value: Any) -> None:
+    """Only plain data: msgpack decodes its timestamp extension without asking ``ext_hook``."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key in item:
+                if not isinstance(key, str):
+                    raise ProtocolError("bad-frame", "map keys must be strings")
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif not isinstance(item, _PLAIN):
+            raise ProtocolError(
+                "bad-frame", f"msgpack extension types are not allowed ({type(item).__name__})"
+            )
 
 
 class FrameDecoder:
@@ -111,10 +133,13 @@ class FrameDecoder:
         return body
 
     def _check_header(self) -> None:
-        if len(self._buffer) >= _HEADER.size:
-            (length,) = _HEADER.unpack_from(self._buffer)
+        """Refuse any oversized header in the buffer, not only the first, before its body is kept."""
+        start = 0
+        while start + _HEADER.size <= len(self._buffer):
+            (length,) = _HEADER.unpack_from(self._buffer, start)
             if length > self._max:
                 self._fail("frame-too-large", f"frame of {length} bytes announced; the limit is {self._max}")
+            start += _HEADER.size + length
 
     def _fail(self, code: str, message: str) -> None:
         self._buffer.clear()

@@ -349,7 +349,7 @@ def message_from_wire(body: Mapping[str, Any], sender: Sender) -> Message:
             "unknown-message", f"unknown message type {kind!r}; {sender.value}s send {', '.join(known)}"
         )
     fields = {attribute.name: attribute for attribute in _fields(cls)}
-    unknown = sorted(str(key) for key in body if key != "type" and key not in fields)
+    unknown = sorted(ascii(key) for key in body if key != "type" and key not in fields)
     if unknown:
         raise invalid(cls.TYPE, f"unknown field(s) {', '.join(unknown)}")
     missing = sorted(name for name, a in fields.items() if a.default is attrs.NOTHING and name not in body)

@@ -48,7 +48,7 @@ class Rules:
     ``hand_limit=0`` and ``turn_limit=0`` mean "no limit".
     """
 
-    name: str = "custom"
+    name: str = attrs.field(default="custom", validator=attrs.validators.instance_of(str))
     colours: str = attrs.field(default="RYGB", validator=_check_colours)
     numbers: int = attrs.field(default=10, validator=_int_at_least(1, 99))
     copies: int = attrs.field(default=2, validator=_int_at_least(1, 9))
@@ -126,9 +126,12 @@ PRESETS: dict[str, Rules] = {CLASSIC.name: CLASSIC, FIVE_COLOUR.name: FIVE_COLOU
 
 
 def rules_from(preset: str = "classic", **overrides: Any) -> Rules:
-    """A preset by name, with single fields overridden: ``rules_from("classic", hand_limit=0)``."""
+    """A preset by name, with single fields overridden: ``rules_from("classic", hand_limit=0)``.
+
+    The result keeps the preset's name: overrides are table settings on top of it.
+    """
     try:
         base = PRESETS[preset]
-    except KeyError:
+    except (KeyError, TypeError):
         raise RulesError(f"unknown preset {preset!r}: presets are {', '.join(PRESETS)}") from None
     return base.replace(**overrides) if overrides else base

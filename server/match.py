@@ -50,7 +50,10 @@ def seeded_game(
 ) -> tuple[Game, list[Bot]]:
     """A game and its bots, all randomness derived from ``seed``: the same seed replays exactly."""
     master = random.Random(seed)
-    game = Game(rules, seat_names or bot_names, random.Random(master.getrandbits(64)))
+    if seat_names is None:  # seats need distinct names: number repeated bots
+        repeated = len(set(bot_names)) < len(bot_names)
+        seat_names = [f"{name}-{i + 1}" if repeated else name for i, name in enumerate(bot_names)]
+    game = Game(rules, seat_names, random.Random(master.getrandbits(64)))
     bots = [make_bot(name, random.Random(master.getrandbits(64))) for name in bot_names]
     return game, bots
 

@@ -82,6 +82,13 @@ class NottyServer:
     # -- one connection -----------------------------------------------------------
 
     async def _handle(self, stream: trio.SocketStream) -> None:
+        """Serve one connection; whatever goes wrong with it stays with it."""
+        try:
+            await self._serve_connection(stream)
+        except Exception:
+            log.exception("a connection failed")
+
+    async def _serve_connection(self, stream: trio.SocketStream) -> None:
         send, receive = trio.open_memory_channel[bytes | None](self.queue_size)
         try:
             peer = str(stream.socket.getpeername())
@@ -142,9 +149,10 @@ class NottyServer:
 
     def _refuse(self, link: Link, error: ProtocolError) -> None:
         log.info("connection %d: %s (%s)", link.id, error.code, "fatal" if error.fatal else "refused")
-        self._queue(link, Error(error.code, error.message[:MAX_TEXT]))
+        text = _printable(error.message)
+        self._queue(link, Error(error.code, text))
         if error.fatal:
-            self._queue(link, Goodbye(error.message[:MAX_TEXT]))
+            self._queue(link, Goodbye(text))
 
     def _ask(self, call: Callable[..., list[Outgoing]], *args: Any) -> list[Outgoing]:
         """Call the host; a bug in it costs one reply, never the server."""
@@ -238,3 +246,9 @@ class NottyServer:
         await trio.sleep(max(0.0, job.delay - (trio.current_time() - started)))
         self._dispatch(self._ask(self.host.bot_acted, job, action, trio.current_time()))
         self._run_bots()
+
+
+def _printable(text: str) -> str:
+    """Text safe to put in an error message: no control characters, at most 500 characters."""
+    cleaned = "".join(ch if ch.isprintable() else "?" for ch in text)[:MAX_TEXT]
+    return cleaned or "?"

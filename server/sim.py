@@ -39,9 +39,14 @@ class Outcome:
 
 
 def seating(players: Sequence[str], index: int) -> list[int]:
-    """Which player sits at each seat in game ``index``: rotated so no bot always sits first."""
+    """Which player sits at each seat in game ``index``.
+
+    Rotated so no bot always sits first, and with three players every other
+    cycle goes the other way round, so no bot always plays right after another.
+    """
     n = len(players)
-    return [(seat + index) % n for seat in range(n)]
+    order = [(seat + index) % n for seat in range(n)]
+    return order if (index // n) % 2 == 0 else [order[0], *reversed(order[1:])]
 
 
 def play_one(config: SimConfig, index: int) -> Outcome:
@@ -173,6 +178,12 @@ def format_report(summary: dict[str, Any]) -> str:
         f"({summary['seconds']:.1f} s; {summary['machine']})",
     ]
     return "\n".join(lines)
+
+
+def _usable_cores() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import ClassVar
 
@@ -15,14 +16,27 @@ class ActionSyntaxError(ValueError):
 
 
 def _sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    cards = tuple(cards)
+    if not all(isinstance(card, Card) for card in cards):
+        raise TypeError(f"a discard is made of cards, not {cards!r}")
     return tuple(sorted(cards))
+
+
+def _whole_number(_: object, attribute: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int:
+        raise TypeError(f"{attribute.name} must be a whole number, not {value!r}")
+
+
+def _card(_: object, attribute: attrs.Attribute[Card], value: object) -> None:
+    if not isinstance(value, Card):
+        raise TypeError(f"{attribute.name} must be a card, not {value!r}")
 
 
 @attrs.frozen
 class Draw:
     """Take ``count`` cards from the deck (chosen before any is seen)."""
 
-    count: int
+    count: int = attrs.field(validator=_whole_number)
     verb: ClassVar[str] = "draw"
 
     def __str__(self) -> str:
@@ -33,7 +47,7 @@ class Draw:
 class Steal:
     """Take one card at random from the hand of seat ``victim``."""
 
-    victim: int
+    victim: int = attrs.field(validator=_whole_number)
     verb: ClassVar[str] = "steal"
 
     def __str__(self) -> str:
@@ -65,7 +79,7 @@ class DrawDiscard:
 class PutBack:
     """Second step of draw-and-discard: put one card of the hand back into the deck."""
 
-    card: Card
+    card: Card = attrs.field(validator=_card)
     verb: ClassVar[str] = "putback"
 
     def __str__(self) -> str:
@@ -93,7 +107,7 @@ def parse_action(text: str) -> Action:
     verb, args = words[0].lower(), words[1:]
     try:
         if verb in ("draw", "steal"):
-            if len(args) != 1 or not args[0].isdigit():
+            if len(args) != 1 or not re.fullmatch(r"[0-9]{1,6}", args[0]):
                 raise ActionSyntaxError(f"{verb} takes one whole number, e.g. '{verb} 1'")
             number = int(args[0])
             return Draw(number) if verb == "draw" else Steal(number)

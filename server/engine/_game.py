@@ -39,6 +39,14 @@ class Game:
     """One game of Notty between seats ``0 .. len(names) - 1``."""
 
     def __init__(self, rules: Rules, names: Sequence[str], rng: random.Random) -> None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, not {rules!r}")
+        if isinstance(names, str) or not all(isinstance(name, str) and name for name in names):
+            raise ValueError(f"names must be a list of non-empty strings, not {names!r}")
+        if len(set(names)) != len(names):
+            raise ValueError(f"seat names must differ: {list(names)}")
+        if not all(hasattr(rng, method) for method in ("shuffle", "sample", "randrange")):
+            raise TypeError("rng must be a random source such as random.Random or secrets.SystemRandom")
         if not rules.min_players <= len(names) <= rules.max_players:
             raise ValueError(
                 f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {len(names)}"
@@ -75,7 +83,7 @@ class Game:
 
     def view(self, seat: int | None = None) -> View:
         """What ``seat`` sees (``None``: a spectator). Never the deck's order."""
-        if seat is not None and not 0 <= seat < len(self.names):
+        if seat is not None and (type(seat) is not int or not 0 <= seat < len(self.names)):
             raise ValueError(f"there is no seat {seat}")
         return View(
             rules=self.rules,
