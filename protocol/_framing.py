@@ -100,6 +100,7 @@ class FrameDecoder:
         self._buffer = bytearray()
         self._max = max_frame
         self._failed: ProtocolError | None = None
+        self._checked = 0  # buffer offset of the first frame header not yet checked
 
     @property
     def buffered(self) -> int:
@@ -126,20 +127,21 @@ class FrameDecoder:
             return None
         payload = bytes(self._buffer[_HEADER.size : end])
         del self._buffer[:end]
-        try:
-            body = decode_body(payload)
-        finally:
-            self._check_header()
-        return body
+        self._checked -= end
+        return decode_body(payload)
 
     def _check_header(self) -> None:
-        """Refuse any oversized header in the buffer, not only the first, before its body is kept."""
-        start = 0
+        """Refuse any oversized header in the buffer, not only the first, before its body is kept.
+
+        Each header is checked once, as soon as all four of its bytes are here.
+        """
+        start = self._checked
         while start + _HEADER.size <= len(self._buffer):
             (length,) = _HEADER.unpack_from(self._buffer, start)
             if length > self._max:
                 self._fail("frame-too-large", f"frame of {length} bytes announced; the limit is {self._max}")
             start += _HEADER.size + length
+        self._checked = start
 
     def _fail(self, code: str, message: str) -> None:
         self._buffer.clear()
