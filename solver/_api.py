@@ -110,7 +110,8 @@ def all_best_discards(hand: Iterable[Card], rules: Rules) -> list[tuple[Card, ..
 def outs(hand: Iterable[Card], rules: Rules) -> list[Out]:
     """Each card whose addition raises the maximum discard, with the gain, in card order.
 
-    Only cards the deck can still supply count (fewer than ``copies`` in the hand).
+    Every card the hand could still gain counts (fewer than ``copies`` of it in the
+    hand), wherever its copies are now: the deck or another player's hand.
     """
     counts = Counter(hand)
     grid = _grid(counts.elements(), rules)
