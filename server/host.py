@@ -61,6 +61,8 @@ Outgoing = tuple[ConnId, Message]
 #: The bot that stands in for a human: after a drop, a turn timeout, or "play for me".
 STAND_IN = "greedy"
 MAX_ALTERNATIVES = 10
+#: A table's listing is about 150 bytes: this many fit well inside one 64 KiB frame.
+MAX_LISTED = 200
 
 
 class Refusal(Exception):
@@ -245,8 +247,9 @@ class Host:
         match message:
             case Hello():
                 return self._hello(conn, session, message, now)
-            case ListTables():
-                return [(conn, Tables(tuple(table.info() for table in self.tables.values())))]
+            case ListTables():  # the newest tables, as many as fit in one frame
+                newest = sorted(self.tables.values(), key=lambda table: -table.id)[:MAX_LISTED]
+                return [(conn, Tables(tuple(table.info() for table in newest)))]
             case CreateTable():
                 return self._create(conn, session, message, now)
             case Join(table_id, seat):

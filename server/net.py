@@ -190,8 +190,8 @@ class NottyServer:
             return
         try:
             data = link.protocol.send(message)
-        except LocalProtocolError:
-            log.exception("connection %d: the server tried to send %s out of turn", link.id, message.TYPE)
+        except (LocalProtocolError, ProtocolError):  # out of turn, or too big for one frame
+            log.exception("connection %d: could not send %s", link.id, message.TYPE)
             return
         try:
             link.outbox.send_nowait(data)

@@ -277,3 +277,13 @@ def test_leave_and_bye() -> None:
     assert ann.send(ListTables())[0].tables == ()  # an empty table that never started goes away
     assert ann.send(Bye()) == [Goodbye("bye")]
     assert ann.client_side.state is ConnectionState.CLOSED
+
+
+def test_the_table_list_fits_in_one_frame_however_many_tables() -> None:
+    net = Net()
+    clients = [net.client(f"p{i}") for i in range(450)]
+    for client in clients:
+        client.send(CreateTable("classic", 2))
+    (tables,) = clients[0].send(ListTables())  # delivered through a real frame, or it would raise
+    assert len(tables.tables) == 200
+    assert tables.tables[0]["table"] == 450  # the newest first
