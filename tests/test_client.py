@@ -253,3 +253,19 @@ def test_sigterm_says_goodbye_to_every_client() -> None:
                 received.append(message)
     assert isinstance(received[-1], Goodbye) and "shutting down" in received[-1].reason
     assert server.wait(timeout=10) == 0
+
+
+def test_updates_do_not_garble_a_half_typed_line(server_port: int) -> None:
+    child = _spawn(f"127.0.0.1:{server_port}", "--name", "hal")
+    child.expect("connected to")
+    child.sendline("new classic 2 greedy")  # the bot waits a second before each action
+    child.expect("your turn")
+    child.sendline("end")
+    child.expect("hal ends the turn")
+    child.send("hin")  # half a command, while the bot is about to act
+    child.expect("greedy-2 (draws|steals|discards|ends)")  # an update arrives mid-line...
+    child.expect(r"notty> hin")  # ...and the half-typed text is drawn again below it
+    child.sendline("t")
+    child.expect("hint: ")  # the line reached the client whole: 'hint'
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
