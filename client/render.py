@@ -7,18 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from protocol import Card
-from server.engine import (
-    Discarded,
-    Drew,
-    DrewToExchange,
-    Event,
-    GameEnded,
-    GameStarted,
-    ReturnedCard,
-    Stole,
-    TurnEnded,
-    View,
-)
+from server.engine import Event, View
+from server.wire import event_to_wire
 
 _ANSI = {"R": "\x1b[1;31m", "Y": "\x1b[1;33m", "G": "\x1b[1;32m", "B": "\x1b[1;34m", "K": "\x1b[1;90m"}
 _RESET = "\x1b[0m"
@@ -43,33 +33,8 @@ def table_text(view: View, colour: bool) -> str:
 
 
 def event_text(event: Event, names: Sequence[str], colour: bool) -> str:
-    """One line saying what happened."""
-    match event:
-        case GameStarted(first):
-            return f"{names[first]} starts"
-        case Drew(seat, cards):
-            count = len(cards)
-            return f"{names[seat]} draws {count} card{'s' if count > 1 else ''}: {cards_text(cards, colour)}"
-        case Stole(seat, victim, card):
-            return f"{names[seat]} steals {card_text(card, colour)} from {names[victim]}"
-        case Discarded(seat, cards, kind):
-            return f"{names[seat]} discards the {kind.value} {cards_text(cards, colour)}"
-        case DrewToExchange(seat, card):
-            return f"{names[seat]} draws {card_text(card, colour)} to exchange"
-        case ReturnedCard(seat, card):
-            return f"{names[seat]} puts back {card_text(card, colour)}"
-        case TurnEnded(seat, _next_seat, _turn):
-            return f"{names[seat]} ends the turn"
-        case GameEnded(winner, reason):
-            if winner is None:
-                return f"game over, no winner ({reason.value.replace('-', ' ')})"
-            how = (
-                "by discarding their last cards"
-                if reason.value == "discard"
-                else "as their last card was stolen"
-            )
-            return f"{names[winner]} wins {how}"
-    raise TypeError(f"not an event: {event!r}")  # pragma: no cover
+    """One line saying what happened: the server's wording, with the cards coloured."""
+    return colour_cards_in(event_to_wire(event, names)["text"], colour)
 
 
 # -- the wire view, as the networked client shows it --------------------------------
