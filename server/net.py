@@ -41,7 +41,6 @@ class Link:
     stream: trio.SocketStream
     protocol: Connection
     outbox: trio.MemorySendChannel[bytes | None]
-    peer: str
     closing: bool = False
 
 
@@ -94,7 +93,7 @@ class NottyServer:
             peer = str(stream.socket.getpeername())
         except OSError:
             peer = "?"
-        link = Link(next(self._ids), stream, Connection(Sender.SERVER), send, peer)
+        link = Link(next(self._ids), stream, Connection(Sender.SERVER), send)
         self.links[link.id] = link
         self.host.connect(link.id)
         log.info("connection %d from %s", link.id, peer)

@@ -124,9 +124,11 @@ def max_discard_size(grid: Grid, shortest_run: int, smallest_set: int) -> int:
 
 
 def best_plan(grid: Grid, shortest_run: int, smallest_set: int) -> tuple[int, list[Step]]:
-    """The maximum and, for each number, the choices that reach it."""
-    if not has_any_group(grid, shortest_run, smallest_set):
-        return 0, [(tuple(0 for _ in counts), tuple(((), 0, ()) for _ in counts)) for counts in grid]
+    """The maximum and, for each number, the choices that reach it.
+
+    Callers skip hands with no group first (:func:`has_any_group`); the sweep
+    would answer them correctly, only more slowly.
+    """
     trail: list[Back] = []
     size = _sweep(grid, shortest_run, smallest_set, trail)
     # Walk back from the best final state (the last trail entry, keyed by ()).
