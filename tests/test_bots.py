@@ -14,7 +14,7 @@ import pytest
 from conftest import PRESET_IDS, PRESETS, cards, groupless, groupless_hands, position
 
 from protocol import CLASSIC, FIVE_COLOUR, Card, Rules, has_group, is_group, rules_from
-from server.bots import BOTS, Bot, GreedyBot, RandomBot, make_bot
+from server.bots import BOTS, Bot, ExpertBot, GreedyBot, QLearnBot, RandomBot, make_bot
 from server.engine import (
     Action,
     Discard,
@@ -354,11 +354,19 @@ def test_random_bot_turns_are_short() -> None:
 
 
 def test_make_bot() -> None:
-    assert set(BOTS) == {"random", "greedy"}
-    factories: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot}
-    for name, cls in factories.items():
+    factories: dict[str, tuple[type, str]] = {
+        "random": (RandomBot, "random"),
+        "greedy": (GreedyBot, "greedy"),
+        "qlearn": (QLearnBot, "qlearn"),
+        "expert": (ExpertBot, "expert-hard"),
+        "expert-easy": (ExpertBot, "expert-easy"),
+        "expert-medium": (ExpertBot, "expert-medium"),
+        "expert-hard": (ExpertBot, "expert-hard"),
+    }
+    assert set(BOTS) == set(factories)
+    for name, (cls, shown) in factories.items():
         bot = make_bot(name, random.Random(0))
-        assert isinstance(bot, cls) and bot.name == name
+        assert isinstance(bot, cls) and bot.name == shown
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("genius", random.Random(0))
 

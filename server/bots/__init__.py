@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 from ._base import Bot, BotFactory
+from ._expert import LEVELS, ExpertBot
 from ._greedy import GreedyBot
+from ._qlearn import QLearnBot
 from ._random import RandomBot
 
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "qlearn": QLearnBot,
+    "expert": ExpertBot,  # at its strongest level
+    **{f"expert-{level}": functools.partial(ExpertBot, level=level) for level in LEVELS},
 }
 
 
@@ -23,4 +29,4 @@ def make_bot(name: str, rng: random.Random) -> Bot:
     return factory(rng)
 
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "ExpertBot", "GreedyBot", "QLearnBot", "RandomBot", "make_bot"]
