@@ -1,10 +1,11 @@
 """``notty-client [HOST:PORT] [--name NAME]``: play Notty in a terminal.
 
 With no address it starts a server inside this process and seats you at a
-table against a bot: the one-command way to play. On a terminal it offers
-line editing, history and tab completion, and server updates never garble
-what you are typing. With input from a pipe or file it is scriptable: plain
-text, and each game action waits for your turn before it is sent.
+table against the expert bot, at medium level: the one-command way to play.
+On a terminal it offers line editing, history and tab completion, and server
+updates never garble what you are typing. With input from a pipe or file it is
+scriptable: plain text, and each game action waits for your turn before it is
+sent.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import trio
 
 from protocol import (
+    DEFAULT_LEVEL,
     DEFAULT_PORT,
     PROTOCOL_VERSION,
     Bye,
@@ -40,7 +42,7 @@ from protocol import (
     Welcome,
 )
 
-from .commands import COMMANDS, Reply, interpret
+from .commands import COMMANDS, DEFAULT_BOT, Reply, interpret
 from .render import colour_cards_in, state_text, wire_cards
 
 RECONNECT_SECONDS = 30.0
@@ -136,7 +138,10 @@ class Client:
                 for info in tables:
                     seats = ", ".join(seat["name"] or "(free)" for seat in info["seats"])
                     status = "over" if info["over"] else "playing" if info["started"] else "waiting"
-                    show(f"table {info['table']}: {info['preset']}, {status}, seats: {seats}")
+                    show(
+                        f"table {info['table']}: {info['preset']}, level {info['level']}, {status}, "
+                        f"seats: {seats}"
+                    )
             case Seated(table, seat, token):
                 self.table, self.token = table, token
                 show(f"you sit at table {table}, seat {seat}")
@@ -245,7 +250,7 @@ async def run(address: tuple[str, int] | None, name: str, terminal: Terminal) ->
             server = NottyServer(make_host("notty (built in)", grace=60.0))
             listeners = await nursery.start(server.serve, "127.0.0.1", 0)
             address = ("127.0.0.1", listeners[0].socket.getsockname()[1])
-            first: list[Message] = [CreateTable("classic", 2, ("greedy",))]
+            first: list[Message] = [CreateTable("classic", 2, (DEFAULT_BOT,), level=DEFAULT_LEVEL)]
         else:
             first = []
         code = await _play(address, name, terminal, first)

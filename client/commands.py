@@ -13,6 +13,8 @@ from typing import Any
 import attrs
 
 from protocol import (
+    DEFAULT_LEVEL,
+    LEVELS,
     PRESETS,
     Act,
     AskHint,
@@ -33,9 +35,12 @@ from protocol import (
 HELP = """\
 commands:
   tables                      list the tables on this server
-  new [PRESET] [SEATS] [BOT...]  create a table and sit at it, e.g. 'new classic 2 greedy'
+  new [PRESET] [SEATS] [BOT...] [LEVEL]
+                              create a table and sit at it, e.g. 'new classic 3 expert greedy hard';
+                              the bots default to expert; LEVEL, anywhere in the line, is how well
+                              the expert bots play: easy, medium (the default) or hard
   join TABLE [SEAT]           take a seat        watch TABLE    watch a table
-  start                       start now; bots take the empty seats (creator only)
+  start                       start now; expert bots take the empty seats (creator only)
   draw N                      draw 1-3 cards     steal NAME     steal from a player
   discard CARDS               e.g. 'discard R3 R4 R5'
   dd                          draw-and-discard (five-colour); then 'putback CARD'
@@ -151,21 +156,30 @@ def _act(text: str) -> Reply:
     return Reply((Act(text),), action=True)
 
 
+#: The bot ``new`` seats unless told otherwise: it plays at the table's level.
+DEFAULT_BOT = "expert"
+
+
 def _new_table(args: Sequence[str]) -> CreateTable:
-    preset, seats, bots = "classic", 2, ["greedy"]
-    rest = list(args)
+    words = [word.lower() for word in args]
+    levels = {word for word in words if word in LEVELS}
+    if len(levels) > 1:
+        raise ValueError(f"one level, please, not {' and '.join(sorted(levels, key=LEVELS.index))}")
+    level = levels.pop() if levels else DEFAULT_LEVEL
+    rest = [word for word in words if word not in LEVELS]
+    preset, seats, bots = "classic", 2, [DEFAULT_BOT]
     if rest and not rest[0].isdigit():
-        preset = rest.pop(0).lower()
+        preset = rest.pop(0)
     if rest:
         seats = _number(rest.pop(0), "seats")
-        bots = rest or (["greedy"] * (seats - 1))
+        bots = rest or ([DEFAULT_BOT] * (seats - 1))
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}: presets are {', '.join(PRESETS)}")
     if not 2 <= seats <= 3:
         raise ValueError("a table has 2 or 3 seats")
     if len(bots) > seats:
         raise ValueError(f"{len(bots)} bots do not fit at {seats} seats")
-    return CreateTable(preset, seats, tuple(bot.lower() for bot in bots))
+    return CreateTable(preset, seats, tuple(bots), level=level)
 
 
 def _number(text: str, what: str) -> int:

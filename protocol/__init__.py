@@ -5,7 +5,9 @@ from ._connection import CLIENT_MAY_SEND, SERVER_MAY_SEND, Connection, Connectio
 from ._framing import MAX_FRAME, FrameDecoder, ProtocolError, decode_body, encode_frame
 from ._groups import GroupKind, InvalidGroup, classify_group, has_group, is_group, valid_groups
 from ._messages import (
+    DEFAULT_LEVEL,
     DEFAULT_PORT,
+    LEVELS,
     MESSAGES,
     PROTOCOL_VERSION,
     Act,
@@ -41,8 +43,10 @@ __all__ = [
     "CLIENT_MAY_SEND",
     "COLOUR_NAMES",
     "COLOUR_ORDER",
+    "DEFAULT_LEVEL",
     "DEFAULT_PORT",
     "FIVE_COLOUR",
+    "LEVELS",
     "MAX_FRAME",
     "MESSAGES",
     "PRESETS",

@@ -84,6 +84,23 @@ class Str(Spec):
 
 
 @attrs.frozen
+class OneOf(Spec):
+    """One of a few words, given in ``values``."""
+
+    values: tuple[str, ...]
+
+    def check(self, value: Any, where: str) -> str:
+        if type(value) is not str:
+            raise invalid(where, f"expected text, got {_kind(value)}")
+        if value not in self.values:
+            raise invalid(where, f"{value[:40]!r} is not one of {', '.join(self.values)}")
+        return value
+
+    def describe(self) -> str:
+        return "one of " + ", ".join(f"`{value}`" for value in self.values)
+
+
+@attrs.frozen
 class Optional(Spec):
     """The inner spec, or nil."""
 

@@ -13,11 +13,12 @@ from typing import Any, ClassVar, cast
 
 import attrs
 
-from ._fields import Bool, Int, List, Map, Optional, Spec, Str, invalid
+from ._fields import Bool, Int, List, Map, OneOf, Optional, Spec, Str, invalid
 from ._framing import ProtocolError
 
 #: Both sides send this in their first message; a mismatch ends the connection.
-PROTOCOL_VERSION = 1
+#: Version 2 added ``create_table.level`` and the table map's ``level``.
+PROTOCOL_VERSION = 2
 
 #: The port a server listens on unless told otherwise.
 DEFAULT_PORT = 4008
@@ -32,6 +33,10 @@ CARD = Str(2, 3, r"[RYGBK][1-9][0-9]?")
 CARDS = List(CARD, 200)
 GROUPS = List(CARDS, 100)
 ACTION = Str(1, 400)  # an action in its text form, e.g. "discard R3 R4 R5"; the server parses it
+#: How well a table's ``expert`` bots play, weakest first.
+LEVELS = ("easy", "medium", "hard")
+DEFAULT_LEVEL = "medium"
+LEVEL = OneOf(LEVELS)
 
 
 class Sender(enum.Enum):
@@ -100,7 +105,8 @@ class CreateTable(Message):
 
     ``bots`` names the bot for each bot seat (the last seats); ``turn_seconds``
     0 means no turn time limit; ``bot_delay_ms`` paces the bots; ``turn_limit``
-    ends the game with no winner after that many turns (0: never).
+    ends the game with no winner after that many turns (0: never); ``level``
+    is how well the table's ``expert`` bots play, stand-ins included.
     """
 
     TYPE = "create_table"
@@ -111,6 +117,7 @@ class CreateTable(Message):
     turn_seconds: int = field(Int(0, 3600), 0)
     bot_delay_ms: int = field(Int(0, 10_000), 1000)
     turn_limit: int = field(Int(0, 100_000), 0)
+    level: str = field(LEVEL, DEFAULT_LEVEL)
 
 
 @attrs.frozen
@@ -198,6 +205,7 @@ TABLE_INFO = Map(
         "spectators": Int(0, 10_000),
         "turn_seconds": Int(0, 3600),
         "turn_limit": Int(0, 100_000),
+        "level": LEVEL,
     }
 )
 VIEW = Map(

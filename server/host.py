@@ -19,6 +19,7 @@ from typing import Any
 import attrs
 
 from protocol import (
+    DEFAULT_LEVEL,
     PRESETS,
     PROTOCOL_VERSION,
     Act,
@@ -58,10 +59,10 @@ log = logging.getLogger("notty.host")
 ConnId = int
 Outgoing = tuple[ConnId, Message]
 
-#: The bot that stands in for a human: after a drop, a turn timeout, or "play for me".
-STAND_IN = "greedy"
+#: The bot that plays at the table's level: seats named so, stand-ins, and early-start fillers.
+EXPERT = "expert"
 MAX_ALTERNATIVES = 10
-#: A table's listing is about 150 bytes: this many fit well inside one 64 KiB frame.
+#: A table's listing is about 150 bytes, 300 at most: this many fit inside one 64 KiB frame.
 MAX_LISTED = 200
 
 
@@ -97,6 +98,7 @@ class Table:
     bot_delay: float
     turn_seconds: int
     turn_limit: int = 0
+    level: str = DEFAULT_LEVEL
     spectators: set[ConnId] = attrs.Factory(set)
     game: Game | None = None
     bots: dict[int, Bot] = attrs.Factory(dict)
@@ -121,7 +123,14 @@ class Table:
             "spectators": len(self.spectators),
             "turn_seconds": self.turn_seconds,
             "turn_limit": self.turn_limit,
+            "level": self.level,
         }
+
+    @property
+    def stand_in_bot(self) -> str:
+        """The expert at this table's level: it plays for a human after a drop, a turn timeout
+        or "play for me", and takes the empty seats when the creator starts early."""
+        return bot_at_level(EXPERT, self.level)
 
 
 @attrs.define
@@ -163,6 +172,12 @@ class BotJob:
     bot: Bot
     view: Any
     delay: float
+
+
+def bot_at_level(bot: str, level: str) -> str:
+    """The bot a seat named ``bot`` gets at a table of ``level``: a plain ``expert`` plays at the
+    table's level; any other name (``expert-hard``, ``greedy``...) is taken as given."""
+    return f"{EXPERT}-{level}" if bot == EXPERT else bot
 
 
 def _hash(token: str) -> bytes:
@@ -314,7 +329,10 @@ class Host:
             raise Refusal("too-many-bots", f"{len(request.bots)} bots for {request.seats} seats")
         humans = request.seats - len(request.bots)
         seats = [Seat() for _ in range(humans)]
-        seats += [Seat(name=f"{bot}-{humans + i + 1}", bot=bot) for i, bot in enumerate(request.bots)]
+        seats += [
+            Seat(name=f"{bot}-{humans + i + 1}", bot=bot_at_level(bot, request.level))
+            for i, bot in enumerate(request.bots)
+        ]
         table = Table(
             id=self._next_table,
             preset=request.preset,
@@ -323,11 +341,17 @@ class Host:
             bot_delay=request.bot_delay_ms / 1000 if humans else 0.0,
             turn_seconds=request.turn_seconds,
             turn_limit=request.turn_limit,
+            level=request.level,
         )
         self._next_table += 1
         self.tables[table.id] = table
         log.info(
-            "table %d created: %s, %d seats, bots %s", table.id, table.preset, len(seats), list(request.bots)
+            "table %d created: %s, %d seats, bots %s, level %s",
+            table.id,
+            table.preset,
+            len(seats),
+            [seat.bot for seat in seats if seat.bot],
+            table.level,
         )
         if humans:
             return self._join(conn, session, table, 0, now)
@@ -377,7 +401,7 @@ class Host:
             raise Refusal("not-creator", "only the table's creator can start the game early")
         for index, seat in enumerate(table.seats):
             if seat.free:
-                table.seats[index] = Seat(name=f"{STAND_IN}-{index + 1}", bot=STAND_IN)
+                table.seats[index] = Seat(name=f"{EXPERT}-{index + 1}", bot=table.stand_in_bot)
         return self._begin(table, now)
 
     def _begin(self, table: Table, now: float) -> list[Outgoing]:
@@ -386,7 +410,7 @@ class Host:
         rng = self._new_rng()
         table.game = Game(rules, names, random.Random(rng.getrandbits(64)))
         table.bots = {
-            i: make_bot(seat.bot or STAND_IN, random.Random(rng.getrandbits(64)))
+            i: make_bot(seat.bot or table.stand_in_bot, random.Random(rng.getrandbits(64)))
             for i, seat in enumerate(table.seats)
         }
         table.turn_started = now

@@ -133,7 +133,17 @@ VIEW = {"preset": "five-colour", "names": ("ann", "greedy-2"), "seat": 0}
     [
         ("tables", (ListTables(),)),
         ("new five-colour 3 greedy random", (CreateTable("five-colour", 3, ("greedy", "random")),)),
-        ("new", (CreateTable("classic", 2, ("greedy",)),)),
+        ("new", (CreateTable("classic", 2, ("expert",), level="medium"),)),
+        ("new 3", (CreateTable("classic", 3, ("expert", "expert")),)),
+        ("new hard", (CreateTable("classic", 2, ("expert",), level="hard"),)),
+        (
+            "new classic 3 expert expert hard",
+            (CreateTable("classic", 3, ("expert", "expert"), level="hard"),),
+        ),
+        ("new Easy five-colour 3", (CreateTable("five-colour", 3, ("expert", "expert"), level="easy"),)),
+        ("new classic 3 greedy medium random", (CreateTable("classic", 3, ("greedy", "random")),)),
+        ("new classic 2 expert-hard easy", (CreateTable("classic", 2, ("expert-hard",), level="easy"),)),
+        ("new classic 2 hard hard", (CreateTable("classic", 2, ("expert",), level="hard"),)),
         ("join 4", (Join(4, None),)),
         ("draw 2", (Act("draw 2"),)),
         ("steal Greedy-2", (Act("steal 1"),)),
@@ -148,6 +158,12 @@ def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> No
     assert interpret(line, VIEW).messages == expected
 
 
+def test_help_says_how_to_choose_a_level() -> None:
+    help_text = interpret("help", None).say
+    assert "new [PRESET] [SEATS] [BOT...] [LEVEL]" in help_text
+    assert all(level in help_text for level in ("easy", "medium", "hard"))
+
+
 @pytest.mark.parametrize(
     ("line", "says"),
     [
@@ -158,6 +174,7 @@ def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> No
         ("draw many", "usage: draw N"),
         ("new poker", "unknown preset"),
         ("new classic 4", "2 or 3 seats"),
+        ("new classic 2 easy hard", "one level"),
         ("fly", "unknown command"),
     ],
 )

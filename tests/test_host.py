@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from protocol import (
+    LEVELS,
     PROTOCOL_VERSION,
     Act,
     AskHint,
@@ -28,6 +29,7 @@ from protocol import (
     Ping,
     PlayForMe,
     Pong,
+    ProtocolError,
     Seated,
     Sender,
     Start,
@@ -36,8 +38,11 @@ from protocol import (
     Watch,
     Watching,
     Welcome,
+    encode_frame,
 )
-from server.host import Host, make_hint
+from server.bots import BOTS, ExpertBot, GreedyBot, RandomBot
+from server.bots import LEVELS as BOT_LEVELS
+from server.host import Host, Table, make_hint
 
 
 class Net:
@@ -116,6 +121,19 @@ class Client:
     @property
     def view(self) -> Any:
         return self.last(State).view
+
+    @property
+    def table(self) -> Table:
+        """The host's table this client sits at or watches."""
+        session = self.net.host.sessions[self.id]
+        assert session.table is not None
+        return self.net.host.tables[session.table]
+
+
+def expert_level(bot: object) -> str:
+    """The level of an expert bot (and fails for any other bot)."""
+    assert isinstance(bot, ExpertBot), f"{bot!r} is not the expert"
+    return bot.level
 
 
 def test_hello_welcome_and_table_list() -> None:
@@ -206,7 +224,9 @@ def test_creator_starts_early_and_bots_fill_the_seats() -> None:
     assert error.code == "not-creator"
     replies = ann.send(Start())
     assert isinstance(replies[0], State)
-    assert ann.view["names"][2] == "greedy-3"
+    assert ann.view["names"][2] == "expert-3"
+    assert [seat.bot for seat in ann.table.seats] == [None, None, "expert-medium"]
+    assert expert_level(ann.table.bots[2]) == "medium"
 
 
 def test_lobby_refusals() -> None:
@@ -239,7 +259,7 @@ def test_hint_and_play_for_me() -> None:
 def test_drop_and_resume_with_token_then_stand_in_after_grace() -> None:
     net = Net(grace=30)
     ann = net.client("ann")
-    seated = ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))[0]
+    seated = ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0, level="easy"))[0]
     net.run_bots()
     hands = ann.view["hands"]
     net.drop(ann)
@@ -287,3 +307,127 @@ def test_the_table_list_fits_in_one_frame_however_many_tables() -> None:
     (tables,) = clients[0].send(ListTables())  # delivered through a real frame, or it would raise
     assert len(tables.tables) == 200
     assert tables.tables[0]["table"] == 450  # the newest first
+
+
+# -- the table's level: how well its expert bots play ---------------------------------------
+
+
+def test_the_server_and_the_protocol_agree_on_the_levels() -> None:
+    assert LEVELS == BOT_LEVELS
+    assert all(f"expert-{level}" in BOTS for level in LEVELS)
+
+
+def test_expert_seats_play_at_the_tables_level_and_other_bots_as_named() -> None:
+    net = Net()
+    ann = net.client("ann")
+    ann.send(CreateTable("classic", 3, ("expert", "greedy"), bot_delay_ms=0, level="hard"))
+    table = ann.table
+    assert table.level == "hard"
+    assert ann.view["names"] == ("ann", "expert-2", "greedy-3")
+    assert expert_level(table.bots[1]) == "hard"
+    assert isinstance(table.bots[2], GreedyBot)
+    assert expert_level(table.bots[0]) == "hard"  # ann's stand-in, should she need one
+    (listing,) = ann.send(ListTables())
+    (info,) = listing.tables
+    assert info["level"] == "hard"
+    assert [seat["bot"] for seat in info["seats"]] == [None, "expert-hard", "greedy"]
+
+
+def test_an_expert_named_with_its_level_keeps_that_level() -> None:
+    net = Net()
+    ann = net.client("ann")
+    ann.send(CreateTable("five-colour", 3, ("expert-easy", "random"), bot_delay_ms=0, level="hard"))
+    table = ann.table
+    assert ann.view["names"] == ("ann", "expert-easy-2", "random-3")
+    assert expert_level(table.bots[1]) == "easy"
+    assert isinstance(table.bots[2], RandomBot)
+    assert expert_level(table.bots[0]) == "hard"
+
+
+def test_a_table_is_medium_unless_told() -> None:
+    net = Net()
+    ann = net.client("ann")
+    ann.send(CreateTable("classic", 2, ("expert",), bot_delay_ms=0))
+    assert ann.table.level == "medium"
+    assert expert_level(ann.table.bots[1]) == "medium"
+    assert expert_level(ann.table.bots[0]) == "medium"
+    assert ann.send(ListTables())[0].tables[0]["level"] == "medium"
+
+
+def test_an_unknown_level_is_refused_and_changes_nothing() -> None:
+    net = Net()
+    ann = net.client("ann")
+    # Sent as raw bytes: ann's own connection would not let her build such a message.
+    body = {"type": "create_table", "preset": "classic", "seats": 2, "bots": ["expert"], "level": "wizard"}
+    ann.server_side.receive_data(encode_frame(body))
+    with pytest.raises(ProtocolError) as refused:
+        ann.server_side.next_event()
+    assert refused.value.code == "bad-message" and not refused.value.fatal
+    assert "create_table.level" in refused.value.message
+    assert ann.server_side.state is ConnectionState.LOBBY
+    assert net.host.tables == {}
+    with pytest.raises(ProtocolError):
+        CreateTable("classic", 2, ("expert",), level="wizard")
+    assert ann.send(ListTables())[0].tables == ()  # the connection goes on; still no table
+
+
+def test_the_bots_that_fill_empty_seats_on_start_play_at_the_tables_level() -> None:
+    net = Net()
+    ann = net.client("ann")
+    ann.send(CreateTable("classic", 3, level="easy"))
+    ann.send(Start())
+    table = ann.table
+    assert ann.view["names"] == ("ann", "expert-2", "expert-3")
+    assert [seat.bot for seat in table.seats] == [None, "expert-easy", "expert-easy"]
+    assert [expert_level(table.bots[i]) for i in range(3)] == ["easy", "easy", "easy"]
+
+
+def _mover_of_two(net: Net, **settings: Any) -> Client:
+    """ann and bob at a new table with these settings: whichever of them is to move."""
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(CreateTable("classic", 2, **settings))[0].table
+    bob.send(Join(table))
+    return ann if ann.view["current"] == 0 else bob
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_play_for_me_is_the_expert_at_the_tables_level(level: str) -> None:
+    net = Net()
+    mover = _mover_of_two(net, level=level)
+    assert net.host.bot_jobs() == []  # humans on both seats: no bot plays
+    assert mover.send(PlayForMe()) == []
+    (job,) = net.host.bot_jobs()
+    assert job.seat == mover.view["seat"] and job.delay == 0
+    assert job.bot is mover.table.bots[job.seat]
+    assert expert_level(job.bot) == level
+    turn = mover.view["turn"]
+    net.deliver(net.host.bot_acted(job, job.bot.choose(job.view), net.now))
+    net.run_bots(limit=20)
+    assert mover.view["turn"] == turn + 1  # the expert finished the turn, and only that one
+
+
+def test_a_turn_out_of_time_is_finished_by_the_expert_at_the_tables_level() -> None:
+    net = Net()
+    mover = _mover_of_two(net, turn_seconds=10, level="hard")
+    net.tick(11)
+    assert mover.last(Error).code == "turn-time"
+    (job,) = net.host.bot_jobs()
+    assert job.seat == mover.view["seat"]
+    assert expert_level(job.bot) == "hard"
+
+
+def test_a_dropped_player_gets_the_expert_at_the_tables_level() -> None:
+    net = Net(grace=30)
+    mover = _mover_of_two(net, level="easy")
+    seat = mover.view["seat"]
+    net.drop(mover)
+    net.tick(29)
+    assert net.host.bot_jobs() == []  # still within the grace
+    net.tick(2)
+    (job,) = net.host.bot_jobs()
+    assert job.seat == seat
+    assert expert_level(job.bot) == "easy"
+    table = net.host.tables[job.table]
+    moves = table.moves
+    net.deliver(net.host.bot_acted(job, job.bot.choose(job.view), net.now))
+    assert table.moves == moves + 1  # the stand-in acted for the dropped player

@@ -6,6 +6,8 @@ import itertools
 import random
 import socket
 import struct
+import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -24,16 +26,21 @@ from protocol import (
     Hello,
     Hint,
     Join,
+    ListTables,
     Message,
     Ping,
     Pong,
     Seated,
     Sender,
     State,
+    Tables,
     Watch,
     Watching,
     Welcome,
+    encode_frame,
 )
+from server import host as host_module
+from server.engine import Action, View
 from server.host import Host
 from server.net import NottyServer
 
@@ -214,3 +221,55 @@ async def test_a_client_that_stops_reading_is_dropped_and_others_play_on(server_
     with trio.fail_after(30):
         while await eve.stream.receive_some(65536):
             await trio.sleep(0.05)
+
+
+async def test_an_unknown_level_is_refused_and_the_connection_goes_on(server_port: int) -> None:
+    ann = await Client.connect(server_port, "ann")
+    body = {"type": "create_table", "preset": "classic", "seats": 2, "bots": ["expert"], "level": "wizard"}
+    await ann.stream.send_all(encode_frame(body))  # past ann's own checks, which would refuse it
+    error = await ann.expect(Error)
+    assert error.code == "bad-message" and "create_table.level" in error.message
+    await ann.send(ListTables())
+    assert (await ann.expect(Tables)).tables == ()  # no table was made
+
+
+class SlowBot:
+    """A bot that thinks for a long time (as the expert at its hardest may), in whatever thread it is run."""
+
+    def __init__(self, bot: Any, seconds: float) -> None:
+        self.bot, self.name, self.seconds = bot, bot.name, seconds
+        self.threads: list[int] = []
+
+    def choose(self, view: View) -> Action:
+        self.threads.append(threading.get_ident())
+        time.sleep(self.seconds)
+        action: Action = self.bot.choose(view)
+        return action
+
+
+async def test_a_thinking_bot_does_not_hold_up_the_server(
+    server_port: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[SlowBot] = []
+    real = host_module.make_bot
+
+    def make_slow_bot(name: str, rng: random.Random) -> SlowBot:
+        made.append(SlowBot(real(name, rng), seconds=1.0))
+        return made[-1]
+
+    monkeypatch.setattr(host_module, "make_bot", make_slow_bot)
+    ann = await Client.connect(server_port, "ann")
+    await ann.send(CreateTable("classic", 2, ("expert",), bot_delay_ms=0, turn_limit=40))
+    view = (await ann.expect(State)).view
+    if view["current"] == 0:
+        await ann.send(Act("end"))
+        await ann.state_when(lambda v: v["current"] == 1)
+    # The bot is thinking now; the server still answers at once.
+    started = trio.current_time()
+    await ann.send(Ping(3))
+    assert (await ann.expect(Pong, timeout=5)).nonce == 3
+    assert trio.current_time() - started < 0.6
+    await ann.state_when(_my_turn)  # and the bot's move arrives when it is done
+    (bot,) = [bot for bot in made if bot.threads]
+    assert bot.name == "expert-medium"
+    assert threading.get_ident() not in bot.threads  # it thought in a worker thread

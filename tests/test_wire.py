@@ -180,6 +180,13 @@ def Map_(fields: dict[str, F], omittable: Iterable[str] = ()) -> F:
     return F(tuple(good), tuple(refused))
 
 
+def OneOf_(*values: str) -> F:
+    """Exactly one of these words."""
+    near = [v.upper() for v in values] + [v + " " for v in values] + [" " + values[0], values[0] + "\x00"]
+    wrong = [None, True, 1, 1.5, values[0].encode(), [values[0]], {values[0]: 1}, "", "expert", "a" * 100]
+    return F(values, tuple(Bad(v) for v in [*near, *wrong]))
+
+
 TABLE_ID = Int_(1, 2**31 - 1)
 SEAT = Int_(0, 2)
 NAME = Str_(
@@ -200,6 +207,7 @@ ACTION = Str_(1, 400, good=("discard R3 R4 R5", "draw 2", "é" * 400, "🃏" * 4
 TEXT = Str_(0, 400, good=("ann draws 2 cards: R4 Y9", "é" * 400))
 
 LOWER = Str_(1, 32, good=("classic", "five-colour", "0"), bad=("Classic", "a b", "a_b", "é"))
+LEVEL = OneOf_("medium", "easy", "hard")
 SEAT_INFO = Map_({"name": nil(NAME), "bot": nil(Str_(1, 16, good=("greedy",))), "connected": Bool_()})
 TABLE_INFO = Map_(
     {
@@ -211,6 +219,7 @@ TABLE_INFO = Map_(
         "spectators": Int_(0, 10_000),
         "turn_seconds": Int_(0, 3600),
         "turn_limit": Int_(0, 100_000),
+        "level": LEVEL,
     }
 )
 VIEW = Map_(
@@ -249,6 +258,7 @@ EVENT = Map_(
 )
 BOT = Str_(1, 16, good=("greedy", "random-2"), bad=("Greedy", "a b", "a_b"))
 
+
 #: Every field of every message: what it accepts and refuses.
 FIELDS: dict[type[Message], dict[str, F]] = {
     Hello: {"version": Int_(1, 65535), "name": NAME, "token": nil(TOKEN)},
@@ -260,6 +270,7 @@ FIELDS: dict[type[Message], dict[str, F]] = {
         "turn_seconds": Int_(0, 3600),
         "bot_delay_ms": Int_(0, 10_000),
         "turn_limit": Int_(0, 100_000),
+        "level": LEVEL,
     },
     Join: {"table": TABLE_ID, "seat": nil(SEAT)},
     Watch: {"table": TABLE_ID},
@@ -294,7 +305,7 @@ FIELDS: dict[type[Message], dict[str, F]] = {
 #: The fields that may be left out, and their values then.
 DEFAULTS: dict[type[Message], dict[str, Any]] = {
     Hello: {"token": None},
-    CreateTable: {"bots": (), "turn_seconds": 0, "bot_delay_ms": 1000, "turn_limit": 0},
+    CreateTable: {"bots": (), "turn_seconds": 0, "bot_delay_ms": 1000, "turn_limit": 0, "level": "medium"},
     Join: {"seat": None},
     Error: {"rule": None},
 }
@@ -327,6 +338,7 @@ INFO = {
     "spectators": 2,
     "turn_seconds": 30,
     "turn_limit": 0,
+    "level": "hard",
 }
 VIEW_VALUE = {
     "preset": "classic",
@@ -366,7 +378,9 @@ SAMPLES: list[Message] = [
         turn_seconds=3600,
         bot_delay_ms=0,
         turn_limit=100_000,
+        level="hard",
     ),
+    CreateTable(preset="classic", seats=3, bots=["expert", "expert-easy"], level="easy"),
     Join(table=1),
     Join(table=2**31 - 1, seat=2),
     Watch(table=3),
@@ -416,8 +430,9 @@ def test_tables_cover_every_message_and_field() -> None:
         assert set(defaults) <= set(FIELDS[cls])
 
 
-def test_protocol_version_is_one() -> None:
-    assert PROTOCOL_VERSION == 1
+def test_protocol_version_is_two() -> None:
+    """Version 2 added create_table.level and the table map's level (a version 1 peer refuses both)."""
+    assert PROTOCOL_VERSION == 2
 
 
 # --------------------------------------------------------------------------- framing: round trips
@@ -426,10 +441,10 @@ def test_protocol_version_is_one() -> None:
 def test_documented_hello_frame_bytes() -> None:
     """The hex example of docs/PROTOCOL.md, byte for byte."""
     expected = bytes.fromhex(
-        "00 00 00 25 84 a4 74 79 70 65 a5 68 65 6c 6c 6f a7 76 65 72 73 69 6f 6e 01"
+        "00 00 00 25 84 a4 74 79 70 65 a5 68 65 6c 6c 6f a7 76 65 72 73 69 6f 6e 02"
         " a4 6e 61 6d 65 a3 61 6e 6e a5 74 6f 6b 65 6e c0"
     )
-    hello = Hello(version=1, name="ann")
+    hello = Hello(version=2, name="ann")
     assert encode_frame(hello.to_wire()) == expected
     assert Connection(CLIENT).send(hello) == expected
     assert message_from_wire(decode_all(expected)[0], CLIENT) == hello
@@ -978,7 +993,11 @@ def test_field_refuses_wrong_values_and_names_the_field(cls: type[Message], name
 def test_wrong_values_over_the_wire_are_not_fatal(cls: type[Message], name: str) -> None:
     """The same refusals through a Connection: non-fatal, and the next frame is read."""
     receiver = Connection(SERVER if cls.SENDER is CLIENT else CLIENT)
-    follow = Hello(version=1, name="ann") if cls.SENDER is CLIENT else Welcome(version=1, server="s")
+    follow = (
+        Hello(version=PROTOCOL_VERSION, name="ann")
+        if cls.SENDER is CLIENT
+        else Welcome(version=PROTOCOL_VERSION, server="s")
+    )
     follow_frame = encode_frame(follow.to_wire())
     checked = 0
     for bad in FIELDS[cls][name].bad:
@@ -1229,7 +1248,8 @@ class Pair:
         return pair
 
 
-HELLO, WELCOME = Hello(version=1, name="ann"), Welcome(version=1, server="notty 0.1.0")
+HELLO = Hello(version=PROTOCOL_VERSION, name="ann")
+WELCOME = Welcome(version=PROTOCOL_VERSION, server="notty 0.1.0")
 PATHS: dict[str, list[Message]] = {
     "hello": [],
     "lobby": [HELLO, WELCOME],
@@ -1379,7 +1399,7 @@ def test_hello_first() -> None:
     assert server.next_event() == HELLO
 
 
-@pytest.mark.parametrize("version", [2, 3, 65535])
+@pytest.mark.parametrize("version", [1, 3, 65535])
 def test_a_client_of_another_version_is_refused_fatally(version: int) -> None:
     server = Connection(SERVER)
     server.receive_data(encode_frame(Hello(version=version, name="ann").to_wire()))
@@ -1404,7 +1424,7 @@ def test_a_client_of_another_version_is_refused_fatally(version: int) -> None:
     assert server.state is S.CLOSED
 
 
-@pytest.mark.parametrize("version", [2, 65535])
+@pytest.mark.parametrize("version", [1, 3, 65535])
 def test_a_server_of_another_version_is_refused_fatally(version: int) -> None:
     pair = Pair()
     pair.deliver(HELLO)
@@ -1547,6 +1567,37 @@ def test_random_walks_agree_with_the_document(messages: list[Message]) -> None:
             receiver.next_event()
         assert info.value.code in ("not-now", "hello-first") and not info.value.fatal
         assert sender.state is receiver.state is S(pair.state)
+
+
+# --------------------------------------------------------------------------- the table level (version 2)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_a_table_level_round_trips_both_ways(level: str) -> None:
+    pair = Pair.in_state("lobby")
+    request = CreateTable(preset="classic", seats=3, bots=["expert"], level=level)
+    assert request.to_wire()["level"] == level
+    assert pair.deliver(request) == request
+    pair = Pair.in_state("seated")
+    listing = Tables(tables=[{**INFO, "level": level}])
+    received = pair.deliver(listing)
+    assert isinstance(received, Tables) and received.tables[0]["level"] == level
+
+
+def test_a_table_level_defaults_to_medium_and_only_levels_are_accepted() -> None:
+    body = {"type": "create_table", "preset": "classic", "seats": 2}
+    assert CreateTable(preset="classic", seats=2).level == "medium"
+    received = message_from_wire(body, CLIENT)
+    assert isinstance(received, CreateTable) and received.level == "medium"
+    for bad in ("expert", "Hard", "impossible", "", 2, None):
+        with pytest.raises(ProtocolError) as info:
+            message_from_wire({**body, "level": bad}, CLIENT)
+        assert info.value.code == "bad-message" and not info.value.fatal
+        assert "create_table.level" in info.value.message
+    info_without_level = {key: value for key, value in INFO.items() if key != "level"}
+    with pytest.raises(ProtocolError) as info:
+        message_from_wire({"type": "tables", "tables": [info_without_level]}, SERVER)
+    assert "level" in info.value.message
 
 
 # --------------------------------------------------------------------------- errors can be passed on
