@@ -1,5 +1,17 @@
 """Exact answers to "what is the most I can discard from this hand?". Pure functions."""
 
 from ._api import Out, all_best_discards, best_discard, max_discard, outs
+from ._chance import chance_flat, finishing_draws, flatten, go_out_chance, unflatten
 
-__all__ = ["Out", "all_best_discards", "best_discard", "max_discard", "outs"]
+__all__ = [
+    "Out",
+    "all_best_discards",
+    "best_discard",
+    "chance_flat",
+    "finishing_draws",
+    "flatten",
+    "go_out_chance",
+    "max_discard",
+    "outs",
+    "unflatten",
+]

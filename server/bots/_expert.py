@@ -1,13 +1,70 @@
-"""The ``expert`` bot (placeholder: plays like greedy until the real planner lands)."""
+"""The ``expert`` bot: plans each turn by the exact chances of going out.
+
+Hands are face up and the deck's contents are known, so a draw is a chance
+event with odds the bot computes exactly (:mod:`solver._chance`); it never
+looks at the deck's order. Each turn it
+
+1. goes out at once whenever its whole hand can be discarded;
+2. steals when the card it would get (at random) raises its chance of going
+   out now, or when the theft lowers an opponent's chance of going out next
+   turn; it never steals a last card, which would make that player the
+   winner, and it frees an opponent stuck at the hand limit, since only a
+   free opponent takes cards it cannot use off its hands;
+3. draws the number of cards (0 to 3) that maximises the chance of going out
+   now plus the worth of what it keeps if the draw fails, and with nothing in
+   reach draws one card a turn to build from, while its hand is small;
+4. keeps the hand with the best chance of going out next turn after an
+   opponent steals one of its cards at random: often that means holding
+   complete groups, so that a theft is unlikely to take the one card that
+   does not fit.
+
+Levels are budgets of the same bot: how many ways of keeping a hand it
+weighs, and whether it weighs its opponents' chances too. Sampling draws to
+look a turn further was tried and lost to the exact one-turn view (see
+bench/RESULTS.md), so no level does it.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from ..engine import Action, View
-from ._greedy import GreedyBot
+import attrs
+
+from protocol import Card, Rules, has_group, valid_groups
+from solver import best_discard, max_discard, unflatten
+
+from ..engine import Action, Discard, Draw, DrawDiscard, EndTurn, IllegalAction, PutBack, Steal, View, check
+from ._outlook import Flat, Outlook, deck_of, minus, plus, size
 
 LEVELS = ("easy", "medium", "hard")
+
+
+@attrs.frozen
+class Budget:
+    keep_options: int  # single groups weighed, besides keeping all and discarding the most
+    weigh_keeping: bool  # weigh what to keep against a theft, or discard all it can
+    weigh_opponents: bool  # steal to stop a threat, and play faster while one looms
+
+
+BUDGETS = {
+    "easy": Budget(keep_options=0, weigh_keeping=False, weigh_opponents=False),
+    "medium": Budget(keep_options=4, weigh_keeping=True, weigh_opponents=False),
+    "hard": Budget(keep_options=16, weigh_keeping=True, weigh_opponents=True),
+}
+
+#: A chance of going out next turn, against the same chance now.
+NEXT_TURN = 0.9
+#: Drawing changes the hand kept; the bot counts what it would keep without drawing at this share.
+AFTER_DRAW = 0.5
+#: With nothing in reach, draw one card a turn while the hand is smaller than this.
+BUILD_UP_TO = 8
+#: With no opponent able to steal, build up to this many cards below the hand limit.
+FREE_MARGIN = 4
+#: A stolen card rarely fits: a theft must add at least this much to the chances.
+STEAL_MIN = 0.03
+#: What freeing a stuck opponent is worth: their thefts are our only way to shed cards that do not fit.
+UNSTICK = 0.1
 
 
 class ExpertBot:
@@ -18,7 +75,201 @@ class ExpertBot:
             raise ValueError(f"unknown level {level!r}: levels are {', '.join(LEVELS)}")
         self.level = level
         self.name = f"expert-{level}"
-        self._fallback = GreedyBot(rng)
+        self.budget = BUDGETS[level]
+        self._rng = rng  # unused: every decision is exact; kept so all bots are built alike
+        self._outlooks: dict[Rules, Outlook] = {}
+        self._plan: tuple[tuple[int, int], list[tuple[Card, ...]]] | None = None
 
     def choose(self, view: View) -> Action:
-        return self._fallback.choose(view)
+        seat = view.current if view.seat is None else view.seat
+        rules = view.rules
+        if rules not in self._outlooks:
+            self._outlooks[rules] = Outlook(rules)
+        return _Decision(self, self._outlooks[rules], view, seat).choose()
+
+
+class _Decision:
+    """One choice, over one view."""
+
+    def __init__(self, bot: ExpertBot, look: Outlook, view: View, seat: int) -> None:
+        self.bot, self.look, self.view, self.seat = bot, look, view, seat
+        self.budget = bot.budget
+        self.rules = view.rules
+        self.hand = view.hands[seat]
+        self.mine = look.flat(self.hand)
+        self.deck = deck_of(view.rules, view.hands)
+
+    def choose(self) -> Action:
+        view, hand, rules = self.view, self.hand, self.rules
+        if view.must_put_back:
+            return PutBack(self._put_back())
+        if hand and max_discard(hand, rules) == len(hand):
+            return Discard(best_discard(hand, rules)[0])
+        planned = self._planned_discard()
+        if planned is not None:
+            return planned
+        if not view.stole and not view.drew:
+            target = self._steal_target()
+            if target is not None:
+                return Steal(target)
+        if not view.drew:
+            count = self._draw_count()
+            if count:
+                return Draw(count)
+        if rules.draw_and_discard and self._allowed(DrawDiscard()):
+            return DrawDiscard()  # a free look: the card goes back if it does not help
+        return self._end_turn()
+
+    # -- stealing ---------------------------------------------------------------------
+
+    def _steal_target(self) -> int | None:
+        look, view = self.look, self.view
+        mine_now = look.best_draw(self.mine, self.deck)[0]
+        best, target = STEAL_MIN, None
+        for victim, cards in enumerate(view.hands):
+            if victim == self.seat or len(cards) < 2 or not self._allowed(Steal(victim)):
+                continue  # a last card stolen makes its owner the winner
+            theirs = look.flat(cards)
+            value = look.steal_gain(self.mine, self.deck, theirs) - mine_now
+            if self.budget.weigh_opponents:
+                value += look.best_draw(theirs, self.deck)[0] - look.after_steal(theirs, self.deck)
+            if _stuck(cards, self.rules):
+                value += UNSTICK
+            if value > best:
+                best, target = value, victim
+        if target is None and not mine_now and size(self.mine) >= BUILD_UP_TO:
+            target = self._churn_target()
+        return target
+
+    def _churn_target(self) -> int | None:
+        """With nothing in reach and no room to build, trade cards with the biggest hand.
+
+        Two careful players can otherwise sit on hands that never change; a
+        theft changes both hands, and invites one back that sheds a card.
+        """
+        victims = [
+            victim
+            for victim, cards in enumerate(self.view.hands)
+            if victim != self.seat and len(cards) >= 2 and self._allowed(Steal(victim))
+        ]
+        return max(victims, key=lambda victim: len(self.view.hands[victim]), default=None)
+
+    # -- drawing ----------------------------------------------------------------------
+
+    def _draw_count(self) -> int:
+        look = self.look
+        room = look.draw_room(self.mine, self.deck) if self._allowed(Draw(1)) else 0
+        if not room:
+            return 0
+        future = NEXT_TURN * (1.0 - self._threat())
+        kept = self._keep(self.mine, self.deck)[0]
+        best_value, best_count = future * kept, 0
+        for k in range(1, room + 1):
+            p = look.chance(self.mine, self.deck, k)
+            value = p + (1.0 - p) * future * kept * AFTER_DRAW
+            if value > best_value + 1e-12:
+                best_value, best_count = value, k
+        if best_value < 1e-12:  # nothing in reach: build something to go out with
+            free = not self._robbed(self.mine)
+            cap = (self.rules.hand_limit or 24) - FREE_MARGIN if free else BUILD_UP_TO
+            return 1 if size(self.mine) < cap else 0
+        return best_count
+
+    def _threat(self) -> float:
+        """The best chance any opponent has of going out on their next turn (0 unless weighed)."""
+        if not self.budget.weigh_opponents:
+            return 0.0
+        return max(
+            (
+                self.look.best_draw(self.look.flat(cards), self.deck)[0]
+                for seat, cards in enumerate(self.view.hands)
+                if seat != self.seat
+            ),
+            default=0.0,
+        )
+
+    # -- keeping ----------------------------------------------------------------------
+
+    def _keep(self, hand: Flat, deck: Flat) -> tuple[float, Flat]:
+        """The worth of the best hand to end the turn with, and the cards to discard for it."""
+        options = self._discard_options(hand)
+        if not self.budget.weigh_keeping:
+            return 0.0, options[-1]
+        best_value, best_removed = -1.0, options[0]
+        for removed in options:
+            kept = minus(hand, removed)
+            value = self.look.after_steal(kept, plus(deck, removed), stolen=self._robbed(kept))
+            if value > best_value + 1e-12 or (
+                value > best_value - 1e-12 and size(removed) > size(best_removed)
+            ):
+                best_value, best_removed = value, removed
+        return best_value, best_removed
+
+    def _discard_options(self, hand: Flat) -> list[Flat]:
+        """Keep everything; each of the largest single groups; discard the most (last)."""
+        nothing = tuple(0 for _ in hand)
+        cards = unflatten(hand, self.rules)
+        best = best_discard(cards, self.rules)
+        if not best:
+            return [nothing]
+        singles = sorted(valid_groups(cards, self.rules), key=len, reverse=True)
+        return [
+            nothing,
+            *(self.look.flat(group) for group in singles[: self.budget.keep_options]),
+            self.look.flat([card for group in best for card in group]),
+        ]
+
+    def _robbed(self, kept: Flat) -> bool:
+        """Can some opponent steal from this hand? Not one stuck at the limit with no group."""
+        return size(kept) >= 2 and any(
+            not _stuck(cards, self.rules) for seat, cards in enumerate(self.view.hands) if seat != self.seat
+        )
+
+    def _end_turn(self) -> Action:
+        _, removed = self._keep(self.mine, self.deck)
+        if not size(removed):
+            return EndTurn()
+        groups = best_discard(unflatten(removed, self.rules), self.rules)
+        self.bot._plan = ((self.view.turn, self.seat), groups[1:])
+        return Discard(groups[0])
+
+    def _planned_discard(self) -> Action | None:
+        """The rest of the groups chosen earlier this turn, one action at a time."""
+        plan, self.bot._plan = self.bot._plan, None
+        if plan is None or plan[0] != (self.view.turn, self.seat) or not plan[1]:
+            return None
+        group, *rest = plan[1]
+        if not self._allowed(Discard(group)):
+            return None
+        self.bot._plan = (plan[0], rest)
+        return Discard(group)
+
+    # -- draw-and-discard -----------------------------------------------------------------
+
+    def _put_back(self) -> Card:
+        """The card whose return leaves the best hand: one that goes out now, if any."""
+        best_value, best_card = -1.0, self.hand[-1]
+        for card in sorted(set(self.hand)):
+            rest = list(self.hand)
+            rest.remove(card)
+            if not rest or max_discard(rest, self.rules) == len(rest):
+                return card
+            if self.budget.weigh_keeping:
+                value = self._keep(self.look.flat(rest), plus(self.deck, self.look.flat([card])))[0]
+            else:
+                value = max_discard(rest, self.rules)
+            if value > best_value:
+                best_value, best_card = value, card
+        return best_card
+
+    def _allowed(self, action: Action) -> bool:
+        try:
+            check(self.view, self.seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+
+def _stuck(hand: Sequence[Card], rules: Rules) -> bool:
+    """At the limit with no group: its owner can neither draw, steal nor discard."""
+    return rules.at_limit(len(hand)) and not has_group(hand, rules)

@@ -1,0 +1,157 @@
+"""The expert bot's judgement, where it can be pinned down, and its legality everywhere.
+
+Strength is measured by the ladder (bench/ladder.py), not here: these tests pin
+the decisions a strong player never gets wrong.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import PRESET_IDS, PRESETS, groupless, position
+from hypothesis import given
+from hypothesis import strategies as st
+
+from protocol import CLASSIC, FIVE_COLOUR, Card, Rules, rules_from
+from server.bots import LEVELS, ExpertBot, make_bot
+from server.engine import Discard, Draw, EndTurn, Game, Steal, check
+from server.match import play_bots, seeded_game
+from solver import max_discard
+
+levels = pytest.mark.parametrize("level", LEVELS)
+
+
+def expert(level: str = "hard", seed: int = 0) -> ExpertBot:
+    return ExpertBot(random.Random(seed), level)
+
+
+def play_turn(game: Game, bot: ExpertBot) -> list[object]:
+    """Let the bot play the current seat's turn to its end (or the game's)."""
+    seat, taken = game.current, []
+    while not game.over and game.current == seat:
+        action = bot.choose(game.view(seat))
+        check(game, seat, action)
+        game.apply(action, seat=seat)
+        taken.append(action)
+        assert len(taken) < 60, "the bot does not end its turn"
+    return taken
+
+
+@levels
+@pytest.mark.parametrize(
+    ("rules", "hand"),
+    [
+        (CLASSIC, "R1 R2 R3"),
+        (CLASSIC, "R6 B6 Y6 G7 G6 G5"),
+        (CLASSIC, "R1 R2 R3 R4 R5 G1 Y1 B1 B2 B3 B4"),
+        (FIVE_COLOUR, "R5 Y5 G5 B5 K1 K2 K3"),
+    ],
+)
+@pytest.mark.parametrize("flags", [{}, {"drew": True}, {"stole": True, "drew": True}])
+def test_discards_the_whole_hand_when_it_can(
+    level: str, rules: Rules, hand: str, flags: dict[str, bool]
+) -> None:
+    game = position(rules, [hand, "R9 Y9 G8 B10" if rules is CLASSIC else "R9 Y9 G8 B8"], **flags)
+    taken = play_turn(game, expert(level))
+    assert all(isinstance(action, Discard) for action in taken)
+    assert game.winner == 0 and not game.hands[0]
+
+
+@levels
+@pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)
+def test_never_steals_a_last_card_even_one_that_would_finish_its_hand(level: str, rules: Rules) -> None:
+    # R7 would complete R5 R6, but taking it empties the victim's hand: the victim wins.
+    three = rules is CLASSIC
+    game = position(rules, ["R5 R6", "R7", "Y1 Y4 G8 B2"] if three else ["R5 R6", "R7"])
+    for action in play_turn(game, expert(level)):
+        assert action != Steal(1)
+    assert game.winner != 1
+
+
+@levels
+def test_steals_when_any_card_it_could_get_finishes_the_hand(level: str) -> None:
+    game = position(CLASSIC, ["R5 R6", "R4 R7"])
+    taken = play_turn(game, expert(level))
+    assert taken[0] == Steal(1)
+    assert game.winner == 0
+
+
+@levels
+def test_draws_the_one_card_that_gives_the_best_chance(level: str) -> None:
+    # R4 or R7 finishes R5 R6: one card gives 4 outs; two cards would have to fit as well.
+    game = position(CLASSIC, ["R5 R6", "Y1"], stole=True)
+    action = expert(level).choose(game.view(0))
+    assert action == Draw(1)
+
+
+@levels
+def test_does_not_draw_into_a_full_hand_it_cannot_use(level: str) -> None:
+    # Nothing can finish this hand this turn, and drawing only buries it deeper.
+    hand = groupless(CLASSIC, 17)
+    game = position(CLASSIC, [hand, groupless(CLASSIC, 1, hand)], stole=True)
+    assert expert(level).choose(game.view(0)) == EndTurn()
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> Game:
+    rules: Rules = draw(st.sampled_from([CLASSIC, FIVE_COLOUR, rules_from("classic", hand_limit=0)]))
+    players = draw(st.integers(2, 3))
+    full = rules.full_deck()
+    random.Random(draw(st.integers(0, 2**32))).shuffle(full)
+    hands: list[list[Card]] = []
+    for _ in range(players):
+        top = min(rules.hand_limit or 24, len(full))
+        n = draw(st.integers(0 if hands else 1, top))
+        hands.append(full[:n])
+        del full[:n]
+    current = draw(st.integers(0, players - 1))
+    if not hands[current]:
+        hands[current], hands[0] = hands[0], hands[current]
+    flags = {name: draw(st.booleans()) for name in ("drew", "stole")}
+    if rules.draw_and_discard:
+        flags["exchanged"] = draw(st.booleans())
+        flags["must_put_back"] = flags["exchanged"] and draw(st.booleans())
+    return position(rules, hands, current=current, **flags)
+
+
+@given(game=positions(), level=st.sampled_from(LEVELS), seed=st.integers(0, 2**16))
+def test_every_choice_is_legal_and_never_throws_a_game_away(game: Game, level: str, seed: int) -> None:
+    if game.over:
+        return
+    bot = expert(level, seed)
+    seat = game.current
+    for _ in range(60):
+        hand = game.hands[seat]
+        action = bot.choose(game.view(seat))
+        check(game, seat, action)  # raises IllegalAction if the bot broke a rule
+        if isinstance(action, Steal):
+            assert len(game.hands[action.victim]) >= 2, "stole a last card: the victim wins"
+        if hand and not game.must_put_back and max_discard(hand, game.rules) == len(hand):
+            assert isinstance(action, Discard), "could go out, but did not"
+        game.apply(action, seat=seat)
+        if game.over or game.current != seat:
+            return
+    pytest.fail("the bot did not end its turn")
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)
+@pytest.mark.parametrize("opponents", [["greedy"], ["random"], ["qlearn", "expert-easy"]])
+def test_whole_games_replay_exactly_from_their_seed(rules: Rules, opponents: list[str]) -> None:
+    capped = rules.replace(turn_limit=30)
+    results = []
+    for _ in range(2):
+        game, bots = seeded_game(capped, ["expert-medium", *opponents], "expert-replay")
+        result = play_bots(game, bots)
+        results.append((result, [tuple(hand) for hand in game.hands]))
+    assert results[0] == results[1]
+
+
+def test_levels_are_budgets_of_one_bot() -> None:
+    assert [make_bot(f"expert-{level}", random.Random(0)).name for level in LEVELS] == [
+        "expert-easy",
+        "expert-medium",
+        "expert-hard",
+    ]
+    with pytest.raises(ValueError, match="unknown level"):
+        ExpertBot(random.Random(0), "godlike")
