@@ -34,7 +34,7 @@ import attrs
 from protocol import Card, Rules, has_group, valid_groups
 from solver import best_discard, max_discard, unflatten
 
-from ..engine import Action, Discard, Draw, DrawDiscard, EndTurn, IllegalAction, PutBack, Steal, View, check
+from ..engine import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal, View, is_legal
 from ._outlook import Flat, Outlook, deck_of, minus, plus, size
 
 LEVELS = ("easy", "medium", "hard")
@@ -263,11 +263,7 @@ class _Decision:
         return best_card
 
     def _allowed(self, action: Action) -> bool:
-        try:
-            check(self.view, self.seat, action)
-        except IllegalAction:
-            return False
-        return True
+        return is_legal(self.view, self.seat, action)
 
 
 def _stuck(hand: Sequence[Card], rules: Rules) -> bool:

@@ -12,7 +12,7 @@ import random
 from protocol import Card
 from solver import best_discard
 
-from ..engine import Action, Discard, Draw, EndTurn, IllegalAction, PutBack, Steal, View, check
+from ..engine import Action, Discard, Draw, EndTurn, PutBack, Steal, View, is_legal
 
 
 class GreedyBot:
@@ -31,9 +31,9 @@ class GreedyBot:
             return Discard(groups[0])
         if not view.stole:
             target = _richest_opponent(view, seat)
-            if target is not None and len(view.hands[target]) >= 2 and _allowed(view, seat, Steal(target)):
+            if target is not None and len(view.hands[target]) >= 2 and is_legal(view, seat, Steal(target)):
                 return Steal(target)
-        if not view.drew and _allowed(view, seat, Draw(1)):
+        if not view.drew and is_legal(view, seat, Draw(1)):
             return Draw(1)
         return EndTurn()
 
@@ -52,10 +52,3 @@ def _least_useful(hand: tuple[Card, ...], groups: list[tuple[Card, ...]]) -> Car
             kept.remove(card)
     return max(kept or hand)
 
-
-def _allowed(view: View, seat: int, action: Action) -> bool:
-    try:
-        check(view, seat, action)
-    except IllegalAction:
-        return False
-    return True

@@ -42,11 +42,10 @@ from ..engine import (
     Draw,
     DrawDiscard,
     EndTurn,
-    IllegalAction,
     PutBack,
     Steal,
     View,
-    check,
+    is_legal,
 )
 
 DRAW_MULTIPLE: Final = "draw_multiple"
@@ -130,13 +129,6 @@ def state_key(state: State) -> str:
 # --------------------------------------------------------------------------- the hand-written parts
 
 
-def _allowed(view: View, seat: int, action: Action) -> bool:
-    try:
-        check(view, seat, action)
-    except IllegalAction:
-        return False
-    return True
-
 
 def draw_count(view: View, seat: int) -> int:
     """2 cards; 1 at 18 or more, 3 at 6 or fewer; then no more than the rules, deck and limit allow."""
@@ -150,7 +142,7 @@ def draw_count(view: View, seat: int) -> int:
 
 def steal_target(view: View, seat: int) -> int | None:
     """The opponent with the most cards that ``seat`` may steal from (ties: the next to play)."""
-    victims = [other for other in _opponents(view, seat) if _allowed(view, seat, Steal(other))]
+    victims = [other for other in _opponents(view, seat) if is_legal(view, seat, Steal(other))]
     return max(victims, key=lambda other: len(view.hands[other]), default=None)
 
 
@@ -194,11 +186,11 @@ def available(view: View, seat: int, group: bool | None = None) -> list[str]:
         return [DRAW_DISCARD_DISCARD]
     hand = view.hands[seat]
     types = []
-    if _allowed(view, seat, Draw(1)):
+    if is_legal(view, seat, Draw(1)):
         types.append(DRAW_MULTIPLE)
     if steal_target(view, seat) is not None:
         types.append(STEAL)
-    if _allowed(view, seat, DrawDiscard()):
+    if is_legal(view, seat, DrawDiscard()):
         types.append(DRAW_DISCARD_DRAW)
     if has_group(hand, view.rules) if group is None else group:
         types.append(DISCARD_GROUP)

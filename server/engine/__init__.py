@@ -30,7 +30,7 @@ from ._events import (
     TurnEnded,
 )
 from ._game import Game, Outcome
-from ._legal import check, legal_actions
+from ._legal import check, is_legal, legal_actions
 from ._view import View
 
 __all__ = [
@@ -58,6 +58,7 @@ __all__ = [
     "TurnEnded",
     "View",
     "check",
+    "is_legal",
     "legal_actions",
     "parse_action",
 ]

@@ -109,6 +109,15 @@ def check(state: TurnState, seat: int, action: Action) -> None:
             pass
 
 
+def is_legal(state: TurnState, seat: int, action: Action) -> bool:
+    """:func:`check` as a yes or no, for players weighing their options."""
+    try:
+        check(state, seat, action)
+    except IllegalAction:
+        return False
+    return True
+
+
 def _check_in_hand(hand: Sequence[Card], cards: Sequence[Card]) -> None:
     missing = Counter(cards) - Counter(hand)
     if missing:
