@@ -133,7 +133,7 @@ class _Decision:
             value = look.steal_gain(self.mine, self.deck, theirs) - mine_now
             if self.budget.weigh_opponents:
                 value += look.best_draw(theirs, self.deck)[0] - look.after_steal(theirs, self.deck)
-            if _stuck(cards, self.rules):
+            if _stuck(cards, self.rules) and not mine_now and size(self.mine) >= 2:
                 value += UNSTICK
             if value > best:
                 best, target = value, victim
