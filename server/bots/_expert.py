@@ -13,15 +13,16 @@ looks at the deck's order. Each turn it
 3. draws the number of cards (0 to 3) that maximises the chance of going out
    now plus the worth of what it keeps if the draw fails, and with nothing in
    reach draws one card a turn to build from, while its hand is small;
-4. keeps the hand with the best chance of going out next turn after an
-   opponent steals one of its cards at random: often that means holding
-   complete groups, so that a theft is unlikely to take the one card that
-   does not fit.
+4. keeps the hand with the best chance of going out after an opponent
+   steals one of its cards at random: at ``hard``, over its next two turns,
+   which values complete groups held beside a card or two that do not fit,
+   since a theft will likely take those and leave the groups.
 
 Levels are budgets of the same bot: how many ways of keeping a hand it
-weighs, and whether it weighs its opponents' chances too. Sampling draws to
-look a turn further was tried and lost to the exact one-turn view (see
-bench/RESULTS.md), so no level does it.
+weighs, how many of its turns it plays out to weigh them, and whether it
+weighs its opponents' chances. Sampling draws to see past the draw itself was
+tried and lost to the exact view at several times the cost (bench/RESULTS.md),
+so no level does it.
 """
 
 from __future__ import annotations
@@ -45,12 +46,13 @@ class Budget:
     keep_options: int  # single groups weighed, besides keeping all and discarding the most
     weigh_keeping: bool  # weigh what to keep against a theft, or discard all it can
     weigh_opponents: bool  # steal to stop a threat, and play faster while one looms
+    turns_ahead: int  # how many of its own turns it plays out when weighing a hand to keep
 
 
 BUDGETS = {
-    "easy": Budget(keep_options=0, weigh_keeping=False, weigh_opponents=False),
-    "medium": Budget(keep_options=4, weigh_keeping=True, weigh_opponents=False),
-    "hard": Budget(keep_options=16, weigh_keeping=True, weigh_opponents=True),
+    "easy": Budget(keep_options=0, weigh_keeping=False, weigh_opponents=False, turns_ahead=1),
+    "medium": Budget(keep_options=4, weigh_keeping=True, weigh_opponents=False, turns_ahead=1),
+    "hard": Budget(keep_options=16, weigh_keeping=True, weigh_opponents=True, turns_ahead=2),
 }
 
 #: A chance of going out next turn, against the same chance now.
@@ -198,7 +200,11 @@ class _Decision:
         best_value, best_removed = -1.0, options[0]
         for removed in options:
             kept = minus(hand, removed)
-            value = self.look.after_steal(kept, plus(deck, removed), stolen=self._robbed(kept))
+            after = plus(deck, removed)
+            if self.budget.turns_ahead > 1:
+                value = self.look.two_turns(kept, after, self._robbed(kept), NEXT_TURN, AFTER_DRAW)
+            else:
+                value = self.look.after_steal(kept, after, stolen=self._robbed(kept))
             if value > best_value + 1e-12 or (
                 value > best_value - 1e-12 and size(removed) > size(best_removed)
             ):

@@ -37,6 +37,7 @@ class Outlook:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.max_draw = rules.max_draw
+        self._best: dict[tuple[Flat, Flat], tuple[float, int]] = {}
 
     def flat(self, cards: Iterable[Card]) -> Flat:
         return flatten(cards, self.rules)
@@ -50,16 +51,48 @@ class Outlook:
         """Probability that drawing ``draw`` cards now lets the whole hand go."""
         return chance_flat(hand, deck, draw, self.rules)
 
-    def best_draw(self, hand: Flat, deck: Flat, can_draw: bool = True) -> tuple[float, int]:
+    def best_draw(self, hand: Flat, deck: Flat) -> tuple[float, int]:
         """The best chance of going out this turn by drawing (or not), and the count that gets it."""
+        key = (hand, deck)
+        known = self._best.get(key)
+        if known is not None:
+            return known
         best, count = self.chance(hand, deck, 0), 0
-        if best == 1.0 or not can_draw:
-            return best, count
-        for k in range(1, self.draw_room(hand, deck) + 1):
-            p = self.chance(hand, deck, k)
-            if p > best:
-                best, count = p, k
+        if best < 1.0:
+            for k in range(1, self.draw_room(hand, deck) + 1):
+                p = self.chance(hand, deck, k)
+                if p > best:
+                    best, count = p, k
+        if len(self._best) > 100_000:
+            self._best.clear()
+        self._best[key] = (best, count)
         return best, count
+
+    def two_turns(self, hand: Flat, deck: Flat, stolen: bool, future: float, after_draw: float) -> float:
+        """The worth of ending a turn with ``hand``: going out next turn, or else the turn after.
+
+        One turn ahead misses what makes a hand strong against thieves: complete
+        groups held beside a card or two that do not fit, which a theft will
+        likely take while the groups survive. So the next turn is played too:
+        go for the best chance now, or pass and keep the hand for the turn after.
+        """
+        total = size(hand)
+        if total == 0:
+            return 1.0
+        if not stolen or total == 1:
+            return self._turn_worth(hand, deck, stolen, future, after_draw)
+        value = 0.0
+        for i, copies in enumerate(hand):
+            if copies:
+                value += copies * self._turn_worth(bump(hand, i, -1), deck, stolen, future, after_draw)
+        return value / total
+
+    def _turn_worth(self, start: Flat, deck: Flat, stolen: bool, future: float, after_draw: float) -> float:
+        now = self.best_draw(start, deck)[0]
+        if now == 1.0:
+            return 1.0
+        later = future * self.after_steal(start, deck, stolen and size(start) >= 2)
+        return max(later, now + (1.0 - now) * later * after_draw)
 
     def after_steal(self, hand: Flat, deck: Flat, stolen: bool = True) -> float:
         """The chance of going out next turn, if an opponent first steals one of these cards at random."""
