@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: play test bench sim watch server
+.PHONY: play test bench ladder sim watch server
 
 $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
@@ -24,6 +24,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/solver_vs_ilp.py
 	$(BIN)/python bench/sim_throughput.py
+
+ladder: $(STAMP)
+	$(BIN)/python bench/ladder.py --deals 40 --trio-deals 20 --markdown
 
 sim: $(STAMP)
 	$(BIN)/notty-sim --games 2000 --players greedy,random --preset classic --seed 7
