@@ -59,6 +59,8 @@ BUDGETS = {
 NEXT_TURN = 0.9
 #: Drawing changes the hand kept; the bot counts what it would keep without drawing at this share.
 AFTER_DRAW = 0.5
+#: The two-turn view costs the square of the hand's size: bigger hands get the one-turn view.
+TWO_TURNS_UP_TO = 8
 #: With nothing in reach, draw one card a turn while the hand is smaller than this.
 BUILD_UP_TO = 8
 #: With no opponent able to steal, build up to this many cards below the hand limit.
@@ -172,10 +174,14 @@ class _Decision:
             if value > best_value + 1e-12:
                 best_value, best_count = value, k
         if best_value < 1e-12:  # nothing in reach: build something to go out with
-            free = not self._robbed(self.mine)
-            cap = (self.rules.hand_limit or 24) - FREE_MARGIN if free else BUILD_UP_TO
-            return 1 if size(self.mine) < cap else 0
+            return 1 if size(self.mine) < self._build_cap() else 0
         return best_count
+
+    def _build_cap(self) -> int:
+        """How big a hand to build with nothing in reach: small while thieves thin it, else near the limit."""
+        if self._robbed(self.mine):
+            return BUILD_UP_TO
+        return (self.rules.hand_limit or 24) - FREE_MARGIN
 
     def _threat(self) -> float:
         """The best chance any opponent has of going out on their next turn (0 unless weighed)."""
@@ -192,8 +198,11 @@ class _Decision:
 
     # -- keeping ----------------------------------------------------------------------
 
-    def _keep(self, hand: Flat, deck: Flat) -> tuple[float, Flat]:
-        """The worth of the best hand to end the turn with, and the cards to discard for it."""
+    def _keep(self, hand: Flat, deck: Flat, cheap: bool = False) -> tuple[float, Flat]:
+        """The worth of the best hand to end the turn with, and the cards to discard for it.
+
+        ``cheap`` asks for the one-turn view, for callers that weigh many hands.
+        """
         options = self._discard_options(hand)
         if not self.budget.weigh_keeping:
             return 0.0, options[-1]
@@ -201,7 +210,7 @@ class _Decision:
         for removed in options:
             kept = minus(hand, removed)
             after = plus(deck, removed)
-            if self.budget.turns_ahead > 1:
+            if self.budget.turns_ahead > 1 and size(kept) <= TWO_TURNS_UP_TO and not cheap:
                 value = self.look.two_turns(kept, after, self._robbed(kept), NEXT_TURN, AFTER_DRAW)
             else:
                 value = self.look.after_steal(kept, after, stolen=self._robbed(kept))
@@ -261,7 +270,9 @@ class _Decision:
             if not rest or max_discard(rest, self.rules) == len(rest):
                 return card
             if self.budget.weigh_keeping:
-                value = self._keep(self.look.flat(rest), plus(self.deck, self.look.flat([card])))[0]
+                value = self._keep(self.look.flat(rest), plus(self.deck, self.look.flat([card])), cheap=True)[
+                    0
+                ]
             else:
                 value = max_discard(rest, self.rules)
             if value > best_value:
