@@ -24,6 +24,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/solver_vs_ilp.py
 	$(BIN)/python bench/sim_throughput.py
+	$(BIN)/python bench/chance_vs_enumeration.py
 
 ladder: $(STAMP)
 	$(BIN)/python bench/ladder.py --deals 40 --trio-deals 20 --markdown
