@@ -16,5 +16,11 @@ class Bot(Protocol):
     def choose(self, view: View) -> Action: ...
 
 
+def opponents(view: View, seat: int) -> list[int]:
+    """The other seats, in the order they play after ``seat``."""
+    seats = len(view.hands)
+    return [(seat + k) % seats for k in range(1, seats)]
+
+
 class BotFactory(Protocol):
     def __call__(self, rng: random.Random) -> Bot: ...

@@ -28,17 +28,14 @@ so no level does it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 import attrs
 
-from protocol import Card, Rules, has_group, valid_groups
-from solver import best_discard, max_discard, unflatten
+from protocol import LEVELS, Card, Rules, valid_groups
+from solver import Flat, best_discard, max_discard, unflatten
 
-from ..engine import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal, View, is_legal
-from ._outlook import Flat, Outlook, deck_of, minus, plus, size
-
-LEVELS = ("easy", "medium", "hard")
+from ..engine import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal, View, is_legal, stuck
+from ._outlook import Outlook, minus, plus, size
 
 
 @attrs.frozen
@@ -101,7 +98,7 @@ class _Decision:
         self.rules = view.rules
         self.hand = view.hands[seat]
         self.mine = look.flat(self.hand)
-        self.deck = deck_of(view.rules, view.hands)
+        self.deck = look.flat(view.deck_contents().elements())
 
     def choose(self) -> Action:
         view, hand, rules = self.view, self.hand, self.rules
@@ -137,7 +134,7 @@ class _Decision:
             value = look.steal_gain(self.mine, self.deck, theirs) - mine_now
             if self.budget.weigh_opponents:
                 value += look.best_draw(theirs, self.deck)[0] - look.after_steal(theirs, self.deck)
-            if _stuck(cards, self.rules) and not mine_now and size(self.mine) >= 2:
+            if stuck(cards, self.rules) and not mine_now and size(self.mine) >= 2:
                 value += UNSTICK
             if value > best:
                 best, target = value, victim
@@ -237,7 +234,7 @@ class _Decision:
     def _robbed(self, kept: Flat) -> bool:
         """Can some opponent steal from this hand? Not one stuck at the limit with no group."""
         return size(kept) >= 2 and any(
-            not _stuck(cards, self.rules) for seat, cards in enumerate(self.view.hands) if seat != self.seat
+            not stuck(cards, self.rules) for seat, cards in enumerate(self.view.hands) if seat != self.seat
         )
 
     def _end_turn(self) -> Action:
@@ -270,9 +267,8 @@ class _Decision:
             if not rest or max_discard(rest, self.rules) == len(rest):
                 return card
             if self.budget.weigh_keeping:
-                value = self._keep(self.look.flat(rest), plus(self.deck, self.look.flat([card])), cheap=True)[
-                    0
-                ]
+                returned = plus(self.deck, self.look.flat([card]))
+                value = self._keep(self.look.flat(rest), returned, cheap=True)[0]
             else:
                 value = max_discard(rest, self.rules)
             if value > best_value:
@@ -281,8 +277,3 @@ class _Decision:
 
     def _allowed(self, action: Action) -> bool:
         return is_legal(self.view, self.seat, action)
-
-
-def _stuck(hand: Sequence[Card], rules: Rules) -> bool:
-    """At the limit with no group: its owner can neither draw, steal nor discard."""
-    return rules.at_limit(len(hand)) and not has_group(hand, rules)

@@ -13,6 +13,7 @@ from protocol import Card
 from solver import best_discard
 
 from ..engine import Action, Discard, Draw, EndTurn, PutBack, Steal, View, is_legal
+from ._base import opponents
 
 
 class GreedyBot:
@@ -39,9 +40,7 @@ class GreedyBot:
 
 
 def _richest_opponent(view: View, seat: int) -> int | None:
-    seats = len(view.hands)
-    others = [(seat + k) % seats for k in range(1, seats)]
-    return max(others, key=lambda other: len(view.hands[other]), default=None)
+    return max(opponents(view, seat), key=lambda other: len(view.hands[other]), default=None)
 
 
 def _least_useful(hand: tuple[Card, ...], groups: list[tuple[Card, ...]]) -> Card:
@@ -51,4 +50,3 @@ def _least_useful(hand: tuple[Card, ...], groups: list[tuple[Card, ...]]) -> Car
         for card in group:
             kept.remove(card)
     return max(kept or hand)
-

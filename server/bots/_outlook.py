@@ -7,12 +7,12 @@ deck's contents (never its order). Hands are flat count vectors, as in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 from protocol import Card, Rules
-from solver import chance_flat, flatten
+from solver import Flat, chance_flat, flatten
 
-Flat = tuple[int, ...]
+from ..engine import draw_room
 
 
 def minus(a: Flat, b: Flat) -> Flat:
@@ -36,16 +36,13 @@ class Outlook:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.max_draw = rules.max_draw
         self._best: dict[tuple[Flat, Flat], tuple[float, int]] = {}
 
     def flat(self, cards: Iterable[Card]) -> Flat:
         return flatten(cards, self.rules)
 
     def draw_room(self, hand: Flat, deck: Flat) -> int:
-        limit = self.rules.hand_limit
-        room = self.max_draw if not limit else min(self.max_draw, limit - size(hand))
-        return max(0, min(room, size(deck)))
+        return draw_room(self.rules, size(hand), size(deck))
 
     def chance(self, hand: Flat, deck: Flat, draw: int) -> float:
         """Probability that drawing ``draw`` cards now lets the whole hand go."""
@@ -76,16 +73,13 @@ class Outlook:
         likely take while the groups survive. So the next turn is played too:
         go for the best chance now, or pass and keep the hand for the turn after.
         """
-        total = size(hand)
-        if total == 0:
+        if size(hand) == 0:
             return 1.0
-        if not stolen or total == 1:
+        if not stolen or size(hand) == 1:
             return self._turn_worth(hand, deck, stolen, future, after_draw)
-        value = 0.0
-        for i, copies in enumerate(hand):
-            if copies:
-                value += copies * self._turn_worth(bump(hand, i, -1), deck, stolen, future, after_draw)
-        return value / total
+        return _mean_over(
+            hand, lambda i: self._turn_worth(bump(hand, i, -1), deck, stolen, future, after_draw)
+        )
 
     def _turn_worth(self, start: Flat, deck: Flat, stolen: bool, future: float, after_draw: float) -> float:
         now = self.best_draw(start, deck)[0]
@@ -96,29 +90,17 @@ class Outlook:
 
     def after_steal(self, hand: Flat, deck: Flat, stolen: bool = True) -> float:
         """The chance of going out next turn, if an opponent first steals one of these cards at random."""
-        total = size(hand)
-        if total == 0:
+        if size(hand) == 0:
             return 1.0
-        if not stolen or total == 1:
+        if not stolen or size(hand) == 1:
             return self.best_draw(hand, deck)[0]
-        value = 0.0
-        for i, copies in enumerate(hand):
-            if copies:
-                value += copies * self.best_draw(bump(hand, i, -1), deck)[0]
-        return value / total
+        return _mean_over(hand, lambda i: self.best_draw(bump(hand, i, -1), deck)[0])
 
     def steal_gain(self, hand: Flat, deck: Flat, victim: Flat) -> float:
         """My chance of going out this turn after stealing a random card from ``victim``."""
-        total = size(victim)
-        value = 0.0
-        for i, copies in enumerate(victim):
-            if copies:
-                value += copies * self.best_draw(bump(hand, i, 1), deck)[0]
-        return value / total
+        return _mean_over(victim, lambda i: self.best_draw(bump(hand, i, 1), deck)[0])
 
 
-def deck_of(rules: Rules, hands: Sequence[Sequence[Card]]) -> Flat:
-    deck = flatten(rules.full_deck(), rules)
-    for hand in hands:
-        deck = minus(deck, flatten(hand, rules))
-    return deck
+def _mean_over(cards: Flat, worth: Callable[[int], float]) -> float:
+    """The mean of ``worth(card)`` over a card taken at random from ``cards`` (a thief's pick)."""
+    return sum(copies * worth(i) for i, copies in enumerate(cards) if copies) / size(cards)

@@ -45,8 +45,10 @@ from ..engine import (
     PutBack,
     Steal,
     View,
+    draw_room,
     is_legal,
 )
+from ._base import opponents
 
 DRAW_MULTIPLE: Final = "draw_multiple"
 STEAL: Final = "steal"
@@ -105,18 +107,12 @@ def deck_bucket(size: int) -> int:
     return 0 if size < 30 else 1 if size < 60 else 2
 
 
-def _opponents(view: View, seat: int) -> list[int]:
-    """The other seats, in the order they play after ``seat``."""
-    seats = len(view.hands)
-    return [(seat + k) % seats for k in range(1, seats)]
-
-
 def state_of(view: View, seat: int, group: bool | None = None) -> State:
     """``seat``'s state in ``view`` (``group``: whether its hand holds a group, if already known)."""
     hand = view.hands[seat]
     if group is None:
         group = has_group(hand, view.rules)
-    others = [len(view.hands[other]) for other in _opponents(view, seat)]
+    others = [len(view.hands[other]) for other in opponents(view, seat)]
     average = sum(others) // len(others) if others else 0
     return (size_bucket(len(hand)), deck_bucket(view.deck_size), int(group), size_bucket(average))
 
@@ -129,20 +125,16 @@ def state_key(state: State) -> str:
 # --------------------------------------------------------------------------- the hand-written parts
 
 
-
 def draw_count(view: View, seat: int) -> int:
     """2 cards; 1 at 18 or more, 3 at 6 or fewer; then no more than the rules, deck and limit allow."""
-    rules, size = view.rules, len(view.hands[seat])
+    size = len(view.hands[seat])
     wanted = 1 if size >= 18 else 3 if size <= 6 else 2
-    most = min(rules.max_draw, view.deck_size)
-    if rules.hand_limit:
-        most = min(most, rules.hand_limit - size)
-    return max(1, min(wanted, most))
+    return max(1, min(wanted, draw_room(view.rules, size, view.deck_size)))
 
 
 def steal_target(view: View, seat: int) -> int | None:
     """The opponent with the most cards that ``seat`` may steal from (ties: the next to play)."""
-    victims = [other for other in _opponents(view, seat) if is_legal(view, seat, Steal(other))]
+    victims = [other for other in opponents(view, seat) if is_legal(view, seat, Steal(other))]
     return max(victims, key=lambda other: len(view.hands[other]), default=None)
 
 

@@ -30,7 +30,7 @@ from ._events import (
     TurnEnded,
 )
 from ._game import Game, Outcome
-from ._legal import check, is_legal, legal_actions
+from ._legal import check, draw_room, is_legal, legal_actions, stuck
 from ._view import View
 
 __all__ = [
@@ -58,7 +58,9 @@ __all__ = [
     "TurnEnded",
     "View",
     "check",
+    "draw_room",
     "is_legal",
     "legal_actions",
     "parse_action",
+    "stuck",
 ]

@@ -13,7 +13,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from protocol import Card, Rules, classify_group, has_group
+from protocol import Card, Rules, classify_group
 
 from ._actions import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal
 from ._errors import IllegalAction, Rule
@@ -29,7 +29,7 @@ from ._events import (
     Stole,
     TurnEnded,
 )
-from ._legal import check, legal_actions
+from ._legal import check, legal_actions, stuck
 from ._view import View
 
 Outcome = Card | tuple[Card, ...]
@@ -189,7 +189,7 @@ class Game:
     def _check_stalemate(self) -> list[Event]:
         """Every hand at the limit with no group in it: nobody can ever act again."""
         rules = self.rules
-        if all(rules.at_limit(len(hand)) and not has_group(hand, rules) for hand in self.hands):
+        if all(stuck(hand, rules) for hand in self.hands):
             return [self._finish(None, EndReason.STALEMATE)]
         return []
 

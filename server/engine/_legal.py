@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
-from protocol import Card, InvalidGroup, Rules, classify_group, valid_groups
+from protocol import Card, InvalidGroup, Rules, classify_group, has_group, valid_groups
 
 from ._actions import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal
 from ._errors import IllegalAction, Rule
@@ -109,6 +109,17 @@ def check(state: TurnState, seat: int, action: Action) -> None:
             pass
 
 
+def draw_room(rules: Rules, hand_size: int, deck_size: int) -> int:
+    """The most cards a hand of ``hand_size`` may draw now (0: none), if it has not drawn yet."""
+    room = rules.hand_limit - hand_size if rules.hand_limit else rules.max_draw
+    return max(0, min(rules.max_draw, deck_size, room))
+
+
+def stuck(hand: Sequence[Card], rules: Rules) -> bool:
+    """At the limit with no group: its owner can neither draw, steal nor discard."""
+    return rules.at_limit(len(hand)) and not has_group(hand, rules)
+
+
 def is_legal(state: TurnState, seat: int, action: Action) -> bool:
     """:func:`check` as a yes or no, for players weighing their options."""
     try:
@@ -135,8 +146,7 @@ def legal_actions(state: TurnState) -> list[Action]:
         return [PutBack(card) for card in sorted(set(hand))]
     actions: list[Action] = [Discard(group) for group in valid_groups(hand, rules)]
     if not state.drew:
-        room = rules.hand_limit - len(hand) if rules.hand_limit else rules.max_draw
-        actions.extend(Draw(n) for n in range(1, min(rules.max_draw, state.deck_size, room) + 1))
+        actions.extend(Draw(n) for n in range(1, draw_room(rules, len(hand), state.deck_size) + 1))
     if not state.stole and not rules.at_limit(len(hand)):
         for victim, other in enumerate(state.hands):
             if victim != seat and other and (len(other) > 1 or rules.last_card_stolen_wins):
