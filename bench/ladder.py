@@ -60,7 +60,7 @@ from _machine import describe  # bench/ is on sys.path when this runs as a scrip
 from protocol import PRESETS, rules_from
 from server.bots import BOTS, Bot, make_bot
 from server.engine import Action, EndReason, Game, View
-from server.match import play_bots
+from server.match import bot_seat_names, play_bots
 from server.stats import wilson_interval
 
 DEFAULT_BOTS = ("random", "greedy", "qlearn", "expert-easy", "expert-medium", "expert-hard")
@@ -141,17 +141,11 @@ def schedule(
     return list(games)
 
 
-def seat_names(seats: Sequence[str]) -> list[str]:
-    """Bot names as seat names, numbered where a name repeats (``greedy-1``, ``greedy-2``)."""
-    repeated = len(set(seats)) < len(seats)
-    return [f"{name}-{i + 1}" if repeated else name for i, name in enumerate(seats)]
-
-
 def start_game(spec: GameSpec, max_turns: int) -> tuple[Game, list[Bot]]:
     """The game of ``spec`` before its first move, and its bots."""
     deal = spec.deal
     rules = rules_from(deal.preset, turn_limit=max_turns)
-    game = Game(rules, seat_names(spec.seats), deal.rng())
+    game = Game(rules, bot_seat_names(spec.seats), deal.rng())
     seating = "/".join(spec.seats)
     bots = [
         make_bot(

@@ -45,15 +45,19 @@ def play_bots(game: Game, bots: Sequence[Bot], on_step: StepHook | None = None) 
     return GameResult(game.winner, game.end_reason, game.turn, actions)
 
 
+def bot_seat_names(bot_names: Sequence[str]) -> list[str]:
+    """Bot names as seat names, which must differ: numbered where a name repeats (``greedy-1``)."""
+    repeated = len(set(bot_names)) < len(bot_names)
+    return [f"{name}-{i + 1}" if repeated else name for i, name in enumerate(bot_names)]
+
+
 def seeded_game(
     rules: Rules, bot_names: Sequence[str], seed: str | int, seat_names: Sequence[str] | None = None
 ) -> tuple[Game, list[Bot]]:
     """A game and its bots, all randomness derived from ``seed``: the same seed replays exactly."""
     master = random.Random(seed)
-    if seat_names is None:  # seats need distinct names: number repeated bots
-        repeated = len(set(bot_names)) < len(bot_names)
-        seat_names = [f"{name}-{i + 1}" if repeated else name for i, name in enumerate(bot_names)]
-    game = Game(rules, seat_names, random.Random(master.getrandbits(64)))
+    names = bot_seat_names(bot_names) if seat_names is None else seat_names
+    game = Game(rules, names, random.Random(master.getrandbits(64)))
     bots = [make_bot(name, random.Random(master.getrandbits(64))) for name in bot_names]
     return game, bots
 
