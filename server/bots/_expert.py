@@ -99,6 +99,7 @@ class _Decision:
         self.hand = view.hands[seat]
         self.mine = look.flat(self.hand)
         self.deck = look.flat(view.deck_contents().elements())
+        self._kept: dict[tuple[Flat, Flat, bool], tuple[float, Flat]] = {}
 
     def choose(self) -> Action:
         view, hand, rules = self.view, self.hand, self.rules
@@ -199,7 +200,15 @@ class _Decision:
         """The worth of the best hand to end the turn with, and the cards to discard for it.
 
         ``cheap`` asks for the one-turn view, for callers that weigh many hands.
+        Deciding not to draw and then ending the turn ask about the same hand, so
+        answers are remembered for this decision.
         """
+        key = (hand, deck, cheap)
+        if key not in self._kept:
+            self._kept[key] = self._weigh_keeping(hand, deck, cheap)
+        return self._kept[key]
+
+    def _weigh_keeping(self, hand: Flat, deck: Flat, cheap: bool) -> tuple[float, Flat]:
         options = self._discard_options(hand)
         if not self.budget.weigh_keeping:
             return 0.0, options[-1]
