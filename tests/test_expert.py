@@ -155,3 +155,28 @@ def test_levels_are_budgets_of_one_bot() -> None:
     ]
     with pytest.raises(ValueError, match="unknown level"):
         ExpertBot(random.Random(0), "godlike")
+
+
+# -- a last card stolen wins: waiting for a careless thief -------------------------------------
+
+
+def test_a_careless_thief_is_waited_for_with_one_card() -> None:
+    # One card, and an opponent who has robbed us half the time and never yet met a lone card.
+    bot = expert("hard")
+    bot.thefts.exposed, bot.thefts.robbed = 10, 5
+    game = position(CLASSIC, ["R5", "Y1 Y4 G8 B2"])
+    assert bot.choose(game.view(0)) == EndTurn()
+
+
+def test_a_thief_who_has_left_lone_cards_alone_is_not_waited_for() -> None:
+    bot = expert("hard")
+    bot.thefts.exposed, bot.thefts.robbed, bot.thefts.left_alone = 10, 10, 2
+    game = position(CLASSIC, ["R5", "Y1 Y4 G8 B2"])
+    assert bot.choose(game.view(0)) == Draw(2)
+
+
+def test_nobody_is_waited_for_when_every_opponent_is_stuck() -> None:
+    bot = expert("hard")
+    bot.thefts.exposed, bot.thefts.robbed = 10, 5
+    game = position(CLASSIC, ["R5", groupless(CLASSIC, 20, [Card.parse("R5")])], stole=True)
+    assert bot.choose(game.view(0)) == Draw(2)

@@ -36,6 +36,7 @@ from solver import Flat, best_discard, max_discard, unflatten
 
 from ..engine import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal, View, is_legal, stuck
 from ._outlook import Outlook, minus, plus, size
+from ._thefts import Thefts
 
 
 @attrs.frozen
@@ -79,6 +80,7 @@ class ExpertBot:
         self.budget = BUDGETS[level]
         self._rng = rng  # unused: every decision is exact; kept so all bots are built alike
         self._outlooks: dict[Rules, Outlook] = {}
+        self.thefts = Thefts()
         self._plan: tuple[tuple[int, int], list[tuple[Card, ...]]] | None = None
 
     def choose(self, view: View) -> Action:
@@ -86,6 +88,7 @@ class ExpertBot:
         rules = view.rules
         if rules not in self._outlooks:
             self._outlooks[rules] = Outlook(rules)
+        self.thefts.watch(view, seat)
         return _Decision(self, self._outlooks[rules], view, seat).choose()
 
 
@@ -217,9 +220,11 @@ class _Decision:
             kept = minus(hand, removed)
             after = plus(deck, removed)
             if self.budget.turns_ahead > 1 and size(kept) <= TWO_TURNS_UP_TO and not cheap:
-                value = self.look.two_turns(kept, after, self._robbed(kept), NEXT_TURN, AFTER_DRAW)
+                value = self.look.two_turns(
+                    kept, after, self._robbed(kept), NEXT_TURN, AFTER_DRAW, self._last_taken()
+                )
             else:
-                value = self.look.after_steal(kept, after, stolen=self._robbed(kept))
+                value = self.look.after_steal(kept, after, self._robbed(kept), self._last_taken())
             if value > best_value + 1e-12 or (
                 value > best_value - 1e-12 and size(removed) > size(best_removed)
             ):
@@ -241,10 +246,17 @@ class _Decision:
         ]
 
     def _robbed(self, kept: Flat) -> bool:
-        """Can some opponent steal from this hand? Not one stuck at the limit with no group."""
-        return size(kept) >= 2 and any(
-            not stuck(cards, self.rules) for seat, cards in enumerate(self.view.hands) if seat != self.seat
-        )
+        """Can some opponent steal from this hand (other than its last card)?"""
+        return size(kept) >= 2 and self._thief_free()
+
+    def _last_taken(self) -> float:
+        """The chance that a lone card is stolen before our next turn, which wins."""
+        return self.bot.thefts.last_taken() if self._thief_free() else 0.0
+
+    def _thief_free(self) -> bool:
+        """Can some opponent steal? Not one stuck at the limit with no group."""
+        hands = self.view.hands
+        return any(not stuck(cards, self.rules) for seat, cards in enumerate(hands) if seat != self.seat)
 
     def _end_turn(self) -> Action:
         _, removed = self._keep(self.mine, self.deck)

@@ -65,34 +65,46 @@ class Outlook:
         self._best[key] = (best, count)
         return best, count
 
-    def two_turns(self, hand: Flat, deck: Flat, stolen: bool, future: float, after_draw: float) -> float:
+    def two_turns(
+        self, hand: Flat, deck: Flat, stolen: bool, future: float, after_draw: float, last: float = 0.0
+    ) -> float:
         """The worth of ending a turn with ``hand``: going out next turn, or else the turn after.
 
         One turn ahead misses what makes a hand strong against thieves: complete
         groups held beside a card or two that do not fit, which a theft will
         likely take while the groups survive. So the next turn is played too:
         go for the best chance now, or pass and keep the hand for the turn after.
+        ``last`` is the chance that a card left alone is stolen, which wins.
         """
         if size(hand) == 0:
             return 1.0
-        if not stolen or size(hand) == 1:
-            return self._turn_worth(hand, deck, stolen, future, after_draw)
+        if size(hand) == 1:
+            return last + (1.0 - last) * self._turn_worth(hand, deck, False, future, after_draw, last)
+        if not stolen:
+            return self._turn_worth(hand, deck, stolen, future, after_draw, last)
         return _mean_over(
-            hand, lambda i: self._turn_worth(bump(hand, i, -1), deck, stolen, future, after_draw)
+            hand, lambda i: self._turn_worth(bump(hand, i, -1), deck, stolen, future, after_draw, last)
         )
 
-    def _turn_worth(self, start: Flat, deck: Flat, stolen: bool, future: float, after_draw: float) -> float:
+    def _turn_worth(
+        self, start: Flat, deck: Flat, stolen: bool, future: float, after_draw: float, last: float
+    ) -> float:
         now = self.best_draw(start, deck)[0]
         if now == 1.0:
             return 1.0
-        later = future * self.after_steal(start, deck, stolen and size(start) >= 2)
+        later = future * self.after_steal(start, deck, stolen and size(start) >= 2, last)
         return max(later, now + (1.0 - now) * later * after_draw)
 
-    def after_steal(self, hand: Flat, deck: Flat, stolen: bool = True) -> float:
-        """The chance of going out next turn, if an opponent first steals one of these cards at random."""
+    def after_steal(self, hand: Flat, deck: Flat, stolen: bool = True, last: float = 0.0) -> float:
+        """The chance of going out next turn, if an opponent first steals one of these cards at random.
+
+        ``last`` is the chance that an opponent steals a card left alone, which wins.
+        """
         if size(hand) == 0:
             return 1.0
-        if not stolen or size(hand) == 1:
+        if size(hand) == 1:
+            return last + (1.0 - last) * self.best_draw(hand, deck)[0]
+        if not stolen:
             return self.best_draw(hand, deck)[0]
         return _mean_over(hand, lambda i: self.best_draw(bump(hand, i, -1), deck)[0])
 
