@@ -28,6 +28,7 @@ bench: $(STAMP)
 
 ladder: $(STAMP)
 	$(BIN)/python bench/ladder.py --deals 40 --trio-deals 20 --markdown
+	$(BIN)/python bench/endgame_bound.py
 
 sim: $(STAMP)
 	$(BIN)/notty-sim --games 2000 --players greedy,random --preset classic --seed 7
