@@ -1,4 +1,4 @@
-"""``notty-server``: host Notty tables on the LAN."""
+"""``notty-server``: host Notty tables on the LAN; ``notty-server games`` / ``replay ID``: the record."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import secrets
 import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import trio
 
@@ -16,6 +17,8 @@ from protocol import DEFAULT_PORT
 
 from .host import Host
 from .net import NottyServer
+from .replay import print_game, print_games
+from .store import Store, StoreError, default_path
 
 log = logging.getLogger("notty.server")
 
@@ -35,21 +38,51 @@ def _parser() -> argparse.ArgumentParser:
         help="seconds a dropped player keeps their seat before a bot stands in",
     )
     parser.add_argument("--name", default="notty", help="the server's name, shown to clients")
+    _add_db(parser)
     return parser
 
 
-def make_host(name: str, grace: float) -> Host:
+def _add_db(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        help=f"the SQLite database of games (default {default_path()})",
+    )
+
+
+def _record_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="notty-server", description="Show the games this server has recorded."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    games = commands.add_parser("games", help="list every recorded game, newest first")
+    _add_db(games)
+    replay = commands.add_parser("replay", help="print one game move by move")
+    replay.add_argument("game", type=int, metavar="GAME_ID", help="the game's number (see 'games')")
+    _add_db(replay)
+    return parser
+
+
+def make_host(name: str, grace: float, first_table: int = 1) -> Host:
     """A host for live play: unpredictable deals and unguessable seat tokens."""
     return Host(
         new_rng=lambda: random.Random(secrets.randbits(128)),
         new_token=lambda: secrets.token_urlsafe(32),
         name=name,
         grace=grace,
+        first_table=first_table,
     )
 
 
-async def run(host: str | None, port: int, name: str, grace: float) -> None:
-    server = NottyServer(make_host(name, grace))
+async def run(host: str | None, port: int, name: str, grace: float, store: Store) -> None:
+    notty = make_host(name, grace, store.next_table_id())
+    for saved in store.unfinished():
+        try:
+            notty.restore(saved, trio.current_time())
+        except Exception:  # one damaged record must not keep every other game down
+            log.exception("could not restore game %d: it stays in the database", saved.begun.table)
+    server = NottyServer(notty, store=store)
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             await nursery.start(server.serve, host, port)
@@ -65,6 +98,9 @@ async def run(host: str | None, port: int, name: str, grace: float) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in ("games", "replay"):
+        return _show_record(_record_parser().parse_args(argv))
     args = _parser().parse_args(argv)
     if not 0 <= args.port <= 65535:
         _parser().error("--port must be 0 to 65535")
@@ -72,12 +108,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         _parser().error("--grace must be 0 or more")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
     try:
-        trio.run(run, args.host, args.port, args.name, args.grace)
+        store = Store(args.db or default_path())
+    except StoreError as error:
+        log.error("%s", error)
+        return 1
+    log.info("recording games in %s", store.path)
+    try:
+        trio.run(run, args.host, args.port, args.name, args.grace, store)
     except OSError as error:
         log.error("cannot listen on port %d: %s", args.port, error.strerror or error)
         return 1
+    finally:
+        store.close()
     log.info("stopped")
     return 0
+
+
+def _show_record(args: argparse.Namespace) -> int:
+    path = args.db or default_path()
+    if not path.exists():
+        sys.stderr.write(f"notty-server: no database at {path} (no game recorded yet?)\n")
+        return 1
+    try:
+        store = Store(path)
+    except StoreError as error:
+        sys.stderr.write(f"notty-server: {error}\n")
+        return 1
+    try:
+        if args.command == "games":
+            print_games(store.games(), sys.stdout)
+            return 0
+        saved = store.game(args.game)
+        if saved is None:
+            sys.stderr.write(f"notty-server: there is no game {args.game} in {path}\n")
+            return 1
+        print_game(saved, sys.stdout)
+        return 0
+    finally:
+        store.close()
 
 
 if __name__ == "__main__":

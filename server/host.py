@@ -51,7 +51,21 @@ from protocol import (
 from solver import all_best_discards, best_discard, outs
 
 from .bots import BOTS, Bot, make_bot
-from .engine import Action, ActionSyntaxError, Event, Game, GameEnded, IllegalAction, parse_action
+from .engine import (
+    Action,
+    ActionSyntaxError,
+    Deal,
+    Drew,
+    DrewToExchange,
+    Event,
+    Game,
+    GameEnded,
+    IllegalAction,
+    Outcome,
+    Stole,
+    parse_action,
+)
+from .journal import GameBegun, GameOver, Moved, Record, SavedGame, SeatLeft, SeatRecord
 from .wire import event_to_wire, view_to_wire
 
 log = logging.getLogger("notty.host")
@@ -192,6 +206,7 @@ class Host:
         new_token: Callable[[], str],
         name: str = "notty",
         grace: float = 60.0,
+        first_table: int = 1,
     ) -> None:
         self.name = name
         self.grace = grace
@@ -199,8 +214,55 @@ class Host:
         self._new_token = new_token
         self.sessions: dict[ConnId, Session] = {}
         self.tables: dict[int, Table] = {}
-        self._next_table = 1
+        self._next_table = first_table
         self._hints: list[HintJob] = []
+        self._journal: list[Record] = []
+
+    # -- persistence -------------------------------------------------------------
+
+    def take_journal(self) -> list[Record]:
+        """What changed since the last call, to be stored before the replies are sent."""
+        records, self._journal = self._journal, []
+        return records
+
+    def restore(self, saved: SavedGame, now: float) -> None:
+        """Bring back an unfinished game from the store, exactly as it was.
+
+        Its humans count as dropped just now: they resume with their tokens
+        within the grace period, or bots stand in once someone is watching.
+        """
+        begun = saved.begun
+        seats = [
+            Seat(
+                name=record.name,
+                bot=record.bot,
+                token_hash=record.token_hash,
+                dropped_at=None if record.bot is not None else now,
+                stand_in=index in saved.left,
+            )
+            for index, record in enumerate(begun.seats)
+        ]
+        table = Table(
+            id=begun.table,
+            preset=begun.preset,
+            seats=seats,
+            creator=None,
+            bot_delay=begun.bot_delay,
+            turn_seconds=begun.turn_seconds,
+            turn_limit=begun.turn_limit,
+            level=begun.level,
+        )
+        rng = self._new_rng()
+        table.game = rebuild(saved, random.Random(rng.getrandbits(64)))
+        table.bots = {
+            i: make_bot(seat.bot or table.stand_in_bot, random.Random(rng.getrandbits(64)))
+            for i, seat in enumerate(seats)
+        }
+        table.moves = len(saved.moves)
+        table.turn_started = now
+        self.tables[table.id] = table
+        self._next_table = max(self._next_table, table.id + 1)
+        log.info("table %d restored at turn %d", table.id, table.game.turn)
 
     # -- connections -----------------------------------------------------------
 
@@ -408,12 +470,29 @@ class Host:
         rules = PRESETS[table.preset].replace(turn_limit=table.turn_limit)
         names = [seat.name or f"seat-{i}" for i, seat in enumerate(table.seats)]
         rng = self._new_rng()
-        table.game = Game(rules, names, random.Random(rng.getrandbits(64)))
+        game = table.game = Game(rules, names, random.Random(rng.getrandbits(64)))
         table.bots = {
             i: make_bot(seat.bot or table.stand_in_bot, random.Random(rng.getrandbits(64)))
             for i, seat in enumerate(table.seats)
         }
         table.turn_started = now
+        self._journal.append(
+            GameBegun(
+                table=table.id,
+                preset=table.preset,
+                turn_limit=table.turn_limit,
+                level=table.level,
+                bot_delay=table.bot_delay,
+                turn_seconds=table.turn_seconds,
+                seats=tuple(
+                    SeatRecord(name, seat.bot, seat.token_hash)
+                    for name, seat in zip(names, table.seats, strict=True)
+                ),
+                deal=tuple(str(card) for card in game.deal.order),
+                first=game.deal.first,
+            )
+        )
+        self._journal.extend(_ends(table.id, game.opening))
         log.info("table %d: game started between %s", table.id, ", ".join(names))
         return self._broadcast(table, table.game.opening)
 
@@ -428,6 +507,7 @@ class Host:
         else:
             seat = table.seats[session.seat]
             seat.conn, seat.stand_in = None, True
+            self._journal.append(SeatLeft(table.id, session.seat))
         session.table = session.seat = None
         out: list[Outgoing] = [(conn, Left(table.id))]
         self._forget_if_empty(table)
@@ -450,6 +530,8 @@ class Host:
         except IllegalAction as error:
             raise Refusal("illegal-action", error.message, str(error.rule)) from None
         table.moves += 1
+        self._journal.append(Moved(table.id, table.moves, seat, str(action), _outcome(events)))
+        self._journal.extend(_ends(table.id, events))
         for event in events:
             if isinstance(event, GameEnded):
                 winner = "nobody" if event.winner is None else game.names[event.winner]
@@ -584,3 +666,41 @@ class Host:
         running = table.game is not None and not table.game.over
         if not people and not running and self.tables.pop(table.id, None) is not None:
             log.info("table %d closed", table.id)
+
+
+def rebuild(saved: SavedGame, rng: random.Random) -> Game:
+    """Replay a stored game through the engine: the same deal, the same moves, the same outcomes.
+
+    ``rng`` serves only the moves after the rebuild: live play draws fresh chance.
+    """
+    begun = saved.begun
+    rules = PRESETS[begun.preset].replace(turn_limit=begun.turn_limit)
+    names = [seat.name for seat in begun.seats]
+    deal = Deal(tuple(Card.parse(card) for card in begun.deal), begun.first)
+    game = Game(rules, names, rng, deal=deal)
+    for move in saved.moves:
+        game.apply(parse_action(move.action), seat=move.seat, outcome=outcome_of(move))
+    return game
+
+
+def outcome_of(move: Moved) -> Outcome | None:
+    """A recorded move's chance outcome, as :meth:`Game.apply` takes it."""
+    cards = tuple(Card.parse(card) for card in move.outcome)
+    return None if not cards else cards[0] if len(cards) == 1 else cards
+
+
+def _outcome(events: Iterable[Event]) -> tuple[str, ...]:
+    """The cards chance chose in these events (drawn or stolen)."""
+    for event in events:
+        match event:
+            case Drew(_, cards):
+                return tuple(str(card) for card in cards)
+            case Stole(_, _, card) | DrewToExchange(_, card):
+                return (str(card),)
+    return ()
+
+
+def _ends(table: int, events: Iterable[Event]) -> list[Record]:
+    return [
+        GameOver(table, event.winner, event.reason.value) for event in events if isinstance(event, GameEnded)
+    ]

@@ -21,6 +21,7 @@ from protocol import MAX_FRAME, Connection, Error, Goodbye, LocalProtocolError, 
 
 from .engine import EndTurn
 from .host import BotJob, HintJob, Host, Outgoing, make_hint
+from .store import Store
 
 log = logging.getLogger("notty.server")
 
@@ -45,8 +46,11 @@ class Link:
 
 
 class NottyServer:
-    def __init__(self, host: Host, *, queue_size: int = DEFAULT_QUEUE, bot_threads: int = 2) -> None:
+    def __init__(
+        self, host: Host, *, store: Store | None = None, queue_size: int = DEFAULT_QUEUE, bot_threads: int = 2
+    ) -> None:
         self.host = host
+        self.store = store
         self.queue_size = queue_size
         self.links: dict[int, Link] = {}
         self._ids = itertools.count(1)
@@ -179,10 +183,20 @@ class NottyServer:
     # -- sending --------------------------------------------------------------------
 
     def _dispatch(self, outgoing: Iterable[Outgoing]) -> None:
+        self._record()
         for conn, message in outgoing:
             link = self.links.get(conn)
             if link is not None:
                 self._queue(link, message)
+
+    def _record(self) -> None:
+        """Store what the host just changed, before anyone hears of it."""
+        records = self.host.take_journal()
+        if self.store is not None and records:
+            try:
+                self.store.write(records)
+            except Exception:
+                log.exception("could not record %d change(s): they would be lost in a crash", len(records))
 
     def _queue(self, link: Link, message: Message) -> None:
         if link.closing:

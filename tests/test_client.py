@@ -25,10 +25,10 @@ ENV.pop("NO_COLOR")
 
 
 @pytest.fixture
-def server_port() -> Iterator[int]:
+def server_port(tmp_path: Path) -> Iterator[int]:
     """A real notty-server process on a free port."""
     server = subprocess.Popen(
-        [str(BIN / "notty-server"), "--host", "127.0.0.1", "--port", "0"],
+        [str(BIN / "notty-server"), "--host", "127.0.0.1", "--port", "0", "--db", str(tmp_path / "notty.db")],
         stderr=subprocess.PIPE,
         text=True,
     )
@@ -247,9 +247,11 @@ def test_client_reconnects_by_itself_and_resumes_its_seat(server_port: int) -> N
         proxy.close()
 
 
-def test_sigterm_says_goodbye_to_every_client() -> None:
+def test_sigterm_says_goodbye_to_every_client(tmp_path: Path) -> None:
     server = subprocess.Popen(
-        [str(BIN / "notty-server"), "--host", "127.0.0.1", "--port", "0"], stderr=subprocess.PIPE, text=True
+        [str(BIN / "notty-server"), "--host", "127.0.0.1", "--port", "0", "--db", str(tmp_path / "notty.db")],
+        stderr=subprocess.PIPE,
+        text=True,
     )
     assert server.stderr is not None
     port = next(

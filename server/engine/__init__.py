@@ -29,13 +29,14 @@ from ._events import (
     Stole,
     TurnEnded,
 )
-from ._game import Game, Outcome
+from ._game import Deal, Game, Outcome
 from ._legal import check, draw_room, is_legal, legal_actions, stuck
 from ._view import View
 
 __all__ = [
     "Action",
     "ActionSyntaxError",
+    "Deal",
     "Discard",
     "Discarded",
     "Draw",

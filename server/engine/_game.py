@@ -2,8 +2,9 @@
 
 Randomness comes from the injected ``rng`` (``random.Random`` seeded in tests
 and simulations, ``secrets.SystemRandom()`` in live play). Every chance
-outcome can instead be supplied by the caller (``apply(..., outcome=...)``),
-so the same engine serves play, search and replay.
+outcome can instead be supplied by the caller (the deal as ``Game(..., deal=...)``,
+each move's as ``apply(..., outcome=...)``), so the same engine serves play,
+search, replay and recovery after a crash.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import bisect
 import random
 from collections import Counter
 from collections.abc import Sequence
+
+import attrs
 
 from protocol import Card, Rules, classify_group
 
@@ -35,10 +38,23 @@ from ._view import View
 Outcome = Card | tuple[Card, ...]
 
 
+@attrs.frozen
+class Deal:
+    """The opening chance outcome: the shuffled deck (hands are dealt from its end) and who starts.
+
+    Recording it, with each move's outcome, is enough to rebuild a game exactly.
+    """
+
+    order: tuple[Card, ...]
+    first: int
+
+
 class Game:
     """One game of Notty between seats ``0 .. len(names) - 1``."""
 
-    def __init__(self, rules: Rules, names: Sequence[str], rng: random.Random) -> None:
+    def __init__(
+        self, rules: Rules, names: Sequence[str], rng: random.Random, *, deal: Deal | None = None
+    ) -> None:
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, not {rules!r}")
         if isinstance(names, str) or not all(isinstance(name, str) and name for name in names):
@@ -54,8 +70,13 @@ class Game:
         self.rules = rules
         self.names = tuple(names)
         self._rng = rng
-        deck = rules.full_deck()
-        rng.shuffle(deck)
+        if deal is None:
+            deck = rules.full_deck()
+            rng.shuffle(deck)
+        else:
+            _check_deal(deal, rules, len(names))
+            deck = list(deal.order)
+        order = tuple(deck)
         self.hands: list[list[Card]] = []
         for _ in names:
             self.hands.append(sorted(deck[-rules.hand_size :]))
@@ -63,7 +84,8 @@ class Game:
         # The deck has no meaningful order: draws take a uniformly random card,
         # which is the same as reshuffling whenever cards go back.
         self._deck = deck
-        self.current = rng.randrange(len(names))
+        self.current = rng.randrange(len(names)) if deal is None else deal.first
+        self.deal = Deal(order, self.current)
         self.turn = 1
         self.drew = self.stole = self.exchanged = self.must_put_back = False
         self.winner: int | None = None
@@ -235,3 +257,12 @@ class Game:
     def _no_outcome(outcome: Outcome | None) -> None:
         if outcome is not None:
             raise IllegalAction(Rule.IMPOSSIBLE_OUTCOME, "this action has no chance outcome")
+
+
+def _check_deal(deal: Deal, rules: Rules, players: int) -> None:
+    if not isinstance(deal, Deal):
+        raise TypeError(f"deal must be a Deal, not {deal!r}")
+    if Counter(deal.order) != Counter(rules.full_deck()):
+        raise ValueError(f"a {rules.name} deal must order exactly the full deck")
+    if type(deal.first) is not int or not 0 <= deal.first < players:
+        raise ValueError(f"there is no seat {deal.first!r} to start")

@@ -1,0 +1,69 @@
+"""What the host asks to be recorded, so a game survives the server and can be replayed.
+
+The host is sans-IO: it appends these records as games change and the shell
+writes them (see :mod:`server.store`) before it sends anyone the messages that
+follow from them. A game is its :class:`GameBegun` (settings, seats, the deal)
+plus its :class:`Moved` records (each action with the chance outcome the server
+chose); replaying those through the engine rebuilds it exactly.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class SeatRecord:
+    name: str
+    bot: str | None  # the bot that owns the seat; None for a human
+    token_hash: bytes | None  # sha256 of the human's seat token; never the token
+
+
+@attrs.frozen
+class GameBegun:
+    table: int
+    preset: str
+    turn_limit: int
+    level: str
+    bot_delay: float
+    turn_seconds: int
+    seats: tuple[SeatRecord, ...]
+    deal: tuple[str, ...]  # the shuffled deck, cards in text form
+    first: int
+
+
+@attrs.frozen
+class Moved:
+    table: int
+    number: int  # 1, 2, ... within the game
+    seat: int
+    action: str  # parse_action's text form
+    outcome: tuple[str, ...]  # the cards chance gave (drawn or stolen); empty if none
+
+
+@attrs.frozen
+class SeatLeft:
+    """A human gave up their seat for good: a bot plays it from now on."""
+
+    table: int
+    seat: int
+
+
+@attrs.frozen
+class GameOver:
+    table: int
+    winner: int | None
+    reason: str
+
+
+Record = GameBegun | Moved | SeatLeft | GameOver
+
+
+@attrs.frozen
+class SavedGame:
+    """A game as the store holds it: enough to rebuild it move by move."""
+
+    begun: GameBegun
+    moves: tuple[Moved, ...]
+    left: frozenset[int] = frozenset()  # seats whose humans left for good
+    over: GameOver | None = None

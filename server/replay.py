@@ -1,0 +1,53 @@
+"""Recorded games as text: the list of games, and one game move by move through the engine."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable
+from typing import TextIO
+
+from .engine import parse_action
+from .host import outcome_of, rebuild
+from .journal import SavedGame
+from .store import GameSummary
+from .wire import event_to_wire
+
+
+def print_games(games: Iterable[GameSummary], out: TextIO) -> None:
+    shown = False
+    for game in games:
+        shown = True
+        if game.ended_at is None:
+            result = "unfinished"
+        elif game.winner is None:
+            result = f"no winner ({game.reason})"
+        else:
+            result = f"{game.names[game.winner]} won ({game.reason})"
+        out.write(
+            f"game {game.id}: {game.preset}, {' vs '.join(game.names)}, started {_when(game.started_at)}, "
+            f"{game.moves} moves, {result}\n"
+        )
+    if not shown:
+        out.write("no games recorded yet\n")
+
+
+def print_game(saved: SavedGame, out: TextIO) -> None:
+    """Every move with what it did, replayed through the engine from the recorded chance outcomes."""
+    begun = saved.begun
+    names = [seat.name + (f" ({seat.bot})" if seat.bot else "") for seat in begun.seats]
+    out.write(f"game {begun.table}: {begun.preset}, {' vs '.join(names)}\n")
+    game = rebuild(SavedGame(begun, ()), random.Random(0))  # no chance left to the rng: all recorded
+    for event in game.opening:
+        out.write(f"      {event_to_wire(event, game.names)['text']}\n")
+    for move in saved.moves:
+        turn = game.turn
+        events = game.apply(parse_action(move.action), seat=move.seat, outcome=outcome_of(move))
+        texts = "; ".join(event_to_wire(event, game.names)["text"] for event in events)
+        out.write(f"{move.number:5}. turn {turn}: {texts}\n")
+    if saved.over is None:
+        out.write("(unfinished: it goes on when the server runs again)\n")
+
+
+def _when(seconds: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))

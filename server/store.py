@@ -1,0 +1,251 @@
+"""Every game in an embedded SQLite database, written as it happens, read back after a crash.
+
+The shell writes each batch of :mod:`server.journal` records in one
+transaction before it sends the replies that follow from them, so nothing a
+client saw acknowledged can be lost. WAL mode with ``synchronous=NORMAL``: a
+commit reaches the operating system before it returns, which survives the
+server being killed (only a power cut can lose the last commits).
+
+The schema's version is SQLite's ``user_version``; :data:`MIGRATIONS` takes
+an older database forward on open, and a newer one is refused.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+import attrs
+
+from .journal import GameBegun, GameOver, Moved, Record, SavedGame, SeatLeft, SeatRecord
+
+#: Migration ``i`` takes a database from version ``i`` to ``i + 1``.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,          -- the table's number on the server
+        preset TEXT NOT NULL,
+        turn_limit INTEGER NOT NULL,
+        level TEXT NOT NULL,
+        bot_delay REAL NOT NULL,
+        turn_seconds INTEGER NOT NULL,
+        deal TEXT NOT NULL,              -- the shuffled deck, cards separated by spaces
+        first INTEGER NOT NULL,
+        started_at REAL NOT NULL,        -- seconds since the epoch
+        ended_at REAL,                   -- NULL while the game is unfinished
+        winner INTEGER,
+        reason TEXT
+    );
+    CREATE TABLE seats (
+        game INTEGER NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        bot TEXT,                        -- NULL for a human
+        token_hash BLOB,                 -- sha256 of the seat token, never the token
+        left_at REAL,                    -- when the human gave the seat up for good
+        PRIMARY KEY (game, seat)
+    );
+    CREATE TABLE moves (
+        game INTEGER NOT NULL REFERENCES games(id),
+        number INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        outcome TEXT NOT NULL,           -- cards chance gave, separated by spaces; '' if none
+        at REAL NOT NULL,
+        PRIMARY KEY (game, number)
+    );
+    CREATE INDEX unfinished_games ON games(id) WHERE ended_at IS NULL;
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(Exception):
+    """The database cannot be used (unreadable, not ours, or from a newer notty)."""
+
+
+@attrs.frozen
+class GameSummary:
+    id: int
+    preset: str
+    names: tuple[str, ...]
+    moves: int
+    started_at: float
+    ended_at: float | None
+    winner: int | None
+    reason: str | None
+
+
+def default_path() -> Path:
+    """``$XDG_DATA_HOME/notty/notty.db``, or ``~/.local/share/notty/notty.db``."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "notty" / "notty.db"
+
+
+class Store:
+    def __init__(self, path: str | os.PathLike[str], *, clock: Callable[[], float] = time.time) -> None:
+        self.path = Path(path)
+        self._clock = clock
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except (OSError, sqlite3.Error) as error:
+            raise StoreError(f"cannot use the database {self.path}: {error}") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _migrate(self) -> None:
+        (version,) = self._db.execute("PRAGMA user_version").fetchone()
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"the database {self.path} has schema version {version}, newer than this "
+                f"notty's {SCHEMA_VERSION}: upgrade notty or use another --db"
+            )
+        for number in range(version, SCHEMA_VERSION):
+            with self._transaction():
+                self._db.executescript(
+                    f"BEGIN; {MIGRATIONS[number]}; PRAGMA user_version = {number + 1}; COMMIT;"
+                )
+
+    # -- writing -------------------------------------------------------------------
+
+    def write(self, records: Iterable[Record]) -> None:
+        """Store ``records`` in one transaction: all of them, or (on error) none."""
+        records = list(records)
+        if not records:
+            return
+        now = self._clock()
+        with self._transaction():
+            self._db.execute("BEGIN")
+            for record in records:
+                self._write(record, now)
+            self._db.execute("COMMIT")
+
+    def _write(self, record: Record, now: float) -> None:
+        db = self._db
+        match record:
+            case GameBegun():
+                db.execute(
+                    "INSERT INTO games (id, preset, turn_limit, level, bot_delay, turn_seconds, deal, first,"
+                    " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record.table,
+                        record.preset,
+                        record.turn_limit,
+                        record.level,
+                        record.bot_delay,
+                        record.turn_seconds,
+                        " ".join(record.deal),
+                        record.first,
+                        now,
+                    ),
+                )
+                db.executemany(
+                    "INSERT INTO seats (game, seat, name, bot, token_hash) VALUES (?, ?, ?, ?, ?)",
+                    [
+                        (record.table, index, seat.name, seat.bot, seat.token_hash)
+                        for index, seat in enumerate(record.seats)
+                    ],
+                )
+            case Moved():
+                db.execute(
+                    "INSERT INTO moves (game, number, seat, action, outcome, at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (record.table, record.number, record.seat, record.action, " ".join(record.outcome), now),
+                )
+            case SeatLeft():
+                db.execute(
+                    "UPDATE seats SET left_at = ? WHERE game = ? AND seat = ?",
+                    (now, record.table, record.seat),
+                )
+            case GameOver():
+                db.execute(
+                    "UPDATE games SET ended_at = ?, winner = ?, reason = ? WHERE id = ?",
+                    (now, record.winner, record.reason, record.table),
+                )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    # -- reading -------------------------------------------------------------------
+
+    def next_table_id(self) -> int:
+        """A table number no stored game has used."""
+        (highest,) = self._db.execute("SELECT max(id) FROM games").fetchone()
+        return (highest or 0) + 1
+
+    def unfinished(self) -> list[SavedGame]:
+        """Every game that was still being played, oldest first."""
+        ids = [row[0] for row in self._db.execute("SELECT id FROM games WHERE ended_at IS NULL ORDER BY id")]
+        return [game for game in map(self.game, ids) if game is not None]
+
+    def game(self, game_id: int) -> SavedGame | None:
+        row = self._db.execute(
+            "SELECT preset, turn_limit, level, bot_delay, turn_seconds, deal, first, winner, reason, ended_at"
+            " FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        preset, turn_limit, level, bot_delay, turn_seconds, deal, first, winner, reason, ended_at = row
+        seats = self._db.execute(
+            "SELECT name, bot, token_hash, left_at FROM seats WHERE game = ? ORDER BY seat", (game_id,)
+        ).fetchall()
+        begun = GameBegun(
+            table=game_id,
+            preset=preset,
+            turn_limit=turn_limit,
+            level=level,
+            bot_delay=bot_delay,
+            turn_seconds=turn_seconds,
+            seats=tuple(SeatRecord(name, bot, token_hash) for name, bot, token_hash, _ in seats),
+            deal=tuple(deal.split()),
+            first=first,
+        )
+        moves = tuple(
+            Moved(game_id, number, seat, action, tuple(outcome.split()))
+            for number, seat, action, outcome in self._db.execute(
+                "SELECT number, seat, action, outcome FROM moves WHERE game = ? ORDER BY number", (game_id,)
+            )
+        )
+        left = frozenset(index for index, seat in enumerate(seats) if seat[3] is not None)
+        over = None if ended_at is None else GameOver(game_id, winner, reason)
+        return SavedGame(begun, moves, left, over)
+
+    def games(self) -> list[GameSummary]:
+        """Every stored game, newest first."""
+        return list(self._summaries())
+
+    def _summaries(self) -> Iterator[GameSummary]:
+        rows = self._db.execute(
+            "SELECT id, preset, started_at, ended_at, winner, reason,"
+            " (SELECT count(*) FROM moves WHERE moves.game = games.id),"
+            " (SELECT group_concat(name, char(9)) FROM (SELECT name FROM seats WHERE seats.game = games.id"
+            "  ORDER BY seat))"
+            " FROM games ORDER BY id DESC"
+        )
+        for game_id, preset, started_at, ended_at, winner, reason, moves, names in rows:
+            yield GameSummary(
+                game_id, preset, tuple((names or "").split("\t")), moves, started_at, ended_at, winner, reason
+            )
+
+
+class _Transaction:
+    """Roll back whatever a failed write started, so the database stays as it was."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if error is not None and self._db.in_transaction:
+            self._db.rollback()
