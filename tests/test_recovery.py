@@ -1,0 +1,222 @@
+"""A real notty-server process killed with SIGKILL mid-game and restarted on the same database."""
+
+from __future__ import annotations
+
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from protocol import (
+    CLASSIC,
+    PROTOCOL_VERSION,
+    Act,
+    Connection,
+    CreateTable,
+    Hello,
+    Join,
+    Message,
+    Seated,
+    Sender,
+    State,
+    Watch,
+    Watching,
+    Welcome,
+)
+
+BIN = Path(sys.executable).parent
+
+
+class Server:
+    """``notty-server`` on a free port, recording in ``db``."""
+
+    def __init__(self, db: Path) -> None:
+        self.process = subprocess.Popen(
+            [str(BIN / "notty-server"), "--host", "127.0.0.1", "--port", "0", "--db", str(db)],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stderr is not None
+        self.log: list[str] = []
+        for line in self.process.stderr:
+            self.log.append(line)
+            found = re.search(r"listening on \('127\.0\.0\.1', (\d+)\)", line)
+            if found:
+                self.port = int(found.group(1))
+                return
+        raise AssertionError("the server did not start:\n" + "".join(self.log))
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def servers() -> Iterator[list[Server]]:
+    started: list[Server] = []
+    yield started
+    for server in started:
+        server.stop()
+
+
+class Player:
+    """A blocking protocol client: enough to play, watch and resume."""
+
+    def __init__(self, port: int, name: str, token: str | None = None) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=15)
+        self.protocol = Connection(Sender.CLIENT)
+        self.name = name
+        self.token: str | None = None
+        self.table: int | None = None
+        self.view: dict[str, Any] | None = None
+        self.events: list[str] = []  # every event's text, in the order seen
+        self.send(Hello(PROTOCOL_VERSION, name, token))
+        assert isinstance(self.receive(), Welcome)
+
+    def send(self, message: Message) -> None:
+        self.sock.sendall(self.protocol.send(message))
+
+    def receive(self) -> Message:
+        while (message := self.protocol.next_event()) is None:
+            data = self.sock.recv(65536)
+            assert data, "the server closed the connection"
+            self.protocol.receive_data(data)
+        match message:
+            case Seated(table, _, token):
+                self.table, self.token = table, token
+            case Watching(table):
+                self.table = table
+            case State(_, view, events):
+                self.view = dict(view)
+                self.events += [event["text"] for event in events]
+        return message
+
+    def expect(self, kind: type[Message]) -> Any:
+        while not isinstance(message := self.receive(), kind):
+            pass
+        return message
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def play_turns(players: list[Player], rng: random.Random, actions: int) -> None:
+    """The player whose turn it is acts; everyone reads the state that follows."""
+    for _ in range(actions):
+        view = players[0].view
+        assert view is not None
+        if view["end_reason"] is not None:
+            return
+        mover = players[view["current"]]
+        assert mover.view is not None
+        mover.send(Act(rng.choice(mover.view["legal"])))
+        for player in players:
+            player.expect(State)
+
+
+def conserved(view: dict[str, Any]) -> bool:
+    held = Counter(card for hand in view["hands"] for card in hand)
+    return sum(held.values()) + view["deck_size"] == len(CLASSIC.full_deck())
+
+
+def test_killed_mid_game_the_server_restores_it_exactly_and_the_players_finish_it(
+    tmp_path: Path, servers: list[Server]
+) -> None:
+    db = tmp_path / "notty.db"
+    servers.append(server := Server(db))
+    ann = Player(server.port, "ann")
+    ann.send(CreateTable("classic", 2, (), turn_limit=40))
+    ann.expect(Seated)
+    bob = Player(server.port, "bob")
+    assert ann.table is not None
+    bob.send(Join(ann.table))
+    bob.expect(Seated)
+    ann.expect(State)
+    bob.expect(State)
+    players = [ann, bob]  # seats 0 and 1
+    play_turns(players, random.Random(8), 25)
+    before = {player.name: player.view for player in players}
+    assert before["ann"] is not None and before["ann"]["turn"] > 1
+
+    server.kill()
+    for player in players:
+        player.close()
+    servers.append(server := Server(db))
+
+    resumed = [Player(server.port, player.name, player.token) for player in players]
+    for player, old in zip(resumed, players, strict=True):
+        assert player.expect(Seated).table == old.table
+        player.expect(State)
+        assert player.view == before[player.name], "the restored game differs from the one killed"
+        assert player.view is not None and conserved(player.view)
+
+    play_turns(resumed, random.Random(9), 10_000)
+    for player in resumed:
+        assert player.view is not None and player.view["end_reason"] is not None
+        player.close()
+    server.stop()
+
+    listing = subprocess.run(
+        [str(BIN / "notty-server"), "games", "--db", str(db)], capture_output=True, text=True, check=True
+    ).stdout
+    assert re.search(rf"game {ann.table}: classic, ann vs bob, .*(won|no winner)", listing), listing
+    replay = subprocess.run(
+        [str(BIN / "notty-server"), "replay", str(ann.table), "--db", str(db)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "game over" in replay or "wins" in replay
+
+
+def test_killed_while_bots_play_nothing_anyone_saw_is_lost(tmp_path: Path, servers: list[Server]) -> None:
+    """A kill at an arbitrary moment: every move a watcher saw is in the record, in order."""
+    db = tmp_path / "notty.db"
+    servers.append(server := Server(db))
+    watcher = Player(server.port, "cy")
+    watcher.send(CreateTable("classic", 3, ("greedy", "greedy", "random"), bot_delay_ms=0, turn_limit=300))
+    watcher.expect(Watching)
+    while len(watcher.events) < 60:
+        watcher.expect(State)
+    server.kill()  # the bots are still playing: the kill lands between two of their moves
+    watcher.close()
+    seen = watcher.events
+    assert watcher.view is not None and watcher.view["end_reason"] is None
+
+    servers.append(server := Server(db))
+    again = Player(server.port, "cy")
+    assert watcher.table is not None
+    again.send(Watch(watcher.table))
+    again.expect(Watching)
+    again.expect(State)
+    assert again.view is not None and conserved(again.view)
+    assert again.view["turn"] >= watcher.view["turn"]
+    while again.view["end_reason"] is None:  # someone watches, so the bots play on to the end
+        again.expect(State)
+    again.close()
+    server.stop()
+
+    replay = subprocess.run(
+        [str(BIN / "notty-server"), "replay", str(watcher.table), "--db", str(db)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    recorded = [line.strip() for line in replay[1:]]
+    texts = [text.split(": ", 1)[1] if ". turn " in text else text for text in recorded]
+    moves = "; ".join(texts)
+    assert moves.startswith("; ".join(seen)), "a move the watcher saw is missing from the record"
+    assert again.events[-1] in texts[-1]

@@ -1,0 +1,282 @@
+"""The game record: SQLite storage, exact rebuilds, restoring a host, and the replay command."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from protocol import (
+    CLASSIC,
+    FIVE_COLOUR,
+    PROTOCOL_VERSION,
+    Act,
+    CreateTable,
+    Error,
+    Hello,
+    Join,
+    Leave,
+    Seated,
+    State,
+)
+from server import cli
+from server.engine import Deal, Game
+from server.host import Host, rebuild
+from server.journal import GameBegun, Moved, SavedGame
+from server.store import SCHEMA_VERSION, Store, StoreError
+
+TOKENS = [f"token-{n:02d}-" + "x" * 30 for n in range(100)]
+
+
+def snapshot(game: Game) -> dict[str, Any]:
+    """Everything that makes a position: hands, deck contents, whose turn, per-turn state, result."""
+    return {
+        "view": game.view(),
+        "deck": game.deck_contents(),
+        "deck_order": list(game._deck),  # same deal + same moves: even the internal order agrees
+    }
+
+
+def new_host(store: Store, seed: int = 0) -> Host:
+    tokens = iter(TOKENS)
+    return Host(
+        new_rng=lambda: random.Random(seed),
+        new_token=lambda: next(tokens),
+        first_table=store.next_table_id(),
+    )
+
+
+def play(host: Host, store: Store, table: int, rng: random.Random, steps: int) -> None:
+    """Random legal moves for the humans (connections 1 and 2 hold seats 0 and 1), journalled."""
+    game = host.tables[table].game
+    assert game is not None
+    for _ in range(steps):
+        if game.over:
+            return
+        action = rng.choice(game.legal_actions())
+        out = host.handle(game.current + 1, Act(str(action)), 0.0)
+        assert not any(isinstance(message, Error) for _, message in out), out
+        store.write(host.take_journal())
+
+
+def seat_two(host: Host, store: Store, preset: str = "classic", turn_limit: int = 0) -> int:
+    for conn, name in ((1, "ann"), (2, "bob")):
+        host.connect(conn)
+        host.handle(conn, Hello(PROTOCOL_VERSION, name), 0.0)
+    out = host.handle(1, CreateTable(preset, 2, (), turn_limit=turn_limit), 0.0)
+    (seated,) = [m for _, m in out if isinstance(m, Seated)]
+    host.handle(2, Join(seated.table), 0.0)
+    store.write(host.take_journal())
+    return seated.table
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "notty.db")
+
+
+# -- the engine's deal --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, FIVE_COLOUR], ids=["classic", "five-colour"])
+def test_a_recorded_deal_deals_the_same_game(rules: Any) -> None:
+    original = Game(rules, ["a", "b", "c"], random.Random(5))
+    again = Game(rules, ["a", "b", "c"], random.Random(99), deal=original.deal)
+    assert snapshot(again) == snapshot(original)
+    assert again.deal == original.deal
+
+
+def test_a_deal_that_is_not_the_full_deck_is_refused() -> None:
+    deal = Game(CLASSIC, ["a", "b"], random.Random(1)).deal
+    with pytest.raises(ValueError, match="full deck"):
+        Game(CLASSIC, ["a", "b"], random.Random(1), deal=Deal(deal.order[1:], 0))
+    with pytest.raises(ValueError, match="full deck"):
+        Game(FIVE_COLOUR, ["a", "b"], random.Random(1), deal=deal)
+    with pytest.raises(ValueError, match="no seat"):
+        Game(CLASSIC, ["a", "b"], random.Random(1), deal=Deal(deal.order, 2))
+
+
+# -- the database ----------------------------------------------------------------------------
+
+
+def test_a_new_database_gets_the_current_schema_in_wal_mode(tmp_path: Path) -> None:
+    Store(tmp_path / "a.db").close()
+    db = sqlite3.connect(tmp_path / "a.db")
+    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+    assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    Store(tmp_path / "a.db").close()  # opening again migrates nothing and loses nothing
+    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
+def test_a_database_from_a_newer_notty_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(StoreError, match="newer"):
+        Store(path)
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION + 1,)
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "junk.db"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="cannot use"):
+        Store(path)
+
+
+def test_a_batch_is_stored_whole_or_not_at_all(store: Store) -> None:
+    host = new_host(store)
+    table = seat_two(host, store)
+    play(host, store, table, random.Random(1), 3)
+    before = store.game(table)
+    assert before is not None and len(before.moves) == 3
+    fresh = Moved(table, 4, 0, "end", ())
+    duplicate = Moved(table, 1, 0, "end", ())
+    with pytest.raises(sqlite3.IntegrityError):
+        store.write([fresh, duplicate])
+    assert store.game(table) == before
+
+
+def test_tokens_are_stored_only_as_hashes(tmp_path: Path) -> None:
+    store = Store(tmp_path / "notty.db")
+    host = new_host(store)
+    table = seat_two(host, store)
+    play(host, store, table, random.Random(2), 5)
+    store.close()
+    raw = b"".join(path.read_bytes() for path in tmp_path.iterdir())
+    assert TOKENS[0].encode() not in raw and TOKENS[1].encode() not in raw
+    saved = Store(tmp_path / "notty.db").game(table)
+    assert saved is not None and all(len(seat.token_hash or b"") == 32 for seat in saved.begun.seats)
+
+
+# -- rebuilding --------------------------------------------------------------------------------
+
+
+@settings(max_examples=30)
+@given(
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 120),
+    preset=st.sampled_from(["classic", "five-colour"]),
+)
+def test_a_stored_game_rebuilds_exactly_at_any_point(
+    tmp_path_factory: pytest.TempPathFactory, seed: int, steps: int, preset: str
+) -> None:
+    store = Store(tmp_path_factory.mktemp("db") / "notty.db")
+    host = new_host(store, seed)
+    table = seat_two(host, store, preset)
+    play(host, store, table, random.Random(seed), steps)
+    live = host.tables[table].game
+    assert live is not None
+    saved = store.game(table)
+    assert saved is not None
+    assert snapshot(rebuild(saved, random.Random(0))) == snapshot(live)
+    assert (table in {s.begun.table for s in store.unfinished()}) == (not live.over)
+    assert (saved.over is not None) == live.over
+    full = Counter(live.rules.full_deck())
+    assert sum((Counter(hand) for hand in live.hands), Counter()) + live.deck_contents() == full
+
+
+def test_a_restored_host_holds_the_seats_for_their_tokens(store: Store) -> None:
+    host = new_host(store)
+    table = seat_two(host, store, turn_limit=500)
+    play(host, store, table, random.Random(3), 17)
+    live = host.tables[table].game
+    assert live is not None
+
+    again = new_host(store)
+    for saved in store.unfinished():
+        again.restore(saved, now=100.0)
+    restored = again.tables[table].game
+    assert restored is not None and snapshot(restored) == snapshot(live)
+    assert again.take_journal() == []  # restoring records nothing new
+    again.connect(7)
+    out = again.handle(7, Hello(PROTOCOL_VERSION, "ann", TOKENS[0]), 101.0)
+    kinds = [type(message) for _, message in out]
+    assert Seated in kinds and State in kinds
+    state = next(message for _, message in out if isinstance(message, State))
+    assert state.view["hands"] == tuple(tuple(str(c) for c in hand) for hand in live.hands)
+    # New tables never reuse a recorded game's number.
+    again.connect(8)
+    again.handle(8, Hello(PROTOCOL_VERSION, "cy"), 0.0)
+    out = again.handle(8, CreateTable("classic", 2, ()), 0.0)
+    (seated,) = [m for _, m in out if isinstance(m, Seated)]
+    assert seated.table > table
+
+
+def test_a_seat_left_for_good_stays_with_its_stand_in(store: Store) -> None:
+    host = new_host(store)
+    table = seat_two(host, store)
+    play(host, store, table, random.Random(4), 4)
+    host.handle(2, Leave(), 0.0)
+    store.write(host.take_journal())
+    again = new_host(store)
+    (saved,) = store.unfinished()
+    assert saved.left == frozenset({1})
+    again.restore(saved, now=0.0)
+    seats = again.tables[table].seats
+    assert seats[1].stand_in and not seats[0].stand_in
+    assert seats[0].dropped_at == 0.0  # the human who did not leave is held for the grace period
+
+
+def test_a_finished_game_is_not_restored_but_can_be_replayed(
+    store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    host = new_host(store)
+    table = seat_two(host, store, turn_limit=6)
+    play(host, store, table, random.Random(5), 1000)
+    game = host.tables[table].game
+    assert game is not None and game.over
+    assert store.unfinished() == []
+    saved = store.game(table)
+    assert saved is not None and saved.over is not None
+    store.close()
+
+    assert cli.main(["games", "--db", str(tmp_path / "notty.db")]) == 0
+    listing = capsys.readouterr().out
+    assert f"game {table}: classic, ann vs bob" in listing and "no winner (turn-limit)" in listing
+
+    assert cli.main(["replay", str(table), "--db", str(tmp_path / "notty.db")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"game {table}: classic, ann vs bob"
+    assert len([line for line in lines if ". turn " in line]) == len(saved.moves)
+    assert lines[-1].endswith("game over, no winner (turn limit)")
+
+
+def test_replay_explains_what_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["replay", "3", "--db", str(tmp_path / "none.db")]) == 1
+    assert "no database" in capsys.readouterr().err
+    Store(tmp_path / "empty.db").close()
+    assert cli.main(["replay", "3", "--db", str(tmp_path / "empty.db")]) == 1
+    assert "no game 3" in capsys.readouterr().err
+    assert cli.main(["games", "--db", str(tmp_path / "empty.db")]) == 0
+    assert "no games recorded yet" in capsys.readouterr().out
+
+
+def test_a_damaged_record_costs_its_game_not_the_others(store: Store) -> None:
+    host = new_host(store)
+    first = seat_two(host, store)
+    play(host, store, first, random.Random(6), 5)
+    begun = store.game(first)
+    assert begun is not None
+    broken = SavedGame(
+        GameBegun(**{**_fields(begun.begun), "table": 99, "deal": begun.begun.deal[1:]}),
+        (),
+    )
+    again = new_host(store)
+    with pytest.raises(ValueError):
+        again.restore(broken, now=0.0)
+    assert 99 not in again.tables
+    again.restore(begun, now=0.0)
+    assert first in again.tables
+
+
+def _fields(begun: GameBegun) -> dict[str, Any]:
+    return attrs.asdict(begun, recurse=False)
