@@ -1,1 +1,1 @@
-"""The terminal client (networked play arrives with issue 3)."""
+"""The terminal client, ``notty-client``, and ``notty-watch``."""

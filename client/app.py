@@ -1,4 +1,4 @@
-"""``notty-client [HOST:PORT] [--name NAME]``: play Notty in a terminal.
+"""``notty-client [HOST:PORT] [--name NAME] [--forget]``: play Notty in a terminal.
 
 With no address it starts a server inside this process and seats you at a
 table against the expert bot, at medium level: the one-command way to play.
@@ -6,12 +6,17 @@ On a terminal it offers line editing, history and tab completion, and server
 updates never garble what you are typing. With input from a pipe or file it is
 scriptable: plain text, and each game action waits for your turn before it is
 sent.
+
+Against a server it keeps its seat token on disk (:mod:`client.tokens`), so a
+client that crashed, was killed or quit mid-game takes its seat back when run
+again with the same address and name.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -33,6 +38,8 @@ from protocol import (
     Left,
     LocalProtocolError,
     Message,
+    Ping,
+    Pong,
     ProtocolError,
     Seated,
     Sender,
@@ -44,8 +51,11 @@ from protocol import (
 
 from .commands import COMMANDS, DEFAULT_BOT, Reply, interpret
 from .render import colour_cards_in, state_text, wire_cards
+from .tokens import SeatStore, StoredSeat, server_key
 
 RECONNECT_SECONDS = 30.0
+#: A ping after this long without sending: the server drops connections silent for 60 s.
+HEARTBEAT_SECONDS = 20.0
 
 
 class ConnectionLost(Exception):
@@ -72,9 +82,13 @@ class Terminal:
 
 
 class Client:
-    def __init__(self, terminal: Terminal, name: str) -> None:
+    def __init__(
+        self, terminal: Terminal, name: str, seats: SeatStore | None = None, server: str = ""
+    ) -> None:
         self.terminal = terminal
         self.name = name
+        self.seats = seats  # where the seat token is kept between runs; None: not kept
+        self.server = server  # this server's key in ``seats``
         self.protocol = Connection(Sender.CLIENT)
         self.stream: trio.abc.Stream | None = None
         self.view: Mapping[str, Any] | None = None
@@ -85,6 +99,9 @@ class Client:
         self.game_over = False
         self.closing = False
         self.lost: str | None = None  # why the connection went, if it went by itself
+        self.last_sent = 0.0  # trio time; set by each send, starting with hello
+        self.pings = 0
+        self.sending = trio.Lock()  # the heartbeat and the commands share the stream
 
     # -- the connection ------------------------------------------------------------
 
@@ -93,17 +110,33 @@ class Client:
         self.protocol = Connection(Sender.CLIENT)
         await self.send(Hello(PROTOCOL_VERSION, self.name, self.token))
 
-    async def send(self, message: Message) -> None:
+    async def send(self, message: Message, quiet: bool = False) -> None:
+        """Send, or say why not (unless ``quiet``: the heartbeat's ping is not the user's doing)."""
         assert self.stream is not None
-        try:
-            data = self.protocol.send(message)
-        except LocalProtocolError as error:
-            self.terminal.show(f"cannot do that now: {error}")
-            return
-        try:
-            await self.stream.send_all(data)
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
-            raise ConnectionLost(str(error)) from None
+        async with self.sending:  # frames go out whole and in the order the protocol saw them
+            try:
+                data = self.protocol.send(message)
+            except LocalProtocolError as error:
+                if not quiet:
+                    self.terminal.show(f"cannot do that now: {error}")
+                return
+            try:
+                await self.stream.send_all(data)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
+                raise ConnectionLost(str(error)) from None
+            self.last_sent = trio.current_time()
+
+    async def heartbeat(self) -> None:
+        """Ping whenever nothing was sent for a while, so a player who is only thinking is not dropped."""
+        while True:
+            due = self.last_sent + HEARTBEAT_SECONDS
+            if trio.current_time() < due:
+                await trio.sleep_until(due)
+            elif Ping in Connection.allowed(Sender.CLIENT, self.protocol.state):
+                self.pings += 1
+                await self.send(Ping(self.pings % 2**32), quiet=True)
+            else:  # before welcome, or closed: nothing to say yet
+                await trio.sleep(HEARTBEAT_SECONDS)
 
     async def receive_forever(self) -> None:
         """Show everything the server says until it closes the connection."""
@@ -130,8 +163,14 @@ class Client:
         colour = self.terminal.colour
         show = self.terminal.show
         match message:
+            case Pong():
+                return  # the heartbeat's answer: not news, and not the reply a script waits for
             case Welcome(_, server):
-                show(f"connected to {server}" + (" (resuming your seat)" if self.token else ""))
+                resuming = ""
+                if self.token:
+                    at = f" at table {self.table}" if self.table is not None else ""
+                    resuming = f" (resuming your seat{at})"
+                show(f"connected to {server}{resuming}")
             case Tables(tables):
                 if not tables:
                     show("no tables yet: 'new' creates one")
@@ -144,17 +183,28 @@ class Client:
                     )
             case Seated(table, seat, token):
                 self.table, self.token = table, token
+                problem = self.keep_seat(StoredSeat(token, table))  # on disk before the user is told
                 show(f"you sit at table {table}, seat {seat}")
+                if problem:
+                    show(f"(your seat will not be resumed after a restart: {problem})")
             case Watching(table):
                 self.table = table
                 show(f"you are watching table {table}")
             case Left(table):
+                self.drop_seat()
                 self.table, self.token, self.view = None, None, None
                 show(f"you left table {table}")
             case State(table, view, events):
                 self.view = view
                 self.game_over = view["end_reason"] is not None
+                if self.game_over and view["seat"] is not None:
+                    self.drop_seat()  # nothing left to resume
                 show(state_text(table, view, events, colour))
+            case Error("bad-token", _, _):
+                gone = f" at table {self.table}" if self.table is not None else ""
+                self.drop_seat()
+                self.table, self.token, self.view = None, None, None
+                show(f"your seat{gone} is gone (the game may be over); you are in the lobby")
             case Hint(size, best, alternatives, outs):
                 if not size:
                     show("hint: nothing can be discarded now")
@@ -175,6 +225,14 @@ class Client:
         self.received += 1
         self.changed.set()
         self.changed = trio.Event()
+
+    def keep_seat(self, seat: StoredSeat) -> str | None:
+        """Save the seat for the next run; why not, if it could not be saved."""
+        return None if self.seats is None else self.seats.put(self.server, self.name, seat)
+
+    def drop_seat(self) -> None:
+        if self.seats is not None and self.token is not None:
+            self.seats.forget(self.server, self.name, self.token)
 
     # -- scripted input -------------------------------------------------------------
 
@@ -241,7 +299,13 @@ def _completer(client: Client) -> Any:
     return complete
 
 
-async def run(address: tuple[str, int] | None, name: str, terminal: Terminal) -> int:
+async def run(
+    address: tuple[str, int] | None,
+    name: str,
+    terminal: Terminal,
+    forget: bool = False,
+    seats: SeatStore | None = None,
+) -> int:
     async with trio.open_nursery() as nursery:
         if address is None:
             from server.cli import make_host
@@ -251,15 +315,26 @@ async def run(address: tuple[str, int] | None, name: str, terminal: Terminal) ->
             listeners = await nursery.start(server.serve, "127.0.0.1", 0)
             address = ("127.0.0.1", listeners[0].socket.getsockname()[1])
             first: list[Message] = [CreateTable("classic", 2, (DEFAULT_BOT,), level=DEFAULT_LEVEL)]
+            client = Client(terminal, name)  # this server dies with us: nothing worth keeping
         else:
             first = []
-        code = await _play(address, name, terminal, first)
+            seats = seats or SeatStore()
+            client = Client(terminal, name, seats, server_key(*address))
+            if forget:
+                dropped = seats.forget(client.server, name)
+                terminal.show(
+                    f"forgot your seat at table {dropped.table} on {client.server}"
+                    if dropped
+                    else f"no seat kept for {name} on {client.server}"
+                )
+            elif stored := seats.get(client.server, name):
+                client.token, client.table = stored.token, stored.table
+        code = await _play(client, address, terminal, first)
         nursery.cancel_scope.cancel()
     return code
 
 
-async def _play(address: tuple[str, int], name: str, terminal: Terminal, first: list[Message]) -> int:
-    client = Client(terminal, name)
+async def _play(client: Client, address: tuple[str, int], terminal: Terminal, first: list[Message]) -> int:
     host, port = address
     try:
         await client.connect(host, port)
@@ -280,6 +355,7 @@ async def _play(address: tuple[str, int], name: str, terminal: Terminal, first: 
             client.lost = None
             async with trio.open_nursery() as session:
                 session.start_soon(_receive_then_stop, client, session.cancel_scope)
+                session.start_soon(_heartbeat_then_stop, client, session.cancel_scope)
                 try:
                     if await client.wait_for(lambda: client.protocol.state is not ConnectionState.HELLO, 10):
                         for message in first:  # the built-in server's table: wait until we sit
@@ -308,6 +384,14 @@ async def _receive_then_stop(client: Client, scope: trio.CancelScope) -> None:
     except ConnectionLost as lost:
         client.lost = str(lost)
     finally:
+        scope.cancel()
+
+
+async def _heartbeat_then_stop(client: Client, scope: trio.CancelScope) -> None:
+    try:
+        await client.heartbeat()
+    except ConnectionLost as lost:
+        client.lost = str(lost)
         scope.cancel()
 
 
@@ -348,6 +432,14 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
         while await client.wait_for(lambda count=client.received: client.received > count, 0.5):
             pass
     client.closing = True
+    if client.seats is not None and client.token is not None and not client.game_over:
+        if client.view is None:  # the game has not started: the server frees the seat
+            client.drop_seat()
+        else:
+            terminal.show(
+                f"your seat at table {client.table} is kept: "
+                f"run notty-client {client.server} --name {shlex.quote(client.name)} again to take it back"
+            )
     if not client.closed():
         await client.send(Bye())
         await client.wait_for(client.closed, 2)
@@ -370,6 +462,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--name", default=os.environ.get("USER", "player") or "player", help="your name at the table"
     )
+    parser.add_argument(
+        "--forget",
+        action="store_true",
+        help="drop the seat kept for this server and name instead of resuming it",
+    )
     args = parser.parse_args(argv)
     try:
         address = parse_address(args.address) if args.address else None
@@ -381,7 +478,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     interactive = sys.stdin.isatty()
     colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     try:
-        return trio.run(run, address, name, Terminal(interactive, colour))
+        return trio.run(run, address, name, Terminal(interactive, colour), args.forget)
     except KeyboardInterrupt:
         return 130
 

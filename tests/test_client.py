@@ -24,6 +24,13 @@ ENV = {**os.environ, "NO_COLOR": "", "TERM": "xterm"}
 ENV.pop("NO_COLOR")
 
 
+@pytest.fixture(autouse=True)
+def _private_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat tokens the clients keep go to a temporary directory, never the real home."""
+    monkeypatch.setitem(ENV, "XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+
 @pytest.fixture
 def server_port(tmp_path: Path) -> Iterator[int]:
     """A real notty-server process on a free port."""

@@ -1,0 +1,121 @@
+"""Seat tokens on disk, one per server and player name, so a client run again resumes its seat.
+
+A token is a secret (whoever holds it takes the seat), so the file is private:
+mode 0600 in a 0700 directory. It is written whole to a temporary file and
+renamed over the old one, so a crash mid-write leaves the old file or the new,
+never half of one. A missing, corrupt or unreadable file counts as empty: a
+lost token costs a seat, which is far better than a client that will not start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+#: The wire form of a seat token (``hello.token``); anything else on disk is ignored.
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
+_VERSION = 1
+
+
+@attrs.frozen
+class StoredSeat:
+    token: str
+    table: int
+
+
+def default_path() -> Path:
+    """``$XDG_STATE_HOME/notty/seats.json``: tokens are state, not configuration (XDG base dirs)."""
+    state = os.environ.get("XDG_STATE_HOME", "")
+    base = Path(state) if os.path.isabs(state) else Path.home() / ".local" / "state"
+    return base / "notty" / "seats.json"
+
+
+def server_key(host: str, port: int) -> str:
+    """``host:port`` spelt one way, so ``LOCALHOST:4008`` finds the seat ``localhost:4008`` saved."""
+    host = host.strip().strip("[]").rstrip(".").lower()
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+class SeatStore:
+    """The seats this user holds, by server and by the name they play under there.
+
+    Keyed by name too, so two clients of one user on one server (a player and
+    a friend on the same machine) do not take each other's seat.
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_path()
+
+    def get(self, server: str, name: str) -> StoredSeat | None:
+        entry = self._read().get(server, {}).get(name.lower())
+        return None if entry is None else StoredSeat(entry["token"], entry["table"])
+
+    def put(self, server: str, name: str, seat: StoredSeat) -> str | None:
+        """Remember a seat; the reason if it could not be written (play goes on either way)."""
+        servers = self._read()
+        servers.setdefault(server, {})[name.lower()] = {"token": seat.token, "table": seat.table}
+        return self._write(servers)
+
+    def forget(self, server: str, name: str, token: str | None = None) -> StoredSeat | None:
+        """Drop a seat (only if it still holds ``token``: another client may have saved a newer one)."""
+        servers = self._read()
+        seats = servers.get(server, {})
+        entry = seats.get(name.lower())
+        if entry is None or (token is not None and entry["token"] != token):
+            return None
+        del seats[name.lower()]
+        if not seats:
+            del servers[server]
+        self._write(servers)
+        return StoredSeat(entry["token"], entry["table"])
+
+    def _read(self) -> dict[str, dict[str, dict[str, Any]]]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        servers = data.get("servers") if isinstance(data, dict) else None
+        if not isinstance(servers, dict):
+            return {}
+        clean: dict[str, dict[str, dict[str, Any]]] = {}
+        for server, seats in servers.items():
+            if not isinstance(seats, dict):
+                continue
+            for name, entry in seats.items():
+                if (
+                    isinstance(entry, dict)
+                    and isinstance(entry.get("token"), str)
+                    and _TOKEN.fullmatch(entry["token"])
+                    and type(entry.get("table")) is int
+                    and entry["table"] > 0
+                ):
+                    clean.setdefault(server, {})[name] = {"token": entry["token"], "table": entry["table"]}
+        return clean
+
+    def _write(self, servers: dict[str, dict[str, dict[str, Any]]]) -> str | None:
+        folder = self.path.parent
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            with contextlib.suppress(OSError):  # not ours to change, perhaps; the file is 0600 anyway
+                folder.chmod(0o700)
+            fd, temp = tempfile.mkstemp(dir=folder, prefix=".seats-", suffix=".tmp")  # mode 0600
+        except OSError as error:
+            return error.strerror or str(error)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                json.dump({"version": _VERSION, "servers": servers}, file, indent=1, sort_keys=True)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temp, self.path)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            return error.strerror or str(error)
+        return None

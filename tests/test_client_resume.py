@@ -1,0 +1,443 @@
+"""The client keeps its seat token on disk and resumes by itself; it pings while idle.
+
+The end-to-end tests drive the real ``notty-client`` through a pty against a
+real ``notty-server``, as a person would; ``XDG_STATE_HOME`` points into the
+test's temporary directory so the real home is never touched.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import os
+import re
+import signal
+import socket
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+import trio
+import trio.testing
+
+from client import app
+from client.app import Client, Terminal
+from client.tokens import SeatStore, StoredSeat, default_path, server_key
+from protocol import (
+    PROTOCOL_VERSION,
+    Bye,
+    Connection,
+    CreateTable,
+    Goodbye,
+    Hello,
+    ListTables,
+    Message,
+    Ping,
+    Pong,
+    Seated,
+    Sender,
+    State,
+    Tables,
+    Welcome,
+)
+
+BIN = Path(sys.executable).parent
+BOGUS_TOKEN = "x" * 40  # well formed, held by no seat
+
+
+@pytest.fixture
+def state_home(tmp_path: Path) -> Path:
+    return tmp_path / "state"
+
+
+@pytest.fixture
+def seats_file(state_home: Path) -> Path:
+    return state_home / "notty" / "seats.json"
+
+
+@pytest.fixture
+def server_port(tmp_path: Path) -> Iterator[int]:
+    """A real notty-server process on a free port."""
+    server = subprocess.Popen(
+        [str(BIN / "notty-server"), "--host", "127.0.0.1", "--port", "0", "--db", str(tmp_path / "notty.db")],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stderr is not None
+        for line in server.stderr:
+            found = re.search(r"listening on \('127\.0\.0\.1', (\d+)\)", line)
+            if found:
+                yield int(found.group(1))
+                break
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+class Person:
+    """``notty-client`` on a pty, with everything it printed kept for later checks."""
+
+    def __init__(self, state_home: Path, *args: str) -> None:
+        env = {**os.environ, "TERM": "xterm", "XDG_STATE_HOME": str(state_home)}
+        env.pop("NO_COLOR", None)
+        self.log = io.StringIO()
+        self.child = pexpect.spawn(
+            str(BIN / "notty-client"), list(args), env=env, encoding="utf-8", timeout=20
+        )
+        self.child.logfile_read = self.log
+        self.child.setwinsize(40, 160)
+
+    def expect(self, pattern: str) -> re.Match[str]:
+        self.child.expect(pattern)
+        match = self.child.match
+        assert isinstance(match, re.Match)
+        return match
+
+    def sendline(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def quit(self) -> int:
+        self.child.sendline("quit")
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        assert "Traceback" not in self.log.getvalue()
+        return int(self.child.exitstatus or 0)
+
+    def kill(self) -> None:
+        self.child.kill(signal.SIGKILL)
+        self.child.close(force=True)
+
+
+def _kept(seats_file: Path) -> dict[str, Any]:
+    return dict(json.loads(seats_file.read_text())["servers"])
+
+
+#: A player's own line in the table display; the group is the hand, as shown.
+HAND = r"{name}\s+\[\s*\d+\]  ([^\r\n]*?) \(you\)"
+
+
+def test_a_killed_client_run_again_resumes_its_seat_and_sees_its_hand(
+    server_port: int, state_home: Path, seats_file: Path
+) -> None:
+    address = f"127.0.0.1:{server_port}"
+    ann = Person(state_home, address, "--name", "ann")
+    connected = ann.expect(r"connected to ([^\r\n]*)")
+    assert "resuming" not in connected.group(1)
+    ann.sendline("new classic 2 greedy")
+    table = ann.expect(r"you sit at table (\d+), seat 0").group(1)
+    # Wait for ann's turn: the game then waits for her, so her hand stays as it is.
+    hand = ann.expect(HAND.format(name="ann") + r"\r\n[^\r\n]*\r\nyour turn").group(1)
+
+    assert stat.S_IMODE(seats_file.stat().st_mode) == 0o600  # a secret: the owner's alone
+    assert stat.S_IMODE(seats_file.parent.stat().st_mode) == 0o700
+    kept = _kept(seats_file)[address]["ann"]
+    assert kept["table"] == int(table) and re.fullmatch(r"[A-Za-z0-9_-]{32,64}", kept["token"])
+
+    ann.kill()  # no bye, no goodbye: the process is simply gone
+
+    again = Person(state_home, address, "--name", "ann")
+    again.expect(rf"connected to [^\r\n]*\(resuming your seat at table {table}\)")
+    again.expect(rf"you sit at table {table}, seat 0")
+    assert again.expect(HAND.format(name="ann")).group(1) == hand  # the same seat, the same cards
+    again.expect("your turn")
+    again.sendline("draw 1")
+    again.expect("ann draws 1 card")  # and she plays on
+    again.expect("notty> ")
+    again.child.sendline("quit")
+    again.expect(rf"your seat at table {table} is kept")  # quitting mid-game keeps it too
+    again.child.expect(pexpect.EOF)
+    assert _kept(seats_file)[address]["ann"]["token"] == kept["token"]
+
+
+def test_leaving_forgets_the_seat_and_the_next_run_starts_in_the_lobby(
+    server_port: int, state_home: Path, seats_file: Path
+) -> None:
+    address = f"127.0.0.1:{server_port}"
+    bea = Person(state_home, address, "--name", "bea")
+    bea.expect("connected to")
+    bea.sendline("new classic 2 greedy")
+    table = bea.expect(r"you sit at table (\d+), seat 0").group(1)
+    assert _kept(seats_file)[address]["bea"]["table"] == int(table)
+    bea.sendline("leave")
+    bea.expect(rf"you left table {table}")
+    assert _kept(seats_file) == {}
+    assert bea.quit() == 0
+
+    again = Person(state_home, address, "--name", "bea")
+    assert "resuming" not in again.expect(r"connected to ([^\r\n]*)").group(1)
+    again.sendline("tables")
+    again.expect(rf"table {table}: classic")
+    assert again.quit() == 0
+
+
+def _messages(sock: socket.socket, conn: Connection) -> Iterator[Message]:
+    while data := sock.recv(65536):
+        conn.receive_data(data)
+        while (message := conn.next_event()) is not None:
+            yield message
+
+
+def _held_seat(port: int, name: str) -> tuple[int, str]:
+    """A seat in a game whose first turn is ``name``'s and whose first turn is its last.
+
+    Made over the raw protocol (the client's ``new`` has no turn limit); the
+    socket is then dropped, so the server holds the seat for its token.
+    """
+    for _ in range(30):
+        conn = Connection(Sender.CLIENT)
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(conn.send(Hello(PROTOCOL_VERSION, name)))
+            messages = _messages(sock, conn)
+            assert isinstance(next(messages), Welcome)
+            sock.sendall(conn.send(CreateTable("classic", 2, ("greedy",), turn_limit=1)))
+            seated = next(m for m in messages if isinstance(m, Seated))
+            state = next(m for m in messages if isinstance(m, State))
+            if state.view["current"] == seated.seat:
+                return seated.table, seated.token
+    raise AssertionError("the bot started 30 games in a row")
+
+
+def test_the_seat_is_forgotten_when_the_game_ends(
+    server_port: int, state_home: Path, seats_file: Path
+) -> None:
+    address = f"127.0.0.1:{server_port}"
+    table, token = _held_seat(server_port, "cy")
+    key = server_key("127.0.0.1", server_port)
+    assert SeatStore(seats_file).put(key, "cy", StoredSeat(token, table)) is None
+
+    cy = Person(state_home, address, "--name", "cy")
+    cy.expect(rf"resuming your seat at table {table}")
+    cy.expect(rf"you sit at table {table}, seat 0")
+    cy.expect("your turn")
+    assert _kept(seats_file)[address]["cy"]["token"] == token
+    cy.sendline("end")  # the table's turn limit is 1: the game ends with this turn
+    cy.expect("game over: no winner")
+    assert _kept(seats_file) == {}
+    assert cy.quit() == 0
+    assert "is kept" not in cy.log.getvalue()
+
+
+def test_a_seat_the_server_no_longer_holds_leaves_the_client_in_the_lobby(
+    server_port: int, state_home: Path, seats_file: Path
+) -> None:
+    address = f"127.0.0.1:{server_port}"
+    SeatStore(seats_file).put(address, "dan", StoredSeat(BOGUS_TOKEN, 7))
+    dan = Person(state_home, address, "--name", "dan")
+    dan.expect(r"resuming your seat at table 7")
+    dan.expect(r"your seat at table 7 is gone [^\r\n]*; you are in the lobby")
+    assert _kept(seats_file) == {}
+    dan.sendline("new classic 2 greedy")  # the lobby works as ever
+    table = dan.expect(r"you sit at table (\d+), seat 0").group(1)
+    kept = _kept(seats_file)[address]["dan"]
+    assert kept["table"] == int(table) and kept["token"] != BOGUS_TOKEN
+    assert "refused" not in dan.log.getvalue()
+    assert dan.quit() == 0
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\x00\xff{not json",
+        b"[1, 2, 3]",
+        b'{"servers": {"127.0.0.1:1": "ann"}}',
+        b'{"servers": {"SERVER": {"eve": {"token": 12, "table": "one"}}}}',
+        b'{"servers": {"SERVER": {"eve": {"token": "short", "table": 1}}}}',
+    ],
+)
+def test_a_corrupt_seat_file_does_not_crash_the_client(
+    server_port: int, state_home: Path, seats_file: Path, content: bytes
+) -> None:
+    address = f"127.0.0.1:{server_port}"
+    seats_file.parent.mkdir(parents=True)
+    seats_file.write_bytes(content.replace(b"SERVER", address.encode()))
+    eve = Person(state_home, address, "--name", "eve")
+    assert "resuming" not in eve.expect(r"connected to ([^\r\n]*)").group(1)
+    eve.sendline("new classic 2 greedy")
+    table = eve.expect(r"you sit at table (\d+), seat 0").group(1)
+    assert _kept(seats_file)[address]["eve"]["table"] == int(table)  # replaced by a good file
+    assert eve.quit() == 0
+
+
+def test_an_unwritable_seat_file_costs_only_the_resume(
+    server_port: int, state_home: Path, seats_file: Path
+) -> None:
+    seats_file.mkdir(parents=True)  # a directory where the file should be: unreadable, unwritable
+    fay = Person(state_home, f"127.0.0.1:{server_port}", "--name", "fay")
+    fay.expect("connected to")
+    fay.sendline("new classic 2 greedy")
+    fay.expect(r"you sit at table \d+, seat 0")
+    fay.expect(r"\(your seat will not be resumed after a restart: [^\r\n]+\)")
+    fay.expect("your turn")
+    fay.sendline("hint")
+    fay.expect("hint: ")
+    assert fay.quit() == 0
+    assert seats_file.is_dir() and list(seats_file.parent.iterdir()) == [seats_file]  # no temp files left
+
+
+def test_forget_drops_the_kept_seat(server_port: int, state_home: Path, seats_file: Path) -> None:
+    address = f"127.0.0.1:{server_port}"
+    gus = Person(state_home, address, "--name", "gus")
+    gus.expect("connected to")
+    gus.sendline("new classic 2 greedy")
+    table = gus.expect(r"you sit at table (\d+), seat 0").group(1)
+    gus.kill()
+    assert address in _kept(seats_file)
+
+    again = Person(state_home, address, "--name", "gus", "--forget")
+    again.expect(rf"forgot your seat at table {table} on {re.escape(address)}")
+    assert "resuming" not in again.expect(r"connected to ([^\r\n]*)").group(1)
+    assert _kept(seats_file) == {}
+    assert again.quit() == 0
+
+
+def test_the_built_in_game_keeps_no_seat(state_home: Path) -> None:
+    hal = Person(state_home, "--name", "hal")
+    hal.expect(r"you sit at table 1, seat 0")
+    hal.expect("notty> ")
+    assert hal.quit() == 0
+    assert not state_home.exists()
+    assert "is kept" not in hal.log.getvalue()
+
+
+# -- the store itself ---------------------------------------------------------------
+
+
+def test_server_keys_are_spelt_one_way() -> None:
+    assert server_key("LOCALHOST", 4008) == server_key("localhost", 4008) == "localhost:4008"
+    assert server_key("Example.COM.", 4008) == "example.com:4008"
+    assert server_key("::1", 4008) == server_key("[::1]", 4008) == "[::1]:4008"
+    assert server_key("localhost", 4008) != server_key("localhost", 4009)
+
+
+def test_the_store_keeps_one_seat_per_server_and_name(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "seats.json"
+    store = SeatStore(path)
+    ann, bob = StoredSeat("a" * 32, 1), StoredSeat("b" * 32, 1)
+    assert store.get("h:1", "ann") is None
+    assert store.put("h:1", "ann", ann) is None
+    assert store.put("h:1", "bob", bob) is None  # a second player on this machine keeps their own
+    assert store.get("h:1", "ANN") == ann and store.get("h:1", "bob") == bob
+    assert store.get("h:2", "ann") is None
+    assert store.forget("h:1", "ann", token="c" * 32) is None  # another client's newer seat stays
+    assert store.get("h:1", "ann") == ann
+    assert store.forget("h:1", "ann", token=ann.token) == ann
+    assert store.get("h:1", "ann") is None and store.get("h:1", "bob") == bob
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert [p.name for p in path.parent.iterdir()] == ["seats.json"]
+
+
+def test_the_store_lives_in_xdg_state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    assert default_path() == tmp_path / "notty" / "seats.json"
+    monkeypatch.setenv("XDG_STATE_HOME", "relative/dir")  # not absolute: ignored, as the spec says
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_path() == tmp_path / "home" / ".local" / "state" / "notty" / "seats.json"
+
+
+# -- the heartbeat ------------------------------------------------------------------
+
+
+class Screen(Terminal):
+    def __init__(self) -> None:
+        super().__init__(interactive=False, colour=False)
+        self.lines: list[str] = []
+
+    def show(self, text: str) -> None:
+        self.lines.append(text)
+
+
+async def test_an_idle_client_pings_every_heartbeat_and_shows_nothing_of_it(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    near, far = trio.testing.memory_stream_pair()
+    screen = Screen()
+    client = Client(screen, "ivy")
+    client.stream = near
+    server = Connection(Sender.SERVER)
+    heard: list[tuple[float, Message]] = []
+
+    async def serve() -> None:
+        while data := await far.receive_some(65536):
+            server.receive_data(data)
+            while (message := server.next_event()) is not None:
+                heard.append((trio.current_time(), message))
+                match message:
+                    case Hello():
+                        await far.send_all(server.send(Welcome(PROTOCOL_VERSION, "test")))
+                    case Ping(nonce):
+                        await far.send_all(server.send(Pong(nonce)))
+                    case ListTables():
+                        await far.send_all(server.send(Tables([])))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(serve)
+        nursery.start_soon(client.receive_forever)
+        await client.send(Hello(PROTOCOL_VERSION, "ivy"))
+        nursery.start_soon(client.heartbeat)
+        await trio.sleep(app.HEARTBEAT_SECONDS - 0.5)
+        assert [type(m) for _, m in heard] == [Hello]  # not yet: it has not been idle long enough
+        await trio.sleep(1)
+        assert [type(m) for _, m in heard] == [Hello, Ping]
+        assert heard[1][0] == pytest.approx(app.HEARTBEAT_SECONDS)
+        await trio.sleep(app.HEARTBEAT_SECONDS / 2)
+        await client.send(ListTables())  # the user does something: the next ping waits for idleness
+        sent = trio.current_time()
+        await trio.sleep(app.HEARTBEAT_SECONDS * 2.5)
+        nursery.cancel_scope.cancel()
+    pings = [(time, m) for time, m in heard if isinstance(m, Ping)]
+    assert [time for time, _ in pings] == pytest.approx(
+        [app.HEARTBEAT_SECONDS, sent + app.HEARTBEAT_SECONDS, sent + 2 * app.HEARTBEAT_SECONDS]
+    )
+    assert len({m.nonce for _, m in pings}) == 3
+    assert screen.lines == ["connected to test", "no tables yet: 'new' creates one"]  # no pongs
+    assert client.received == 2  # welcome and tables: a pong is not a reply a script waits for
+
+
+async def test_the_running_client_pings_through_its_session(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The heartbeat is part of every session: a script sitting still keeps pinging, then exits."""
+    monkeypatch.setattr(app, "HEARTBEAT_SECONDS", 0.05)
+    heard: list[Message] = []
+
+    async def serve(stream: trio.SocketStream) -> None:
+        server = Connection(Sender.SERVER)
+        async with stream:
+            while data := await stream.receive_some(65536):
+                server.receive_data(data)
+                while (message := server.next_event()) is not None:
+                    heard.append(message)
+                    match message:
+                        case Hello():
+                            await stream.send_all(server.send(Welcome(PROTOCOL_VERSION, "test")))
+                        case Ping(nonce):
+                            await stream.send_all(server.send(Pong(nonce)))
+                        case Bye():
+                            await stream.send_all(server.send(Goodbye("bye")))
+                            return
+
+    async def still_user(terminal: Terminal, send: trio.MemorySendChannel[str | None]) -> None:
+        async with send:
+            await trio.sleep(0.6)
+            await send.send(None)  # end of input
+
+    monkeypatch.setattr(app, "_read_lines", still_user)
+    screen = Screen()
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(functools.partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
+        port = listeners[0].socket.getsockname()[1]
+        with trio.fail_after(20):  # were pongs counted as replies, the script would wait forever
+            code = await app.run(("127.0.0.1", port), "jo", screen, seats=SeatStore(tmp_path / "s.json"))
+        nursery.cancel_scope.cancel()
+    assert code == 0
+    assert sum(isinstance(m, Ping) for m in heard) >= 3
+    assert isinstance(heard[0], Hello) and isinstance(heard[-1], Bye)
+    assert screen.lines == ["connected to test"]  # and nothing of the pongs
