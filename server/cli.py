@@ -16,6 +16,7 @@ import trio
 from protocol import DEFAULT_PORT
 
 from .host import Host
+from .limits import DEFAULT_LIMITS, Limits, add_limit_arguments, limits_from_args
 from .net import NottyServer
 from .replay import print_game, print_games
 from .store import Store, StoreError, default_path
@@ -39,6 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--name", default="notty", help="the server's name, shown to clients")
     _add_db(parser)
+    add_limit_arguments(parser)
     return parser
 
 
@@ -64,7 +66,9 @@ def _record_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def make_host(name: str, grace: float, first_table: int = 1) -> Host:
+def make_host(
+    name: str, grace: float, first_table: int = 1, max_tables: int = DEFAULT_LIMITS.max_tables
+) -> Host:
     """A host for live play: unpredictable deals and unguessable seat tokens."""
     return Host(
         new_rng=lambda: random.Random(secrets.randbits(128)),
@@ -72,17 +76,20 @@ def make_host(name: str, grace: float, first_table: int = 1) -> Host:
         name=name,
         grace=grace,
         first_table=first_table,
+        max_tables=max_tables,
     )
 
 
-async def run(host: str | None, port: int, name: str, grace: float, store: Store) -> None:
-    notty = make_host(name, grace, store.next_table_id())
+async def run(
+    host: str | None, port: int, name: str, grace: float, store: Store, limits: Limits = DEFAULT_LIMITS
+) -> None:
+    notty = make_host(name, grace, store.next_table_id(), limits.max_tables)
     for saved in store.unfinished():
         try:
             notty.restore(saved, trio.current_time())
         except Exception:  # one damaged record must not keep every other game down
             log.exception("could not restore game %d: it stays in the database", saved.begun.table)
-    server = NottyServer(notty, store=store)
+    server = NottyServer(notty, store=store, limits=limits)
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             await nursery.start(server.serve, host, port)
@@ -114,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     log.info("recording games in %s", store.path)
     try:
-        trio.run(run, args.host, args.port, args.name, args.grace, store)
+        trio.run(run, args.host, args.port, args.name, args.grace, store, limits_from_args(args))
     except OSError as error:
         log.error("cannot listen on port %d: %s", args.port, error.strerror or error)
         return 1

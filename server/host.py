@@ -76,6 +76,8 @@ Outgoing = tuple[ConnId, Message]
 #: The bot that plays at the table's level: seats named so, stand-ins, and early-start fillers.
 EXPERT = "expert"
 MAX_ALTERNATIVES = 10
+#: How the record ends a game of bots that nobody was left to watch.
+ABANDONED = "abandoned"
 #: A table's listing is about 150 bytes, 300 at most: this many fit inside one 64 KiB frame.
 MAX_LISTED = 200
 
@@ -207,9 +209,11 @@ class Host:
         name: str = "notty",
         grace: float = 60.0,
         first_table: int = 1,
+        max_tables: int = 1000,
     ) -> None:
         self.name = name
         self.grace = grace
+        self.max_tables = max_tables  # each table holds a game and its bots: memory a client could claim
         self._new_rng = new_rng
         self._new_token = new_token
         self.sessions: dict[ConnId, Session] = {}
@@ -277,6 +281,7 @@ class Host:
         table = self.tables[session.table]
         if session.seat is None:
             table.spectators.discard(conn)
+            self._forget_if_empty(table)
             return []
         seat = table.seats[session.seat]
         seat.conn = None
@@ -380,6 +385,15 @@ class Host:
         return [(conn, Goodbye("your seat was resumed from another connection"))]
 
     def _create(self, conn: ConnId, session: Session, request: CreateTable, now: float) -> list[Outgoing]:
+        if len(self.tables) >= self.max_tables:
+            for table in list(self.tables.values()):  # a finished game nobody is at must not count
+                self._forget_if_empty(table)
+        if len(self.tables) >= self.max_tables:
+            raise Refusal(
+                "too-many-tables",
+                f"the server already holds its limit of {self.max_tables} tables: join or watch one, "
+                "or try again when a game is over",
+            )
         if request.preset not in PRESETS:
             raise Refusal(
                 "unknown-preset", f"unknown preset {request.preset!r}: presets are {', '.join(PRESETS)}"
@@ -661,10 +675,21 @@ class Host:
         return [] if conn is None else [(conn, message)]
 
     def _forget_if_empty(self, table: Table) -> None:
-        """A table nobody is at, and whose game is not running, goes away."""
+        """A table nobody is at goes away, unless its game is held for players who may come back.
+
+        A game of bots alone, with nobody watching, is abandoned: no one could
+        resume it, and its bots only play while someone watches.
+        """
         people = any(seat.conn is not None for seat in table.seats) or table.spectators
         running = table.game is not None and not table.game.over
-        if not people and not running and self.tables.pop(table.id, None) is not None:
+        humans = any(seat.bot is None for seat in table.seats)
+        if people or (running and humans) or table.id not in self.tables:
+            return
+        del self.tables[table.id]
+        if running:
+            self._journal.append(GameOver(table.id, None, ABANDONED))
+            log.info("table %d closed: its bots played to nobody", table.id)
+        else:
             log.info("table %d closed", table.id)
 
 

@@ -1,9 +1,11 @@
 """The Trio shell around :class:`~server.host.Host`: sockets, queues, timers and worker threads.
 
 Everything that decides anything lives in the host; this module only moves
-bytes, time and bot work. Each connection has a bounded outgoing queue: a
-client that stops reading is dropped when its queue is full, so it can
-neither hold memory nor delay anyone else.
+bytes, time and bot work, and holds each client to the :class:`~server.limits.Limits`:
+a deadline for hello, an idle timeout, token buckets for messages and for hints,
+a cap on connections, and a bounded outgoing queue (a client that stops reading
+is dropped when its queue is full, so it can neither hold memory nor delay
+anyone else).
 """
 
 from __future__ import annotations
@@ -17,16 +19,27 @@ from typing import Any
 import attrs
 import trio
 
-from protocol import MAX_FRAME, Connection, Error, Goodbye, LocalProtocolError, Message, ProtocolError, Sender
+from protocol import (
+    MAX_FRAME,
+    AskHint,
+    Bye,
+    Connection,
+    ConnectionState,
+    Error,
+    Goodbye,
+    LocalProtocolError,
+    Message,
+    ProtocolError,
+    Sender,
+)
 
 from .engine import EndTurn
 from .host import BotJob, HintJob, Host, Outgoing, make_hint
+from .limits import DEFAULT_LIMITS, MAX_REFUSALS, Limits, TokenBucket
 from .store import Store
 
 log = logging.getLogger("notty.server")
 
-#: Messages waiting for one slow client before it is dropped.
-DEFAULT_QUEUE = 256
 #: How often the host hears the time (grace periods, turn limits).
 TICK_SECONDS = 0.25
 #: How long a closing connection may take to flush its last messages.
@@ -36,22 +49,27 @@ MAX_TEXT = 500
 
 @attrs.define(eq=False)
 class Link:
-    """One client connection: its protocol state and its bounded outgoing queue."""
+    """One client connection: its protocol state, its bounded outgoing queue and what it has spent."""
 
     id: int
     stream: trio.SocketStream
     protocol: Connection
     outbox: trio.MemorySendChannel[bytes | None]
+    opened: float  # trio time, for the hello deadline
+    heard: float  # when its last bytes arrived, for the idle timeout
+    messages: TokenBucket
+    hints: TokenBucket
+    refusals: int = 0  # rate-limited messages since the last one accepted
     closing: bool = False
 
 
 class NottyServer:
     def __init__(
-        self, host: Host, *, store: Store | None = None, queue_size: int = DEFAULT_QUEUE, bot_threads: int = 2
+        self, host: Host, *, store: Store | None = None, limits: Limits = DEFAULT_LIMITS, bot_threads: int = 2
     ) -> None:
         self.host = host
         self.store = store
-        self.queue_size = queue_size
+        self.limits = limits
         self.links: dict[int, Link] = {}
         self._ids = itertools.count(1)
         self._cpu = trio.CapacityLimiter(bot_threads)
@@ -92,12 +110,25 @@ class NottyServer:
             log.exception("a connection failed")
 
     async def _serve_connection(self, stream: trio.SocketStream) -> None:
-        send, receive = trio.open_memory_channel[bytes | None](self.queue_size)
         try:
             peer = str(stream.socket.getpeername())
         except OSError:
             peer = "?"
-        link = Link(next(self._ids), stream, Connection(Sender.SERVER), send)
+        if len(self.links) >= self.limits.max_connections:
+            await self._turn_away(stream, peer)
+            return
+        limits, now = self.limits, trio.current_time()
+        send, receive = trio.open_memory_channel[bytes | None](limits.queue)
+        link = Link(
+            next(self._ids),
+            stream,
+            Connection(Sender.SERVER),
+            send,
+            opened=now,
+            heard=now,
+            messages=TokenBucket(limits.rate, limits.burst),
+            hints=TokenBucket(limits.hint_rate, limits.hint_burst),
+        )
         self.links[link.id] = link
         self.host.connect(link.id)
         log.info("connection %d from %s", link.id, peer)
@@ -119,14 +150,39 @@ class NottyServer:
                 await trio.aclose_forcefully(stream)
             log.info("connection %d closed", link.id)
 
+    async def _turn_away(self, stream: trio.SocketStream, peer: str) -> None:
+        """Refuse a connection over the limit before the host ever hears of it."""
+        log.warning("connection from %s refused: the server is full", peer)
+        text = f"the server is full ({self.limits.max_connections} connections): try again later"
+        protocol = Connection(Sender.SERVER)
+        data = protocol.send(Error("server-full", text)) + protocol.send(Goodbye(text))
+        try:
+            with trio.move_on_after(FLUSH_SECONDS):
+                await stream.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        finally:
+            with trio.CancelScope(shield=True):
+                await trio.aclose_forcefully(stream)
+
     async def _read(self, link: Link) -> None:
         while not link.closing:
-            try:
-                data = await link.stream.receive_some(MAX_FRAME)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
+            # Before welcome the deadline is fixed, so trickling bytes cannot stretch it.
+            welcomed = link.protocol.state is not ConnectionState.HELLO
+            deadline = (
+                link.heard + self.limits.idle_seconds if welcomed else link.opened + self.limits.hello_seconds
+            )
+            with trio.move_on_at(deadline) as waiting:
+                try:
+                    data = await link.stream.receive_some(MAX_FRAME)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    return
+            if waiting.cancelled_caught:
+                self._time_out(link, welcomed)
                 return
             if not data:
                 return
+            link.heard = trio.current_time()
             try:
                 link.protocol.receive_data(data)
             except ProtocolError as error:
@@ -141,21 +197,64 @@ class NottyServer:
             try:
                 message = link.protocol.next_event()
             except ProtocolError as error:
-                self._refuse(link, error)
                 if error.fatal:
+                    self._refuse(link, error)
                     return
+                if self._admit(link, None):  # a refusal is an answer too: it costs a message
+                    self._refuse(link, error)
                 continue
             if message is None:
                 return
-            self._dispatch(self._ask(self.host.handle, link.id, message, trio.current_time()))
-            self._run_hints()
+            if self._admit(link, message):
+                self._dispatch(self._ask(self.host.handle, link.id, message, trio.current_time()))
+                self._run_hints()
+
+    def _admit(self, link: Link, message: Message | None) -> bool:
+        """Charge one message to the connection's buckets; if it is over the rate, refuse it.
+
+        Each refusal is answered, so a client that keeps flooding is closed after
+        ``MAX_REFUSALS`` in a row: what the server writes stays bounded.
+        """
+        if isinstance(message, Bye):  # leaving costs less than refusing to let it leave
+            return True
+        now, limits = trio.current_time(), self.limits
+        if not link.messages.take(now):
+            text = f"too many messages: at most {limits.rate:g} a second, {limits.burst} at once"
+        elif isinstance(message, AskHint) and not link.hints.take(now):
+            text = f"too many hints: at most {limits.hint_rate:g} a second, {limits.hint_burst} at once"
+        else:
+            link.refusals = 0
+            return True
+        link.refusals += 1
+        if link.refusals >= MAX_REFUSALS:
+            log.info("connection %d: %d messages over the rate in a row: closed", link.id, link.refusals)
+            self._close(link, Error("rate-limit", f"{text}; {MAX_REFUSALS} refused in a row: goodbye"))
+        else:
+            self._queue(link, Error("rate-limit", f"{text}; this one was ignored"))
+        return False
+
+    def _time_out(self, link: Link, welcomed: bool) -> None:
+        if welcomed:
+            seconds = self.limits.idle_seconds
+            error = Error("idle-timeout", f"nothing heard from you for {seconds:g} seconds (send ping)")
+        else:
+            seconds = self.limits.hello_seconds
+            error = Error("hello-timeout", f"no hello within {seconds:g} seconds of connecting")
+        log.info("connection %d: %s", link.id, error.code)
+        self._close(link, error)
 
     def _refuse(self, link: Link, error: ProtocolError) -> None:
         log.info("connection %d: %s (%s)", link.id, error.code, "fatal" if error.fatal else "refused")
-        text = _printable(error.message)
-        self._queue(link, Error(error.code, text))
+        reply = Error(error.code, _printable(error.message))
         if error.fatal:
-            self._queue(link, Goodbye(text))
+            self._close(link, reply)
+        else:
+            self._queue(link, reply)
+
+    def _close(self, link: Link, error: Error) -> None:
+        """Say why, then goodbye: the connection cannot go on."""
+        self._queue(link, error)
+        self._queue(link, Goodbye(error.message))
 
     def _ask(self, call: Callable[..., list[Outgoing]], *args: Any) -> list[Outgoing]:
         """Call the host; a bug in it costs one reply, never the server."""

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from .engine import parse_action
-from .host import outcome_of, rebuild
+from .host import ABANDONED, outcome_of, rebuild
 from .journal import SavedGame
 from .store import GameSummary
 from .wire import event_to_wire
@@ -47,6 +47,8 @@ def print_game(saved: SavedGame, out: TextIO) -> None:
         out.write(f"{move.number:5}. turn {turn}: {texts}\n")
     if saved.over is None:
         out.write("(unfinished: it goes on when the server runs again)\n")
+    elif saved.over.reason == ABANDONED:
+        out.write("(abandoned: nobody was left at the table)\n")
 
 
 def _when(seconds: float) -> str:

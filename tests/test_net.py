@@ -42,6 +42,7 @@ from protocol import (
 from server import host as host_module
 from server.engine import Action, View
 from server.host import Host
+from server.limits import Limits
 from server.net import NottyServer
 
 
@@ -91,7 +92,7 @@ async def server_port() -> AsyncIterator[int]:
     tokens = (f"token{n:035d}" for n in itertools.count())
     seeds = itertools.count(1)
     host = Host(new_rng=lambda: random.Random(next(seeds)), new_token=lambda: next(tokens), grace=0.5)
-    server = NottyServer(host, queue_size=8)
+    server = NottyServer(host, limits=Limits(queue=8, rate=1000, burst=1000))
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(server.serve, "127.0.0.1", 0)
         yield listeners[0].socket.getsockname()[1]

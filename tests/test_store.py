@@ -280,3 +280,20 @@ def test_a_damaged_record_costs_its_game_not_the_others(store: Store) -> None:
 
 def _fields(begun: GameBegun) -> dict[str, Any]:
     return attrs.asdict(begun, recurse=False)
+
+
+def test_a_game_of_bots_nobody_watches_is_abandoned_in_the_record(store: Store) -> None:
+    host = new_host(store)
+    host.connect(1)
+    host.handle(1, Hello(PROTOCOL_VERSION, "cy"), 0.0)
+    out = host.handle(1, CreateTable("classic", 2, ("greedy", "random")), 0.0)
+    (table,) = {message.table for _, message in out if isinstance(message, State)}
+    for job in host.bot_jobs():
+        host.bot_acted(job, job.bot.choose(job.view), 0.0)
+    host.disconnect(1, 1.0)
+    store.write(host.take_journal())
+    assert table not in host.tables
+    assert store.unfinished() == []
+    saved = store.game(table)
+    assert saved is not None and saved.over is not None and saved.over.reason == "abandoned"
+    assert len(saved.moves) == 1

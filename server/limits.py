@@ -1,0 +1,122 @@
+"""The server's abuse limits: what one client, or many, may cost it.
+
+A LAN server still meets buggy clients, scripts stuck in a loop and the odd
+port scanner. Each limit here bounds one resource (time, CPU, memory, the
+number of connections or tables); ``docs/SERVER.md`` says what a client hears
+when it hits one. The shell (:mod:`server.net`) enforces them; this module only
+holds the numbers, the flags that set them, and the token bucket, kept free of
+clocks so it can be tested exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import attrs
+
+#: Rate-limited messages in a row, with none accepted between, before the connection is
+#: closed: a client that floods gets this many ``rate-limit`` errors, then goodbye, so what
+#: the server writes back stays bounded however fast it sends.
+MAX_REFUSALS = 10
+
+
+def _positive(instance: object, attribute: attrs.Attribute[Any], value: float) -> None:
+    if not value > 0 or value == float("inf"):  # `not >` also catches nan
+        raise ValueError(f"{attribute.name} must be a positive, finite number, not {value!r}")
+
+
+@attrs.frozen
+class Limits:
+    """Every limit in one place, so the CLI, the shell and the tests agree on them."""
+
+    hello_seconds: float = attrs.field(default=10.0, validator=_positive)
+    idle_seconds: float = attrs.field(default=60.0, validator=_positive)
+    rate: float = attrs.field(default=20.0, validator=_positive)
+    burst: int = attrs.field(default=40, validator=_positive)
+    hint_rate: float = attrs.field(default=0.5, validator=_positive)
+    hint_burst: int = attrs.field(default=3, validator=_positive)
+    max_connections: int = attrs.field(default=2000, validator=_positive)
+    max_tables: int = attrs.field(default=1000, validator=_positive)
+    queue: int = attrs.field(default=256, validator=_positive)
+
+
+@attrs.define
+class TokenBucket:
+    """At most ``burst`` at once, ``rate`` a second on average; the caller says what time it is.
+
+    Taking the time as an argument keeps the bucket exact under test and lets the shell
+    use Trio's clock.
+    """
+
+    rate: float
+    burst: float
+    tokens: float = attrs.field(default=attrs.Factory(lambda self: float(self.burst), takes_self=True))
+    stamp: float | None = None  # when tokens was last brought up to date
+
+    def take(self, now: float, cost: float = 1.0) -> bool:
+        """Spend ``cost`` tokens if there are that many; a refusal spends nothing."""
+        if self.stamp is None or now > self.stamp:  # a clock that steps back mints nothing
+            if self.stamp is not None:
+                self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
+            self.stamp = now
+        if self.tokens >= cost:
+            self.tokens -= cost
+            return True
+        return False
+
+
+#: The limits a server runs with unless told otherwise.
+DEFAULT_LIMITS = Limits()
+
+
+# -- command-line flags ---------------------------------------------------------------
+
+#: flag -> (Limits field, type, what it limits)
+_FLAGS: dict[str, tuple[str, type, str]] = {
+    "--hello-timeout": ("hello_seconds", float, "seconds a new connection has to say hello"),
+    "--idle-timeout": ("idle_seconds", float, "seconds without a byte from a client before it is dropped"),
+    "--rate": ("rate", float, "messages a second each connection may send, on average"),
+    "--burst": ("burst", int, "messages a connection may send at once, above the rate"),
+    "--hint-rate": ("hint_rate", float, "hints a second each connection may ask for, on average"),
+    "--hint-burst": ("hint_burst", int, "hints a connection may ask for at once"),
+    "--max-connections": ("max_connections", int, "connections at once; more are refused"),
+    "--max-tables": ("max_tables", int, "tables at once; creating more is refused"),
+    "--queue": ("queue", int, "messages waiting for a slow client before it is dropped"),
+}
+
+
+def _positive_number(kind: type) -> Any:
+    def parse(text: str) -> float | int:
+        try:
+            value: float | int = kind(text)
+        except ValueError:
+            what = "a whole number" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}") from None
+        if not value > 0:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"must be more than 0, not {text!r}")
+        if value == float("inf"):
+            raise argparse.ArgumentTypeError(f"must be finite, not {text!r}")
+        return value
+
+    return parse
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add a flag for every limit, each defaulting to :class:`Limits`' value."""
+    group = parser.add_argument_group("limits", "what one client, or all of them, may cost the server")
+    for flag, (field, kind, text) in _FLAGS.items():
+        default = getattr(DEFAULT_LIMITS, field)
+        group.add_argument(
+            flag,
+            dest=field,
+            type=_positive_number(kind),
+            default=default,
+            metavar="N",
+            help=f"{text} (default {default:g})",
+        )
+
+
+def limits_from_args(args: argparse.Namespace) -> Limits:
+    """The limits the flags of :func:`add_limit_arguments` asked for."""
+    return Limits(**{field: getattr(args, field) for field, _, _ in _FLAGS.values()})

@@ -1,0 +1,546 @@
+"""The server's abuse limits (docs/SERVER.md): each one hit, and answered as documented.
+
+Network tests run a real server on 127.0.0.1 (port 0) with small limits, so each
+takes well under a second or two; the token bucket and the flags are tested
+without a network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import hmac
+import itertools
+import logging
+import random
+import socket
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+import trio
+from hypothesis import given
+from hypothesis import strategies as st
+from test_net import Client, _my_turn
+
+from protocol import (
+    PROTOCOL_VERSION,
+    Act,
+    AskHint,
+    Bye,
+    CreateTable,
+    Error,
+    Goodbye,
+    Hello,
+    Hint,
+    Join,
+    Leave,
+    Left,
+    ListTables,
+    Message,
+    Ping,
+    Pong,
+    Seated,
+    State,
+    Tables,
+    Welcome,
+    encode_frame,
+)
+from server import cli
+from server.host import Host
+from server.limits import (
+    DEFAULT_LIMITS,
+    MAX_REFUSALS,
+    Limits,
+    TokenBucket,
+    add_limit_arguments,
+    limits_from_args,
+)
+from server.net import NottyServer
+
+Start = Callable[..., Awaitable[tuple[NottyServer, int]]]
+
+
+def _host(max_tables: int = 1000, real_tokens: bool = False) -> Host:
+    if real_tokens:
+        return cli.make_host("notty", grace=5.0, max_tables=max_tables)
+    tokens = (f"token{n:035d}" for n in itertools.count())
+    seeds = itertools.count(1)
+    return Host(
+        new_rng=lambda: random.Random(next(seeds)),
+        new_token=lambda: next(tokens),
+        grace=5.0,
+        max_tables=max_tables,
+    )
+
+
+@pytest.fixture
+def start(nursery: trio.Nursery) -> Start:
+    """Start a server with the given limits; it stops with the test."""
+
+    async def start(limits: Limits = DEFAULT_LIMITS, host: Host | None = None) -> tuple[NottyServer, int]:
+        server = NottyServer(host or _host(limits.max_tables), limits=limits)
+        listeners = await nursery.start(server.serve, "127.0.0.1", 0)
+        return server, listeners[0].socket.getsockname()[1]
+
+    return start
+
+
+async def _raw(port: int) -> Client:
+    """A connection that has said nothing yet."""
+    return Client(await trio.open_tcp_stream("127.0.0.1", port))
+
+
+def _frames(*messages: Message) -> bytes:
+    """Frames sent as they are, past the client's own state machine (which would hold them back)."""
+    return b"".join(encode_frame(message.to_wire()) for message in messages)
+
+
+async def _until_closed(client: Client, timeout: float = 10) -> list[Message]:
+    """Everything the server says until it closes the connection."""
+    before = len(client.seen)
+    with trio.fail_after(timeout):
+        try:
+            while True:
+                await client.receive(timeout)
+        except (EOFError, trio.BrokenResourceError):
+            pass
+    return client.seen[before:]
+
+
+async def _still_answered(client: Client, nonce: int) -> None:
+    await client.send(Ping(nonce))
+    assert (await client.expect(Pong, timeout=5)).nonce == nonce
+
+
+async def _gone(server: NottyServer, count: int) -> None:
+    """Wait until the server holds ``count`` connections (it unregisters a closed one soon after)."""
+    with trio.fail_after(5):
+        while len(server.links) != count:
+            await trio.sleep(0.01)
+
+
+def _codes(messages: list[Message]) -> list[str]:
+    return [message.code for message in messages if isinstance(message, Error)]
+
+
+# -- the token bucket -----------------------------------------------------------------
+
+rates = st.floats(0.1, 100)
+bursts = st.integers(1, 50)
+
+
+@given(rates, bursts, st.lists(st.floats(0, 2), max_size=200))
+def test_a_bucket_never_holds_more_than_its_burst_nor_lets_more_through_than_the_rate(
+    rate: float, burst: int, gaps: list[float]
+) -> None:
+    bucket = TokenBucket(rate, burst)
+    now, taken = 0.0, 0
+    for gap in gaps:
+        now += gap
+        taken += bucket.take(now)
+        assert 0 <= bucket.tokens <= burst
+        assert taken <= burst + rate * now + 1e-9
+
+
+@given(rates, bursts, st.integers(0, 60))
+def test_an_empty_bucket_refills_at_its_rate_up_to_its_burst(rate: float, burst: int, waited: int) -> None:
+    bucket = TokenBucket(rate, burst)
+    assert all(bucket.take(10.0) for _ in range(burst))  # it starts full
+    assert not bucket.take(10.0)
+    later = 10.0 + (waited + 0.5) / rate  # half a token past ``waited`` whole ones
+    granted = sum(bucket.take(later) for _ in range(burst + 5))
+    assert granted == min(waited, burst)
+
+
+def test_a_clock_that_steps_back_mints_no_tokens() -> None:
+    bucket = TokenBucket(rate=1.0, burst=2)
+    assert bucket.take(100.0) and bucket.take(100.0) and not bucket.take(100.0)
+    assert not bucket.take(50.0)
+    assert not bucket.take(100.5)  # only half a second has passed since the bucket was empty
+    assert bucket.take(101.0)
+
+
+# -- the settings and their flags ---------------------------------------------------------
+
+
+def test_the_defaults_are_the_documented_ones() -> None:
+    assert (
+        Limits()
+        == DEFAULT_LIMITS
+        == Limits(
+            hello_seconds=10.0,
+            idle_seconds=60.0,
+            rate=20.0,
+            burst=40,
+            hint_rate=0.5,
+            hint_burst=3,
+            max_connections=2000,
+            max_tables=1000,
+            queue=256,
+        )
+    )
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "SERVER.md").read_text(encoding="utf-8")
+    for flag, value in [
+        ("--hello-timeout", "10"),
+        ("--idle-timeout", "60"),
+        ("--rate", "20"),
+        ("--burst", "40"),
+        ("--hint-rate", "0.5"),
+        ("--hint-burst", "3"),
+        ("--max-connections", "2000"),
+        ("--max-tables", "1000"),
+        ("--queue", "256"),
+    ]:
+        assert f"| `{flag}` | {value} |" in doc, f"{flag} is not documented with its default {value}"
+
+
+@pytest.mark.parametrize("field", ["hello_seconds", "rate", "burst", "max_tables", "queue"])
+@pytest.mark.parametrize("value", [0, -1, float("nan"), float("inf")])
+def test_nonsense_limits_are_refused(field: str, value: float) -> None:
+    with pytest.raises(ValueError, match=field):
+        Limits(**{field: value})
+
+
+def test_every_flag_sets_its_limit() -> None:
+    parser = argparse.ArgumentParser()
+    add_limit_arguments(parser)
+    assert limits_from_args(parser.parse_args([])) == DEFAULT_LIMITS
+    args = parser.parse_args(
+        [
+            "--hello-timeout",
+            "1.5",
+            "--idle-timeout",
+            "30",
+            "--rate",
+            "5",
+            "--burst",
+            "7",
+            "--hint-rate",
+            "0.25",
+            "--hint-burst",
+            "2",
+            "--max-connections",
+            "9",
+            "--max-tables",
+            "4",
+            "--queue",
+            "16",
+        ]
+    )
+    assert limits_from_args(args) == Limits(1.5, 30.0, 5.0, 7, 0.25, 2, 9, 4, 16)
+
+
+@pytest.mark.parametrize(
+    ("flags", "says"),
+    [
+        (["--rate", "0"], "argument --rate: must be more than 0, not '0'"),
+        (["--hello-timeout", "-1"], "argument --hello-timeout: must be more than 0"),
+        (["--idle-timeout", "inf"], "argument --idle-timeout: must be finite"),
+        (["--hint-rate", "nan"], "argument --hint-rate: must be more than 0"),
+        (["--burst", "2.5"], "argument --burst: must be a whole number, not '2.5'"),
+        (["--max-tables", "lots"], "argument --max-tables: must be a whole number"),
+        (["--queue", "0"], "argument --queue: must be more than 0"),
+    ],
+)
+def test_bad_flags_are_clear_errors(
+    flags: list[str], says: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["--db", str(tmp_path / "notty.db"), *flags])
+    assert exited.value.code == 2
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "notty.db").exists()  # refused before anything started
+
+
+def test_notty_server_runs_with_the_limits_its_flags_set(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    ran: list[tuple[object, ...]] = []
+    monkeypatch.setattr(cli.trio, "run", lambda *args: ran.append(args))
+    assert cli.main(["--db", str(tmp_path / "notty.db"), "--max-tables", "5", "--rate", "3"]) == 0
+    (args,) = ran
+    assert args[0] is cli.run and args[-1] == Limits(max_tables=5, rate=3.0)
+    assert cli.make_host("notty", 1.0, max_tables=5).max_tables == 5
+    assert cli.make_host("notty", 1.0).max_tables == DEFAULT_LIMITS.max_tables
+
+
+# -- time ---------------------------------------------------------------------------
+
+
+async def test_a_connection_that_never_says_hello_is_told_why_and_closed(start: Start) -> None:
+    server, port = await start(Limits(hello_seconds=0.3))
+    ann = await Client.connect(port, "ann")  # said hello in time: unaffected
+    opened = trio.current_time()  # no later than the server's own start of the clock
+    eve = await _raw(port)
+    heard = await _until_closed(eve)
+    assert trio.current_time() - opened >= 0.3
+    assert _codes(heard) == ["hello-timeout"] and "hello" in heard[0].message
+    assert isinstance(heard[-1], Goodbye) and len(heard) == 2
+    await _still_answered(ann, 1)
+    await _gone(server, 1)
+    assert len(server.host.sessions) == 1
+
+
+async def test_trickling_bytes_does_not_stretch_the_hello_deadline(start: Start) -> None:
+    _, port = await start(Limits(hello_seconds=0.3, idle_seconds=60))
+    eve = await _raw(port)
+    hello = _frames(Hello(PROTOCOL_VERSION, "eve"))
+    opened = trio.current_time()
+
+    async def trickle() -> None:  # one byte of a hello every 0.1 s: it would take 4 s to finish
+        for byte in hello[:-1]:
+            try:
+                await eve.stream.send_all(bytes([byte]))
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                return
+            await trio.sleep(0.1)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(trickle)
+        heard = await _until_closed(eve)
+        nursery.cancel_scope.cancel()
+    assert _codes(heard) == ["hello-timeout"] and isinstance(heard[-1], Goodbye)
+    assert trio.current_time() - opened < 2.5  # well before the trickle would have finished
+
+
+async def test_a_silent_client_is_dropped_and_one_that_pings_is_kept(start: Start) -> None:
+    server, port = await start(Limits(idle_seconds=0.5))
+    ann = await Client.connect(port, "ann")
+    quiet_since = trio.current_time()  # no later than the server hears her last message
+    await ann.send(CreateTable("classic", 2))
+    await ann.expect(Seated)
+    bob = await Client.connect(port, "bob")
+
+    async def heartbeat() -> None:
+        for nonce in itertools.count():
+            await _still_answered(bob, nonce)
+            await trio.sleep(0.15)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(heartbeat)
+        heard = await _until_closed(ann)
+        dropped_after = trio.current_time() - quiet_since
+        await trio.sleep(0.6)  # longer than the idle timeout: bob is still there
+        nursery.cancel_scope.cancel()
+    assert dropped_after >= 0.5
+    assert _codes(heard) == ["idle-timeout"] and "ping" in heard[0].message
+    assert isinstance(heard[-1], Goodbye)
+    await _still_answered(bob, 99)
+    await _gone(server, 1)
+
+
+# -- rates ------------------------------------------------------------------------
+
+
+async def test_a_message_over_the_rate_is_refused_and_changes_nothing(start: Start) -> None:
+    _, port = await start(Limits(rate=4, burst=3))
+    bob = await Client.connect(port, "bob")
+    ann = await _raw(port)
+    # hello and two pings use the burst; the table is one message too many.
+    await ann.stream.send_all(
+        _frames(Hello(PROTOCOL_VERSION, "ann"), Ping(1), Ping(2), CreateTable("classic", 2))
+    )
+    replies = [await ann.receive() for _ in range(4)]
+    assert isinstance(replies[0], Welcome)
+    assert [r.nonce for r in replies[1:3] if isinstance(r, Pong)] == [1, 2]
+    refused = replies[3]
+    assert isinstance(refused, Error) and refused.code == "rate-limit"
+    assert "too many messages" in refused.message
+    await bob.send(ListTables())  # bob has his own bucket, and no table was made
+    assert (await bob.expect(Tables)).tables == ()
+    await trio.sleep(0.6)  # two tokens back: ann goes on
+    await _still_answered(ann, 3)
+    await ann.send(ListTables())
+    assert (await ann.expect(Tables)).tables == ()
+
+
+async def test_a_client_that_keeps_flooding_is_closed_after_a_bounded_answer(start: Start) -> None:
+    server, port = await start(Limits(rate=1, burst=2))
+    bob = await Client.connect(port, "bob")
+    eve = await _raw(port)
+    await eve.stream.send_all(_frames(Hello(PROTOCOL_VERSION, "eve"), *(Ping(n) for n in range(1000))))
+    heard = await _until_closed(eve)
+    assert isinstance(heard[0], Welcome)
+    assert [m.nonce for m in heard if isinstance(m, Pong)] == [0]
+    assert _codes(heard) == ["rate-limit"] * MAX_REFUSALS
+    assert "goodbye" in heard[-2].message and isinstance(heard[-1], Goodbye)
+    assert len(heard) == 2 + MAX_REFUSALS + 1  # nothing like one answer per ping
+    await _still_answered(bob, 1)
+    await _gone(server, 1)
+
+
+async def test_only_refusals_in_a_row_close_a_connection(start: Start) -> None:
+    _, port = await start(Limits(rate=4, burst=1))
+    ann = await Client.connect(port, "ann")  # hello took the only token
+    for rounds in range(2):  # twice: one ping let through, then one short of closing
+        await trio.sleep(0.3)
+        await ann.stream.send_all(_frames(*(Ping(n) for n in range(MAX_REFUSALS))))
+        await ann.expect(Pong)
+        with trio.fail_after(5):
+            while _codes(ann.seen).count("rate-limit") < (MAX_REFUSALS - 1) * (rounds + 1):
+                await ann.receive()
+    await trio.sleep(0.3)
+    await _still_answered(ann, 99)
+    assert not any(isinstance(m, Goodbye) for m in ann.seen)
+
+
+async def test_hints_have_their_own_stricter_rate(start: Start) -> None:
+    _, port = await start(Limits(hint_rate=0.5, hint_burst=2))
+    ann = await Client.connect(port, "ann")
+    await ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=10_000))
+    await ann.expect(State)  # the game is on: hints are worth asking for
+    await ann.stream.send_all(_frames(AskHint(), AskHint(), AskHint(), Ping(7)))
+    with trio.fail_after(10):
+        while sum(isinstance(m, Hint) for m in ann.seen) < 2 or not any(
+            isinstance(m, Pong) for m in ann.seen
+        ):
+            await ann.receive()
+    await trio.sleep(0.2)  # a third hint, had it been let through, would be here by now
+    with trio.move_on_after(0.1):
+        while True:
+            await ann.receive()
+    assert sum(isinstance(m, Hint) for m in ann.seen) == 2
+    (refused,) = [m for m in ann.seen if isinstance(m, Error)]
+    assert refused.code == "rate-limit" and "too many hints" in refused.message
+    # The hint bucket is apart from the message bucket: everything else is still answered.
+    await _still_answered(ann, 8)
+
+
+# -- counts -------------------------------------------------------------------------
+
+
+async def test_a_connection_over_the_limit_is_refused_before_the_host_hears_of_it(start: Start) -> None:
+    server, port = await start(Limits(max_connections=2))
+    ann = await Client.connect(port, "ann")
+    bob = await Client.connect(port, "bob")
+    eve = await _raw(port)  # she need not say anything to be told
+    heard = await _until_closed(eve)
+    assert _codes(heard) == ["server-full"] and "full" in heard[0].message
+    assert isinstance(heard[-1], Goodbye) and len(heard) == 2
+    assert len(server.host.sessions) == 2
+    await _still_answered(ann, 1)
+    await bob.send(Bye())
+    await bob.expect(Goodbye)
+    await _gone(server, 1)
+    carol = await Client.connect(port, "carol")  # room again
+    await _still_answered(carol, 2)
+
+
+async def test_a_table_over_the_limit_is_refused_until_one_closes(start: Start) -> None:
+    server, port = await start(Limits(max_tables=1))
+    ann = await Client.connect(port, "ann")
+    bob = await Client.connect(port, "bob")
+    await ann.send(CreateTable("classic", 2))
+    table = (await ann.expect(Seated)).table
+    await bob.send(CreateTable("classic", 3, ("greedy",)))
+    refused = await bob.expect(Error)
+    assert refused.code == "too-many-tables" and "1 tables" in refused.message
+    await bob.send(ListTables())
+    assert [t["table"] for t in (await bob.expect(Tables)).tables] == [table]
+    await ann.send(Leave())  # the only table empties and goes away
+    await ann.expect(Left)
+    await bob.send(CreateTable("classic", 3, ("greedy",)))
+    assert (await bob.expect(Seated)).table != table
+    assert len(server.host.tables) == 1
+
+
+async def test_finished_games_nobody_is_at_do_not_count_against_the_table_limit(start: Start) -> None:
+    server, port = await start(Limits(max_tables=1))
+    ann = await Client.connect(port, "ann")
+    await ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0, turn_limit=1))
+    finished = (await ann.expect(Seated)).table
+    while (await ann.state_when(_my_turn))["end_reason"] is None:
+        await ann.send(Act("end"))
+    await ann.stream.aclose()  # gone without a leave: the finished table stays behind
+    await _gone(server, 0)
+    assert list(server.host.tables) == [finished]
+    bob = await Client.connect(port, "bob")
+    await bob.send(CreateTable("classic", 2))
+    assert (await bob.expect(Seated)).table != finished
+    assert finished not in server.host.tables
+
+
+async def test_a_client_that_does_not_read_is_dropped_when_its_queue_is_full(
+    start: Start, caplog: pytest.LogCaptureFixture
+) -> None:
+    host = _host()
+    for conn in range(-200, 0):  # 200 open tables make every table list about 30 KB
+        host.connect(conn)
+        host.handle(conn, Hello(PROTOCOL_VERSION, f"p{-conn}"), 0.0)
+        host.handle(conn, CreateTable("classic", 3), 0.0)
+    server, port = await start(Limits(queue=4, rate=1000, burst=1000), host)
+    bob = await Client.connect(port, "bob")
+    eve = await _raw(port)
+    eve.stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    asked = 300
+    await eve.stream.send_all(_frames(Hello(PROTOCOL_VERSION, "eve"), *[ListTables()] * asked))
+    await _gone(server, 1)  # eve is dropped while she is not reading...
+    await _still_answered(bob, 1)  # ...and bob never waited for her
+    assert "is not reading: dropped" in caplog.text
+    heard = await _until_closed(eve)
+    assert sum(isinstance(m, Tables) for m in heard) < asked
+
+
+# -- seat tokens --------------------------------------------------------------------
+
+
+async def test_seat_tokens_never_reach_the_log(start: Start, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    server, port = await start(host=_host(real_tokens=True))
+    ann = await Client.connect(port, "ann")
+    await ann.send(CreateTable("classic", 3, ("greedy",), bot_delay_ms=0))
+    ann_token = (await ann.expect(Seated)).token
+    bob = await Client.connect(port, "bob")
+    await bob.send(ListTables())
+    await bob.send(Join((await bob.expect(Tables)).tables[0]["table"]))
+    bob_token = (await bob.expect(Seated)).token
+    await ann.expect(State)  # the game has begun
+    await ann.stream.aclose()  # a drop, then a resume
+    ann = await Client.connect(port, "ann", token=ann_token)
+    await ann.expect(Seated)
+    bob_again = await Client.connect(port, "bob", token=bob_token)  # bob takes his seat over
+    await bob_again.expect(Seated)
+    await bob.expect(Goodbye)
+    stranger = await Client.connect(port, "eve", token="x" * 43)  # a token that fits no seat
+    assert (await stranger.expect(Error)).code == "bad-token"
+    await _still_answered(ann, 1)
+    assert "connection" in caplog.text  # the log was captured
+    for token in (ann_token, bob_token):
+        assert len(token) >= 32
+        assert token not in caplog.text
+        for record in caplog.records:
+            assert token not in record.getMessage() and token not in str(record.exc_text)
+        # The host keeps its hash only.
+        assert token not in repr(server.host.tables) and token not in repr(server.host.sessions)
+    hashes = {seat.token_hash for table in server.host.tables.values() for seat in table.seats}
+    assert {hashlib.sha256(t.encode()).digest() for t in (ann_token, bob_token)} <= hashes
+
+
+def test_seat_tokens_come_from_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    host = cli.make_host("notty", 1.0)
+    drawn = {host._new_token() for _ in range(100)}
+    assert len(drawn) == 100 and all(len(token) == 43 for token in drawn)  # 32 random bytes each
+    monkeypatch.setattr(cli.secrets, "token_urlsafe", lambda n: f"from-secrets-{n}")
+    assert cli.make_host("notty", 1.0)._new_token() == "from-secrets-32"
+
+
+def test_seat_tokens_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    compared: list[tuple[bytes, bytes]] = []
+    real = hmac.compare_digest
+
+    def spy(a: bytes, b: bytes) -> bool:
+        compared.append((a, b))
+        return real(a, b)
+
+    host = _host()
+    host.connect(1)
+    host.handle(1, Hello(PROTOCOL_VERSION, "ann"), 0.0)
+    (_, seated), *_ = host.handle(1, CreateTable("classic", 2, ("greedy",)), 0.0)
+    assert isinstance(seated, Seated)
+    host.disconnect(1, 1.0)
+    monkeypatch.setattr(hmac, "compare_digest", spy)
+    host.connect(2)
+    replies = [message for _, message in host.handle(2, Hello(PROTOCOL_VERSION, "ann", seated.token), 2.0)]
+    assert any(isinstance(message, Seated) for message in replies)
+    assert (hashlib.sha256(seated.token.encode()).digest(),) * 2 in compared
