@@ -158,11 +158,13 @@ class Session:
 
 @attrs.frozen
 class HintJob:
-    """Solve ``hand`` for ``conn`` (with :func:`make_hint`) and send the result."""
+    """Solve ``hand`` for ``conn`` (with :func:`make_hint`), then pass it to ``hint_ready``."""
 
     conn: ConnId
     hand: tuple[Card, ...]
     rules: Rules
+    table: int | None = None
+    seat: int | None = None
 
 
 def make_hint(hand: Sequence[Card], rules: Rules) -> Hint:
@@ -573,8 +575,15 @@ class Host:
     def _hint(self, conn: ConnId, session: Session) -> list[Outgoing]:
         table, seat = self._my_seat(session)
         game = self._running(table)
-        self._hints.append(HintJob(conn, tuple(game.hands[seat]), game.rules))
+        self._hints.append(HintJob(conn, tuple(game.hands[seat]), game.rules, table.id, seat))
         return []
+
+    def hint_ready(self, job: HintJob, hint: Hint) -> list[Outgoing]:
+        """The hint, if its asker still holds the seat it was for (they may have left meanwhile)."""
+        session = self.sessions.get(job.conn)
+        if session is None or (session.table, session.seat) != (job.table, job.seat):
+            return []
+        return [(job.conn, hint)]
 
     def hint_jobs(self) -> list[HintJob]:
         """Hints asked for since the last call: the shell computes them off the event loop."""

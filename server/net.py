@@ -341,7 +341,7 @@ class NottyServer:
             log.exception("hint failed")
             self._dispatch([(job.conn, Error("internal-error", "the server failed to work out a hint"))])
             return
-        self._dispatch([(job.conn, hint)])
+        self._dispatch(self._ask(self.host.hint_ready, job, hint))
 
     def _run_bots(self) -> None:
         assert self._nursery is not None
