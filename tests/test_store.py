@@ -297,3 +297,25 @@ def test_a_game_of_bots_nobody_watches_is_abandoned_in_the_record(store: Store) 
     saved = store.game(table)
     assert saved is not None and saved.over is not None and saved.over.reason == "abandoned"
     assert len(saved.moves) == 1
+
+
+def test_an_older_database_is_migrated_forward_keeping_its_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "old.db"
+    store = Store(path)
+    host = new_host(store)
+    table = seat_two(host, store)
+    play(host, store, table, random.Random(7), 9)
+    before = store.game(table)
+    store.close()
+    from server import store as store_module
+
+    step = "ALTER TABLE games ADD COLUMN note TEXT DEFAULT 'migrated';"
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*store_module.MIGRATIONS, step))
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    again = Store(path)
+    assert again.game(table) == before
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION + 1,)
+    assert db.execute("SELECT note FROM games").fetchall() == [("migrated",)]
