@@ -260,10 +260,7 @@ class Host:
         )
         rng = self._new_rng()
         table.game = rebuild(saved, random.Random(rng.getrandbits(64)))
-        table.bots = {
-            i: make_bot(seat.bot or table.stand_in_bot, random.Random(rng.getrandbits(64)))
-            for i, seat in enumerate(seats)
-        }
+        table.bots = _seat_bots(table, rng)
         table.moves = len(saved.moves)
         table.turn_started = now
         self.tables[table.id] = table
@@ -487,10 +484,7 @@ class Host:
         names = [seat.name or f"seat-{i}" for i, seat in enumerate(table.seats)]
         rng = self._new_rng()
         game = table.game = Game(rules, names, random.Random(rng.getrandbits(64)))
-        table.bots = {
-            i: make_bot(seat.bot or table.stand_in_bot, random.Random(rng.getrandbits(64)))
-            for i, seat in enumerate(table.seats)
-        }
+        table.bots = _seat_bots(table, rng)
         table.turn_started = now
         self._journal.append(
             GameBegun(
@@ -700,6 +694,14 @@ class Host:
             log.info("table %d closed: its bots played to nobody", table.id)
         else:
             log.info("table %d closed", table.id)
+
+
+def _seat_bots(table: Table, rng: random.Random) -> dict[int, Bot]:
+    """A bot for every seat: its own, or the stand-in that plays for its human when needed."""
+    return {
+        i: make_bot(seat.bot or table.stand_in_bot, random.Random(rng.getrandbits(64)))
+        for i, seat in enumerate(table.seats)
+    }
 
 
 def rebuild(saved: SavedGame, rng: random.Random) -> Game:

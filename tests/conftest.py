@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import os
 import random
+import re
+import signal
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -185,3 +190,30 @@ def restore(game: Game, snap: tuple[Any, ...]) -> None:
     game.drew, game.stole, game.exchanged, game.must_put_back = drew, stole, exchanged, must_put_back
     game.winner, game.end_reason = winner, reason
     game._rng.setstate(rng)
+
+
+class ServerProcess:
+    """A real ``notty-server`` on a free port of 127.0.0.1, recording in ``db``; its log so far in ``log``."""
+
+    def __init__(self, db: Path, *args: str) -> None:
+        command = [str(Path(sys.executable).parent / "notty-server"), "--host", "127.0.0.1", "--port", "0"]
+        self.process = subprocess.Popen([*command, "--db", str(db), *args], stderr=subprocess.PIPE, text=True)
+        assert self.process.stderr is not None
+        self.log: list[str] = []
+        for line in self.process.stderr:
+            self.log.append(line)
+            found = re.search(r"listening on \('127\.0\.0\.1', (\d+)\)", line)
+            if found:
+                self.port = int(found.group(1))
+                return
+        raise AssertionError("notty-server did not start:\n" + "".join(self.log))
+
+    def kill(self) -> None:
+        """SIGKILL: no goodbye, no clean-up, as in a crash."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)

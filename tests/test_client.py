@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from conftest import ServerProcess
 
 from client.commands import interpret
 from protocol import PROTOCOL_VERSION, Act, Connection, CreateTable, Goodbye, Hello, Join, ListTables, Sender
@@ -34,21 +35,11 @@ def _private_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def server_port(tmp_path: Path) -> Iterator[int]:
     """A real notty-server process on a free port."""
-    server = subprocess.Popen(
-        [str(BIN / "notty-server"), "--host", "127.0.0.1", "--port", "0", "--db", str(tmp_path / "notty.db")],
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    server = ServerProcess(tmp_path / "notty.db")
     try:
-        assert server.stderr is not None
-        for line in server.stderr:
-            found = re.search(r"listening on \('127\.0\.0\.1', (\d+)\)", line)
-            if found:
-                yield int(found.group(1))
-                break
+        yield server.port
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        server.stop()
 
 
 def _spawn(*args: str) -> pexpect.spawn:
@@ -255,15 +246,8 @@ def test_client_reconnects_by_itself_and_resumes_its_seat(server_port: int) -> N
 
 
 def test_sigterm_says_goodbye_to_every_client(tmp_path: Path) -> None:
-    server = subprocess.Popen(
-        [str(BIN / "notty-server"), "--host", "127.0.0.1", "--port", "0", "--db", str(tmp_path / "notty.db")],
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert server.stderr is not None
-    port = next(
-        int(m.group(1)) for line in server.stderr if (m := re.search(r"127\.0\.0\.1', (\d+)\)", line))
-    )
+    running = ServerProcess(tmp_path / "notty.db")
+    server, port = running.process, running.port
     conn = Connection(Sender.CLIENT)
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         sock.sendall(conn.send(Hello(PROTOCOL_VERSION, "gus")))

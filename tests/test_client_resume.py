@@ -15,7 +15,6 @@ import re
 import signal
 import socket
 import stat
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +24,7 @@ import pexpect
 import pytest
 import trio
 import trio.testing
+from conftest import ServerProcess
 
 from client import app
 from client.app import Client, Terminal
@@ -64,21 +64,11 @@ def seats_file(state_home: Path) -> Path:
 @pytest.fixture
 def server_port(tmp_path: Path) -> Iterator[int]:
     """A real notty-server process on a free port."""
-    server = subprocess.Popen(
-        [str(BIN / "notty-server"), "--host", "127.0.0.1", "--port", "0", "--db", str(tmp_path / "notty.db")],
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    server = ServerProcess(tmp_path / "notty.db")
     try:
-        assert server.stderr is not None
-        for line in server.stderr:
-            found = re.search(r"listening on \('127\.0\.0\.1', (\d+)\)", line)
-            if found:
-                yield int(found.group(1))
-                break
+        yield server.port
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        server.stop()
 
 
 class Person:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import ServerProcess
 
 from protocol import (
     CLASSIC,
@@ -21,6 +21,7 @@ from protocol import (
     Act,
     Connection,
     CreateTable,
+    Error,
     Hello,
     Join,
     Message,
@@ -35,38 +36,13 @@ from protocol import (
 BIN = Path(sys.executable).parent
 
 
-class Server:
-    """``notty-server`` on a free port, recording in ``db``."""
-
-    def __init__(self, db: Path) -> None:
-        self.process = subprocess.Popen(
-            [str(BIN / "notty-server"), "--host", "127.0.0.1", "--port", "0", "--db", str(db)],
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        assert self.process.stderr is not None
-        self.log: list[str] = []
-        for line in self.process.stderr:
-            self.log.append(line)
-            found = re.search(r"listening on \('127\.0\.0\.1', (\d+)\)", line)
-            if found:
-                self.port = int(found.group(1))
-                return
-        raise AssertionError("the server did not start:\n" + "".join(self.log))
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
+#: These players act at machine speed, far over the default message rate meant for people.
+FAST = ("--rate", "10000", "--burst", "10000")
 
 
 @pytest.fixture
-def servers() -> Iterator[list[Server]]:
-    started: list[Server] = []
+def servers() -> Iterator[list[ServerProcess]]:
+    started: list[ServerProcess] = []
     yield started
     for server in started:
         server.stop()
@@ -99,6 +75,8 @@ class Player:
                 self.table, self.token = table, token
             case Watching(table):
                 self.table = table
+            case Error(code, text, _):
+                raise AssertionError(f"{self.name} was refused: {code}: {text}")
             case State(_, view, events):
                 self.view = dict(view)
                 self.events += [event["text"] for event in events]
@@ -133,10 +111,10 @@ def conserved(view: dict[str, Any]) -> bool:
 
 
 def test_killed_mid_game_the_server_restores_it_exactly_and_the_players_finish_it(
-    tmp_path: Path, servers: list[Server]
+    tmp_path: Path, servers: list[ServerProcess]
 ) -> None:
     db = tmp_path / "notty.db"
-    servers.append(server := Server(db))
+    servers.append(server := ServerProcess(db, *FAST))
     ann = Player(server.port, "ann")
     ann.send(CreateTable("classic", 2, (), turn_limit=40))
     ann.expect(Seated)
@@ -154,7 +132,7 @@ def test_killed_mid_game_the_server_restores_it_exactly_and_the_players_finish_i
     server.kill()
     for player in players:
         player.close()
-    servers.append(server := Server(db))
+    servers.append(server := ServerProcess(db, *FAST))
 
     resumed = [Player(server.port, player.name, player.token) for player in players]
     for player, old in zip(resumed, players, strict=True):
@@ -182,10 +160,12 @@ def test_killed_mid_game_the_server_restores_it_exactly_and_the_players_finish_i
     assert "game over" in replay or "wins" in replay
 
 
-def test_killed_while_bots_play_nothing_anyone_saw_is_lost(tmp_path: Path, servers: list[Server]) -> None:
+def test_killed_while_bots_play_nothing_anyone_saw_is_lost(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
     """A kill at an arbitrary moment: every move a watcher saw is in the record, in order."""
     db = tmp_path / "notty.db"
-    servers.append(server := Server(db))
+    servers.append(server := ServerProcess(db, *FAST))
     watcher = Player(server.port, "cy")
     watcher.send(CreateTable("classic", 3, ("greedy", "greedy", "random"), bot_delay_ms=0, turn_limit=300))
     watcher.expect(Watching)
@@ -196,7 +176,7 @@ def test_killed_while_bots_play_nothing_anyone_saw_is_lost(tmp_path: Path, serve
     seen = watcher.events
     assert watcher.view is not None and watcher.view["end_reason"] is None
 
-    servers.append(server := Server(db))
+    servers.append(server := ServerProcess(db, *FAST))
     again = Player(server.port, "cy")
     assert watcher.table is not None
     again.send(Watch(watcher.table))
