@@ -25,6 +25,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/solver_vs_ilp.py
 	$(BIN)/python bench/sim_throughput.py
 	$(BIN)/python bench/chance_vs_enumeration.py
+	$(BIN)/python bench/load.py
 
 ladder: $(STAMP)
 	$(BIN)/python bench/ladder.py --deals 40 --trio-deals 20 --markdown
