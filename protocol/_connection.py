@@ -141,7 +141,7 @@ class Connection:
             raise LocalProtocolError(f"a {self.our_role.value} does not send {message.TYPE}")
         if type(message) not in self.allowed(self.our_role, self.state):
             raise LocalProtocolError(f"cannot send {message.TYPE} while {self.state.value}")
-        data = encode_frame(message.to_wire())
+        data = encode_frame(message.wire_body())
         self._advance(message)
         return data
 

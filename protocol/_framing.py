@@ -9,6 +9,7 @@ arrives, before any of its body is buffered.
 from __future__ import annotations
 
 import struct
+from collections.abc import Mapping
 from typing import Any
 
 import msgpack
@@ -41,10 +42,17 @@ def encode_frame(body: dict[str, Any]) -> bytes:
     """One frame holding ``body``, which must be a map with a string ``"type"``."""
     if not isinstance(body, dict) or not isinstance(body.get("type"), str):
         raise TypeError("a frame body is a dict with a string 'type'")
-    payload: bytes = msgpack.packb(body, use_bin_type=True)
+    payload: bytes = msgpack.packb(body, use_bin_type=True, default=_as_dict)
     if len(payload) > MAX_FRAME:
         raise ProtocolError("frame-too-large", f"frame of {len(payload)} bytes exceeds {MAX_FRAME}")
     return _HEADER.pack(len(payload)) + payload
+
+
+def _as_dict(value: object) -> dict[Any, Any]:
+    """Checked messages hold their maps as read-only mappings: they pack as maps."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"cannot pack {type(value).__name__}")
 
 
 def decode_body(payload: bytes) -> dict[str, Any]:

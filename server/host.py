@@ -66,7 +66,7 @@ from .engine import (
     parse_action,
 )
 from .journal import GameBegun, GameOver, Moved, Record, SavedGame, SeatLeft, SeatRecord
-from .wire import event_to_wire, view_to_wire
+from .wire import event_to_wire, seat_view, view_to_wire
 
 log = logging.getLogger("notty.host")
 
@@ -223,6 +223,9 @@ class Host:
         self._next_table = first_table
         self._hints: list[HintJob] = []
         self._journal: list[Record] = []
+        # Tables where a bot may have become due since bot_jobs last looked: checking only
+        # these keeps the shell's call after every message independent of the table count.
+        self._stirred: set[int] = set()
 
     # -- persistence -------------------------------------------------------------
 
@@ -264,6 +267,7 @@ class Host:
         table.moves = len(saved.moves)
         table.turn_started = now
         self.tables[table.id] = table
+        self._stirred.add(table.id)
         self._next_table = max(self._next_table, table.id + 1)
         log.info("table %d restored at turn %d", table.id, table.game.turn)
 
@@ -298,6 +302,7 @@ class Host:
             game = table.game
             if game is None or game.over:
                 continue
+            self._stirred.add(table.id)  # stand-ins and turn timers start bots; and a safety net
             for seat in table.seats:
                 if seat.dropped_at is not None and not seat.stand_in and now - seat.dropped_at >= self.grace:
                     seat.stand_in = True
@@ -370,6 +375,7 @@ class Host:
                     if seat.conn is not None:  # the old connection is still here: it loses the seat
                         out += self._evict(seat.conn)
                     seat.conn, seat.dropped_at, seat.stand_in = conn, None, False
+                    self._stirred.add(table.id)
                     session.table, session.seat = table.id, index
                     out.append((conn, Seated(table.id, index, hello.token)))
                     if table.game is not None:
@@ -462,6 +468,7 @@ class Host:
 
     def _watch(self, conn: ConnId, session: Session, table: Table) -> list[Outgoing]:
         table.spectators.add(conn)
+        self._stirred.add(table.id)
         session.table, session.seat = table.id, None
         out: list[Outgoing] = [(conn, Watching(table.id))]
         if table.game is not None:
@@ -517,6 +524,7 @@ class Host:
         else:
             seat = table.seats[session.seat]
             seat.conn, seat.stand_in = None, True
+            self._stirred.add(table.id)
             self._journal.append(SeatLeft(table.id, session.seat))
         session.table = session.seat = None
         out: list[Outgoing] = [(conn, Left(table.id))]
@@ -564,6 +572,7 @@ class Host:
         if game.over or game.current != seat:
             raise Refusal("not-your-turn", "play for me works on your own turn")
         table.seats[seat].auto = True
+        self._stirred.add(table.id)
         return []
 
     def _hint(self, conn: ConnId, session: Session) -> list[Outgoing]:
@@ -589,9 +598,11 @@ class Host:
     def bot_jobs(self) -> list[BotJob]:
         """Seats a bot should play now, at most one per table; each is handed out once."""
         jobs = []
-        for table in self.tables.values():
-            game = table.game
-            if game is None or game.over or table.job_out or not self._anyone_here(table):
+        stirred, self._stirred = self._stirred, set()
+        for table_id in sorted(stirred):
+            table = self.tables.get(table_id)
+            game = None if table is None else table.game
+            if table is None or game is None or game.over or table.job_out or not self._anyone_here(table):
                 continue
             seat = table.seats[game.current]
             if self._bot_controls(seat):
@@ -615,6 +626,7 @@ class Host:
         if table is None:
             return []
         table.job_out = False
+        self._stirred.add(table.id)
         game = table.game
         if (
             game is None
@@ -657,13 +669,19 @@ class Host:
         return table.game
 
     def _broadcast(self, table: Table, events: Iterable[Event]) -> list[Outgoing]:
-        events = tuple(events)
+        """Everyone at the table sees what happened; the views differ only in whose they are."""
+        self._stirred.add(table.id)
+        game = table.game
+        assert game is not None
+        wire_events = tuple(event_to_wire(event, game.names) for event in events)
+        shared = view_to_wire(game.view(None))
         out: list[Outgoing] = []
         for index, seat in enumerate(table.seats):
             if seat.conn is not None:
-                out += self._state_for(table, seat.conn, index, events)
-        for conn in sorted(table.spectators):
-            out += self._state_for(table, conn, None, events)
+                out.append((seat.conn, _state(table.id, seat_view(shared, game, index), wire_events)))
+        if table.spectators:
+            spectators = _state(table.id, shared, wire_events)
+            out += [(conn, spectators) for conn in sorted(table.spectators)]
         return out
 
     def _state_for(
@@ -672,7 +690,7 @@ class Host:
         game = table.game
         assert game is not None
         wire_events = tuple(event_to_wire(event, game.names) for event in events)
-        return [(conn, State(table.id, view_to_wire(game.view(seat)), wire_events))]
+        return [(conn, _state(table.id, view_to_wire(game.view(seat)), wire_events))]
 
     def _send(self, conn: ConnId | None, message: Message) -> list[Outgoing]:
         return [] if conn is None else [(conn, message)]
@@ -694,6 +712,12 @@ class Host:
             log.info("table %d closed: its bots played to nobody", table.id)
         else:
             log.info("table %d closed", table.id)
+
+
+def _state(table: int, view: dict[str, Any], events: tuple[dict[str, Any], ...]) -> State:
+    """A state built from the engine's own view and events, which need no checking (see
+    :meth:`protocol.Message.unchecked`; tests hold it to the checked message)."""
+    return State.unchecked(table=table, view=view, events=events)
 
 
 def _seat_bots(table: Table, rng: random.Random) -> dict[int, Bot]:

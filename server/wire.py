@@ -12,6 +12,7 @@ from .engine import (
     Drew,
     DrewToExchange,
     Event,
+    Game,
     GameEnded,
     GameStarted,
     ReturnedCard,
@@ -41,6 +42,16 @@ def view_to_wire(view: View) -> dict[str, Any]:
         "end_reason": None if view.end_reason is None else view.end_reason.value,
         "legal": legal,
     }
+
+
+def seat_view(shared: dict[str, Any], game: Game, seat: int) -> dict[str, Any]:
+    """``view_to_wire(game.view(seat))`` from the spectators' form: hands are face up, so a
+    seat's view adds only whose it is and, on its turn, what it may do."""
+    view = dict(shared)
+    view["seat"] = seat
+    if seat == game.current and not game.over:
+        view["legal"] = [str(action) for action in legal_actions(game.view(seat))]
+    return view
 
 
 def event_to_wire(event: Event, names: Sequence[str]) -> dict[str, Any]:

@@ -202,7 +202,7 @@ def test_a_restored_host_holds_the_seats_for_their_tokens(store: Store) -> None:
     kinds = [type(message) for _, message in out]
     assert Seated in kinds and State in kinds
     state = next(message for _, message in out if isinstance(message, State))
-    assert state.view["hands"] == tuple(tuple(str(c) for c in hand) for hand in live.hands)
+    assert state.to_wire()["view"]["hands"] == [[str(c) for c in hand] for hand in live.hands]
     # New tables never reuse a recorded game's number.
     again.connect(8)
     again.handle(8, Hello(PROTOCOL_VERSION, "cy"), 0.0)
