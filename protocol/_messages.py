@@ -95,8 +95,15 @@ class Message:
         return body
 
 
+_FIELDS: dict[type[Message], tuple[attrs.Attribute[Any], ...]] = {}
+
+
 def _fields(cls: type[Message]) -> tuple[attrs.Attribute[Any], ...]:
-    return tuple(attrs.fields(cast(Any, cls)))
+    """A class's fields, looked up once: every message built or sent asks."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = tuple(attrs.fields(cast(Any, cls)))
+    return found
 
 
 def _plain(value: Any) -> Any:

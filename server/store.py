@@ -123,6 +123,9 @@ class Store:
         if not records:
             return
         now = self._clock()
+        if len(records) == 1 and isinstance(records[0], Moved):  # most batches: one statement,
+            self._write(records[0], now)  # which SQLite makes a transaction of by itself
+            return
         with self._transaction():
             self._db.execute("BEGIN")
             for record in records:
