@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -217,3 +217,13 @@ class ServerProcess:
         if self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def server_port(tmp_path: Path) -> Iterator[int]:
+    """A real notty-server process on a free port, recording in a fresh database."""
+    server = ServerProcess(tmp_path / "notty.db")
+    try:
+        yield server.port
+    finally:
+        server.stop()

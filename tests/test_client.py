@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect
@@ -30,16 +29,6 @@ def _private_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Seat tokens the clients keep go to a temporary directory, never the real home."""
     monkeypatch.setitem(ENV, "XDG_STATE_HOME", str(tmp_path / "state"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-
-
-@pytest.fixture
-def server_port(tmp_path: Path) -> Iterator[int]:
-    """A real notty-server process on a free port."""
-    server = ServerProcess(tmp_path / "notty.db")
-    try:
-        yield server.port
-    finally:
-        server.stop()
 
 
 def _spawn(*args: str) -> pexpect.spawn:

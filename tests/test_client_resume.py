@@ -24,7 +24,6 @@ import pexpect
 import pytest
 import trio
 import trio.testing
-from conftest import ServerProcess
 
 from client import app
 from client.app import Client, Terminal
@@ -59,16 +58,6 @@ def state_home(tmp_path: Path) -> Path:
 @pytest.fixture
 def seats_file(state_home: Path) -> Path:
     return state_home / "notty" / "seats.json"
-
-
-@pytest.fixture
-def server_port(tmp_path: Path) -> Iterator[int]:
-    """A real notty-server process on a free port."""
-    server = ServerProcess(tmp_path / "notty.db")
-    try:
-        yield server.port
-    finally:
-        server.stop()
 
 
 class Person:
