@@ -67,7 +67,11 @@ def _record_parser() -> argparse.ArgumentParser:
 
 
 def make_host(
-    name: str, grace: float, first_table: int = 1, max_tables: int = DEFAULT_LIMITS.max_tables
+    name: str,
+    grace: float,
+    first_table: int = 1,
+    max_tables: int = DEFAULT_LIMITS.max_tables,
+    abandon_after: float = DEFAULT_LIMITS.abandon_seconds,
 ) -> Host:
     """A host for live play: unpredictable deals and unguessable seat tokens."""
     return Host(
@@ -77,13 +81,14 @@ def make_host(
         grace=grace,
         first_table=first_table,
         max_tables=max_tables,
+        abandon_after=abandon_after,
     )
 
 
 async def run(
     host: str | None, port: int, name: str, grace: float, store: Store, limits: Limits = DEFAULT_LIMITS
 ) -> None:
-    notty = make_host(name, grace, store.next_table_id(), limits.max_tables)
+    notty = make_host(name, grace, store.next_table_id(), limits.max_tables, limits.abandon_seconds)
     for saved in store.unfinished():
         try:
             notty.restore(saved, trio.current_time())

@@ -121,6 +121,7 @@ class Table:
     moves: int = 0  # actions applied so far; a bot job for an older count is stale
     job_out: bool = False
     turn_started: float = 0.0
+    empty_since: float | None = None  # since when nobody has been at a running game
 
     def info(self) -> dict[str, Any]:
         return {
@@ -212,10 +213,13 @@ class Host:
         grace: float = 60.0,
         first_table: int = 1,
         max_tables: int = 1000,
+        abandon_after: float = 43200.0,
     ) -> None:
         self.name = name
         self.grace = grace
         self.max_tables = max_tables  # each table holds a game and its bots: memory a client could claim
+        # A game nobody comes back to must not hold a table for ever: one client could fill them all.
+        self.abandon_after = abandon_after
         self._new_rng = new_rng
         self._new_token = new_token
         self.sessions: dict[ConnId, Session] = {}
@@ -303,6 +307,13 @@ class Host:
             if game is None or game.over:
                 continue
             self._stirred.add(table.id)  # stand-ins and turn timers start bots; and a safety net
+            if self._anyone_here(table):
+                table.empty_since = None
+            elif table.empty_since is None:
+                table.empty_since = now
+            elif now - table.empty_since >= self.abandon_after:
+                self._abandon(table)
+                continue
             for seat in table.seats:
                 if seat.dropped_at is not None and not seat.stand_in and now - seat.dropped_at >= self.grace:
                     seat.stand_in = True
@@ -695,6 +706,11 @@ class Host:
     def _send(self, conn: ConnId | None, message: Message) -> list[Outgoing]:
         return [] if conn is None else [(conn, message)]
 
+    def _abandon(self, table: Table) -> None:
+        del self.tables[table.id]
+        self._journal.append(GameOver(table.id, None, ABANDONED))
+        log.info("table %d closed: nobody came back to it for %g seconds", table.id, self.abandon_after)
+
     def _forget_if_empty(self, table: Table) -> None:
         """A table nobody is at goes away, unless its game is held for players who may come back.
 
@@ -706,11 +722,10 @@ class Host:
         humans = any(seat.bot is None for seat in table.seats)
         if people or (running and humans) or table.id not in self.tables:
             return
-        del self.tables[table.id]
         if running:
-            self._journal.append(GameOver(table.id, None, ABANDONED))
-            log.info("table %d closed: its bots played to nobody", table.id)
+            self._abandon(table)
         else:
+            del self.tables[table.id]
             log.info("table %d closed", table.id)
 
 

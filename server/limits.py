@@ -39,6 +39,7 @@ class Limits:
     max_connections: int = attrs.field(default=2000, validator=_positive)
     max_tables: int = attrs.field(default=1000, validator=_positive)
     queue: int = attrs.field(default=256, validator=_positive)
+    abandon_seconds: float = attrs.field(default=43200.0, validator=_positive)
 
 
 @attrs.define
@@ -82,6 +83,7 @@ _FLAGS: dict[str, tuple[str, type, str]] = {
     "--hint-burst": ("hint_burst", int, "hints a connection may ask for at once"),
     "--max-connections": ("max_connections", int, "connections at once; more are refused"),
     "--max-tables": ("max_tables", int, "tables at once; creating more is refused"),
+    "--abandon-after": ("abandon_seconds", float, "seconds a game with nobody at it is kept for its players"),
     "--queue": ("queue", int, "messages waiting for a slow client before it is dropped"),
 }
 

@@ -178,6 +178,7 @@ def test_the_defaults_are_the_documented_ones() -> None:
             max_connections=2000,
             max_tables=1000,
             queue=256,
+            abandon_seconds=43200.0,
         )
     )
     doc = (Path(__file__).resolve().parent.parent / "docs" / "SERVER.md").read_text(encoding="utf-8")
@@ -190,6 +191,7 @@ def test_the_defaults_are_the_documented_ones() -> None:
         ("--hint-burst", "3"),
         ("--max-connections", "2000"),
         ("--max-tables", "1000"),
+        ("--abandon-after", "43200"),
         ("--queue", "256"),
     ]:
         assert f"| `{flag}` | {value} |" in doc, f"{flag} is not documented with its default {value}"
@@ -226,9 +228,11 @@ def test_every_flag_sets_its_limit() -> None:
             "4",
             "--queue",
             "16",
+            "--abandon-after",
+            "600",
         ]
     )
-    assert limits_from_args(args) == Limits(1.5, 30.0, 5.0, 7, 0.25, 2, 9, 4, 16)
+    assert limits_from_args(args) == Limits(1.5, 30.0, 5.0, 7, 0.25, 2, 9, 4, 16, 600.0)
 
 
 @pytest.mark.parametrize(

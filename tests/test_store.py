@@ -319,3 +319,33 @@ def test_an_older_database_is_migrated_forward_keeping_its_games(
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION + 1,)
     assert db.execute("SELECT note FROM games").fetchall() == [("migrated",)]
+
+
+def test_a_game_nobody_comes_back_to_is_abandoned_after_the_limit_and_not_before(store: Store) -> None:
+    host = Host(
+        new_rng=lambda: random.Random(0), new_token=iter(TOKENS).__next__, abandon_after=100.0, grace=5.0
+    )
+    table = seat_two(host, store)
+    play(host, store, table, random.Random(8), 3)
+    host.disconnect(1, 10.0)
+    host.tick(11.0)  # bob is still here: nothing starts the clock
+    host.disconnect(2, 20.0)
+    host.tick(20.0)  # the clock starts: nobody is at the table
+    host.tick(119.0)
+    assert table in host.tables
+    host.connect(3)  # ann comes back in time: the clock stops
+    host.handle(3, Hello(PROTOCOL_VERSION, "ann", TOKENS[0]), 119.5)
+    host.tick(119.6)
+    host.disconnect(3, 130.0)
+    host.tick(130.0)
+    host.tick(229.0)
+    assert table in host.tables
+    host.tick(230.5)
+    assert table not in host.tables
+    store.write(host.take_journal())
+    saved = store.game(table)
+    assert saved is not None and saved.over is not None and saved.over.reason == "abandoned"
+    assert store.unfinished() == []
+    host.connect(4)
+    out = host.handle(4, Hello(PROTOCOL_VERSION, "ann", TOKENS[0]), 231.0)
+    assert any(isinstance(message, Error) and message.code == "bad-token" for _, message in out)
