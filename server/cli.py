@@ -26,7 +26,10 @@ log = logging.getLogger("notty.server")
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="notty-server", description="Host Notty tables for players on your network."
+        prog="notty-server",
+        description="Host Notty tables for players on your network.",
+        epilog="Also: 'notty-server games' lists the recorded games, 'notty-server replay GAME_ID' "
+        "prints one move by move (both take --db).",
     )
     parser.add_argument("--host", default=None, help="address to listen on (default: every interface)")
     parser.add_argument(
