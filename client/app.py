@@ -18,7 +18,7 @@ import argparse
 import os
 import shlex
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import trio
@@ -354,8 +354,8 @@ async def _play(client: Client, address: tuple[str, int], terminal: Terminal, fi
         while True:
             client.lost = None
             async with trio.open_nursery() as session:
-                session.start_soon(_receive_then_stop, client, session.cancel_scope)
-                session.start_soon(_heartbeat_then_stop, client, session.cancel_scope)
+                session.start_soon(_then_stop, client.receive_forever, client, session.cancel_scope)
+                session.start_soon(_then_stop, client.heartbeat, client, session.cancel_scope)
                 try:
                     if await client.wait_for(lambda: client.protocol.state is not ConnectionState.HELLO, 10):
                         for message in first:  # the built-in server's table: wait until we sit
@@ -378,20 +378,13 @@ async def _play(client: Client, address: tuple[str, int], terminal: Terminal, fi
     return 0  # pragma: no cover
 
 
-async def _receive_then_stop(client: Client, scope: trio.CancelScope) -> None:
+async def _then_stop(work: Callable[[], Awaitable[None]], client: Client, scope: trio.CancelScope) -> None:
+    """Run one of the session's tasks; when it ends, for whatever reason, the session ends."""
     try:
-        await client.receive_forever()
+        await work()
     except ConnectionLost as lost:
         client.lost = str(lost)
     finally:
-        scope.cancel()
-
-
-async def _heartbeat_then_stop(client: Client, scope: trio.CancelScope) -> None:
-    try:
-        await client.heartbeat()
-    except ConnectionLost as lost:
-        client.lost = str(lost)
         scope.cancel()
 
 

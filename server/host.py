@@ -390,7 +390,7 @@ class Host:
                     session.table, session.seat = table.id, index
                     out.append((conn, Seated(table.id, index, hello.token)))
                     if table.game is not None:
-                        out += self._state_for(table, conn, index, ())
+                        out += self._state_for(table, conn, index)
                     return out
         return [*out, (conn, Error("bad-token", "that seat token is not valid here (the game may be over)"))]
 
@@ -483,7 +483,7 @@ class Host:
         session.table, session.seat = table.id, None
         out: list[Outgoing] = [(conn, Watching(table.id))]
         if table.game is not None:
-            out += self._state_for(table, conn, None, ())
+            out += self._state_for(table, conn, None)
         return out
 
     def _start(self, conn: ConnId, session: Session, now: float) -> list[Outgoing]:
@@ -695,13 +695,11 @@ class Host:
             out += [(conn, spectators) for conn in sorted(table.spectators)]
         return out
 
-    def _state_for(
-        self, table: Table, conn: ConnId, seat: int | None, events: tuple[Event, ...]
-    ) -> list[Outgoing]:
+    def _state_for(self, table: Table, conn: ConnId, seat: int | None) -> list[Outgoing]:
+        """The whole table as ``seat`` sees it, for someone arriving: no events, only where things stand."""
         game = table.game
         assert game is not None
-        wire_events = tuple(event_to_wire(event, game.names) for event in events)
-        return [(conn, _state(table.id, view_to_wire(game.view(seat)), wire_events))]
+        return [(conn, _state(table.id, view_to_wire(game.view(seat)), ()))]
 
     def _send(self, conn: ConnId | None, message: Message) -> list[Outgoing]:
         return [] if conn is None else [(conn, message)]
@@ -717,10 +715,9 @@ class Host:
         A game of bots alone, with nobody watching, is abandoned: no one could
         resume it, and its bots only play while someone watches.
         """
-        people = any(seat.conn is not None for seat in table.seats) or table.spectators
         running = table.game is not None and not table.game.over
         humans = any(seat.bot is None for seat in table.seats)
-        if people or (running and humans) or table.id not in self.tables:
+        if self._anyone_here(table) or (running and humans) or table.id not in self.tables:
             return
         if running:
             self._abandon(table)
@@ -748,20 +745,25 @@ def rebuild(saved: SavedGame, rng: random.Random) -> Game:
 
     ``rng`` serves only the moves after the rebuild: live play draws fresh chance.
     """
-    begun = saved.begun
-    rules = PRESETS[begun.preset].replace(turn_limit=begun.turn_limit)
-    names = [seat.name for seat in begun.seats]
-    deal = Deal(tuple(Card.parse(card) for card in begun.deal), begun.first)
-    game = Game(rules, names, rng, deal=deal)
+    game = dealt(saved.begun, rng)
     for move in saved.moves:
-        game.apply(parse_action(move.action), seat=move.seat, outcome=outcome_of(move))
+        replay_move(game, move)
     return game
 
 
-def outcome_of(move: Moved) -> Outcome | None:
-    """A recorded move's chance outcome, as :meth:`Game.apply` takes it."""
+def dealt(begun: GameBegun, rng: random.Random) -> Game:
+    """A stored game as it was dealt, before its first move."""
+    rules = PRESETS[begun.preset].replace(turn_limit=begun.turn_limit)
+    names = [seat.name for seat in begun.seats]
+    deal = Deal(tuple(Card.parse(card) for card in begun.deal), begun.first)
+    return Game(rules, names, rng, deal=deal)
+
+
+def replay_move(game: Game, move: Moved) -> list[Event]:
+    """Apply a recorded move with the chance outcome it had."""
     cards = tuple(Card.parse(card) for card in move.outcome)
-    return None if not cards else cards[0] if len(cards) == 1 else cards
+    outcome: Outcome | None = None if not cards else cards[0] if len(cards) == 1 else cards
+    return game.apply(parse_action(move.action), seat=move.seat, outcome=outcome)
 
 
 def _outcome(events: Iterable[Event]) -> tuple[str, ...]:

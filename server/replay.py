@@ -7,8 +7,7 @@ import time
 from collections.abc import Iterable
 from typing import TextIO
 
-from .engine import parse_action
-from .host import ABANDONED, outcome_of, rebuild
+from .host import ABANDONED, dealt, replay_move
 from .journal import SavedGame
 from .store import GameSummary
 from .wire import event_to_wire
@@ -37,12 +36,12 @@ def print_game(saved: SavedGame, out: TextIO) -> None:
     begun = saved.begun
     names = [seat.name + (f" ({seat.bot})" if seat.bot else "") for seat in begun.seats]
     out.write(f"game {begun.table}: {begun.preset}, {' vs '.join(names)}\n")
-    game = rebuild(SavedGame(begun, ()), random.Random(0))  # no chance left to the rng: all recorded
+    game = dealt(begun, random.Random(0))  # no chance left to the rng: every outcome is recorded
     for event in game.opening:
         out.write(f"      {event_to_wire(event, game.names)['text']}\n")
     for move in saved.moves:
         turn = game.turn
-        events = game.apply(parse_action(move.action), seat=move.seat, outcome=outcome_of(move))
+        events = replay_move(game, move)
         texts = "; ".join(event_to_wire(event, game.names)["text"] for event in events)
         out.write(f"{move.number:5}. turn {turn}: {texts}\n")
     if saved.over is None:

@@ -110,7 +110,7 @@ class Store:
                 f"notty's {SCHEMA_VERSION}: upgrade notty or use another --db"
             )
         for number in range(version, SCHEMA_VERSION):
-            with self._transaction():
+            with self._db:  # a failed step rolls back: the database stays at the last good version
                 self._db.executescript(
                     f"BEGIN; {MIGRATIONS[number]}; PRAGMA user_version = {number + 1}; COMMIT;"
                 )
@@ -126,11 +126,10 @@ class Store:
         if len(records) == 1 and isinstance(records[0], Moved):  # most batches: one statement,
             self._write(records[0], now)  # which SQLite makes a transaction of by itself
             return
-        with self._transaction():
+        with self._db:  # commits at the end, or rolls back whatever a failed write started
             self._db.execute("BEGIN")
             for record in records:
                 self._write(record, now)
-            self._db.execute("COMMIT")
 
     def _write(self, record: Record, now: float) -> None:
         db = self._db
@@ -173,9 +172,6 @@ class Store:
                     "UPDATE games SET ended_at = ?, winner = ?, reason = ? WHERE id = ?",
                     (now, record.winner, record.reason, record.table),
                 )
-
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
 
     # -- reading -------------------------------------------------------------------
 
@@ -238,17 +234,3 @@ class Store:
             yield GameSummary(
                 game_id, preset, tuple((names or "").split("\t")), moves, started_at, ended_at, winner, reason
             )
-
-
-class _Transaction:
-    """Roll back whatever a failed write started, so the database stays as it was."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: object, error: object, trace: object) -> None:
-        if error is not None and self._db.in_transaction:
-            self._db.rollback()
