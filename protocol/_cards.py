@@ -37,8 +37,9 @@ class Card:
 
     colour: str
     number: int
-    # Sort key, precomputed: cards are sorted constantly (hands, groups).
+    # Sort key and text, precomputed: cards are sorted and written out constantly.
     _rank: int = attrs.field(init=False, eq=False, repr=False)
+    _text: str = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         # Validate here rather than with attrs validators: cards are created
@@ -48,6 +49,7 @@ class Card:
         if type(self.number) is not int or self.number < 1:
             raise CardError(f"card number must be a positive whole number, not {self.number!r}")
         object.__setattr__(self, "_rank", _RANK[self.colour] << 16 | self.number)
+        object.__setattr__(self, "_text", f"{self.colour}{self.number}")
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Card):
@@ -93,7 +95,7 @@ class Card:
         return cls.of(letter, int(digits))
 
     def __str__(self) -> str:
-        return f"{self.colour}{self.number}"
+        return self._text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"

@@ -76,23 +76,42 @@ def valid_groups(hand: Iterable[Card], rules: Rules) -> list[tuple[Card, ...]]:
 
     Cards that are not in this ruleset's deck belong to no group and are ignored.
     """
-    present = {(card.colour, card.number) for card in hand if rules.allows(card)}
+    top = rules.numbers
+    numbers_of: dict[str, set[int]] = {colour: set() for colour in rules.colours}
+    for card in hand:
+        numbers = numbers_of.get(card.colour)
+        if numbers is not None and card.number <= top:
+            numbers.add(card.number)
     groups: list[tuple[Card, ...]] = []
-    for colour in rules.colours:
-        start = 1
-        while start <= rules.numbers:
-            end = start
-            while (colour, end) in present:
-                end += 1
-            for lo in range(start, end):
-                for hi in range(lo + rules.shortest_run - 1, end):
-                    groups.append(tuple(Card.of(colour, n) for n in range(lo, hi + 1)))
-            start = end + 1
-    for number in range(1, rules.numbers + 1):
-        here = [Card.of(colour, number) for colour in rules.colours if (colour, number) in present]
-        for size in range(rules.smallest_set, len(here) + 1):
-            groups.extend(combinations(here, size))
-    return sorted(groups, key=lambda g: (g[0], len(g), g))
+    shortest = rules.shortest_run
+    colours_of: dict[int, list[str]] = {}
+    for colour, numbers in numbers_of.items():  # colours in canonical order
+        for number in numbers:
+            colours_of.setdefault(number, []).append(colour)
+        if len(numbers) < shortest:
+            continue
+        for low in numbers:
+            if low - 1 in numbers:
+                continue  # not the start of a streak
+            high = low
+            while high + 1 in numbers:
+                high += 1
+            streak = [Card.of(colour, number) for number in range(low, high + 1)]
+            for first in range(len(streak) - shortest + 1):
+                for stop in range(first + shortest, len(streak) + 1):
+                    groups.append(tuple(streak[first:stop]))
+    smallest = rules.smallest_set
+    for number, colours in colours_of.items():
+        if len(colours) >= smallest:
+            here = [Card.of(colour, number) for colour in colours]
+            for size in range(smallest, len(here) + 1):
+                groups.extend(combinations(here, size))
+    return sorted(groups, key=_group_order)
+
+
+def _group_order(group: tuple[Card, ...]) -> tuple[int, int, list[int]]:
+    """By first card, then size, then cards, as comparing the cards would, but without calling ``__lt__``."""
+    return group[0]._rank, len(group), [card._rank for card in group]
 
 
 def has_group(hand: Iterable[Card], rules: Rules) -> bool:

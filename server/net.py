@@ -5,12 +5,12 @@ bytes, time and bot work, and holds each client to the :class:`~server.limits.Li
 a deadline for hello, an idle timeout, token buckets for messages and for hints,
 a cap on connections, and a bounded outgoing queue (a client that stops reading
 is dropped when its queue is full, so it can neither hold memory nor delay
-anyone else).
+anyone else). Replies are sent from the task that caused them, without waiting
+(:mod:`server.sockets`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import logging
 from collections.abc import Callable, Iterable
@@ -36,6 +36,7 @@ from protocol import (
 from .engine import EndTurn
 from .host import BotJob, HintJob, Host, Outgoing, make_hint
 from .limits import DEFAULT_LIMITS, MAX_REFUSALS, Limits, TokenBucket
+from .sockets import NonBlockingSocket
 from .store import Store
 
 log = logging.getLogger("notty.server")
@@ -52,15 +53,17 @@ class Link:
     """One client connection: its protocol state, its bounded outgoing queue and what it has spent."""
 
     id: int
-    stream: trio.SocketStream
+    socket: NonBlockingSocket
     protocol: Connection
-    outbox: trio.MemorySendChannel[bytes | None]
     opened: float  # trio time, for the hello deadline
     heard: float  # when its last bytes arrived, for the idle timeout
     messages: TokenBucket
     hints: TokenBucket
     refusals: int = 0  # rate-limited messages since the last one accepted
-    closing: bool = False
+
+    @property
+    def closing(self) -> bool:
+        return self.socket.closing or self.socket.broken
 
 
 class NottyServer:
@@ -118,12 +121,10 @@ class NottyServer:
             await self._turn_away(stream, peer)
             return
         limits, now = self.limits, trio.current_time()
-        send, receive = trio.open_memory_channel[bytes | None](limits.queue)
         link = Link(
             next(self._ids),
-            stream,
+            NonBlockingSocket.from_stream(stream, limits.queue),
             Connection(Sender.SERVER),
-            send,
             opened=now,
             heard=now,
             messages=TokenBucket(limits.rate, limits.burst),
@@ -134,20 +135,17 @@ class NottyServer:
         log.info("connection %d from %s", link.id, peer)
         try:
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(self._write, link, receive, nursery.cancel_scope)
+                nursery.start_soon(self._flush, link, nursery.cancel_scope)
                 await self._read(link)
                 # The reader is done (end of stream, bye, or a fatal error): let the
-                # writer flush what is queued, but not for long.
-                link.closing = True
-                with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError):
-                    link.outbox.send_nowait(None)
+                # flusher send what is queued, but not for long.
+                link.socket.close_after_flush()
                 nursery.cancel_scope.deadline = trio.current_time() + FLUSH_SECONDS
         finally:
             self.links.pop(link.id, None)
             self._dispatch(self._ask(self.host.disconnect, link.id, trio.current_time()))
             self._run_bots()
-            with trio.CancelScope(shield=True):
-                await trio.aclose_forcefully(stream)
+            link.socket.close()
             log.info("connection %d closed", link.id)
 
     async def _turn_away(self, stream: trio.SocketStream, peer: str) -> None:
@@ -166,30 +164,35 @@ class NottyServer:
                 await trio.aclose_forcefully(stream)
 
     async def _read(self, link: Link) -> None:
+        """Read until the peer is gone, says goodbye, or overstays its deadline.
+
+        The deadline moves with every message, but one cancel scope serves until
+        it expires (entering one per read cost a tenth of the server's time):
+        when it fires, the deadline is worked out again, and only if it has
+        really passed does the connection time out.
+        """
         while not link.closing:
             # Before welcome the deadline is fixed, so trickling bytes cannot stretch it.
             welcomed = link.protocol.state is not ConnectionState.HELLO
             deadline = (
                 link.heard + self.limits.idle_seconds if welcomed else link.opened + self.limits.hello_seconds
             )
-            with trio.move_on_at(deadline) as waiting:
-                try:
-                    data = await link.stream.receive_some(MAX_FRAME)
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    return
-            if waiting.cancelled_caught:
+            if trio.current_time() >= deadline:
                 self._time_out(link, welcomed)
                 return
-            if not data:
-                return
-            link.heard = trio.current_time()
-            try:
-                link.protocol.receive_data(data)
-            except ProtocolError as error:
-                self._refuse(link, error)
-                return
-            self._drain(link)
-            self._run_bots()
+            with trio.move_on_at(deadline):
+                while not link.closing:
+                    data = await link.socket.receive(MAX_FRAME)
+                    if not data:
+                        return
+                    link.heard = trio.current_time()
+                    try:
+                        link.protocol.receive_data(data)
+                    except ProtocolError as error:
+                        self._refuse(link, error)
+                        return
+                    self._drain(link)
+                    self._run_bots()
 
     def _drain(self, link: Link) -> None:
         """Answer every whole message received so far."""
@@ -267,16 +270,9 @@ class NottyServer:
                 [] if conn is None else [(conn, Error("internal-error", "the server failed to answer that"))]
             )
 
-    async def _write(
-        self, link: Link, receive: trio.MemoryReceiveChannel[bytes | None], scope: trio.CancelScope
-    ) -> None:
-        async for data in receive:
-            if data is None:  # goodbye was sent: close
-                break
-            try:
-                await link.stream.send_all(data)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                break
+    async def _flush(self, link: Link, scope: trio.CancelScope) -> None:
+        """Send what the socket could not take at once; after goodbye (or a drop), stop the reader too."""
+        await link.socket.flush()
         scope.cancel()
 
     # -- sending --------------------------------------------------------------------
@@ -305,21 +301,11 @@ class NottyServer:
         except (LocalProtocolError, ProtocolError):  # out of turn, or too big for one frame
             log.exception("connection %d: could not send %s", link.id, message.TYPE)
             return
-        try:
-            link.outbox.send_nowait(data)
-            if isinstance(message, Goodbye):
-                link.closing = True
-                link.outbox.send_nowait(None)
-        except trio.WouldBlock:
+        if not link.socket.send(data):
             log.warning("connection %d is not reading: dropped", link.id)
-            link.closing = True
-            link.outbox.close()
-            self._kill(link)
-
-    def _kill(self, link: Link) -> None:
-        """Drop a connection now (its writer may be stuck on a full socket)."""
-        assert self._nursery is not None
-        self._nursery.start_soon(trio.aclose_forcefully, link.stream)
+            link.socket.close()
+        elif isinstance(message, Goodbye):
+            link.socket.close_after_flush()
 
     # -- time and bots ----------------------------------------------------------------
 

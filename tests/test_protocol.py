@@ -515,6 +515,7 @@ def test_valid_groups_are_exactly_the_groups_in_the_hand(case: tuple[Rules, list
         classify_group(group, rules)  # raises if invalid
         assert not Counter(group) - have, f"{format_cards(group)} is not in the hand"
     assert set(groups) == brute_force_groups(hand, rules)
+    assert groups == sorted(groups, key=lambda g: (g[0], len(g), g)), "not in canonical order"
 
 
 @settings(max_examples=300, deadline=None)

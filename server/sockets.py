@@ -1,0 +1,121 @@
+"""A connected socket that one task can write to on behalf of many: sends go out at once.
+
+A move is answered to every seat at its table, from the task that read the
+move. Trio's ``SocketStream.send_all`` is a checkpoint, so fanning out through
+streams needs a writer task and a channel per connection, and every message
+costs a task switch: under load that was most of the server's time. Here a send
+is tried at once, without blocking; whatever the kernel does not take now waits
+in a bounded backlog that the connection's own flusher drains when the socket is
+writable (asyncio's transports work the same way). Bytes still leave in order,
+and a peer that stops reading fills its backlog, not the server's memory.
+"""
+
+from __future__ import annotations
+
+import collections
+import socket
+
+import trio
+
+
+class NonBlockingSocket:
+    """One client's socket: ``receive`` for its reader, ``send`` for anyone, ``flush`` for its writer."""
+
+    def __init__(self, sock: socket.socket, max_backlog: int) -> None:
+        sock.setblocking(False)
+        self._sock = sock
+        self._backlog: collections.deque[bytes | memoryview] = collections.deque()
+        self._max_backlog = max_backlog
+        self._backlog_grew = trio.lowlevel.ParkingLot()
+        self.closing = False  # no more sends: flush what is queued, then stop
+        self.broken = False  # the peer is gone or was dropped: nothing more goes either way
+
+    @classmethod
+    def from_stream(cls, stream: trio.SocketStream, max_backlog: int) -> NonBlockingSocket:
+        """Take over a stream's socket (its options, such as TCP_NODELAY, stay set)."""
+        return cls(socket.socket(fileno=stream.socket.detach()), max_backlog)
+
+    @property
+    def backlog(self) -> int:
+        """Messages (or the rest of one) waiting for the peer to read."""
+        return len(self._backlog)
+
+    async def receive(self, max_bytes: int) -> bytes:
+        """The next bytes from the peer; ``b""`` at the end of the stream or once broken."""
+        while not self.broken:
+            try:
+                await trio.lowlevel.wait_readable(self._sock)
+            except trio.ClosedResourceError:
+                break
+            try:
+                return self._sock.recv(max_bytes)
+            except BlockingIOError:
+                continue
+            except OSError:
+                self.close()
+        return b""
+
+    def send(self, data: bytes) -> bool:
+        """Send ``data`` after whatever is waiting; ``False`` (and nothing sent) if the backlog is full."""
+        if self.broken or self.closing:
+            return True  # the peer will not read it: there is nothing to hold
+        if self._backlog:
+            if len(self._backlog) >= self._max_backlog:
+                return False
+            self._backlog.append(data)
+            return True
+        try:
+            sent = self._sock.send(data)
+        except BlockingIOError:
+            sent = 0
+        except OSError:
+            self.close()
+            return True
+        if sent < len(data):
+            self._backlog.append(memoryview(data)[sent:])
+            self._backlog_grew.unpark_all()
+        return True
+
+    def close_after_flush(self) -> None:
+        """Send nothing more; ``flush`` returns once what is queued has left."""
+        self.closing = True
+        self._backlog_grew.unpark_all()
+
+    async def flush(self) -> None:
+        """Drain the backlog whenever there is one, until closing with nothing queued, or broken."""
+        while not self.broken:
+            if not self._backlog:
+                if self.closing:
+                    return
+                await self._backlog_grew.park()
+                continue
+            try:
+                await trio.lowlevel.wait_writable(self._sock)
+            except trio.ClosedResourceError:
+                return
+            self._send_backlog()
+
+    def _send_backlog(self) -> None:
+        while self._backlog:
+            data = self._backlog[0]
+            try:
+                sent = self._sock.send(data)
+            except BlockingIOError:
+                return
+            except OSError:
+                self.close()
+                return
+            if sent < len(data):
+                self._backlog[0] = memoryview(data)[sent:]
+                return
+            self._backlog.popleft()
+
+    def close(self) -> None:
+        """Close now: wake the reader and the flusher; whatever is still queued is dropped."""
+        if self.broken:
+            return
+        self.broken = True
+        self._backlog.clear()
+        self._backlog_grew.unpark_all()
+        trio.lowlevel.notify_closing(self._sock)
+        self._sock.close()

@@ -1,0 +1,160 @@
+"""The server's non-blocking socket, over a real TCP connection on 127.0.0.1."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+
+import pytest
+import trio
+
+from server.sockets import NonBlockingSocket
+
+CHUNK = b"x" * 65536
+Pair = tuple[socket.socket, socket.socket]
+
+
+@pytest.fixture
+def pair() -> Iterator[Pair]:
+    """(ours, theirs): a connected TCP pair with small buffers, so a peer that does not read is soon felt."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        theirs = socket.create_connection(listener.getsockname())
+        ours, _ = listener.accept()
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    theirs.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    with ours, theirs:
+        yield ours, theirs
+
+
+def _read_all(sock: socket.socket, size: int) -> bytes:
+    sock.settimeout(5)
+    data = bytearray()
+    while len(data) < size:
+        chunk = sock.recv(size - len(data))
+        assert chunk, "connection closed early"
+        data += chunk
+    return bytes(data)
+
+
+def _read_what_arrives(sock: socket.socket) -> bytes:
+    """Empty the kernel's buffers: read until nothing has come for a moment."""
+    sock.settimeout(0.2)
+    data = bytearray()
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except TimeoutError:
+        pass
+    return bytes(data)
+
+
+async def test_a_send_leaves_at_once_without_a_flusher(pair: Pair) -> None:
+    ours, theirs = pair
+    wire = NonBlockingSocket(ours, max_backlog=4)
+    assert wire.send(b"hello")
+    assert wire.backlog == 0
+    assert _read_all(theirs, 5) == b"hello"
+
+
+async def test_a_peer_that_does_not_read_fills_a_bounded_backlog(
+    pair: tuple[socket.socket, socket.socket],
+) -> None:
+    ours, _ = pair
+    wire = NonBlockingSocket(ours, max_backlog=3)
+    accepted = 0
+    while wire.send(CHUNK):  # the kernel's buffers fill, then the backlog does
+        accepted += 1
+        assert accepted < 1000, "the backlog never filled"
+    assert wire.backlog == 3
+    assert not wire.send(b"more"), "a full backlog must refuse, not grow"
+    assert not wire.broken, "refusing is the caller's to act on"
+
+
+async def test_the_flusher_delivers_the_backlog_in_order() -> None:
+    # A Unix socket pair: reading makes room at once, where TCP's window updates come when they come.
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        await _check_order(ours, theirs)
+
+
+async def _check_order(ours: socket.socket, theirs: socket.socket) -> None:
+    wire = NonBlockingSocket(ours, max_backlog=100)
+    sent = bytearray()
+
+    def send(numbers: range) -> None:
+        for number in numbers:
+            chunk = bytes([number]) * 10_000
+            assert wire.send(chunk)
+            sent.extend(chunk)
+
+    send(range(20))  # well past what the kernel holds for a peer that is not reading
+    assert wire.backlog > 0
+    received = _read_what_arrives(theirs)  # room in the kernel again, but the backlog must go first
+    assert 0 < len(received) < len(sent)
+    send(range(20, 40))
+    wire.close_after_flush()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(wire.flush)
+        received += await trio.to_thread.run_sync(_read_all, theirs, len(sent) - len(received))
+    assert received == bytes(sent)
+    assert wire.backlog == 0
+
+
+async def test_flush_waits_for_more_until_closing(pair: Pair) -> None:
+    ours, theirs = pair
+    wire = NonBlockingSocket(ours, max_backlog=4)
+    with trio.move_on_after(0.2) as waiting:
+        await wire.flush()
+    assert waiting.cancelled_caught, "flush returned while the connection was still open"
+    wire.close_after_flush()
+    with trio.fail_after(1):
+        await wire.flush()
+    assert wire.send(b"late"), "a send after closing is dropped quietly"
+    theirs.setblocking(False)
+    with pytest.raises(BlockingIOError):
+        theirs.recv(10)
+
+
+async def test_close_wakes_a_waiting_reader_and_flusher(pair: Pair) -> None:
+    ours, _ = pair
+    wire = NonBlockingSocket(ours, max_backlog=4)
+    results: list[bytes] = []
+
+    async def read() -> None:
+        results.append(await wire.receive(100))
+
+    with trio.fail_after(2):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(read)
+            nursery.start_soon(wire.flush)
+            await trio.sleep(0.05)
+            wire.close()
+    assert results == [b""]
+    assert wire.broken
+    assert wire.send(b"after"), "sending to a closed socket is a no-op, not an error"
+
+
+async def test_receive_returns_what_arrives_then_end_of_stream(
+    pair: tuple[socket.socket, socket.socket],
+) -> None:
+    ours, theirs = pair
+    wire = NonBlockingSocket(ours, max_backlog=4)
+    theirs.sendall(b"ping")
+    with trio.fail_after(2):
+        assert await wire.receive(100) == b"ping"
+        theirs.close()
+        assert await wire.receive(100) == b""
+
+
+async def test_a_peer_that_resets_breaks_the_socket_quietly(
+    pair: tuple[socket.socket, socket.socket],
+) -> None:
+    ours, theirs = pair
+    wire = NonBlockingSocket(ours, max_backlog=4)
+    theirs.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")  # close = RST
+    theirs.close()
+    with trio.fail_after(2):
+        while not wire.broken:
+            assert wire.send(b"x" * 1000)
+            await trio.sleep(0.01)
+        assert await wire.receive(100) == b""
