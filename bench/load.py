@@ -3,7 +3,7 @@
     .venv/bin/python bench/load.py [--clients 1000] [--seconds 20] [--warmup 2] [--turn-limit 20]
         [--think 0] [--seed 1] [--markdown] [--profile FILE]
 
-Two servers, each a separate process, driven in turn by this process (one Trio
+Three servers, each a separate process, driven in turn by this process (one Trio
 event loop, one task per connection). On a 2-core machine the server under test
 has one core and this load generator the other.
 
@@ -12,6 +12,12 @@ has one core and this load generator the other.
   (``protocol.FrameDecoder`` and ``protocol.encode_frame``) and nothing above it.
   The clients form tables of three; at each table one request is outstanding at
   a time, the seats taking turns, and each request is the frame of an ``act``.
+* **fan-out floor** -- what an action's I/O alone costs with the game server's
+  own socket layer (``load.py --fanout-server``, :mod:`server.sockets`): the same
+  tables and requests, but each request is answered with one frame of a
+  ``state``'s size sent to all three seats of its table (one decode, one encode,
+  three sends), as a move is. It is not a target; it splits the gap between the
+  echo and the game into the fan-out every action needs and the game's own work.
 * **game** -- ``notty-server`` with a fresh database. The same clients form the
   same tables: one creates a ``classic`` table for three humans (no bots, no turn
   timer, a short turn limit), two join. Each seat, when a ``state`` says it is its
@@ -62,6 +68,7 @@ import trio
 from _machine import describe  # bench/ is on sys.path when this runs as a script
 
 from protocol import PROTOCOL_VERSION, Act, CreateTable, FrameDecoder, Hello, Join, encode_frame
+from server.sockets import NonBlockingSocket
 
 HOST = "127.0.0.1"
 SEATS = 3
@@ -78,6 +85,9 @@ ECHO_FRAME = encode_frame(Act("draw 1").to_wire())
 #: Scripted seats act far faster than people, so the per-connection rate limit would refuse
 #: them. The server still charges its token buckets on every message: the work is the same.
 UNLIMITED_RATE = ["--rate", "1000000", "--burst", "1000000"]
+
+#: The fan-out floor's answer is the size of a typical ``state`` (the game sends about 350 bytes).
+FANOUT_PADDING = "x" * 320
 
 _LISTENING = re.compile(r"listening on \('127\.0\.0\.1', (\d+)\)")
 _BYE = encode_frame({"type": "bye"})
@@ -129,6 +139,43 @@ def echo_server(port: int) -> int:
     _raise_file_limit(20_000)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     trio.run(_serve_echo, port)
+    return 0
+
+
+# -- the fan-out floor server ---------------------------------------------------------
+
+
+async def _serve_fanout(port: int) -> None:
+    tables: dict[int, list[NonBlockingSocket]] = {}
+
+    async def seat(stream: trio.SocketStream) -> None:
+        """A ``sit`` frame names the table; every later frame is answered to everyone sitting there."""
+        sock = NonBlockingSocket.from_stream(stream, max_backlog=1024)
+        frames = FrameDecoder()
+        table: list[NonBlockingSocket] = []
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(sock.flush)
+            while data := await sock.receive(65536):
+                frames.receive_data(data)
+                while (body := frames.next_frame()) is not None:
+                    if body["type"] == "sit":
+                        table = tables.setdefault(body["table"], [])
+                        table.append(sock)
+                        continue
+                    answer = encode_frame({"type": "state", "n": body["n"], "view": FANOUT_PADDING})
+                    for other in table:
+                        other.send(answer)
+            sock.close()
+
+    listeners = await trio.open_tcp_listeners(port, host=HOST)
+    print(f"listening on {listeners[0].socket.getsockname()}", file=sys.stderr, flush=True)
+    await trio.serve_listeners(seat, listeners)
+
+
+def fanout_server(port: int) -> int:
+    _raise_file_limit(20_000)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    trio.run(_serve_fanout, port)
     return 0
 
 
@@ -392,6 +439,62 @@ async def echo_load(server: Server, settings: Settings) -> Phase:
     return phase
 
 
+# -- the fan-out floor ------------------------------------------------------------------------
+
+
+async def fanout_load(server: Server, settings: Settings) -> Phase:
+    phase, clock = Phase(), Clock()
+    started = time.perf_counter()
+    wires = await _connect(server.port, settings.clients)
+    tables = [wires[i * SEATS : (i + 1) * SEATS] for i in range(len(wires) // SEATS)]
+    phase.tables = len(tables)
+    for index, seats in enumerate(tables):
+        for wire in seats:
+            await wire.send(encode_frame({"type": "sit", "table": index}))
+    phase.setup_seconds = time.perf_counter() - started
+    waiting: dict[Wire, tuple[int, trio.Event]] = {}  # the request each seat waits on
+
+    async def listen(index: int, wire: Wire) -> None:
+        """Every seat reads every answer at its table; the asker's own copy answers its request."""
+        while (body := await wire.receive()) is not None:
+            number, answered = waiting.get(wire, (None, None))
+            if answered is not None and body["n"] == number:
+                answered.set()
+        if not clock.stopping:
+            phase.dropped.append(f"fan-out table {index}: the server closed a connection")
+
+    async def table(index: int, seats: list[Wire]) -> None:
+        rng = random.Random(f"{settings.seed}:fanout:{index}")
+        for turn in range(sys.maxsize):
+            await _think(settings, rng)
+            if clock.stopping:
+                return
+            wire, answered = seats[turn % SEATS], trio.Event()
+            waiting[wire] = (turn, answered)
+            sent = time.perf_counter()
+            clock.in_flight += 1
+            await wire.send(encode_frame({"type": "act", "action": "draw 1", "n": turn}))
+            await answered.wait()
+            _record(phase, clock, sent, time.perf_counter())
+
+    def start() -> None:
+        phase.received = -sum(wire.received for wire in wires)
+
+    def stop() -> None:
+        phase.received += sum(wire.received for wire in wires)
+
+    async with trio.open_nursery() as nursery:
+        for index, seats in enumerate(tables):
+            for wire in seats:
+                nursery.start_soon(listen, index, wire)
+            nursery.start_soon(table, index, seats)
+        await _measure(server, phase, clock, settings, start, stop)
+        nursery.cancel_scope.cancel()
+    for wire in wires:
+        await trio.aclose_forcefully(wire.stream)
+    return phase
+
+
 # -- the game ---------------------------------------------------------------------------------
 
 
@@ -579,6 +682,7 @@ class Report:
     settings: Settings
     flags: list[str]
     echo: Phase
+    fanout: Phase
     game: Phase
     server_tracebacks: int
 
@@ -587,9 +691,14 @@ class Report:
         return self.game.rate / self.echo.rate if self.echo.rate else 0.0
 
     @property
+    def fanout_ratio(self) -> float:
+        return self.fanout.rate / self.echo.rate if self.echo.rate else 0.0
+
+    @property
     def failures(self) -> list[str]:
         """Errors and dropped games: these fail the run."""
         found = [f"echo: {e}" for e in self.echo.errors + self.echo.dropped]
+        found += [f"fan-out: {e}" for e in self.fanout.errors + self.fanout.dropped]
         found += [f"game: {e}" for e in self.game.errors + self.game.dropped]
         if self.server_tracebacks:
             found.append(f"game: {self.server_tracebacks} traceback(s) in notty-server's log")
@@ -640,6 +749,9 @@ def describe_setup(report: Report) -> list[str]:
         f"Echo ceiling: a bare Trio server that decodes and re-encodes each {len(ECHO_FRAME)}-byte act frame "
         "with the project's framing and sends it back; one request outstanding per table, the seats taking "
         "turns.",
+        "Fan-out floor: the same requests, each answered with one frame of a state's size to all 3 seats "
+        "of its table, through the game server's own socket layer (server.sockets): an action's I/O and "
+        "nothing else.",
         f"Game: notty-server {flags}, a fresh database; classic, 3 human seats, turn limit {s.turn_limit}: "
         "per action it checks the act, applies it, records it in SQLite and sends a state to each of the "
         "3 seats.",
@@ -665,6 +777,7 @@ def _rows(report: Report) -> list[tuple[str, ...]]:
     rows = []
     for name, phase, unit in (
         ("bare Trio echo", report.echo, "round trips"),
+        ("fan-out floor", report.fanout, "answers"),
         ("notty-server", report.game, "actions"),
     ):
         per_request = phase.received / phase.requests if phase.requests else 0
@@ -706,8 +819,13 @@ def summary(report: Report) -> list[str]:
             f"= {s.tables / game.rate * 1000 if game.rate else math.nan:.0f} ms: at saturation, latency is "
             "throughput."
         )
+        of_floor = game.rate / report.fanout.rate if report.fanout.rate else 0.0
+        lines.append(
+            f"The fan-out floor reaches {report.fanout_ratio:.1%} of the echo ceiling; the game reaches "
+            f"{of_floor:.1%} of the fan-out floor."
+        )
     lines += [
-        "Fairness: same generator, connections, tables and request shape for both servers. A server CPU "
+        "Fairness: same generator, connections, tables and request shape for all three servers. A server CPU "
         "near 100% means the server was the bottleneck; a generator CPU near 100% would mean that phase "
         "measured the generator (for the echo: the ceiling understated, the ratio flattered).",
     ]
@@ -755,6 +873,9 @@ def run(settings: Settings, workdir: Path, profile: Path | None) -> Report:
     echo_command = [sys.executable, str(Path(__file__).resolve()), "--echo-server"]
     with running("the echo server", echo_command, workdir / "echo.log") as echo:
         echo_phase = trio.run(echo_load, echo, settings)
+    fanout_command = [sys.executable, str(Path(__file__).resolve()), "--fanout-server"]
+    with running("the fan-out server", fanout_command, workdir / "fanout.log") as fanout:
+        fanout_phase = trio.run(fanout_load, fanout, settings)
     notty = [str(_notty_server())]
     if profile is not None:
         notty = [sys.executable, "-m", "cProfile", "-o", str(profile.resolve()), "-m", "server.cli"]
@@ -762,7 +883,7 @@ def run(settings: Settings, workdir: Path, profile: Path | None) -> Report:
     with running("notty-server", notty, workdir / "server.log") as game:
         game_phase = trio.run(game_load, game, settings)
     tracebacks = (workdir / "server.log").read_text(errors="replace").count("Traceback")
-    return Report(settings, flags, echo_phase, game_phase, tracebacks)
+    return Report(settings, flags, echo_phase, fanout_phase, game_phase, tracebacks)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -787,10 +908,13 @@ def main(argv: list[str] | None = None) -> int:
         help="run notty-server under cProfile, stats to FILE (it slows the server: figures not comparable)",
     )
     parser.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--fanout-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.echo_server:
         return echo_server(args.port)
+    if args.fanout_server:
+        return fanout_server(args.port)
     if args.clients < SEATS:
         parser.error(f"--clients must be at least {SEATS}")
     if args.seconds <= 0 or args.warmup < 0 or args.think < 0 or not 1 <= args.turn_limit <= 100_000:
