@@ -123,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _parser().error("--grace must be 0 or more")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
     try:
-        store = Store(args.db or default_path())
+        store = Store(args.db or default_path(), checkpoint_inline=False)  # NottyServer checkpoints
     except StoreError as error:
         log.error("%s", error)
         return 1

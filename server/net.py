@@ -45,6 +45,8 @@ log = logging.getLogger("notty.server")
 TICK_SECONDS = 0.25
 #: How long a closing connection may take to flush its last messages.
 FLUSH_SECONDS = 2.0
+#: How often the game record's log is copied into its database file, in a worker thread.
+CHECKPOINT_SECONDS = 1.0
 MAX_TEXT = 500
 
 
@@ -92,6 +94,8 @@ class NottyServer:
             for listener in listeners:
                 log.info("listening on %s", listener.socket.getsockname())
             nursery.start_soon(self._clock)
+            if self.store is not None:
+                nursery.start_soon(self._checkpoints, self.store)
             task_status.started(listeners)
             await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
 
@@ -169,7 +173,8 @@ class NottyServer:
         The deadline moves with every message, but one cancel scope serves until
         it expires (entering one per read cost a tenth of the server's time):
         when it fires, the deadline is worked out again, and only if it has
-        really passed does the connection time out.
+        really passed does the connection time out. Welcome swaps the hello
+        deadline for the idle one, so the scope is renewed then.
         """
         while not link.closing:
             # Before welcome the deadline is fixed, so trickling bytes cannot stretch it.
@@ -193,6 +198,8 @@ class NottyServer:
                         return
                     self._drain(link)
                     self._run_bots()
+                    if not welcomed and link.protocol.state is not ConnectionState.HELLO:
+                        break  # welcomed: from now the idle deadline applies, and it may be the sooner
 
     def _drain(self, link: Link) -> None:
         """Answer every whole message received so far."""
@@ -314,6 +321,15 @@ class NottyServer:
             await trio.sleep(TICK_SECONDS)
             self._dispatch(self._ask(self.host.tick, trio.current_time()))
             self._run_bots()
+
+    async def _checkpoints(self, store: Store) -> None:
+        """Checkpoints fsync: in a worker thread they never hold up a reply (see :class:`Store`)."""
+        while True:
+            await trio.sleep(CHECKPOINT_SECONDS)
+            try:
+                await trio.to_thread.run_sync(store.checkpoint)
+            except Exception:
+                log.exception("could not checkpoint the game record (it stays in the log meanwhile)")
 
     def _run_hints(self) -> None:
         assert self._nursery is not None

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
+import trio
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +28,7 @@ from protocol import (
     Seated,
     State,
 )
-from server import cli
+from server import cli, net
 from server.engine import Deal, Game
 from server.host import Host, rebuild
 from server.journal import GameBegun, Moved, SavedGame
@@ -104,6 +106,54 @@ def test_a_deal_that_is_not_the_full_deck_is_refused() -> None:
 
 
 # -- the database ----------------------------------------------------------------------------
+
+
+def _moves(store: Store, count: int) -> int:
+    """``count`` lone moves, each its own transaction (as the server writes them); the table's id."""
+    table = seat_two(new_host(store), store)
+    for number in range(1, count + 1):
+        store.write([Moved(table, number, 0, "draw 1", ("R1",))])
+    return table
+
+
+@pytest.mark.parametrize("inline", [True, False])
+def test_checkpoints_run_inside_writes_only_when_inline(tmp_path: Path, inline: bool) -> None:
+    path = tmp_path / "notty.db"
+    store = Store(path, checkpoint_inline=inline)
+    before = path.stat().st_size
+    _moves(store, 1500)  # well past SQLite's 1,000-page checkpoint
+    grew = path.stat().st_size > before  # only a checkpoint writes to the database file itself
+    assert grew == inline
+
+
+async def test_a_checkpoint_from_a_worker_thread_moves_the_log_into_the_database(tmp_path: Path) -> None:
+    path = tmp_path / "notty.db"
+    store = Store(path, checkpoint_inline=False)
+    table = _moves(store, 300)
+    before = path.stat().st_size
+    await trio.to_thread.run_sync(store.checkpoint)
+    assert path.stat().st_size > before
+    Path(f"{path}-wal").unlink()  # what the log held is in the database file now
+    store.close()
+    saved = Store(path).game(table)
+    assert saved is not None and len(saved.moves) == 300
+
+
+async def test_the_server_checkpoints_its_store_off_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(net, "CHECKPOINT_SECONDS", 0.01)
+    store = Store(tmp_path / "notty.db", checkpoint_inline=False)
+    threads: list[str] = []
+    monkeypatch.setattr(store, "checkpoint", lambda: threads.append(threading.current_thread().name))
+    server = net.NottyServer(new_host(store), store=store)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.serve, "127.0.0.1", 0)
+        with trio.fail_after(5):
+            while len(threads) < 3:
+                await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+    assert threading.main_thread().name not in threads
 
 
 def test_a_new_database_gets_the_current_schema_in_wal_mode(tmp_path: Path) -> None:
