@@ -1,4 +1,4 @@
-"""bench/load.py end to end, tiny: both servers come up, games are played, nothing is refused or dropped."""
+"""bench/load.py end to end, tiny: the three servers come up, games are played, nothing is dropped."""
 
 from __future__ import annotations
 
@@ -18,8 +18,10 @@ def test_a_tiny_load_run_plays_games_without_errors(capsys: pytest.CaptureFixtur
     assert load.main(["--clients", "6", "--seconds", "1", "--warmup", "0.2", "--turn-limit", "10"]) == 0
     out = capsys.readouterr().out
     echo = re.search(r"bare Trio echo\s+([\d,]+) round trips/s", out)
+    fanout = re.search(r"fan-out floor\s+([\d,]+) answers/s", out)
     game = re.search(r"notty-server\s+([\d,]+) actions/s", out)
     assert echo and int(echo.group(1).replace(",", "")) > 0, out
+    assert fanout and int(fanout.group(1).replace(",", "")) > 0, out
     assert game and int(game.group(1).replace(",", "")) > 0, out
     assert "PASS: 0 error(s) or dropped game(s)" in out, out
     finished = re.search(r"(\d+) finished inside the window", out)
