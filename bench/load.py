@@ -238,7 +238,8 @@ def _notty_server() -> Path:
 
 
 def server_flags(settings: Settings) -> list[str]:
-    """Only the limits the defaults would hit: the message rate, and connections or tables past theirs."""
+    """Only the limits the defaults would hit: the message rate, and connections or tables past theirs
+    (in all and from one address)."""
     usage = subprocess.run([_notty_server(), "--help"], capture_output=True, text=True, check=True).stdout
     flags: list[str] = []
     if "--rate" in usage:
@@ -247,6 +248,11 @@ def server_flags(settings: Settings) -> list[str]:
         flags += ["--max-connections", str(settings.clients + 10)]
     if "--max-tables" in usage and settings.tables + 10 > 1000:
         flags += ["--max-tables", str(settings.tables + 10)]
+    # Every generated client comes from 127.0.0.1.
+    if "--max-connections-per-address" in usage and settings.clients + 10 > 200:
+        flags += ["--max-connections-per-address", str(settings.clients + 10)]
+    if "--max-tables-per-address" in usage and settings.tables + 10 > 50:
+        flags += ["--max-tables-per-address", str(settings.tables + 10)]
     return flags
 
 

@@ -69,13 +69,7 @@ def _record_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def make_host(
-    name: str,
-    grace: float,
-    first_table: int = 1,
-    max_tables: int = DEFAULT_LIMITS.max_tables,
-    abandon_after: float = DEFAULT_LIMITS.abandon_seconds,
-) -> Host:
+def make_host(name: str, grace: float, first_table: int = 1, limits: Limits = DEFAULT_LIMITS) -> Host:
     """A host for live play: unpredictable deals and unguessable seat tokens."""
     return Host(
         new_rng=lambda: random.Random(secrets.randbits(128)),
@@ -83,15 +77,16 @@ def make_host(
         name=name,
         grace=grace,
         first_table=first_table,
-        max_tables=max_tables,
-        abandon_after=abandon_after,
+        max_tables=limits.max_tables,
+        tables_per_address=limits.tables_per_address,
+        abandon_after=limits.abandon_seconds,
     )
 
 
 async def run(
     host: str | None, port: int, name: str, grace: float, store: Store, limits: Limits = DEFAULT_LIMITS
 ) -> None:
-    notty = make_host(name, grace, store.next_table_id(), limits.max_tables, limits.abandon_seconds)
+    notty = make_host(name, grace, store.next_table_id(), limits)
     for saved in store.unfinished():
         try:
             notty.restore(saved, trio.current_time())

@@ -116,6 +116,7 @@ class Table:
     turn_limit: int = 0
     level: str = DEFAULT_LEVEL
     spectators: set[ConnId] = attrs.Factory(set)
+    address: str | None = None  # its creator's, for the per-address cap; None once restored
     game: Game | None = None
     bots: dict[int, Bot] = attrs.Factory(dict)
     moves: int = 0  # actions applied so far; a bot job for an older count is stale
@@ -152,6 +153,7 @@ class Table:
 
 @attrs.define
 class Session:
+    address: str | None = None  # the peer's host, as the shell saw it
     name: str | None = None
     table: int | None = None
     seat: int | None = None  # None at a table: watching
@@ -213,11 +215,13 @@ class Host:
         grace: float = 60.0,
         first_table: int = 1,
         max_tables: int = 1000,
+        tables_per_address: int = 50,
         abandon_after: float = 43200.0,
     ) -> None:
         self.name = name
         self.grace = grace
         self.max_tables = max_tables  # each table holds a game and its bots: memory a client could claim
+        self.tables_per_address = tables_per_address  # so that one client cannot claim them all
         # A game nobody comes back to must not hold a table for ever: one client could fill them all.
         self.abandon_after = abandon_after
         self._new_rng = new_rng
@@ -277,8 +281,8 @@ class Host:
 
     # -- connections -----------------------------------------------------------
 
-    def connect(self, conn: ConnId) -> None:
-        self.sessions[conn] = Session()
+    def connect(self, conn: ConnId, address: str | None = None) -> None:
+        self.sessions[conn] = Session(address)
 
     def disconnect(self, conn: ConnId, now: float) -> list[Outgoing]:
         """The connection is gone: keep a seat in a running game for ``grace`` seconds."""
@@ -410,6 +414,8 @@ class Host:
                 f"the server already holds its limit of {self.max_tables} tables: join or watch one, "
                 "or try again when a game is over",
             )
+        if session.address is not None:
+            self._check_tables_of(session.address)
         if request.preset not in PRESETS:
             raise Refusal(
                 "unknown-preset", f"unknown preset {request.preset!r}: presets are {', '.join(PRESETS)}"
@@ -430,6 +436,7 @@ class Host:
             preset=request.preset,
             seats=seats,
             creator=conn,
+            address=session.address,
             bot_delay=request.bot_delay_ms / 1000 if humans else 0.0,
             turn_seconds=request.turn_seconds,
             turn_limit=request.turn_limit,
@@ -448,6 +455,21 @@ class Host:
         if humans:
             return self._join(conn, session, table, 0, now)
         return self._watch(conn, session, table) + self._begin(table, now)
+
+    def _check_tables_of(self, address: str) -> None:
+        """Tables created from one address count against it until they close (a finished game
+        nobody is at closes now)."""
+        mine = [table for table in self.tables.values() if table.address == address]
+        if len(mine) < self.tables_per_address:
+            return
+        for table in mine:
+            self._forget_if_empty(table)
+        if sum(table.id in self.tables for table in mine) >= self.tables_per_address:
+            raise Refusal(
+                "too-many-tables",
+                f"{self.tables_per_address} tables created from {address} are still open, the most one "
+                "address may have: finish or leave one of them first",
+            )
 
     def _join(
         self, conn: ConnId, session: Session, table: Table, index: int | None, now: float

@@ -38,6 +38,9 @@ class Limits:
     hint_burst: int = attrs.field(default=3, validator=_positive)
     max_connections: int = attrs.field(default=2000, validator=_positive)
     max_tables: int = attrs.field(default=1000, validator=_positive)
+    # From one address, so that a single client cannot take every connection or every table.
+    connections_per_address: int = attrs.field(default=200, validator=_positive)
+    tables_per_address: int = attrs.field(default=50, validator=_positive)
     queue: int = attrs.field(default=256, validator=_positive)
     abandon_seconds: float = attrs.field(default=43200.0, validator=_positive)
 
@@ -83,6 +86,16 @@ _FLAGS: dict[str, tuple[str, type, str]] = {
     "--hint-burst": ("hint_burst", int, "hints a connection may ask for at once"),
     "--max-connections": ("max_connections", int, "connections at once; more are refused"),
     "--max-tables": ("max_tables", int, "tables at once; creating more is refused"),
+    "--max-connections-per-address": (
+        "connections_per_address",
+        int,
+        "connections at once from one address; more are refused",
+    ),
+    "--max-tables-per-address": (
+        "tables_per_address",
+        int,
+        "tables created from one address that are still open; creating more is refused",
+    ),
     "--abandon-after": ("abandon_seconds", float, "seconds a game with nobody at it is kept for its players"),
     "--queue": ("queue", int, "messages waiting for a slow client before it is dropped"),
 }

@@ -11,6 +11,7 @@ anyone else). Replies are sent from the task that caused them, without waiting
 
 from __future__ import annotations
 
+import collections
 import itertools
 import logging
 from collections.abc import Callable, Iterable
@@ -55,6 +56,7 @@ class Link:
     """One client connection: its protocol state, its bounded outgoing queue and what it has spent."""
 
     id: int
+    address: str  # the peer's host, for the per-address cap
     socket: NonBlockingSocket
     protocol: Connection
     opened: float  # trio time, for the hello deadline
@@ -76,6 +78,7 @@ class NottyServer:
         self.store = store
         self.limits = limits
         self.links: dict[int, Link] = {}
+        self._from: collections.Counter[str] = collections.Counter()  # open connections per address
         self._ids = itertools.count(1)
         self._cpu = trio.CapacityLimiter(bot_threads)
         self._nursery: trio.Nursery | None = None
@@ -118,15 +121,26 @@ class NottyServer:
 
     async def _serve_connection(self, stream: trio.SocketStream) -> None:
         try:
-            peer = str(stream.socket.getpeername())
+            peer = stream.socket.getpeername()
+            address = str(peer[0])
         except OSError:
-            peer = "?"
-        if len(self.links) >= self.limits.max_connections:
-            await self._turn_away(stream, peer)
+            peer = address = "?"
+        limits = self.limits
+        if len(self.links) >= limits.max_connections:
+            text = f"the server is full ({limits.max_connections} connections): try again later"
+            await self._turn_away(stream, peer, Error("server-full", text))
             return
-        limits, now = self.limits, trio.current_time()
+        if self._from[address] >= limits.connections_per_address:
+            text = (
+                f"{self._from[address]} connections from {address} are open, the most one address may have: "
+                "close one first"
+            )
+            await self._turn_away(stream, peer, Error("too-many-connections", text))
+            return
+        now = trio.current_time()
         link = Link(
             next(self._ids),
+            address,
             NonBlockingSocket.from_stream(stream, limits.queue),
             Connection(Sender.SERVER),
             opened=now,
@@ -135,7 +149,8 @@ class NottyServer:
             hints=TokenBucket(limits.hint_rate, limits.hint_burst),
         )
         self.links[link.id] = link
-        self.host.connect(link.id)
+        self._from[address] += 1
+        self.host.connect(link.id, address)
         log.info("connection %d from %s", link.id, peer)
         try:
             async with trio.open_nursery() as nursery:
@@ -147,17 +162,19 @@ class NottyServer:
                 nursery.cancel_scope.deadline = trio.current_time() + FLUSH_SECONDS
         finally:
             self.links.pop(link.id, None)
+            self._from[address] -= 1
+            if not self._from[address]:
+                del self._from[address]
             self._dispatch(self._ask(self.host.disconnect, link.id, trio.current_time()))
             self._run_bots()
             link.socket.close()
             log.info("connection %d closed", link.id)
 
-    async def _turn_away(self, stream: trio.SocketStream, peer: str) -> None:
-        """Refuse a connection over the limit before the host ever hears of it."""
-        log.warning("connection from %s refused: the server is full", peer)
-        text = f"the server is full ({self.limits.max_connections} connections): try again later"
+    async def _turn_away(self, stream: trio.SocketStream, peer: object, error: Error) -> None:
+        """Refuse a connection over a limit before the host ever hears of it."""
+        log.warning("connection from %s refused: %s", peer, error.code)
         protocol = Connection(Sender.SERVER)
-        data = protocol.send(Error("server-full", text)) + protocol.send(Goodbye(text))
+        data = protocol.send(error) + protocol.send(Goodbye(error.message))
         try:
             with trio.move_on_after(FLUSH_SECONDS):
                 await stream.send_all(data)

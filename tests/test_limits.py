@@ -61,16 +61,17 @@ from server.net import NottyServer
 Start = Callable[..., Awaitable[tuple[NottyServer, int]]]
 
 
-def _host(max_tables: int = 1000, real_tokens: bool = False) -> Host:
+def _host(limits: Limits = DEFAULT_LIMITS, real_tokens: bool = False) -> Host:
     if real_tokens:
-        return cli.make_host("notty", grace=5.0, max_tables=max_tables)
+        return cli.make_host("notty", grace=5.0, limits=limits)
     tokens = (f"token{n:035d}" for n in itertools.count())
     seeds = itertools.count(1)
     return Host(
         new_rng=lambda: random.Random(next(seeds)),
         new_token=lambda: next(tokens),
         grace=5.0,
-        max_tables=max_tables,
+        max_tables=limits.max_tables,
+        tables_per_address=limits.tables_per_address,
     )
 
 
@@ -79,7 +80,7 @@ def start(nursery: trio.Nursery) -> Start:
     """Start a server with the given limits; it stops with the test."""
 
     async def start(limits: Limits = DEFAULT_LIMITS, host: Host | None = None) -> tuple[NottyServer, int]:
-        server = NottyServer(host or _host(limits.max_tables), limits=limits)
+        server = NottyServer(host or _host(limits), limits=limits)
         listeners = await nursery.start(server.serve, "127.0.0.1", 0)
         return server, listeners[0].socket.getsockname()[1]
 
@@ -177,6 +178,8 @@ def test_the_defaults_are_the_documented_ones() -> None:
             hint_burst=3,
             max_connections=2000,
             max_tables=1000,
+            connections_per_address=200,
+            tables_per_address=50,
             queue=256,
             abandon_seconds=43200.0,
         )
@@ -191,6 +194,8 @@ def test_the_defaults_are_the_documented_ones() -> None:
         ("--hint-burst", "3"),
         ("--max-connections", "2000"),
         ("--max-tables", "1000"),
+        ("--max-connections-per-address", "200"),
+        ("--max-tables-per-address", "50"),
         ("--abandon-after", "43200"),
         ("--queue", "256"),
     ]:
@@ -226,13 +231,30 @@ def test_every_flag_sets_its_limit() -> None:
             "9",
             "--max-tables",
             "4",
+            "--max-connections-per-address",
+            "3",
+            "--max-tables-per-address",
+            "2",
             "--queue",
             "16",
             "--abandon-after",
             "600",
         ]
     )
-    assert limits_from_args(args) == Limits(1.5, 30.0, 5.0, 7, 0.25, 2, 9, 4, 16, 600.0)
+    assert limits_from_args(args) == Limits(
+        hello_seconds=1.5,
+        idle_seconds=30.0,
+        rate=5.0,
+        burst=7,
+        hint_rate=0.25,
+        hint_burst=2,
+        max_connections=9,
+        max_tables=4,
+        connections_per_address=3,
+        tables_per_address=2,
+        queue=16,
+        abandon_seconds=600.0,
+    )
 
 
 @pytest.mark.parametrize(
@@ -262,11 +284,19 @@ def test_notty_server_runs_with_the_limits_its_flags_set(
 ) -> None:
     ran: list[tuple[object, ...]] = []
     monkeypatch.setattr(cli.trio, "run", lambda *args: ran.append(args))
-    assert cli.main(["--db", str(tmp_path / "notty.db"), "--max-tables", "5", "--rate", "3"]) == 0
+    flags = ["--max-tables", "5", "--rate", "3", "--max-tables-per-address", "4"]
+    assert cli.main(["--db", str(tmp_path / "notty.db"), *flags, "--max-connections-per-address", "6"]) == 0
     (args,) = ran
-    assert args[0] is cli.run and args[-1] == Limits(max_tables=5, rate=3.0)
-    assert cli.make_host("notty", 1.0, max_tables=5).max_tables == 5
-    assert cli.make_host("notty", 1.0).max_tables == DEFAULT_LIMITS.max_tables
+    assert args[0] is cli.run
+    assert args[-1] == Limits(max_tables=5, rate=3.0, tables_per_address=4, connections_per_address=6)
+    host = cli.make_host("notty", 1.0, limits=Limits(max_tables=5, tables_per_address=2, abandon_seconds=9))
+    assert (host.max_tables, host.tables_per_address, host.abandon_after) == (5, 2, 9)
+    host = cli.make_host("notty", 1.0)
+    assert (host.max_tables, host.tables_per_address, host.abandon_after) == (
+        DEFAULT_LIMITS.max_tables,
+        DEFAULT_LIMITS.tables_per_address,
+        DEFAULT_LIMITS.abandon_seconds,
+    )
 
 
 # -- time ---------------------------------------------------------------------------
@@ -447,6 +477,55 @@ async def test_a_table_over_the_limit_is_refused_until_one_closes(start: Start) 
     await bob.send(CreateTable("classic", 3, ("greedy",)))
     assert (await bob.expect(Seated)).table != table
     assert len(server.host.tables) == 1
+
+
+async def test_connections_from_one_address_over_its_cap_are_refused(start: Start) -> None:
+    server, port = await start(Limits(connections_per_address=2))
+    ann = await Client.connect(port, "ann")
+    bob = await Client.connect(port, "bob")
+    eve = await _raw(port)  # a third from 127.0.0.1
+    heard = await _until_closed(eve)
+    assert _codes(heard) == ["too-many-connections"] and "127.0.0.1" in heard[0].message
+    assert isinstance(heard[-1], Goodbye) and len(heard) == 2
+    assert len(server.host.sessions) == 2
+    # Another address is its own count (Linux routes all of 127/8 to the loopback).
+    dan = Client(await trio.open_tcp_stream("127.0.0.1", port, local_address="127.0.0.2"))
+    await dan.send(Hello(PROTOCOL_VERSION, "dan"))
+    await dan.expect(Welcome)
+    await _still_answered(dan, 1)
+    await _still_answered(ann, 2)
+    await bob.send(Bye())
+    await bob.expect(Goodbye)
+    await _gone(server, 2)
+    carol = await Client.connect(port, "carol")  # room again for 127.0.0.1
+    await _still_answered(carol, 3)
+
+
+async def test_tables_from_one_address_over_its_cap_are_refused_until_one_closes(start: Start) -> None:
+    server, port = await start(Limits(tables_per_address=2))
+    ann = await Client.connect(port, "ann")
+    bob = await Client.connect(port, "bob")
+    await ann.send(CreateTable("classic", 2))
+    first = (await ann.expect(Seated)).table
+    await bob.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=10_000))  # a game under way counts
+    await bob.expect(Seated)
+    await bob.stream.aclose()  # and it still counts after its creator's connection is gone
+    await _gone(server, 1)
+    carol = await Client.connect(port, "carol")
+    await carol.send(CreateTable("classic", 2))
+    refused = await carol.expect(Error)
+    assert refused.code == "too-many-tables" and "2 tables created from 127.0.0.1" in refused.message
+    assert len(server.host.tables) == 2
+    dan = Client(await trio.open_tcp_stream("127.0.0.1", port, local_address="127.0.0.2"))
+    await dan.send(Hello(PROTOCOL_VERSION, "dan"))
+    await dan.expect(Welcome)
+    await dan.send(CreateTable("classic", 2))  # another address has its own count
+    await dan.expect(Seated)
+    await ann.send(Leave())  # ann's waiting table empties and goes away: room again for 127.0.0.1
+    await ann.expect(Left)
+    assert first not in server.host.tables
+    await carol.send(CreateTable("classic", 2))
+    await carol.expect(Seated)
 
 
 async def test_finished_games_nobody_is_at_do_not_count_against_the_table_limit(start: Start) -> None:

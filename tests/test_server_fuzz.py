@@ -317,6 +317,7 @@ async def world(caplog: pytest.LogCaptureFixture) -> AsyncIterator[World]:
         new_rng=lambda: random.Random(next(seeds)),
         new_token=lambda: "".join(token_rng.choices(alphabet, k=43)),
         grace=3600,  # were ann dropped, no stand-in would touch her seat before the test notices
+        tables_per_address=1000,  # every probe's table, kept for its dropped player, is from 127.0.0.1
     )
     server = NottyServer(host)
     async with trio.open_nursery() as nursery:
