@@ -57,7 +57,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,6 +72,8 @@ from server.sockets import NonBlockingSocket
 
 HOST = "127.0.0.1"
 SEATS = 3
+#: The three connections of one table, in seat order.
+Seats = list["Wire"]
 #: A table silent this long when the clock stops (no seat thinking on purpose), or a request still
 #: unanswered this long after, is a dropped game.
 STALL_SECONDS = 5.0
@@ -129,23 +131,24 @@ async def _echo(stream: trio.SocketStream) -> None:
         return
 
 
-async def _serve_echo(port: int) -> None:
-    listeners = await trio.open_tcp_listeners(port, host=HOST)
-    print(f"listening on {listeners[0].socket.getsockname()}", file=sys.stderr, flush=True)
-    await trio.serve_listeners(_echo, listeners)
-
-
-def echo_server(port: int) -> int:
+def serve(handler: Callable[[trio.SocketStream], Awaitable[None]], port: int) -> int:
+    """Run one of the bench's servers until SIGTERM, saying where it listens as notty-server does."""
     _raise_file_limit(20_000)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    trio.run(_serve_echo, port)
+
+    async def listen() -> None:
+        listeners = await trio.open_tcp_listeners(port, host=HOST)
+        print(f"listening on {listeners[0].socket.getsockname()}", file=sys.stderr, flush=True)
+        await trio.serve_listeners(handler, listeners)
+
+    trio.run(listen)
     return 0
 
 
 # -- the fan-out floor server ---------------------------------------------------------
 
 
-async def _serve_fanout(port: int) -> None:
+def _fanout() -> Callable[[trio.SocketStream], Awaitable[None]]:
     tables: dict[int, list[NonBlockingSocket]] = {}
 
     async def seat(stream: trio.SocketStream) -> None:
@@ -167,16 +170,7 @@ async def _serve_fanout(port: int) -> None:
                         other.send(answer)
             sock.close()
 
-    listeners = await trio.open_tcp_listeners(port, host=HOST)
-    print(f"listening on {listeners[0].socket.getsockname()}", file=sys.stderr, flush=True)
-    await trio.serve_listeners(seat, listeners)
-
-
-def fanout_server(port: int) -> int:
-    _raise_file_limit(20_000)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    trio.run(_serve_fanout, port)
-    return 0
+    return seat
 
 
 # -- processes ------------------------------------------------------------------------
@@ -407,13 +401,19 @@ async def _think(settings: Settings, rng: random.Random) -> None:
 # -- the echo ceiling ---------------------------------------------------------------------
 
 
-async def echo_load(server: Server, settings: Settings) -> Phase:
-    phase, clock = Phase(), Clock()
+async def _seat_tables(server: Server, settings: Settings, phase: Phase) -> tuple[list[Wire], list[Seats]]:
+    """Every client connected, and grouped in threes: the tables of the echo and the fan-out."""
     started = time.perf_counter()
     wires = await _connect(server.port, settings.clients)
     tables = [wires[i * SEATS : (i + 1) * SEATS] for i in range(len(wires) // SEATS)]
     phase.tables = len(tables)
     phase.setup_seconds = time.perf_counter() - started
+    return wires, tables
+
+
+async def echo_load(server: Server, settings: Settings) -> Phase:
+    phase, clock = Phase(), Clock()
+    wires, tables = await _seat_tables(server, settings, phase)
 
     async def table(index: int, seats: list[Wire]) -> None:
         """One request outstanding per table, the seats taking turns: the game's shape."""
@@ -450,14 +450,10 @@ async def echo_load(server: Server, settings: Settings) -> Phase:
 
 async def fanout_load(server: Server, settings: Settings) -> Phase:
     phase, clock = Phase(), Clock()
-    started = time.perf_counter()
-    wires = await _connect(server.port, settings.clients)
-    tables = [wires[i * SEATS : (i + 1) * SEATS] for i in range(len(wires) // SEATS)]
-    phase.tables = len(tables)
+    wires, tables = await _seat_tables(server, settings, phase)
     for index, seats in enumerate(tables):
         for wire in seats:
             await wire.send(encode_frame({"type": "sit", "table": index}))
-    phase.setup_seconds = time.perf_counter() - started
     waiting: dict[Wire, tuple[int, trio.Event]] = {}  # the request each seat waits on
 
     async def listen(index: int, wire: Wire) -> None:
@@ -918,9 +914,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.echo_server:
-        return echo_server(args.port)
+        return serve(_echo, args.port)
     if args.fanout_server:
-        return fanout_server(args.port)
+        return serve(_fanout(), args.port)
     if args.clients < SEATS:
         parser.error(f"--clients must be at least {SEATS}")
     if args.seconds <= 0 or args.warmup < 0 or args.think < 0 or not 1 <= args.turn_limit <= 100_000:

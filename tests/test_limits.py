@@ -92,6 +92,21 @@ async def _raw(port: int) -> Client:
     return Client(await trio.open_tcp_stream("127.0.0.1", port))
 
 
+async def _turned_away(port: int) -> Error:
+    """A new connection is told why at once, then goodbye, then closed: the error it was told."""
+    heard = await _until_closed(await _raw(port))
+    assert len(heard) == 2 and isinstance(heard[0], Error) and isinstance(heard[1], Goodbye), heard
+    return heard[0]
+
+
+async def _from_another_address(port: int, name: str) -> Client:
+    """A client from 127.0.0.2, a different address to the server (Linux routes 127/8 to the loopback)."""
+    client = Client(await trio.open_tcp_stream("127.0.0.1", port, local_address="127.0.0.2"))
+    await client.send(Hello(PROTOCOL_VERSION, name))
+    await client.expect(Welcome)
+    return client
+
+
 def _frames(*messages: Message) -> bytes:
     """Frames sent as they are, past the client's own state machine (which would hold them back)."""
     return b"".join(encode_frame(message.to_wire()) for message in messages)
@@ -448,10 +463,8 @@ async def test_a_connection_over_the_limit_is_refused_before_the_host_hears_of_i
     server, port = await start(Limits(max_connections=2))
     ann = await Client.connect(port, "ann")
     bob = await Client.connect(port, "bob")
-    eve = await _raw(port)  # she need not say anything to be told
-    heard = await _until_closed(eve)
-    assert _codes(heard) == ["server-full"] and "full" in heard[0].message
-    assert isinstance(heard[-1], Goodbye) and len(heard) == 2
+    refused = await _turned_away(port)  # she need not say anything to be told
+    assert refused.code == "server-full" and "full" in refused.message
     assert len(server.host.sessions) == 2
     await _still_answered(ann, 1)
     await bob.send(Bye())
@@ -483,15 +496,10 @@ async def test_connections_from_one_address_over_its_cap_are_refused(start: Star
     server, port = await start(Limits(connections_per_address=2))
     ann = await Client.connect(port, "ann")
     bob = await Client.connect(port, "bob")
-    eve = await _raw(port)  # a third from 127.0.0.1
-    heard = await _until_closed(eve)
-    assert _codes(heard) == ["too-many-connections"] and "127.0.0.1" in heard[0].message
-    assert isinstance(heard[-1], Goodbye) and len(heard) == 2
+    refused = await _turned_away(port)  # a third from 127.0.0.1
+    assert refused.code == "too-many-connections" and "127.0.0.1" in refused.message
     assert len(server.host.sessions) == 2
-    # Another address is its own count (Linux routes all of 127/8 to the loopback).
-    dan = Client(await trio.open_tcp_stream("127.0.0.1", port, local_address="127.0.0.2"))
-    await dan.send(Hello(PROTOCOL_VERSION, "dan"))
-    await dan.expect(Welcome)
+    dan = await _from_another_address(port, "dan")
     await _still_answered(dan, 1)
     await _still_answered(ann, 2)
     await bob.send(Bye())
@@ -516,9 +524,7 @@ async def test_tables_from_one_address_over_its_cap_are_refused_until_one_closes
     refused = await carol.expect(Error)
     assert refused.code == "too-many-tables" and "2 tables created from 127.0.0.1" in refused.message
     assert len(server.host.tables) == 2
-    dan = Client(await trio.open_tcp_stream("127.0.0.1", port, local_address="127.0.0.2"))
-    await dan.send(Hello(PROTOCOL_VERSION, "dan"))
-    await dan.expect(Welcome)
+    dan = await _from_another_address(port, "dan")
     await dan.send(CreateTable("classic", 2))  # another address has its own count
     await dan.expect(Seated)
     await ann.send(Leave())  # ann's waiting table empties and goes away: room again for 127.0.0.1
