@@ -161,13 +161,13 @@ class NottyServer:
                 link.socket.close_after_flush()
                 nursery.cancel_scope.deadline = trio.current_time() + FLUSH_SECONDS
         finally:
+            link.socket.close()  # first: nothing below can leave the descriptor open
             self.links.pop(link.id, None)
             self._from[address] -= 1
             if not self._from[address]:
                 del self._from[address]
             self._dispatch(self._ask(self.host.disconnect, link.id, trio.current_time()))
             self._run_bots()
-            link.socket.close()
             log.info("connection %d closed", link.id)
 
     async def _turn_away(self, stream: trio.SocketStream, peer: object, error: Error) -> None:
@@ -340,7 +340,7 @@ class NottyServer:
             self._run_bots()
 
     async def _checkpoints(self, store: Store) -> None:
-        """Checkpoints fsync: in a worker thread they never hold up a reply (see :class:`Store`)."""
+        """Checkpoints fsync: in a worker thread they hold up no reply, or far fewer (see :class:`Store`)."""
         while True:
             await trio.sleep(CHECKPOINT_SECONDS)
             try:

@@ -139,6 +139,16 @@ async def test_a_checkpoint_from_a_worker_thread_moves_the_log_into_the_database
     assert saved is not None and len(saved.moves) == 300
 
 
+def test_a_checkpoint_never_creates_a_database(tmp_path: Path) -> None:
+    path = tmp_path / "notty.db"
+    store = Store(path, checkpoint_inline=False)
+    for name in ("notty.db", "notty.db-wal", "notty.db-shm"):
+        (tmp_path / name).unlink(missing_ok=True)  # deleted under a running server
+    with pytest.raises(sqlite3.OperationalError):
+        store.checkpoint()
+    assert not path.exists()
+
+
 async def test_the_server_checkpoints_its_store_off_the_event_loop(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
