@@ -64,6 +64,7 @@ class Link:
     messages: TokenBucket
     hints: TokenBucket
     refusals: int = 0  # rate-limited messages since the last one accepted
+    scope: trio.CancelScope | None = None  # its reader's and flusher's, once they run
 
     @property
     def closing(self) -> bool:
@@ -154,12 +155,12 @@ class NottyServer:
         log.info("connection %d from %s", link.id, peer)
         try:
             async with trio.open_nursery() as nursery:
+                link.scope = nursery.cancel_scope
                 nursery.start_soon(self._flush, link, nursery.cancel_scope)
                 await self._read(link)
                 # The reader is done (end of stream, bye, or a fatal error): let the
                 # flusher send what is queued, but not for long.
-                link.socket.close_after_flush()
-                nursery.cancel_scope.deadline = trio.current_time() + FLUSH_SECONDS
+                self._finish(link)
         finally:
             link.socket.close()  # first: nothing below can leave the descriptor open
             self.links.pop(link.id, None)
@@ -329,7 +330,14 @@ class NottyServer:
             log.warning("connection %d is not reading: dropped", link.id)
             link.socket.close()
         elif isinstance(message, Goodbye):
-            link.socket.close_after_flush()
+            self._finish(link)
+
+    @staticmethod
+    def _finish(link: Link) -> None:
+        """Send nothing more; what is queued has ``FLUSH_SECONDS`` to leave, even to a peer not reading."""
+        link.socket.close_after_flush()
+        if link.scope is not None:
+            link.scope.deadline = min(link.scope.deadline, trio.current_time() + FLUSH_SECONDS)
 
     # -- time and bots ----------------------------------------------------------------
 

@@ -46,7 +46,7 @@ from protocol import (
     Welcome,
     encode_frame,
 )
-from server import cli
+from server import cli, net
 from server.host import Host
 from server.limits import (
     DEFAULT_LIMITS,
@@ -569,6 +569,31 @@ async def test_a_client_that_does_not_read_is_dropped_when_its_queue_is_full(
     assert "is not reading: dropped" in caplog.text
     heard = await _until_closed(eve)
     assert sum(isinstance(m, Tables) for m in heard) < asked
+
+
+async def test_a_goodbye_from_elsewhere_closes_a_connection_that_stopped_reading_soon(start: Start) -> None:
+    """Its queued replies get FLUSH_SECONDS to leave, not the whole idle timeout."""
+    host = _host()
+    for conn in range(-200, 0):  # 200 open tables make every table list about 30 KB
+        host.connect(conn)
+        host.handle(conn, Hello(PROTOCOL_VERSION, f"p{-conn}"), 0.0)
+        host.handle(conn, CreateTable("classic", 3), 0.0)
+    server, port = await start(Limits(queue=1000, rate=1000, burst=1000, idle_seconds=60), host)
+    eve = await Client.connect(port, "eve")
+    await eve.send(CreateTable("classic", 2))
+    token = (await eve.expect(Seated)).token
+    eve.stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    await eve.stream.send_all(_frames(*[ListTables()] * 300))  # and she reads none of the answers
+    (link,) = server.links.values()
+    with trio.fail_after(10):
+        while not link.socket.backlog:  # the kernel holds no more: the rest waits on the server
+            await trio.sleep(0.01)
+    started = trio.current_time()
+    again = await Client.connect(port, "eve", token=token)  # her seat, resumed elsewhere: goodbye to the old
+    await again.expect(Seated)
+    await _gone(server, 1)
+    assert trio.current_time() - started < net.FLUSH_SECONDS + 1
+    assert link.id not in server.links
 
 
 # -- seat tokens --------------------------------------------------------------------
