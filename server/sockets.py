@@ -59,21 +59,13 @@ class NonBlockingSocket:
         """Send ``data`` after whatever is waiting; ``False`` (and nothing sent) if the backlog is full."""
         if self.broken or self.closing:
             return True  # the peer will not read it: there is nothing to hold
-        if self._backlog:
-            if len(self._backlog) >= self._max_backlog:
-                return False
-            self._backlog.append(data)
-            return True
-        try:
-            sent = self._sock.send(data)
-        except BlockingIOError:
-            sent = 0
-        except OSError:
-            self.close()
-            return True
-        if sent < len(data):
-            self._backlog.append(memoryview(data)[sent:])
-            self._backlog_grew.unpark_all()
+        if len(self._backlog) >= self._max_backlog:
+            return False
+        self._backlog.append(data)
+        if len(self._backlog) == 1:  # nothing was waiting: it may go now, and the flusher wakes for the rest
+            self._send_backlog()
+            if self._backlog:
+                self._backlog_grew.unpark_all()
         return True
 
     def close_after_flush(self) -> None:
