@@ -56,7 +56,6 @@ class Link:
     """One client connection: its protocol state, its bounded outgoing queue and what it has spent."""
 
     id: int
-    address: str  # the peer's host, for the per-address cap
     socket: NonBlockingSocket
     protocol: Connection
     opened: float  # trio time, for the hello deadline
@@ -141,7 +140,6 @@ class NottyServer:
         now = trio.current_time()
         link = Link(
             next(self._ids),
-            address,
             NonBlockingSocket.from_stream(stream, limits.queue),
             Connection(Sender.SERVER),
             opened=now,
@@ -156,7 +154,7 @@ class NottyServer:
         try:
             async with trio.open_nursery() as nursery:
                 link.scope = nursery.cancel_scope
-                nursery.start_soon(self._flush, link, nursery.cancel_scope)
+                nursery.start_soon(self._flush, link)
                 await self._read(link)
                 # The reader is done (end of stream, bye, or a fatal error): let the
                 # flusher send what is queued, but not for long.
@@ -295,10 +293,11 @@ class NottyServer:
                 [] if conn is None else [(conn, Error("internal-error", "the server failed to answer that"))]
             )
 
-    async def _flush(self, link: Link, scope: trio.CancelScope) -> None:
+    async def _flush(self, link: Link) -> None:
         """Send what the socket could not take at once; after goodbye (or a drop), stop the reader too."""
         await link.socket.flush()
-        scope.cancel()
+        assert link.scope is not None
+        link.scope.cancel()
 
     # -- sending --------------------------------------------------------------------
 
