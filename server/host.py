@@ -55,14 +55,12 @@ from .engine import (
     Action,
     ActionSyntaxError,
     Deal,
-    Drew,
-    DrewToExchange,
     Event,
     Game,
     GameEnded,
     IllegalAction,
     Outcome,
-    Stole,
+    outcome_of,
     parse_action,
 )
 from .journal import GameBegun, GameOver, Moved, Record, SavedGame, SeatLeft, SeatRecord
@@ -405,17 +403,21 @@ class Host:
         return [(conn, Goodbye("your seat was resumed from another connection"))]
 
     def _create(self, conn: ConnId, session: Session, request: CreateTable, now: float) -> list[Outgoing]:
-        if len(self.tables) >= self.max_tables:
-            for table in list(self.tables.values()):  # a finished game nobody is at must not count
-                self._forget_if_empty(table)
-        if len(self.tables) >= self.max_tables:
+        if self._full(list(self.tables.values()), self.max_tables):
             raise Refusal(
                 "too-many-tables",
                 f"the server already holds its limit of {self.max_tables} tables: join or watch one, "
                 "or try again when a game is over",
             )
-        if session.address is not None:
-            self._check_tables_of(session.address)
+        address = session.address
+        if address is not None and self._full(
+            [table for table in self.tables.values() if table.address == address], self.tables_per_address
+        ):
+            raise Refusal(
+                "too-many-tables",
+                f"{self.tables_per_address} tables created from {address} are still open, the most one "
+                "address may have: finish or leave one of them first",
+            )
         if request.preset not in PRESETS:
             raise Refusal(
                 "unknown-preset", f"unknown preset {request.preset!r}: presets are {', '.join(PRESETS)}"
@@ -456,20 +458,13 @@ class Host:
             return self._join(conn, session, table, 0, now)
         return self._watch(conn, session, table) + self._begin(table, now)
 
-    def _check_tables_of(self, address: str) -> None:
-        """Tables created from one address count against it until they close (a finished game
-        nobody is at closes now)."""
-        mine = [table for table in self.tables.values() if table.address == address]
-        if len(mine) < self.tables_per_address:
-            return
-        for table in mine:
+    def _full(self, tables: list[Table], limit: int) -> bool:
+        """Do ``tables`` reach ``limit``, once the finished games nobody is at among them have gone?"""
+        if len(tables) < limit:
+            return False
+        for table in tables:
             self._forget_if_empty(table)
-        if sum(table.id in self.tables for table in mine) >= self.tables_per_address:
-            raise Refusal(
-                "too-many-tables",
-                f"{self.tables_per_address} tables created from {address} are still open, the most one "
-                "address may have: finish or leave one of them first",
-            )
+        return sum(table.id in self.tables for table in tables) >= limit
 
     def _join(
         self, conn: ConnId, session: Session, table: Table, index: int | None, now: float
@@ -788,15 +783,11 @@ def replay_move(game: Game, move: Moved) -> list[Event]:
     return game.apply(parse_action(move.action), seat=move.seat, outcome=outcome)
 
 
-def _outcome(events: Iterable[Event]) -> tuple[str, ...]:
-    """The cards chance chose in these events (drawn or stolen)."""
-    for event in events:
-        match event:
-            case Drew(_, cards):
-                return tuple(str(card) for card in cards)
-            case Stole(_, _, card) | DrewToExchange(_, card):
-                return (str(card),)
-    return ()
+def _outcome(events: Sequence[Event]) -> tuple[str, ...]:
+    """The cards chance chose in these events (drawn or stolen), as the record keeps them."""
+    outcome = outcome_of(events)
+    cards = () if outcome is None else (outcome,) if isinstance(outcome, Card) else outcome
+    return tuple(str(card) for card in cards)
 
 
 def _ends(table: int, events: Iterable[Event]) -> list[Record]:

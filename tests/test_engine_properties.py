@@ -23,8 +23,6 @@ from server.engine import (
     Discard,
     Draw,
     DrawDiscard,
-    Drew,
-    DrewToExchange,
     EndReason,
     EndTurn,
     Event,
@@ -34,7 +32,7 @@ from server.engine import (
     PutBack,
     Rule,
     Steal,
-    Stole,
+    outcome_of,
 )
 
 RULESETS = [
@@ -150,15 +148,6 @@ def drive(rules: Rules, players: int, seed: int, choices: list[int]) -> tuple[Ga
         check_invariants(game)
         states.append(snapshot(game))
     return game, steps, states
-
-
-def outcome_of(events: list[Event]) -> Card | tuple[Card, ...] | None:
-    for event in events:
-        if isinstance(event, Drew):
-            return event.cards
-        if isinstance(event, (Stole, DrewToExchange)):
-            return event.card
-    return None
 
 
 games = st.tuples(

@@ -29,7 +29,7 @@ from ._events import (
     Stole,
     TurnEnded,
 )
-from ._game import Deal, Game, Outcome
+from ._game import Deal, Game, Outcome, outcome_of
 from ._legal import check, draw_room, is_legal, legal_actions, stuck
 from ._view import View
 
@@ -62,6 +62,7 @@ __all__ = [
     "draw_room",
     "is_legal",
     "legal_actions",
+    "outcome_of",
     "parse_action",
     "stuck",
 ]

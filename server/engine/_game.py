@@ -38,6 +38,18 @@ from ._view import View
 Outcome = Card | tuple[Card, ...]
 
 
+def outcome_of(events: Sequence[Event]) -> Outcome | None:
+    """The chance outcome one move's events record, in the form ``Game.apply(outcome=...)`` takes:
+    so a move can be replayed exactly."""
+    for event in events:
+        match event:
+            case Drew(_, cards):
+                return cards
+            case Stole(_, _, card) | DrewToExchange(_, card):
+                return card
+    return None
+
+
 @attrs.frozen
 class Deal:
     """The opening chance outcome: the shuffled deck (hands are dealt from its end) and who starts.
