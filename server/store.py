@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import attrs
@@ -255,9 +255,6 @@ class Store:
 
     def games(self) -> list[GameSummary]:
         """Every stored game, newest first."""
-        return list(self._summaries())
-
-    def _summaries(self) -> Iterator[GameSummary]:
         rows = self._db.execute(
             "SELECT id, preset, started_at, ended_at, winner, reason,"
             " (SELECT count(*) FROM moves WHERE moves.game = games.id),"
@@ -265,7 +262,9 @@ class Store:
             "  ORDER BY seat))"
             " FROM games ORDER BY id DESC"
         )
-        for game_id, preset, started_at, ended_at, winner, reason, moves, names in rows:
-            yield GameSummary(
+        return [
+            GameSummary(
                 game_id, preset, tuple((names or "").split("\t")), moves, started_at, ended_at, winner, reason
             )
+            for game_id, preset, started_at, ended_at, winner, reason, moves, names in rows
+        ]
