@@ -81,10 +81,8 @@ class Message:
 
     def to_wire(self) -> dict[str, Any]:
         """The wire form in plain lists and dicts, as a peer decodes it."""
-        body: dict[str, Any] = {"type": self.TYPE}
-        for attribute in _fields(type(self)):
-            body[attribute.name] = _plain(getattr(self, attribute.name))
-        return body
+        plain: dict[str, Any] = _plain(self.wire_body())
+        return plain
 
     def wire_body(self) -> dict[str, Any]:
         """The wire form sharing this message's values, for packing at once
