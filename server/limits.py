@@ -42,6 +42,7 @@ class Limits:
     connections_per_address: int = attrs.field(default=200, validator=_positive)
     tables_per_address: int = attrs.field(default=50, validator=_positive)
     queue: int = attrs.field(default=256, validator=_positive)
+    queue_bytes: int = attrs.field(default=1 << 20, validator=_positive)
     abandon_seconds: float = attrs.field(default=43200.0, validator=_positive)
 
 
@@ -98,6 +99,7 @@ _FLAGS: dict[str, tuple[str, type, str]] = {
     ),
     "--abandon-after": ("abandon_seconds", float, "seconds a game with nobody at it is kept for its players"),
     "--queue": ("queue", int, "messages waiting for a slow client before it is dropped"),
+    "--queue-bytes": ("queue_bytes", int, "bytes waiting for a slow client before it is dropped"),
 }
 
 
@@ -122,13 +124,14 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("limits", "what one client, or all of them, may cost the server")
     for flag, (field, kind, text) in _FLAGS.items():
         default = getattr(DEFAULT_LIMITS, field)
+        shown = f"{default:g}" if isinstance(default, float) else str(default)
         group.add_argument(
             flag,
             dest=field,
             type=_positive_number(kind),
             default=default,
             metavar="N",
-            help=f"{text} (default {default:g})",
+            help=f"{text} (default {shown})",
         )
 
 

@@ -140,7 +140,7 @@ class NottyServer:
         now = trio.current_time()
         link = Link(
             next(self._ids),
-            NonBlockingSocket.from_stream(stream, limits.queue),
+            NonBlockingSocket.from_stream(stream, limits.queue, limits.queue_bytes),
             Connection(Sender.SERVER),
             opened=now,
             heard=now,

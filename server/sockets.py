@@ -21,24 +21,33 @@ import trio
 class NonBlockingSocket:
     """One client's socket: ``receive`` for its reader, ``send`` for anyone, ``flush`` for its writer."""
 
-    def __init__(self, sock: socket.socket, max_backlog: int) -> None:
+    def __init__(self, sock: socket.socket, max_backlog: int, max_backlog_bytes: int | None = None) -> None:
         sock.setblocking(False)
         self._sock = sock
         self._backlog: collections.deque[bytes | memoryview] = collections.deque()
+        self._backlog_bytes = 0  # the length of everything in _backlog
         self._max_backlog = max_backlog
+        self._max_backlog_bytes = max_backlog_bytes
         self._backlog_grew = trio.lowlevel.ParkingLot()
         self.closing = False  # no more sends: flush what is queued, then stop
         self.broken = False  # the peer is gone or was dropped: nothing more goes either way
 
     @classmethod
-    def from_stream(cls, stream: trio.SocketStream, max_backlog: int) -> NonBlockingSocket:
+    def from_stream(
+        cls, stream: trio.SocketStream, max_backlog: int, max_backlog_bytes: int | None = None
+    ) -> NonBlockingSocket:
         """Take over a stream's socket (its options, such as TCP_NODELAY, stay set)."""
-        return cls(socket.socket(fileno=stream.socket.detach()), max_backlog)
+        return cls(socket.socket(fileno=stream.socket.detach()), max_backlog, max_backlog_bytes)
 
     @property
     def backlog(self) -> int:
         """Messages (or the rest of one) waiting for the peer to read."""
         return len(self._backlog)
+
+    @property
+    def backlog_bytes(self) -> int:
+        """Bytes waiting for the peer to read."""
+        return self._backlog_bytes
 
     async def receive(self, max_bytes: int) -> bytes:
         """The next bytes from the peer; ``b""`` at the end of the stream or once broken."""
@@ -56,12 +65,23 @@ class NonBlockingSocket:
         return b""
 
     def send(self, data: bytes) -> bool:
-        """Send ``data`` after whatever is waiting; ``False`` (and nothing sent) if the backlog is full."""
+        """Send ``data`` after whatever is waiting; ``False`` (and nothing sent) if the backlog is full.
+
+        Full is either bound: so many messages, or so many bytes. A message
+        always fits an empty backlog, whatever its size (frames are bounded).
+        """
         if self.broken or self.closing:
             return True  # the peer will not read it: there is nothing to hold
-        if len(self._backlog) >= self._max_backlog:
+        if self._backlog and (
+            len(self._backlog) >= self._max_backlog
+            or (
+                self._max_backlog_bytes is not None
+                and self._backlog_bytes + len(data) > self._max_backlog_bytes
+            )
+        ):
             return False
         self._backlog.append(data)
+        self._backlog_bytes += len(data)
         if len(self._backlog) == 1:  # nothing was waiting: it may go now, and the flusher wakes for the rest
             self._send_backlog()
             if self._backlog:
@@ -97,6 +117,7 @@ class NonBlockingSocket:
             except OSError:
                 self.close()
                 return
+            self._backlog_bytes -= sent
             if sent < len(data):
                 self._backlog[0] = memoryview(data)[sent:]
                 return
@@ -108,6 +129,7 @@ class NonBlockingSocket:
             return
         self.broken = True
         self._backlog.clear()
+        self._backlog_bytes = 0
         self._backlog_grew.unpark_all()
         trio.lowlevel.notify_closing(self._sock)
         self._sock.close()

@@ -196,6 +196,7 @@ def test_the_defaults_are_the_documented_ones() -> None:
             connections_per_address=200,
             tables_per_address=50,
             queue=256,
+            queue_bytes=1048576,
             abandon_seconds=43200.0,
         )
     )
@@ -213,11 +214,12 @@ def test_the_defaults_are_the_documented_ones() -> None:
         ("--max-tables-per-address", "50"),
         ("--abandon-after", "43200"),
         ("--queue", "256"),
+        ("--queue-bytes", "1048576"),
     ]:
         assert f"| `{flag}` | {value} |" in doc, f"{flag} is not documented with its default {value}"
 
 
-@pytest.mark.parametrize("field", ["hello_seconds", "rate", "burst", "max_tables", "queue"])
+@pytest.mark.parametrize("field", ["hello_seconds", "rate", "burst", "max_tables", "queue", "queue_bytes"])
 @pytest.mark.parametrize("value", [0, -1, float("nan"), float("inf")])
 def test_nonsense_limits_are_refused(field: str, value: float) -> None:
     with pytest.raises(ValueError, match=field):
@@ -252,6 +254,8 @@ def test_every_flag_sets_its_limit() -> None:
             "2",
             "--queue",
             "16",
+            "--queue-bytes",
+            "65536",
             "--abandon-after",
             "600",
         ]
@@ -268,6 +272,7 @@ def test_every_flag_sets_its_limit() -> None:
         connections_per_address=3,
         tables_per_address=2,
         queue=16,
+        queue_bytes=65536,
         abandon_seconds=600.0,
     )
 
@@ -282,6 +287,7 @@ def test_every_flag_sets_its_limit() -> None:
         (["--burst", "2.5"], "argument --burst: must be a whole number, not '2.5'"),
         (["--max-tables", "lots"], "argument --max-tables: must be a whole number"),
         (["--queue", "0"], "argument --queue: must be more than 0"),
+        (["--queue-bytes", "1e6"], "argument --queue-bytes: must be a whole number"),
     ],
 )
 def test_bad_flags_are_clear_errors(
@@ -550,15 +556,20 @@ async def test_finished_games_nobody_is_at_do_not_count_against_the_table_limit(
     assert finished not in server.host.tables
 
 
+@pytest.mark.parametrize(
+    ("queue", "queue_bytes"),
+    [(4, DEFAULT_LIMITS.queue_bytes), (1000, 100_000)],
+    ids=["messages", "bytes"],
+)
 async def test_a_client_that_does_not_read_is_dropped_when_its_queue_is_full(
-    start: Start, caplog: pytest.LogCaptureFixture
+    start: Start, caplog: pytest.LogCaptureFixture, queue: int, queue_bytes: int
 ) -> None:
     host = _host()
     for conn in range(-200, 0):  # 200 open tables make every table list about 30 KB
         host.connect(conn)
         host.handle(conn, Hello(PROTOCOL_VERSION, f"p{-conn}"), 0.0)
         host.handle(conn, CreateTable("classic", 3), 0.0)
-    server, port = await start(Limits(queue=4, rate=1000, burst=1000), host)
+    server, port = await start(Limits(queue=queue, queue_bytes=queue_bytes, rate=1000, burst=1000), host)
     bob = await Client.connect(port, "bob")
     eve = await _raw(port)
     eve.stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -578,7 +589,9 @@ async def test_a_goodbye_from_elsewhere_closes_a_connection_that_stopped_reading
         host.connect(conn)
         host.handle(conn, Hello(PROTOCOL_VERSION, f"p{-conn}"), 0.0)
         host.handle(conn, CreateTable("classic", 3), 0.0)
-    server, port = await start(Limits(queue=1000, rate=1000, burst=1000, idle_seconds=60), host)
+    server, port = await start(
+        Limits(queue=1000, queue_bytes=1 << 30, rate=1000, burst=1000, idle_seconds=60), host
+    )
     eve = await Client.connect(port, "eve")
     await eve.send(CreateTable("classic", 2))
     token = (await eve.expect(Seated)).token

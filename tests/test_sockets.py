@@ -70,6 +70,29 @@ async def test_a_peer_that_does_not_read_fills_a_bounded_backlog(
     assert not wire.broken, "refusing is the caller's to act on"
 
 
+async def test_a_backlog_is_bounded_in_bytes_too(pair: Pair) -> None:
+    ours, _ = pair
+    wire = NonBlockingSocket(ours, max_backlog=1000, max_backlog_bytes=3 * len(CHUNK))
+    while not wire.backlog:  # the kernel's buffers fill first
+        assert wire.send(CHUNK)
+    assert wire.send(CHUNK) and wire.send(CHUNK)
+    assert wire.backlog_bytes <= 3 * len(CHUNK)
+    assert not wire.send(CHUNK), "past the byte bound, a send must refuse, not grow"
+    assert not wire.send(b"x" * (3 * len(CHUNK) - wire.backlog_bytes + 1))
+    assert wire.backlog <= 3
+
+
+async def test_one_message_always_fits_an_empty_backlog(pair: Pair) -> None:
+    ours, _ = pair
+    wire = NonBlockingSocket(ours, max_backlog=5, max_backlog_bytes=10)
+    accepted = 0
+    while wire.send(CHUNK):
+        accepted += 1
+        assert accepted < 1000, "the backlog never filled"
+    assert wire.backlog == 1, "only an empty backlog takes a message past the byte bound"
+    assert 10 < wire.backlog_bytes <= len(CHUNK)
+
+
 async def test_the_flusher_delivers_the_backlog_in_order() -> None:
     # A Unix socket pair: reading makes room at once, where TCP's window updates come when they come.
     ours, theirs = socket.socketpair()
@@ -89,6 +112,7 @@ async def _check_order(ours: socket.socket, theirs: socket.socket) -> None:
 
     send(range(20))  # well past what the kernel holds for a peer that is not reading
     assert wire.backlog > 0
+    assert 0 < wire.backlog_bytes < len(sent)
     received = _read_what_arrives(theirs)  # room in the kernel again, but the backlog must go first
     assert 0 < len(received) < len(sent)
     send(range(20, 40))
@@ -98,6 +122,7 @@ async def _check_order(ours: socket.socket, theirs: socket.socket) -> None:
         received += await trio.to_thread.run_sync(_read_all, theirs, len(sent) - len(received))
     assert received == bytes(sent)
     assert wire.backlog == 0
+    assert wire.backlog_bytes == 0
 
 
 async def test_flush_waits_for_more_until_closing(pair: Pair) -> None:
