@@ -49,7 +49,7 @@ from protocol import (
     Welcome,
 )
 
-from .commands import COMMANDS, DEFAULT_BOT, Reply, interpret
+from .commands import COMMANDS, DEFAULT_BOT, Reply, interpret, why_not
 from .render import colour_cards_in, state_text, wire_cards
 from .tokens import SeatStore, StoredSeat, server_key
 
@@ -116,9 +116,9 @@ class Client:
         async with self.sending:  # frames go out whole and in the order the protocol saw them
             try:
                 data = self.protocol.send(message)
-            except LocalProtocolError as error:
+            except LocalProtocolError:
                 if not quiet:
-                    self.terminal.show(f"cannot do that now: {error}")
+                    self.terminal.show(why_not(message, self.protocol.state, self.table))
                 return
             try:
                 await self.stream.send_all(data)

@@ -19,6 +19,7 @@ from protocol import (
     Act,
     AskHint,
     CardError,
+    ConnectionState,
     CreateTable,
     InvalidGroup,
     Join,
@@ -197,3 +198,22 @@ def _seat_of(name: str, view: Mapping[str, Any] | None) -> int:
     if name.lower() not in names:
         raise ValueError(f"no player called {name!r}; players are {', '.join(view['names'])}")
     return names.index(name.lower())
+
+
+def why_not(message: Message, state: ConnectionState, table: int | None) -> str:
+    """Why the protocol will not send ``message`` now, in the user's words, and what to do instead."""
+    somewhere = isinstance(message, (CreateTable, Join, Watch))
+    where = "" if table is None else f" {table}"
+    match state:
+        case ConnectionState.SEATED if somewhere:
+            return f"you are already at table{where}: 'leave' it first"
+        case ConnectionState.WATCHING if somewhere:
+            return f"you are watching table{where}: 'leave' it first"
+        case ConnectionState.WATCHING:
+            return "you are only watching: 'leave', then 'join' a table to play"
+        case ConnectionState.LOBBY:
+            return "you are not at a table: 'new' makes one, 'join TABLE' takes a seat"
+        case ConnectionState.HELLO:
+            return "not connected yet: wait a moment"
+        case _:
+            return "the connection is closed"

@@ -16,8 +16,24 @@ import pexpect
 import pytest
 from conftest import ServerProcess
 
-from client.commands import interpret
-from protocol import PROTOCOL_VERSION, Act, Connection, CreateTable, Goodbye, Hello, Join, ListTables, Sender
+from client.commands import interpret, why_not
+from protocol import (
+    PROTOCOL_VERSION,
+    Act,
+    AskHint,
+    Connection,
+    ConnectionState,
+    CreateTable,
+    Goodbye,
+    Hello,
+    Join,
+    Leave,
+    ListTables,
+    Message,
+    Sender,
+    Start,
+    Watch,
+)
 
 BIN = Path(sys.executable).parent
 ENV = {**os.environ, "NO_COLOR": "", "TERM": "xterm"}
@@ -47,6 +63,8 @@ def test_a_person_connects_creates_a_table_asks_a_hint_plays_and_quits(server_po
     child.expect(r"hint: ")
     child.sendline("draw 1")
     child.expect(r"ann draws 1 card")
+    child.sendline("new classic 3")
+    child.expect(r"you are already at table \d+: 'leave' it first")
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
@@ -169,6 +187,37 @@ def test_bad_commands_are_answered_locally_and_send_nothing(line: str, says: str
     reply = interpret(line, VIEW)
     assert reply.messages == ()
     assert says in reply.say
+
+
+@pytest.mark.parametrize(
+    ("message", "state", "says"),
+    [
+        (CreateTable("classic", 2), ConnectionState.SEATED, "you are already at table 7: 'leave' it first"),
+        (Join(3, None), ConnectionState.SEATED, "already at table 7"),
+        (Watch(3), ConnectionState.WATCHING, "you are watching table 7: 'leave' it first"),
+        (Act("draw 1"), ConnectionState.WATCHING, "you are only watching"),
+        (AskHint(), ConnectionState.LOBBY, "you are not at a table: 'new' makes one"),
+        (Leave(), ConnectionState.LOBBY, "you are not at a table"),
+        (Start(), ConnectionState.HELLO, "not connected yet"),
+        (Act("end"), ConnectionState.CLOSED, "the connection is closed"),
+    ],
+)
+def test_what_cannot_be_sent_now_is_explained_in_commands(
+    message: Message, state: ConnectionState, says: str
+) -> None:
+    assert says in why_not(message, state, 7)
+
+
+def test_every_refusal_the_protocol_makes_has_words_for_the_user() -> None:
+    for state in ConnectionState:
+        allowed = Connection.allowed(Sender.CLIENT, state)
+        tried = (CreateTable("classic", 2), Join(1, None), Watch(1), Start(), Leave(), Act("end"), AskHint())
+        for message in tried:
+            if type(message) not in allowed:
+                text = why_not(message, state, None)
+                assert "while" not in text, text  # the protocol's words, not the user's
+                if state in (ConnectionState.LOBBY, ConnectionState.SEATED, ConnectionState.WATCHING):
+                    assert re.search(r"'(leave|new|join TABLE)'", text), f"{text!r} names no command to type"
 
 
 class CuttableProxy:
