@@ -3,17 +3,21 @@
 A token is a secret (whoever holds it takes the seat), so the file is private:
 mode 0600 in a 0700 directory. It is written whole to a temporary file and
 renamed over the old one, so a crash mid-write leaves the old file or the new,
-never half of one. A missing, corrupt or unreadable file counts as empty: a
+never half of one. Changes hold a lock on its folder while they read, change
+and write, so clients of one user that save at once (a player and a
+friend on one machine) do not undo each other's seat. A missing, corrupt or unreadable file counts as empty: a
 lost token costs a seat, which is far better than a client that will not start.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import re
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,22 +63,47 @@ class SeatStore:
 
     def put(self, server: str, name: str, seat: StoredSeat) -> str | None:
         """Remember a seat; the reason if it could not be written (play goes on either way)."""
-        servers = self._read()
-        servers.setdefault(server, {})[name.lower()] = {"token": seat.token, "table": seat.table}
-        return self._write(servers)
+        with self._changing() as trouble:
+            if trouble is not None:
+                return trouble
+            servers = self._read()
+            servers.setdefault(server, {})[name.lower()] = {"token": seat.token, "table": seat.table}
+            return self._write(servers)
 
     def forget(self, server: str, name: str, token: str | None = None) -> StoredSeat | None:
         """Drop a seat (only if it still holds ``token``: another client may have saved a newer one)."""
-        servers = self._read()
-        seats = servers.get(server, {})
-        entry = seats.get(name.lower())
-        if entry is None or (token is not None and entry["token"] != token):
-            return None
-        del seats[name.lower()]
-        if not seats:
-            del servers[server]
-        self._write(servers)
-        return StoredSeat(entry["token"], entry["table"])
+        with self._changing():  # without the lock, a forget is still worth trying
+            servers = self._read()
+            seats = servers.get(server, {})
+            entry = seats.get(name.lower())
+            if entry is None or (token is not None and entry["token"] != token):
+                return None
+            del seats[name.lower()]
+            if not seats:
+                del servers[server]
+            self._write(servers)
+            return StoredSeat(entry["token"], entry["table"])
+
+    @contextlib.contextmanager
+    def _changing(self) -> Iterator[str | None]:
+        """Hold the lock for a read-change-write; yields why not (a write would fail too) or None."""
+        try:
+            self._make_folder()
+            fd = os.open(self.path.parent, os.O_RDONLY)  # the folder: no lock file to leave behind
+        except OSError as error:
+            yield error.strerror or str(error)
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield None
+        finally:
+            os.close(fd)  # closing releases the lock
+
+    def _make_folder(self) -> None:
+        folder = self.path.parent
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with contextlib.suppress(OSError):  # not ours to change, perhaps; the file is 0600 anyway
+            folder.chmod(0o700)
 
     def _read(self) -> dict[str, dict[str, dict[str, Any]]]:
         try:
@@ -102,9 +131,7 @@ class SeatStore:
     def _write(self, servers: dict[str, dict[str, dict[str, Any]]]) -> str | None:
         folder = self.path.parent
         try:
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            with contextlib.suppress(OSError):  # not ours to change, perhaps; the file is 0600 anyway
-                folder.chmod(0o700)
+            self._make_folder()
             fd, temp = tempfile.mkstemp(dir=folder, prefix=".seats-", suffix=".tmp")  # mode 0600
         except OSError as error:
             return error.strerror or str(error)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import io
 import json
+import multiprocessing
 import os
 import re
 import signal
@@ -311,6 +312,21 @@ def test_the_store_keeps_one_seat_per_server_and_name(tmp_path: Path) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert [p.name for p in path.parent.iterdir()] == ["seats.json"]
+
+
+def test_clients_saving_at_once_keep_every_seat(tmp_path: Path) -> None:
+    path = tmp_path / "seats.json"
+    with multiprocessing.get_context("fork").Pool(4) as pool:
+        pool.starmap(_save_seats, [(path, writer) for writer in range(4)])
+    kept = SeatStore(path)._read()["h:1"]
+    assert len(kept) == 4 * 10, "a read-change-write of one client undid another's"
+    assert [p.name for p in tmp_path.iterdir()] == ["seats.json"]
+
+
+def _save_seats(path: Path, writer: int) -> None:
+    store = SeatStore(path)
+    for seat in range(10):
+        assert store.put("h:1", f"p{writer}-{seat}", StoredSeat("a" * 32, seat + 1)) is None
 
 
 def test_the_store_lives_in_xdg_state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
