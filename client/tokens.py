@@ -12,7 +12,6 @@ lost token costs a seat, which is far better than a client that will not start.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import re
@@ -22,6 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+
+try:
+    import fcntl
+except ImportError:  # not POSIX (Windows): changes go unlocked
+    fcntl = None  # type: ignore[assignment]
 
 #: The wire form of a seat token (``hello.token``); anything else on disk is ignored.
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
@@ -87,6 +91,9 @@ class SeatStore:
     @contextlib.contextmanager
     def _changing(self) -> Iterator[str | None]:
         """Hold the lock for a read-change-write; yields why not (a write would fail too) or None."""
+        if fcntl is None:
+            yield None
+            return
         try:
             self._make_folder()
             fd = os.open(self.path.parent, os.O_RDONLY)  # the folder: no lock file to leave behind
