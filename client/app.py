@@ -102,6 +102,7 @@ class Client:
         self.last_sent = 0.0  # trio time; set by each send, starting with hello
         self.pings = 0
         self.sending = trio.Lock()  # the heartbeat and the commands share the stream
+        self.open_seats = 0  # seats the table we asked for keeps for others to join
 
     # -- the connection ------------------------------------------------------------
 
@@ -125,6 +126,8 @@ class Client:
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
                 raise ConnectionLost(str(error)) from None
             self.last_sent = trio.current_time()
+            if isinstance(message, CreateTable):
+                self.open_seats = message.seats - 1 - len(message.bots)
 
     async def heartbeat(self) -> None:
         """Ping whenever nothing was sent for a while, so a player who is only thinking is not dropped."""
@@ -187,6 +190,13 @@ class Client:
                 show(f"you sit at table {table}, seat {seat}")
                 if problem:
                     show(f"(your seat will not be resumed after a restart: {problem})")
+                if self.open_seats > 0:
+                    others = "1 more player" if self.open_seats == 1 else f"{self.open_seats} more players"
+                    show(
+                        f"waiting for {others}: they type 'join {table}'; "
+                        "'start' begins now, with expert bots in the empty seats"
+                    )
+                self.open_seats = 0
             case Watching(table):
                 self.table = table
                 show(f"you are watching table {table}")
@@ -217,6 +227,7 @@ class Client:
                     shown = ", ".join(f"{colour_cards_in(o['card'], colour)} (+{o['gain']})" for o in outs)
                     show(f"outs: {shown}")
             case Error(code, text, rule):
+                self.open_seats = 0  # perhaps the table we asked for: no seat waits now
                 show(f"refused: {text}" + (f" [{rule}]" if rule else f" [{code}]"))
             case Goodbye(reason):
                 show(f"server says goodbye: {reason}")

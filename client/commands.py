@@ -36,10 +36,11 @@ from protocol import (
 HELP = """\
 commands:
   tables                      list the tables on this server
-  new [PRESET] [SEATS] [BOT...] [LEVEL]
+  new [PRESET] [SEATS] [BOT|human...] [LEVEL]
                               create a table and sit at it, e.g. 'new classic 3 expert greedy hard';
-                              the bots default to expert; LEVEL, anywhere in the line, is how well
-                              the expert bots play: easy, medium (the default) or hard
+                              the other seats default to expert bots; 'human' keeps a seat for a
+                              friend to join ('new classic 2 human'); LEVEL, anywhere in the line,
+                              is how well the expert bots play: easy, medium (the default) or hard
   join TABLE [SEAT]           take a seat        watch TABLE    watch a table
   start                       start now; expert bots take the empty seats (creator only)
   draw N                      draw 1-3 cards     steal NAME     steal from a player
@@ -159,6 +160,8 @@ def _act(text: str) -> Reply:
 
 #: The bot ``new`` seats unless told otherwise: it plays at the table's level.
 DEFAULT_BOT = "expert"
+#: The word in ``new`` for a seat kept for a person, who joins it later.
+HUMAN = "human"
 
 
 def _new_table(args: Sequence[str]) -> CreateTable:
@@ -171,13 +174,17 @@ def _new_table(args: Sequence[str]) -> CreateTable:
     preset, seats, bots = "classic", 2, [DEFAULT_BOT]
     if rest and not rest[0].isdigit():
         preset = rest.pop(0)
+    others = rest  # what sits in the other seats: bots, or humans still to join
     if rest:
         seats = _number(rest.pop(0), "seats")
-        bots = rest or ([DEFAULT_BOT] * (seats - 1))
+        others = rest or ([DEFAULT_BOT] * (seats - 1))
+        bots = [word for word in others if word != HUMAN]
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}: presets are {', '.join(PRESETS)}")
     if not 2 <= seats <= 3:
         raise ValueError("a table has 2 or 3 seats")
+    if HUMAN in others and len(others) >= seats:
+        raise ValueError(f"{len(others)} players besides you do not fit at {seats} seats")
     if len(bots) > seats:
         raise ValueError(f"{len(bots)} bots do not fit at {seats} seats")
     return CreateTable(preset, seats, tuple(bots), level=level)

@@ -60,6 +60,7 @@ from .engine import (
     GameEnded,
     IllegalAction,
     Outcome,
+    Rule,
     outcome_of,
     parse_action,
 )
@@ -574,7 +575,10 @@ class Host:
         try:
             events = game.apply(action, seat=seat)
         except IllegalAction as error:
-            raise Refusal("illegal-action", error.message, str(error.rule)) from None
+            message = error.message
+            if error.rule is Rule.NOT_YOUR_TURN:  # the engine counts seats; a player knows names
+                message = f"it is {game.names[game.current]}'s turn, not yours"
+            raise Refusal("illegal-action", message, str(error.rule)) from None
         table.moves += 1
         self._journal.append(Moved(table.id, table.moves, seat, str(action), _outcome(events)))
         self._journal.extend(_ends(table.id, events))

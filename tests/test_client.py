@@ -71,6 +71,30 @@ def test_a_person_connects_creates_a_table_asks_a_hint_plays_and_quits(server_po
     assert child.exitstatus == 0
 
 
+def test_two_people_make_a_table_for_two_and_play(server_port: int) -> None:
+    ann = _spawn(f"127.0.0.1:{server_port}", "--name", "ann")
+    ann.expect("connected to")
+    ann.sendline("new classic 2 human")
+    ann.expect(r"you sit at table (\d+), seat 0")
+    table = ann.match.group(1)
+    ann.expect(rf"waiting for 1 more player: they type 'join {table}'")
+    bob = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
+    bob.expect("connected to")
+    bob.sendline("tables")
+    bob.expect(rf"table {table}: classic, level medium, waiting, seats: ann, \(free\)")
+    bob.sendline(f"join {table}")
+    bob.expect(rf"you sit at table {table}, seat 1")
+    bob.expect(r"(ann|bob) starts")
+    starter = bob.match.group(1)
+    ann.expect(f"{starter} starts")
+    waiter = bob if starter == "ann" else ann
+    waiter.sendline("draw 1")
+    waiter.expect(f"it is {starter}'s turn, not yours")
+    for person in (ann, bob):
+        person.sendline("quit")
+        person.expect(pexpect.EOF)
+
+
 def test_cards_are_coloured_and_groups_checked_locally(server_port: int) -> None:
     child = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
     child.expect("connected to")
@@ -149,6 +173,10 @@ VIEW = {"preset": "five-colour", "names": ("ann", "greedy-2"), "seat": 0}
         ("new classic 3 greedy medium random", (CreateTable("classic", 3, ("greedy", "random")),)),
         ("new classic 2 expert-hard easy", (CreateTable("classic", 2, ("expert-hard",), level="easy"),)),
         ("new classic 2 hard hard", (CreateTable("classic", 2, ("expert",), level="hard"),)),
+        ("new classic 2 human", (CreateTable("classic", 2, ()),)),
+        ("new classic 3 human", (CreateTable("classic", 3, ()),)),
+        ("new 3 expert human hard", (CreateTable("classic", 3, ("expert",), level="hard"),)),
+        ("new five-colour 3 HUMAN greedy", (CreateTable("five-colour", 3, ("greedy",)),)),
         ("join 4", (Join(4, None),)),
         ("draw 2", (Act("draw 2"),)),
         ("steal Greedy-2", (Act("steal 1"),)),
@@ -165,7 +193,8 @@ def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> No
 
 def test_help_says_how_to_choose_a_level() -> None:
     help_text = interpret("help", None).say
-    assert "new [PRESET] [SEATS] [BOT...] [LEVEL]" in help_text
+    assert "new [PRESET] [SEATS] [BOT|human...] [LEVEL]" in help_text
+    assert "'human' keeps a seat for a" in help_text
     assert all(level in help_text for level in ("easy", "medium", "hard"))
 
 
@@ -180,6 +209,8 @@ def test_help_says_how_to_choose_a_level() -> None:
         ("new poker", "unknown preset"),
         ("new classic 4", "2 or 3 seats"),
         ("new classic 2 easy hard", "one level"),
+        ("new classic 2 human human", "2 players besides you do not fit at 2 seats"),
+        ("new classic 3 human greedy expert", "do not fit at 3 seats"),
         ("fly", "unknown command"),
     ],
 )

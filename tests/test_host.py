@@ -188,6 +188,7 @@ def test_illegal_actions_are_refused_with_the_rule_and_change_nothing() -> None:
     before = mover.view
     (error,) = waiter.send(Act("draw 1"))
     assert isinstance(error, Error) and error.code == "illegal-action" and error.rule == "not-your-turn"
+    assert error.message == f"it is {['ann', 'bob'][current]}'s turn, not yours"
     (error,) = mover.send(Act("draw 4"))
     assert error.rule == "draw-count"
     (error,) = mover.send(Act("discard R1 R2"))
