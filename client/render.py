@@ -65,12 +65,26 @@ def state_text(table: int, view: Mapping[str, Any], events: Sequence[Mapping[str
         lines.append(f" {marker} {name:<{width}} [{len(hand):>2}]  {wire_cards(hand, colour)}{you}")
     if view["end_reason"] is not None:
         winner = view["winner"]
-        lines.append("game over: " + (f"{names[winner]} wins" if winner is not None else "no winner"))
+        how = _ENDINGS.get(view["end_reason"], str(view["end_reason"]))
+        lines.append(
+            "game over: "
+            + (f"{names[winner]} wins ({how})" if winner is not None else f"no winner ({how})")
+            + ("; 'leave' returns to the lobby" if view["seat"] is not None else "")
+        )
     elif view["legal"]:
         lines.append("your turn: " + legal_summary(view["legal"]))
     else:
         lines.append(f"{names[view['current']]} to play; may still {', '.join(still_possible(view))}")
     return "\n".join(lines)
+
+
+#: Why a game ended (``end_reason`` on the wire), in words.
+_ENDINGS = {
+    "discard": "last cards discarded",
+    "stolen": "last card stolen",
+    "stalemate": "stalemate: every hand full, no group in any",
+    "turn-limit": "the table's turn limit",
+}
 
 
 def still_possible(view: Mapping[str, Any]) -> list[str]:

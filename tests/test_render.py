@@ -1,0 +1,65 @@
+"""What the client prints for a table: pure text from the server's view, checked without a terminal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from client.render import legal_summary, state_text
+
+
+def _view(**changes: Any) -> dict[str, Any]:
+    view: dict[str, Any] = {
+        "preset": "classic",
+        "names": ["ann", "bob"],
+        "seat": 0,
+        "hands": [["R1", "R2"], ["Y5"]],
+        "deck_size": 77,
+        "current": 1,
+        "turn": 12,
+        "drew": True,
+        "stole": False,
+        "exchanged": False,
+        "must_put_back": False,
+        "winner": None,
+        "end_reason": None,
+        "legal": [],
+    }
+    return view | changes
+
+
+def test_a_table_shows_every_hand_whose_turn_and_what_they_may_still_do() -> None:
+    text = state_text(3, _view(), [{"text": "bob draws 1 card: Y5"}], colour=False)
+    assert text.splitlines() == [
+        "  bob draws 1 card: Y5",
+        "table 3 · classic · turn 12 · deck 77 cards",
+        "   ann [ 2]  R1 R2 (you)",
+        " > bob [ 1]  Y5",
+        "bob to play; may still steal, discard, end the turn",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("winner", "reason", "says"),
+    [
+        (1, "discard", "game over: bob wins (last cards discarded)"),
+        (0, "stolen", "game over: ann wins (last card stolen)"),
+        (None, "stalemate", "game over: no winner (stalemate: every hand full, no group in any)"),
+        (None, "turn-limit", "game over: no winner (the table's turn limit)"),
+        (None, "something-new", "game over: no winner (something-new)"),
+    ],
+)
+def test_the_end_says_who_won_and_how(winner: int | None, reason: str, says: str) -> None:
+    last = state_text(3, _view(winner=winner, end_reason=reason), [], colour=False).splitlines()[-1]
+    assert last == says + "; 'leave' returns to the lobby"
+    watching = state_text(3, _view(seat=None, winner=winner, end_reason=reason), [], colour=False)
+    assert watching.splitlines()[-1] == says  # a spectator has no seat to leave
+    assert " > " not in watching  # nobody is to move
+
+
+def test_your_turn_lists_what_you_may_do_grouped() -> None:
+    legal = ["draw 1", "draw 2", "draw 3", "steal 1", "discard R1 R2 R3", "discard R2 R3 R4", "end"]
+    assert legal_summary(legal) == "draw 1-3, steal NAME, discard (2 groups), end"
+    text = state_text(3, _view(current=0, legal=legal), [], colour=False)
+    assert text.splitlines()[-1] == "your turn: draw 1-3, steal NAME, discard (2 groups), end"
