@@ -36,6 +36,7 @@ from protocol import (
     Hello,
     Hint,
     Left,
+    ListTables,
     LocalProtocolError,
     Message,
     Ping,
@@ -180,9 +181,11 @@ class Client:
                 for info in tables:
                     seats = ", ".join(seat["name"] or "(free)" for seat in info["seats"])
                     status = "over" if info["over"] else "playing" if info["started"] else "waiting"
+                    free = not info["started"] and any(seat["name"] is None for seat in info["seats"])
+                    then = f"'join {info['table']}'" if free else f"'watch {info['table']}'"
                     show(
                         f"table {info['table']}: {info['preset']}, level {info['level']}, {status}, "
-                        f"seats: {seats}"
+                        f"seats: {seats} · {then}"
                     )
             case Seated(table, seat, token):
                 self.table, self.token = table, token
@@ -340,6 +343,8 @@ async def run(
                 )
             elif stored := seats.get(client.server, name):
                 client.token, client.table = stored.token, stored.table
+            if terminal.interactive and client.token is None:
+                first = [ListTables()]  # a person arriving sees what they could join
         code = await _play(client, address, terminal, first)
         nursery.cancel_scope.cancel()
     return code
@@ -369,7 +374,7 @@ async def _play(client: Client, address: tuple[str, int], terminal: Terminal, fi
                 session.start_soon(_then_stop, client.heartbeat, client, session.cancel_scope)
                 try:
                     if await client.wait_for(lambda: client.protocol.state is not ConnectionState.HELLO, 10):
-                        for message in first:  # the built-in server's table: wait until we sit
+                        for message in first:  # the built-in server's table, or the list: wait for the answer
                             count = client.received
                             await client.send(message)
                             await client.wait_for(lambda count=count: client.received > count, 10)

@@ -79,9 +79,8 @@ def test_two_people_make_a_table_for_two_and_play(server_port: int) -> None:
     table = ann.match.group(1)
     ann.expect(rf"waiting for 1 more player: they type 'join {table}'")
     bob = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
-    bob.expect("connected to")
-    bob.sendline("tables")
-    bob.expect(rf"table {table}: classic, level medium, waiting, seats: ann, \(free\)")
+    bob.expect("connected to")  # and at once, without asking, what there is to join
+    bob.expect(rf"table {table}: classic, level medium, waiting, seats: ann, \(free\) · 'join {table}'")
     bob.sendline(f"join {table}")
     bob.expect(rf"you sit at table {table}, seat 1")
     bob.expect(r"(ann|bob) starts")
