@@ -53,6 +53,14 @@ def _spawn(*args: str) -> pexpect.spawn:
     return child
 
 
+def _new_table(child: pexpect.spawn, command: str) -> str:
+    """Once connected, make a table with ``command``: its number, as the client printed it."""
+    child.expect("connected to")
+    child.sendline(command)
+    child.expect(r"you sit at table (\d+), seat 0")
+    return str(child.match.group(1))
+
+
 def test_a_person_connects_creates_a_table_asks_a_hint_plays_and_quits(server_port: int) -> None:
     child = _spawn(f"127.0.0.1:{server_port}", "--name", "ann")
     child.expect("connected to")
@@ -73,10 +81,7 @@ def test_a_person_connects_creates_a_table_asks_a_hint_plays_and_quits(server_po
 
 def test_two_people_make_a_table_for_two_and_play(server_port: int) -> None:
     ann = _spawn(f"127.0.0.1:{server_port}", "--name", "ann")
-    ann.expect("connected to")
-    ann.sendline("new classic 2 human")
-    ann.expect(r"you sit at table (\d+), seat 0")
-    table = ann.match.group(1)
+    table = _new_table(ann, "new classic 2 human")
     ann.expect(rf"waiting for 1 more player: they type 'join {table}'")
     bob = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
     bob.expect("connected to")  # and at once, without asking, what there is to join
@@ -297,10 +302,7 @@ def test_client_reconnects_by_itself_and_resumes_its_seat(server_port: int) -> N
     proxy = CuttableProxy(server_port)
     try:
         child = _spawn(f"127.0.0.1:{proxy.port}", "--name", "fay")
-        child.expect("connected to")
-        child.sendline("new classic 2 greedy")
-        child.expect(r"you sit at table (\d+), seat 0")
-        table = child.match.group(1)
+        table = _new_table(child, "new classic 2 greedy")
         child.expect(r"turn \d+")
         proxy.cut()
         child.expect("connection lost")
