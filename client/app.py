@@ -110,6 +110,7 @@ class Client:
     async def connect(self, host: str, port: int) -> None:
         self.stream = await trio.open_tcp_stream(host, port)
         self.protocol = Connection(Sender.CLIENT)
+        self.open_seats = 0  # a table asked for on a lost connection is not waiting here
         await self.send(Hello(PROTOCOL_VERSION, self.name, self.token))
 
     async def send(self, message: Message, quiet: bool = False) -> None:
@@ -122,13 +123,13 @@ class Client:
                 if not quiet:
                     self.terminal.show(why_not(message, self.protocol.state, self.table))
                 return
+            if isinstance(message, CreateTable):  # before sending: the reply may be read first
+                self.open_seats = message.seats - 1 - len(message.bots)
             try:
                 await self.stream.send_all(data)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
                 raise ConnectionLost(str(error)) from None
             self.last_sent = trio.current_time()
-            if isinstance(message, CreateTable):
-                self.open_seats = message.seats - 1 - len(message.bots)
 
     async def heartbeat(self) -> None:
         """Ping whenever nothing was sent for a while, so a player who is only thinking is not dropped."""

@@ -38,9 +38,10 @@ commands:
   tables                      list the tables on this server
   new [PRESET] [SEATS] [BOT|human...] [LEVEL]
                               create a table and sit at it, e.g. 'new classic 3 expert greedy hard';
-                              the other seats default to expert bots; 'human' keeps a seat for a
-                              friend to join ('new classic 2 human'); LEVEL, anywhere in the line,
-                              is how well the expert bots play: easy, medium (the default) or hard
+                              name who sits in the other seats: a bot, or 'human' to keep a seat
+                              for a friend ('new human': a table for two people); name none and they
+                              are expert bots; seats left unnamed stay open; LEVEL, anywhere in the
+                              line, is how well the expert bots play: easy, medium (the default) or hard
   join TABLE [SEAT]           take a seat        watch TABLE    watch a table
   start                       start now; expert bots take the empty seats (creator only)
   draw N                      draw 1-3 cards     steal NAME     steal from a player
@@ -171,14 +172,19 @@ def _new_table(args: Sequence[str]) -> CreateTable:
         raise ValueError(f"one level, please, not {' and '.join(sorted(levels, key=LEVELS.index))}")
     level = levels.pop() if levels else DEFAULT_LEVEL
     rest = [word for word in words if word not in LEVELS]
-    preset, seats, bots = "classic", 2, [DEFAULT_BOT]
-    if rest and not rest[0].isdigit():
+    preset = "classic"
+    if rest and not rest[0].isdigit() and rest[0] != HUMAN:
         preset = rest.pop(0)
-    others = rest  # what sits in the other seats: bots, or humans still to join
-    if rest:
-        seats = _number(rest.pop(0), "seats")
-        others = rest or ([DEFAULT_BOT] * (seats - 1))
-        bots = [word for word in others if word != HUMAN]
+    if rest and rest[0].isdigit():
+        seats = int(rest.pop(0))
+        others = rest or [DEFAULT_BOT] * (seats - 1)  # what sits in the other seats
+    elif rest:  # no count: one seat each for the players named, and one for you
+        seats, others = len(rest) + 1, rest
+    else:
+        seats, others = 2, [DEFAULT_BOT]
+    if any(word.isdigit() for word in others):
+        raise ValueError("the number of seats goes first: new [PRESET] [SEATS] [BOT|human...] [LEVEL]")
+    bots = [word for word in others if word != HUMAN]
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}: presets are {', '.join(PRESETS)}")
     if not 2 <= seats <= 3:

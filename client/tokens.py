@@ -76,6 +76,8 @@ class SeatStore:
 
     def forget(self, server: str, name: str, token: str | None = None) -> StoredSeat | None:
         """Drop a seat (only if it still holds ``token``: another client may have saved a newer one)."""
+        if not self.path.exists():
+            return None  # nothing kept: no folder to make, no lock to take
         with self._changing():  # without the lock, a forget is still worth trying
             servers = self._read()
             seats = servers.get(server, {})
@@ -101,7 +103,8 @@ class SeatStore:
             yield error.strerror or str(error)
             return
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            with contextlib.suppress(OSError):  # a file system without locks (some network ones): unlocked
+                fcntl.flock(fd, fcntl.LOCK_EX)
             yield None
         finally:
             os.close(fd)  # closing releases the lock

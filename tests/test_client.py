@@ -178,6 +178,9 @@ VIEW = {"preset": "five-colour", "names": ("ann", "greedy-2"), "seat": 0}
         ("new classic 2 expert-hard easy", (CreateTable("classic", 2, ("expert-hard",), level="easy"),)),
         ("new classic 2 hard hard", (CreateTable("classic", 2, ("expert",), level="hard"),)),
         ("new classic 2 human", (CreateTable("classic", 2, ()),)),
+        ("new human", (CreateTable("classic", 2, ()),)),
+        ("new five-colour human", (CreateTable("five-colour", 2, ()),)),
+        ("new classic greedy human", (CreateTable("classic", 3, ("greedy",)),)),
         ("new classic 3 human", (CreateTable("classic", 3, ()),)),
         ("new 3 expert human hard", (CreateTable("classic", 3, ("expert",), level="hard"),)),
         ("new five-colour 3 HUMAN greedy", (CreateTable("five-colour", 3, ("greedy",)),)),
@@ -198,7 +201,7 @@ def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> No
 def test_help_says_how_to_choose_a_level() -> None:
     help_text = interpret("help", None).say
     assert "new [PRESET] [SEATS] [BOT|human...] [LEVEL]" in help_text
-    assert "'human' keeps a seat for a" in help_text
+    assert "'human' to keep a seat" in help_text
     assert all(level in help_text for level in ("easy", "medium", "hard"))
 
 
@@ -215,6 +218,8 @@ def test_help_says_how_to_choose_a_level() -> None:
         ("new classic 2 easy hard", "one level"),
         ("new classic 2 human human", "2 players besides you do not fit at 2 seats"),
         ("new classic 3 human greedy expert", "do not fit at 3 seats"),
+        ("new human 2", "the number of seats goes first"),
+        ("new human human human", "2 or 3 seats"),
         ("fly", "unknown command"),
     ],
 )

@@ -7,6 +7,7 @@ test's temporary directory so the real home is never touched.
 
 from __future__ import annotations
 
+import errno
 import functools
 import io
 import json
@@ -26,7 +27,7 @@ import pytest
 import trio
 import trio.testing
 
-from client import app
+from client import app, tokens
 from client.app import Client, Terminal
 from client.tokens import SeatStore, StoredSeat, default_path, server_key
 from protocol import (
@@ -321,6 +322,20 @@ def test_clients_saving_at_once_keep_every_seat(tmp_path: Path) -> None:
     kept = SeatStore(path)._read()["h:1"]
     assert len(kept) == 4 * 10, "a read-change-write of one client undid another's"
     assert [p.name for p in tmp_path.iterdir()] == ["seats.json"]
+
+
+def test_a_file_system_without_locks_still_keeps_seats(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_locks(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(tokens.fcntl, "flock", no_locks)
+    store = SeatStore(tmp_path / "seats.json")
+    seat = StoredSeat("a" * 32, 3)
+    assert store.put("h:1", "ann", seat) is None
+    assert store.get("h:1", "ann") == seat
+    assert store.forget("h:1", "ann") == seat
 
 
 def _save_seats(path: Path, writer: int) -> None:
