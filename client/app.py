@@ -50,7 +50,7 @@ from protocol import (
     Welcome,
 )
 
-from .commands import COMMANDS, DEFAULT_BOT, Reply, interpret, why_not
+from .commands import DEFAULT_BOT, Reply, completions, interpret, why_not
 from .render import colour_cards_in, state_text, wire_cards
 from .tokens import SeatStore, StoredSeat, server_key
 
@@ -104,6 +104,7 @@ class Client:
         self.pings = 0
         self.sending = trio.Lock()  # the heartbeat and the commands share the stream
         self.open_seats = 0  # seats the table we asked for keeps for others to join
+        self.tables_seen: list[int] = []  # the numbers in the last table list, for tab completion
 
     # -- the connection ------------------------------------------------------------
 
@@ -177,6 +178,7 @@ class Client:
                     resuming = f" (resuming your seat{at})"
                 show(f"connected to {server}{resuming}")
             case Tables(tables):
+                self.tables_seen = [info["table"] for info in tables]
                 if not tables:
                     show("no tables yet: 'new' creates one")
                 for info in tables:
@@ -301,14 +303,7 @@ def _completer(client: Client) -> Any:
     def complete(text: str, state: int) -> str | None:
         import readline
 
-        words = readline.get_line_buffer().split()
-        if len(words) <= 1 and not readline.get_line_buffer().endswith(" "):
-            options = [c for c in COMMANDS if c.startswith(text.lower())]
-        else:
-            view = client.view
-            hand = list(view["hands"][view["seat"]]) if view and view["seat"] is not None else []
-            names = list(view["names"]) if view else []
-            options = sorted({word for word in hand + names if word.lower().startswith(text.lower())})
+        options = completions(readline.get_line_buffer(), text, client.view, client.tables_seen)
         return options[state] if state < len(options) else None
 
     return complete

@@ -230,3 +230,18 @@ def why_not(message: Message, state: ConnectionState, table: int | None) -> str:
             return "not connected yet: wait a moment"
         case _:
             return "the connection is closed"
+
+
+def completions(line: str, text: str, view: Mapping[str, Any] | None, tables: Sequence[int]) -> list[str]:
+    """What tab may complete ``text`` to, the word being typed at the end of ``line``."""
+    words = line.split()
+    if len(words) <= 1 and not line.endswith(" "):
+        candidates: Sequence[str] = COMMANDS
+    elif words[0].lower() == "new":
+        candidates = [*PRESETS, DEFAULT_BOT, HUMAN, *LEVELS]
+    elif words[0].lower() in ("join", "watch"):
+        candidates = [str(table) for table in tables]
+    else:
+        hand = list(view["hands"][view["seat"]]) if view and view["seat"] is not None else []
+        candidates = hand + (list(view["names"]) if view else [])
+    return sorted({word for word in candidates if word.lower().startswith(text.lower())})

@@ -16,7 +16,7 @@ import pexpect
 import pytest
 from conftest import ServerProcess
 
-from client.commands import interpret, why_not
+from client.commands import completions, interpret, why_not
 from protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -196,6 +196,23 @@ VIEW = {"preset": "five-colour", "names": ("ann", "greedy-2"), "seat": 0}
 )
 def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> None:
     assert interpret(line, VIEW).messages == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "text", "expected"),
+    [
+        ("d", "d", ["dd", "discard", "draw"]),
+        ("new ", "", ["classic", "easy", "expert", "five-colour", "hard", "human", "medium"]),
+        ("new classic 2 h", "h", ["hard", "human"]),
+        ("join ", "", ["3", "12"]),
+        ("watch 1", "1", ["12"]),
+        ("discard R", "R", ["R3", "R4"]),
+        ("steal G", "G", ["greedy-2"]),
+    ],
+)
+def test_tab_offers_what_fits_the_command(line: str, text: str, expected: list[str]) -> None:
+    view = VIEW | {"hands": [["R3", "R4", "Y7"], ["B1"]], "seat": 0}
+    assert completions(line, text, view, [3, 12]) == sorted(expected)
 
 
 def test_help_says_how_to_choose_a_level() -> None:
