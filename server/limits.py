@@ -11,6 +11,7 @@ clocks so it can be tested exactly.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 from typing import Any
 
 import attrs
@@ -69,6 +70,28 @@ class TokenBucket:
             self.tokens -= cost
             return True
         return False
+
+
+#: How much of an IPv6 address one machine may be taken to own: its network's /64.
+IPV6_PREFIX = 64
+
+
+def counted_address(host: str) -> str:
+    """The address the per-address caps count a peer under.
+
+    An IPv4 peer counts as its own address. An IPv6 host is usually given a
+    whole /64 and can pick any address in it, so each IPv6 peer counts as its
+    /64. Anything unparsable counts as itself.
+    """
+    try:
+        ip = ipaddress.ip_address(host.split("%", 1)[0])  # without a zone (fe80::1%eth0)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False))
+    return str(ip)
 
 
 #: The limits a server runs with unless told otherwise.

@@ -36,7 +36,7 @@ from protocol import (
 
 from .engine import EndTurn
 from .host import BotJob, HintJob, Host, Outgoing, make_hint
-from .limits import DEFAULT_LIMITS, MAX_REFUSALS, Limits, TokenBucket
+from .limits import DEFAULT_LIMITS, MAX_REFUSALS, Limits, TokenBucket, counted_address
 from .sockets import NonBlockingSocket
 from .store import Store
 
@@ -122,7 +122,7 @@ class NottyServer:
     async def _serve_connection(self, stream: trio.SocketStream) -> None:
         try:
             peer = stream.socket.getpeername()
-            address = str(peer[0])
+            address = counted_address(str(peer[0]))
         except OSError:
             peer = address = "?"
         limits = self.limits

@@ -54,6 +54,7 @@ from server.limits import (
     Limits,
     TokenBucket,
     add_limit_arguments,
+    counted_address,
     limits_from_args,
 )
 from server.net import NottyServer
@@ -178,6 +179,24 @@ def test_a_clock_that_steps_back_mints_no_tokens() -> None:
 
 
 # -- the settings and their flags ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("host", "counted"),
+    [
+        ("127.0.0.2", "127.0.0.2"),
+        ("192.168.1.20", "192.168.1.20"),
+        ("2001:db8:1:2::5", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"),  # the same machine, another address
+        ("2001:db8:1:3::5", "2001:db8:1:3::/64"),  # another /64: another machine
+        ("fe80::1%eth0", "fe80::/64"),
+        ("::1", "::/64"),
+        ("::ffff:192.168.1.20", "192.168.1.20"),  # IPv4 seen through an IPv6 socket
+        ("?", "?"),
+    ],
+)
+def test_per_address_caps_count_an_ipv6_peer_by_its_64(host: str, counted: str) -> None:
+    assert counted_address(host) == counted
 
 
 def test_the_defaults_are_the_documented_ones() -> None:
@@ -513,6 +532,27 @@ async def test_connections_from_one_address_over_its_cap_are_refused(start: Star
     await _gone(server, 2)
     carol = await Client.connect(port, "carol")  # room again for 127.0.0.1
     await _still_answered(carol, 3)
+
+
+def _has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no IPv6 loopback")
+async def test_an_ipv6_peer_is_counted_by_its_64(nursery: trio.Nursery) -> None:
+    server = NottyServer(_host(), limits=Limits(connections_per_address=1))
+    listeners = await nursery.start(server.serve, "::1", 0)
+    port = listeners[0].socket.getsockname()[1]
+    first = Client(await trio.open_tcp_stream("::1", port))
+    heard = await _until_closed(Client(await trio.open_tcp_stream("::1", port)))
+    assert isinstance(heard[0], Error) and heard[0].code == "too-many-connections"
+    assert "from ::/64" in heard[0].message
+    await first.stream.aclose()
 
 
 async def test_tables_from_one_address_over_its_cap_are_refused_until_one_closes(start: Start) -> None:
