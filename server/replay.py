@@ -7,6 +7,8 @@ import time
 from collections.abc import Iterable
 from typing import TextIO
 
+from protocol import Card
+
 from .host import ABANDONED, dealt, replay_move
 from .journal import SavedGame
 from .store import GameSummary
@@ -37,6 +39,8 @@ def print_game(saved: SavedGame, out: TextIO) -> None:
     names = [seat.name + (f" ({seat.bot})" if seat.bot else "") for seat in begun.seats]
     out.write(f"game {begun.table}: {begun.preset}, {' vs '.join(names)}\n")
     game = dealt(begun, random.Random(0))  # no chance left to the rng: every outcome is recorded
+    for name, hand in zip(game.names, game.hands, strict=True):
+        out.write(f"      {name} is dealt {_cards(hand)}\n")
     for event in game.opening:
         out.write(f"      {event_to_wire(event, game.names)['text']}\n")
     for move in saved.moves:
@@ -44,10 +48,16 @@ def print_game(saved: SavedGame, out: TextIO) -> None:
         events = replay_move(game, move)
         texts = "; ".join(event_to_wire(event, game.names)["text"] for event in events)
         out.write(f"{move.number:5}. turn {turn}: {texts}\n")
+    held = ", ".join(f"{name} {_cards(hand)}" for name, hand in zip(game.names, game.hands, strict=True))
+    out.write(f"      in hand {'now' if saved.over is None else 'at the end'}: {held}\n")
     if saved.over is None:
         out.write("(unfinished: it goes on when the server runs again)\n")
     elif saved.over.reason == ABANDONED:
         out.write("(abandoned: nobody was left at the table)\n")
+
+
+def _cards(cards: Iterable[Card]) -> str:
+    return " ".join(str(card) for card in sorted(cards)) or "nothing"
 
 
 def _when(seconds: float) -> str:

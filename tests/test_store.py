@@ -30,7 +30,7 @@ from protocol import (
 )
 from server import cli, net
 from server.engine import Deal, Game
-from server.host import Host, rebuild
+from server.host import Host, dealt, rebuild
 from server.journal import GameBegun, Moved, SavedGame
 from server.store import SCHEMA_VERSION, Store, StoreError
 
@@ -306,8 +306,16 @@ def test_a_finished_game_is_not_restored_but_can_be_replayed(
     assert cli.main(["replay", str(table), "--db", str(tmp_path / "notty.db")]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"game {table}: classic, ann vs bob"
+    first = dealt(saved.begun, random.Random(0))
+    for line, name, hand in zip(lines[1:3], ("ann", "bob"), first.hands, strict=True):
+        assert line.split()[:3] == [name, "is", "dealt"]
+        assert sorted(line.split()[3:]) == sorted(str(card) for card in hand)
     assert len([line for line in lines if ". turn " in line]) == len(saved.moves)
-    assert lines[-1].endswith("game over, no winner (turn limit)")
+    assert lines[-2].endswith("game over, no winner (turn limit)")
+    prefix, held = lines[-1].strip().split(": ", 1)
+    assert prefix == "in hand at the end"
+    for part, name, hand in zip(held.split(", "), ("ann", "bob"), game.hands, strict=True):
+        assert part.split()[0] == name and sorted(part.split()[1:]) == sorted(str(card) for card in hand)
 
 
 def test_replay_explains_what_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
