@@ -186,6 +186,8 @@ class Client:
                     status = "over" if info["over"] else "playing" if info["started"] else "waiting"
                     free = not info["started"] and any(seat["name"] is None for seat in info["seats"])
                     then = f"'join {info['table']}'" if free else f"'watch {info['table']}'"
+                    if info["table"] == self.table:
+                        then = "you are here"
                     show(
                         f"table {info['table']}: {info['preset']}, level {info['level']}, {status}, "
                         f"seats: {seats} · {then}"
@@ -303,7 +305,8 @@ def _completer(client: Client) -> Any:
     def complete(text: str, state: int) -> str | None:
         import readline
 
-        options = completions(readline.get_line_buffer(), text, client.view, client.tables_seen)
+        before = readline.get_line_buffer()[: readline.get_begidx()]  # the cursor may be mid-line
+        options = completions(before, text, client.view, client.tables_seen)
         return options[state] if state < len(options) else None
 
     return complete

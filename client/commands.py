@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from protocol import (
+    BOT_NAMES,
     DEFAULT_LEVEL,
     LEVELS,
     PRESETS,
@@ -163,6 +164,8 @@ def _act(text: str) -> Reply:
 DEFAULT_BOT = "expert"
 #: The word in ``new`` for a seat kept for a person, who joins it later.
 HUMAN = "human"
+#: What may sit in a seat ``new`` names.
+_PLAYERS = (*BOT_NAMES, HUMAN)
 
 
 def _new_table(args: Sequence[str]) -> CreateTable:
@@ -173,8 +176,12 @@ def _new_table(args: Sequence[str]) -> CreateTable:
     level = levels.pop() if levels else DEFAULT_LEVEL
     rest = [word for word in words if word not in LEVELS]
     preset = "classic"
-    if rest and not rest[0].isdigit() and rest[0] != HUMAN:
+    if rest and not rest[0].isdigit() and rest[0] not in _PLAYERS:
         preset = rest.pop(0)
+        if preset not in PRESETS:
+            raise ValueError(
+                f"{preset!r} is neither a preset ({', '.join(PRESETS)}) nor a player ({', '.join(_PLAYERS)})"
+            )
     if rest and rest[0].isdigit():
         seats = int(rest.pop(0))
         others = rest or [DEFAULT_BOT] * (seats - 1)  # what sits in the other seats
@@ -185,8 +192,6 @@ def _new_table(args: Sequence[str]) -> CreateTable:
     if any(word.isdigit() for word in others):
         raise ValueError("the number of seats goes first: new [PRESET] [SEATS] [BOT|human...] [LEVEL]")
     bots = [word for word in others if word != HUMAN]
-    if preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r}: presets are {', '.join(PRESETS)}")
     if not 2 <= seats <= 3:
         raise ValueError("a table has 2 or 3 seats")
     if HUMAN in others and len(others) >= seats:
@@ -232,13 +237,13 @@ def why_not(message: Message, state: ConnectionState, table: int | None) -> str:
             return "the connection is closed"
 
 
-def completions(line: str, text: str, view: Mapping[str, Any] | None, tables: Sequence[int]) -> list[str]:
-    """What tab may complete ``text`` to, the word being typed at the end of ``line``."""
-    words = line.split()
-    if len(words) <= 1 and not line.endswith(" "):
+def completions(before: str, text: str, view: Mapping[str, Any] | None, tables: Sequence[int]) -> list[str]:
+    """What tab may complete ``text`` to: the word being typed, after ``before`` on the line."""
+    words = before.split()
+    if not words:
         candidates: Sequence[str] = COMMANDS
     elif words[0].lower() == "new":
-        candidates = [*PRESETS, DEFAULT_BOT, HUMAN, *LEVELS]
+        candidates = [*PRESETS, *_PLAYERS, *LEVELS]
     elif words[0].lower() in ("join", "watch"):
         candidates = [str(table) for table in tables]
     else:

@@ -69,7 +69,7 @@ def state_text(table: int, view: Mapping[str, Any], events: Sequence[Mapping[str
         lines.append(
             "game over: "
             + (f"{names[winner]} wins ({how})" if winner is not None else f"no winner ({how})")
-            + ("; 'leave' returns to the lobby" if view["seat"] is not None else "")
+            + "; 'leave' returns to the lobby"
         )
     elif view["legal"]:
         lines.append("your turn: " + legal_summary(view["legal"]))

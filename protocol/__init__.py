@@ -5,6 +5,7 @@ from ._connection import CLIENT_MAY_SEND, SERVER_MAY_SEND, Connection, Connectio
 from ._framing import MAX_FRAME, FrameDecoder, ProtocolError, decode_body, encode_frame
 from ._groups import GroupKind, InvalidGroup, classify_group, has_group, is_group, valid_groups
 from ._messages import (
+    BOT_NAMES,
     DEFAULT_LEVEL,
     DEFAULT_PORT,
     LEVELS,
@@ -39,6 +40,7 @@ from ._messages import (
 from ._rules import CLASSIC, FIVE_COLOUR, PRESETS, Rules, RulesError, rules_from
 
 __all__ = [
+    "BOT_NAMES",
     "CLASSIC",
     "CLIENT_MAY_SEND",
     "COLOUR_NAMES",

@@ -36,6 +36,8 @@ ACTION = Str(1, 400)  # an action in its text form, e.g. "discard R3 R4 R5"; the
 #: How well a table's ``expert`` bots play, weakest first.
 LEVELS = ("easy", "medium", "hard")
 DEFAULT_LEVEL = "medium"
+#: The bots a server seats (docs/PROTOCOL.md, create_table): ``expert`` plays at the table's level.
+BOT_NAMES = ("random", "greedy", "qlearn", "expert", *(f"expert-{level}" for level in LEVELS))
 LEVEL = OneOf(LEVELS)
 
 

@@ -152,7 +152,7 @@ class Table:
 
 @attrs.define
 class Session:
-    address: str | None = None  # the peer's host, as the shell saw it
+    address: str | None = None  # the peer's address as the per-address caps count it (server.limits)
     name: str | None = None
     table: int | None = None
     seat: int | None = None  # None at a table: watching

@@ -72,26 +72,40 @@ class TokenBucket:
         return False
 
 
-#: How much of an IPv6 address one machine may be taken to own: its network's /64.
+#: How much of an IPv6 address one remote machine may be taken to own: its network's /64.
 IPV6_PREFIX = 64
 
 
-def counted_address(host: str) -> str:
-    """The address the per-address caps count a peer under.
+def counted_address(host: str, local: str | None = None) -> str:
+    """The address the per-address caps count a peer under; ``local`` is the server's end.
 
-    An IPv4 peer counts as its own address. An IPv6 host is usually given a
-    whole /64 and can pick any address in it, so each IPv6 peer counts as its
-    /64. Anything unparsable counts as itself.
+    An IPv4 peer counts as its own address. A host on the internet is
+    usually given a whole /64 and can pick any address in it, so a remote
+    IPv6 peer counts as its /64. On the server's own network every machine
+    shares that /64, so there (and for link-local peers) each address counts
+    alone, as in IPv4. Anything unparsable counts as itself.
     """
     try:
         ip = ipaddress.ip_address(host.split("%", 1)[0])  # without a zone (fe80::1%eth0)
     except ValueError:
         return host
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False))
-    return str(ip)
+    if not isinstance(ip, ipaddress.IPv6Address):
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    if ip.is_link_local or ip.is_loopback or _same_network(ip, local):
+        return host
+    return str(ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False))
+
+
+def _same_network(ip: ipaddress.IPv6Address, local: str | None) -> bool:
+    if local is None:
+        return False
+    network = ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False)
+    try:
+        return ipaddress.ip_address(local.split("%", 1)[0]) in network
+    except ValueError:
+        return False
 
 
 #: The limits a server runs with unless told otherwise.

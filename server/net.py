@@ -122,7 +122,7 @@ class NottyServer:
     async def _serve_connection(self, stream: trio.SocketStream) -> None:
         try:
             peer = stream.socket.getpeername()
-            address = counted_address(str(peer[0]))
+            address = counted_address(str(peer[0]), str(stream.socket.getsockname()[0]))
         except OSError:
             peer = address = "?"
         limits = self.limits

@@ -49,7 +49,8 @@ def print_game(saved: SavedGame, out: TextIO) -> None:
         texts = "; ".join(event_to_wire(event, game.names)["text"] for event in events)
         out.write(f"{move.number:5}. turn {turn}: {texts}\n")
     held = ", ".join(f"{name} {_cards(hand)}" for name, hand in zip(game.names, game.hands, strict=True))
-    out.write(f"      in hand {'now' if saved.over is None else 'at the end'}: {held}\n")
+    when = "after the last recorded move" if saved.over is None else "at the end"
+    out.write(f"      in hand {when}: {held}\n")
     if saved.over is None:
         out.write("(unfinished: it goes on when the server runs again)\n")
     elif saved.over.reason == ABANDONED:

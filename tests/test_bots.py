@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 from conftest import PRESET_IDS, PRESETS, cards, groupless, groupless_hands, position
 
-from protocol import CLASSIC, FIVE_COLOUR, Card, Rules, has_group, is_group, rules_from
+from protocol import BOT_NAMES, CLASSIC, FIVE_COLOUR, Card, Rules, has_group, is_group, rules_from
 from server.bots import BOTS, Bot, ExpertBot, GreedyBot, QLearnBot, RandomBot, make_bot
 from server.engine import (
     Action,
@@ -377,3 +377,7 @@ def test_seeded_game_derives_everything_from_the_seed() -> None:
     c, _ = seeded_game(FIVE_COLOUR, ["greedy", "random"], "t")
     assert a.hands == b.hands and a.current == b.current
     assert a.hands != c.hands
+
+
+def test_the_protocol_names_every_bot_the_server_seats() -> None:
+    assert tuple(BOTS) == BOT_NAMES  # the client completes and checks these names

@@ -16,7 +16,7 @@ import pexpect
 import pytest
 from conftest import ServerProcess
 
-from client.commands import completions, interpret, why_not
+from client.commands import COMMANDS, completions, interpret, why_not
 from protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -83,6 +83,8 @@ def test_two_people_make_a_table_for_two_and_play(server_port: int) -> None:
     ann = _spawn(f"127.0.0.1:{server_port}", "--name", "ann")
     table = _new_table(ann, "new classic 2 human")
     ann.expect(rf"waiting for 1 more player: they type 'join {table}'")
+    ann.sendline("tables")
+    ann.expect(rf"table {table}: classic, level medium, waiting, seats: ann, \(free\) · you are here")
     bob = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
     bob.expect("connected to")  # and at once, without asking, what there is to join
     bob.expect(rf"table {table}: classic, level medium, waiting, seats: ann, \(free\) · 'join {table}'")
@@ -146,6 +148,7 @@ def test_scripted_use_waits_for_the_turn_and_prints_plain_text(server_port: int)
     out = result.stdout
     assert "\x1b[" not in out
     assert "you sit at table" in out and "hint: " in out
+    assert "no tables yet" not in out and " · '" not in out  # a script gets no table list it did not ask for
     assert len(re.findall(r"eve draws 1 card", out)) == 2  # each draw waited for eve's turn
     assert "refused" not in out
 
@@ -181,6 +184,9 @@ VIEW = {"preset": "five-colour", "names": ("ann", "greedy-2"), "seat": 0}
         ("new human", (CreateTable("classic", 2, ()),)),
         ("new five-colour human", (CreateTable("five-colour", 2, ()),)),
         ("new classic greedy human", (CreateTable("classic", 3, ("greedy",)),)),
+        ("new greedy", (CreateTable("classic", 2, ("greedy",)),)),
+        ("new expert hard", (CreateTable("classic", 2, ("expert",), level="hard"),)),
+        ("new greedy human", (CreateTable("classic", 3, ("greedy",)),)),
         ("new classic 3 human", (CreateTable("classic", 3, ()),)),
         ("new 3 expert human hard", (CreateTable("classic", 3, ("expert",), level="hard"),)),
         ("new five-colour 3 HUMAN greedy", (CreateTable("five-colour", 3, ("greedy",)),)),
@@ -199,20 +205,22 @@ def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> No
 
 
 @pytest.mark.parametrize(
-    ("line", "text", "expected"),
+    ("before", "text", "expected"),
     [
-        ("d", "d", ["dd", "discard", "draw"]),
-        ("new ", "", ["classic", "easy", "expert", "five-colour", "hard", "human", "medium"]),
-        ("new classic 2 h", "h", ["hard", "human"]),
+        ("", "d", ["dd", "discard", "draw"]),
+        ("  ", "", list(COMMANDS)),
+        ("new ", "e", ["easy", "expert", "expert-easy", "expert-hard", "expert-medium"]),
+        ("new classic 2 ", "h", ["hard", "human"]),
+        ("new ", "g", ["greedy"]),
         ("join ", "", ["3", "12"]),
-        ("watch 1", "1", ["12"]),
-        ("discard R", "R", ["R3", "R4"]),
-        ("steal G", "G", ["greedy-2"]),
+        ("watch ", "1", ["12"]),
+        ("discard ", "R", ["R3", "R4"]),
+        ("steal ", "G", ["greedy-2"]),
     ],
 )
-def test_tab_offers_what_fits_the_command(line: str, text: str, expected: list[str]) -> None:
+def test_tab_offers_what_fits_the_command(before: str, text: str, expected: list[str]) -> None:
     view = VIEW | {"hands": [["R3", "R4", "Y7"], ["B1"]], "seat": 0}
-    assert completions(line, text, view, [3, 12]) == sorted(expected)
+    assert completions(before, text, view, [3, 12]) == sorted(expected)
 
 
 def test_help_says_how_to_choose_a_level() -> None:
@@ -230,7 +238,7 @@ def test_help_says_how_to_choose_a_level() -> None:
         ("discard X9", "not a card"),
         ("steal zed", "no player called 'zed'"),
         ("draw many", "usage: draw N"),
-        ("new poker", "unknown preset"),
+        ("new poker", "'poker' is neither a preset (classic, five-colour) nor a player (random, greedy"),
         ("new classic 4", "2 or 3 seats"),
         ("new classic 2 easy hard", "one level"),
         ("new classic 2 human human", "2 players besides you do not fit at 2 seats"),

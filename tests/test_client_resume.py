@@ -135,6 +135,9 @@ def test_a_killed_client_run_again_resumes_its_seat_and_sees_its_hand(
     again.expect(rf"your seat at table {table} is kept")  # quitting mid-game keeps it too
     again.child.expect(pexpect.EOF)
     assert _kept(seats_file)[address]["ann"]["token"] == kept["token"]
+    listed = re.compile(r"no tables yet|· '(join|watch) \d+'|· you are here")
+    assert listed.search(ann.log.getvalue()), "a person arriving sees the tables"
+    assert not listed.search(again.log.getvalue()), "one resuming a seat goes straight back to it"
 
 
 def test_leaving_forgets_the_seat_and_the_next_run_starts_in_the_lobby(

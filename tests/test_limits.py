@@ -181,22 +181,32 @@ def test_a_clock_that_steps_back_mints_no_tokens() -> None:
 # -- the settings and their flags ---------------------------------------------------------
 
 
+LAN = "2001:db8:1:2::1"  # the server's own address on its network
+
+
 @pytest.mark.parametrize(
     ("host", "counted"),
     [
         ("127.0.0.2", "127.0.0.2"),
         ("192.168.1.20", "192.168.1.20"),
-        ("2001:db8:1:2::5", "2001:db8:1:2::/64"),
-        ("2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"),  # the same machine, another address
-        ("2001:db8:1:3::5", "2001:db8:1:3::/64"),  # another /64: another machine
-        ("fe80::1%eth0", "fe80::/64"),
-        ("::1", "::/64"),
+        ("2001:db8:9:9::5", "2001:db8:9:9::/64"),  # from elsewhere: its whole /64
+        ("2001:db8:9:9:ffff:ffff:ffff:ffff", "2001:db8:9:9::/64"),  # the same machine, another address
+        ("2001:db8:9:8::5", "2001:db8:9:8::/64"),  # another /64: another machine
+        ("2001:db8:1:2::5", "2001:db8:1:2::5"),  # on the server's own network: each machine alone
+        ("2001:db8:1:2::6", "2001:db8:1:2::6"),
+        ("fe80::1%eth0", "fe80::1%eth0"),  # link-local: on the LAN
+        ("::1", "::1"),
         ("::ffff:192.168.1.20", "192.168.1.20"),  # IPv4 seen through an IPv6 socket
         ("?", "?"),
     ],
 )
-def test_per_address_caps_count_an_ipv6_peer_by_its_64(host: str, counted: str) -> None:
-    assert counted_address(host) == counted
+def test_per_address_caps_count_a_remote_ipv6_peer_by_its_64(host: str, counted: str) -> None:
+    assert counted_address(host, LAN) == counted
+
+
+def test_without_the_servers_address_every_global_ipv6_peer_counts_by_its_64() -> None:
+    assert counted_address("2001:db8:1:2::5") == "2001:db8:1:2::/64"
+    assert counted_address("2001:db8:1:2::5", "not an address") == "2001:db8:1:2::/64"
 
 
 def test_the_defaults_are_the_documented_ones() -> None:
@@ -544,14 +554,14 @@ def _has_ipv6_loopback() -> bool:
 
 
 @pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no IPv6 loopback")
-async def test_an_ipv6_peer_is_counted_by_its_64(nursery: trio.Nursery) -> None:
+async def test_ipv6_peers_meet_the_per_address_cap_too(nursery: trio.Nursery) -> None:
     server = NottyServer(_host(), limits=Limits(connections_per_address=1))
     listeners = await nursery.start(server.serve, "::1", 0)
     port = listeners[0].socket.getsockname()[1]
     first = Client(await trio.open_tcp_stream("::1", port))
     heard = await _until_closed(Client(await trio.open_tcp_stream("::1", port)))
     assert isinstance(heard[0], Error) and heard[0].code == "too-many-connections"
-    assert "from ::/64" in heard[0].message
+    assert "from ::1 " in heard[0].message
     await first.stream.aclose()
 
 

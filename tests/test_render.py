@@ -54,7 +54,7 @@ def test_the_end_says_who_won_and_how(winner: int | None, reason: str, says: str
     last = state_text(3, _view(winner=winner, end_reason=reason), [], colour=False).splitlines()[-1]
     assert last == says + "; 'leave' returns to the lobby"
     watching = state_text(3, _view(seat=None, winner=winner, end_reason=reason), [], colour=False)
-    assert watching.splitlines()[-1] == says  # a spectator has no seat to leave
+    assert watching.splitlines()[-1] == last  # a spectator, too, leaves the table to go on
     assert " > " not in watching  # nobody is to move
 
 
