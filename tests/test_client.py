@@ -117,6 +117,8 @@ def test_cards_are_coloured_and_groups_checked_locally(server_port: int) -> None
 def test_tab_completes_commands(server_port: int) -> None:
     child = _spawn(f"127.0.0.1:{server_port}", "--name", "cat")
     child.expect("connected to")
+    child.expect(r"no tables yet|· '(join|watch) \d+'")  # the list on arrival, which says 'tables' too
+    child.expect("notty> ")
     child.send("tab\t")
     child.expect("tables")
     child.sendline("")
