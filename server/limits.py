@@ -85,27 +85,25 @@ def counted_address(host: str, local: str | None = None) -> str:
     shares that /64, so there (and for link-local peers) each address counts
     alone, as in IPv4. Anything unparsable counts as itself.
     """
-    try:
-        ip = ipaddress.ip_address(host.split("%", 1)[0])  # without a zone (fe80::1%eth0)
-    except ValueError:
+    ip = _parse(host)
+    if ip is None:
         return host
     if not isinstance(ip, ipaddress.IPv6Address):
         return str(ip)
     if ip.ipv4_mapped is not None:
         return str(ip.ipv4_mapped)
-    if ip.is_link_local or ip.is_loopback or _same_network(ip, local):
-        return host
-    return str(ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False))
-
-
-def _same_network(ip: ipaddress.IPv6Address, local: str | None) -> bool:
-    if local is None:
-        return False
     network = ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False)
+    server = None if local is None else _parse(local)
+    if ip.is_link_local or ip.is_loopback or (server is not None and server in network):
+        return host
+    return str(network)
+
+
+def _parse(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     try:
-        return ipaddress.ip_address(local.split("%", 1)[0]) in network
+        return ipaddress.ip_address(host.split("%", 1)[0])  # without a zone (fe80::1%eth0)
     except ValueError:
-        return False
+        return None
 
 
 #: The limits a server runs with unless told otherwise.
