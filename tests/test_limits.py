@@ -80,9 +80,11 @@ def _host(limits: Limits = DEFAULT_LIMITS, real_tokens: bool = False) -> Host:
 def start(nursery: trio.Nursery) -> Start:
     """Start a server with the given limits; it stops with the test."""
 
-    async def start(limits: Limits = DEFAULT_LIMITS, host: Host | None = None) -> tuple[NottyServer, int]:
+    async def start(
+        limits: Limits = DEFAULT_LIMITS, host: Host | None = None, interface: str = "127.0.0.1"
+    ) -> tuple[NottyServer, int]:
         server = NottyServer(host or _host(limits), limits=limits)
-        listeners = await nursery.start(server.serve, "127.0.0.1", 0)
+        listeners = await nursery.start(server.serve, interface, 0)
         return server, listeners[0].socket.getsockname()[1]
 
     return start
@@ -554,10 +556,8 @@ def _has_ipv6_loopback() -> bool:
 
 
 @pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no IPv6 loopback")
-async def test_ipv6_peers_meet_the_per_address_cap_too(nursery: trio.Nursery) -> None:
-    server = NottyServer(_host(), limits=Limits(connections_per_address=1))
-    listeners = await nursery.start(server.serve, "::1", 0)
-    port = listeners[0].socket.getsockname()[1]
+async def test_ipv6_peers_meet_the_per_address_cap_too(start: Start) -> None:
+    _, port = await start(Limits(connections_per_address=1), interface="::1")
     first = Client(await trio.open_tcp_stream("::1", port))
     heard = await _until_closed(Client(await trio.open_tcp_stream("::1", port)))
     assert isinstance(heard[0], Error) and heard[0].code == "too-many-connections"
