@@ -180,3 +180,35 @@ def test_nobody_is_waited_for_when_every_opponent_is_stuck() -> None:
     bot.thefts.exposed, bot.thefts.robbed = 10, 5
     game = position(CLASSIC, ["R5", groupless(CLASSIC, 20, [Card.parse("R5")])], stole=True)
     assert bot.choose(game.view(0)) == Draw(2)
+
+
+# -- careful thieves: building rather than waiting for a theft that never comes ----------------
+
+
+def test_with_nothing_in_reach_waits_for_a_thief_who_robs_every_hand() -> None:
+    # R1 and B7 need four cards between them: only a theft of one brings the other in reach.
+    bot = expert("hard")
+    bot.thefts.exposed, bot.thefts.robbed = 10, 10
+    game = position(CLASSIC, ["R1 B7", "Y1 Y4 G8 B2"])
+    assert bot.choose(game.view(0)) == EndTurn()
+
+
+def test_with_nothing_in_reach_builds_when_hands_are_rarely_robbed() -> None:
+    bot = expert("hard")
+    bot.thefts.exposed, bot.thefts.robbed = 10, 0
+    game = position(CLASSIC, ["R1 B7", "Y1 Y4 G8 B2"])
+    assert bot.choose(game.view(0)) == Draw(1)
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4])  # deals on which both used to pass from the start
+def test_two_experts_do_not_pass_for_ever(seed: int) -> None:
+    # Each used to wait for the other to rob it, and neither ever did.
+    game, bots = seeded_game(CLASSIC.replace(turn_limit=40), ["expert-hard", "expert-hard"], seed)
+    drawn = 0
+
+    def count(game: Game, seat: int, action: object, events: object) -> None:
+        nonlocal drawn
+        drawn += isinstance(action, Draw)
+
+    play_bots(game, bots, on_step=count)
+    assert drawn >= 5

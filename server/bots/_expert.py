@@ -12,7 +12,10 @@ looks at the deck's order. Each turn it
    free opponent takes cards it cannot use off its hands;
 3. draws the number of cards (0 to 3) that maximises the chance of going out
    now plus the worth of what it keeps if the draw fails, and with nothing in
-   reach draws one card a turn to build from, while its hand is small;
+   reach draws one card a turn to build from, while its hand is small. It
+   counts on a theft to thin its hand only as often as it has seen one: with
+   careful opponents who rarely steal, two bots that each waited for a theft
+   would pass for ever;
 4. keeps the hand with the best chance of going out after an opponent
    steals one of its cards at random: at ``hard``, over its next two turns,
    which values complete groups held beside a card or two that do not fit,
@@ -67,6 +70,8 @@ FREE_MARGIN = 4
 STEAL_MIN = 0.03
 #: What freeing a stuck opponent is worth: their thefts are our only way to shed cards that do not fit.
 UNSTICK = 0.1
+#: With nothing in reach now, build rather than wait for a theft when hands are robbed less often than this.
+RATE_BUILD = 0.2
 
 
 class ExpertBot:
@@ -168,19 +173,21 @@ class _Decision:
             return 0
         future = NEXT_TURN * (1.0 - self._threat())
         kept = self._keep(self.mine, self.deck)[0]
-        best_value, best_count = future * kept, 0
+        best_value, best_count, best_now = future * kept, 0, 0.0
         for k in range(1, room + 1):
             p = look.chance(self.mine, self.deck, k)
+            best_now = max(best_now, p)
             value = p + (1.0 - p) * future * kept * AFTER_DRAW
             if value > best_value + 1e-12:
                 best_value, best_count = value, k
-        if best_value < 1e-12:  # nothing in reach: build something to go out with
+        waiting = best_now < 1e-12 and size(self.mine) >= 2 and self._robbed(self.mine) < RATE_BUILD
+        if best_value < 1e-12 or waiting:  # nothing in reach, nor a theft likely to bring it: build
             return 1 if size(self.mine) < self._build_cap() else 0
         return best_count
 
     def _build_cap(self) -> int:
         """How big a hand to build with nothing in reach: small while thieves thin it, else near the limit."""
-        if self._robbed(self.mine):
+        if self._robbed(self.mine) > 0.0:
             return BUILD_UP_TO
         return (self.rules.hand_limit or 24) - FREE_MARGIN
 
@@ -245,9 +252,16 @@ class _Decision:
             self.look.flat([card for group in best for card in group]),
         ]
 
-    def _robbed(self, kept: Flat) -> bool:
-        """Can some opponent steal from this hand (other than its last card)?"""
-        return size(kept) >= 2 and self._thief_free()
+    def _robbed(self, kept: Flat) -> float:
+        """The chance that an opponent steals from this hand (two or more cards) before our next turn.
+
+        Judged from how often it has happened: `greedy` robs every hand it can,
+        while a careful player steals only what it needs, and waiting for a theft
+        that never comes would stall the game.
+        """
+        if size(kept) < 2 or not self._thief_free():
+            return 0.0
+        return self.bot.thefts.rate()
 
     def _last_taken(self) -> float:
         """The chance that a lone card is stolen before our next turn, which wins."""

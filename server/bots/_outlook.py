@@ -66,7 +66,7 @@ class Outlook:
         return best, count
 
     def two_turns(
-        self, hand: Flat, deck: Flat, stolen: bool, future: float, after_draw: float, last: float = 0.0
+        self, hand: Flat, deck: Flat, robbed: float, future: float, after_draw: float, last: float = 0.0
     ) -> float:
         """The worth of ending a turn with ``hand``: going out next turn, or else the turn after.
 
@@ -74,39 +74,45 @@ class Outlook:
         groups held beside a card or two that do not fit, which a theft will
         likely take while the groups survive. So the next turn is played too:
         go for the best chance now, or pass and keep the hand for the turn after.
-        ``last`` is the chance that a card left alone is stolen, which wins.
+        ``robbed`` is the chance that an opponent steals one of two or more cards
+        before that turn; ``last``, the chance that a card left alone is stolen, which wins.
         """
         if size(hand) == 0:
             return 1.0
         if size(hand) == 1:
-            return last + (1.0 - last) * self._turn_worth(hand, deck, False, future, after_draw, last)
-        if not stolen:
-            return self._turn_worth(hand, deck, stolen, future, after_draw, last)
-        return _mean_over(
-            hand, lambda i: self._turn_worth(bump(hand, i, -1), deck, stolen, future, after_draw, last)
+            return last + (1.0 - last) * self._turn_worth(hand, deck, 0.0, future, after_draw, last)
+        kept = self._turn_worth(hand, deck, robbed, future, after_draw, last) if robbed < 1.0 else 0.0
+        if not robbed:
+            return kept
+        taken = _mean_over(
+            hand, lambda i: self._turn_worth(bump(hand, i, -1), deck, robbed, future, after_draw, last)
         )
+        return robbed * taken + (1.0 - robbed) * kept
 
     def _turn_worth(
-        self, start: Flat, deck: Flat, stolen: bool, future: float, after_draw: float, last: float
+        self, start: Flat, deck: Flat, robbed: float, future: float, after_draw: float, last: float
     ) -> float:
         now = self.best_draw(start, deck)[0]
         if now == 1.0:
             return 1.0
-        later = future * self.after_steal(start, deck, stolen and size(start) >= 2, last)
+        later = future * self.after_steal(start, deck, robbed, last)
         return max(later, now + (1.0 - now) * later * after_draw)
 
-    def after_steal(self, hand: Flat, deck: Flat, stolen: bool = True, last: float = 0.0) -> float:
+    def after_steal(self, hand: Flat, deck: Flat, robbed: float = 1.0, last: float = 0.0) -> float:
         """The chance of going out next turn, if an opponent first steals one of these cards at random.
 
-        ``last`` is the chance that an opponent steals a card left alone, which wins.
+        ``robbed`` is the chance that the theft happens at all (to a hand of two
+        or more); ``last``, the chance that an opponent steals a card left alone, which wins.
         """
         if size(hand) == 0:
             return 1.0
         if size(hand) == 1:
             return last + (1.0 - last) * self.best_draw(hand, deck)[0]
-        if not stolen:
-            return self.best_draw(hand, deck)[0]
-        return _mean_over(hand, lambda i: self.best_draw(bump(hand, i, -1), deck)[0])
+        kept = self.best_draw(hand, deck)[0] if robbed < 1.0 else 0.0
+        if not robbed:
+            return kept
+        taken = _mean_over(hand, lambda i: self.best_draw(bump(hand, i, -1), deck)[0])
+        return robbed * taken + (1.0 - robbed) * kept
 
     def steal_gain(self, hand: Flat, deck: Flat, victim: Flat) -> float:
         """My chance of going out this turn after stealing a random card from ``victim``."""
