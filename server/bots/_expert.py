@@ -70,7 +70,7 @@ FREE_MARGIN = 4
 STEAL_MIN = 0.03
 #: What freeing a stuck opponent is worth: their thefts are our only way to shed cards that do not fit.
 UNSTICK = 0.1
-#: With nothing in reach now, build rather than wait for a theft when hands are robbed less often than this.
+#: A theft seen less often than this is not counted on: with nothing in reach, build instead of waiting.
 RATE_BUILD = 0.2
 
 
@@ -187,7 +187,7 @@ class _Decision:
 
     def _build_cap(self) -> int:
         """How big a hand to build with nothing in reach: small while thieves thin it, else near the limit."""
-        if self._robbed(self.mine) > 0.0:
+        if size(self.mine) >= 2 and self._thief_free():
             return BUILD_UP_TO
         return (self.rules.hand_limit or 24) - FREE_MARGIN
 
@@ -255,13 +255,14 @@ class _Decision:
     def _robbed(self, kept: Flat) -> float:
         """The chance that an opponent steals from this hand (two or more cards) before our next turn.
 
-        Judged from how often it has happened: `greedy` robs every hand it can,
-        while a careful player steals only what it needs, and waiting for a theft
-        that never comes would stall the game.
+        Judged from how often it has happened lately: `greedy` robs every hand it
+        can, while a careful player steals only what it needs and others pick on
+        the biggest hand; waiting for a theft that never comes stalls the game.
         """
         if size(kept) < 2 or not self._thief_free():
             return 0.0
-        return self.bot.thefts.rate()
+        rate = self.bot.thefts.rate()
+        return rate if rate >= RATE_BUILD else 0.0
 
     def _last_taken(self) -> float:
         """The chance that a lone card is stolen before our next turn, which wins."""
