@@ -185,19 +185,16 @@ def test_nobody_is_waited_for_when_every_opponent_is_stuck() -> None:
 # -- careful thieves: building rather than waiting for a theft that never comes ----------------
 
 
-def test_with_nothing_in_reach_waits_for_a_thief_who_robs_every_hand() -> None:
+@pytest.mark.parametrize(
+    ("robbed", "choice"),
+    [(10, EndTurn()), (0, Draw(1))],
+    ids=["waits-for-a-thief-who-robs-every-hand", "builds-when-hands-are-rarely-robbed"],
+)
+def test_with_nothing_in_reach_counts_on_a_theft_as_often_as_it_comes(robbed: int, choice: object) -> None:
     # R1 and B7 need four cards between them: only a theft of one brings the other in reach.
     bot = expert("hard")
-    bot.thefts.exposed, bot.thefts.robbed = 10, 10
-    game = position(CLASSIC, ["R1 B7", "Y1 Y4 G8 B2"])
-    assert bot.choose(game.view(0)) == EndTurn()
-
-
-def test_with_nothing_in_reach_builds_when_hands_are_rarely_robbed() -> None:
-    bot = expert("hard")
-    bot.thefts.exposed, bot.thefts.robbed = 10, 0
-    game = position(CLASSIC, ["R1 B7", "Y1 Y4 G8 B2"])
-    assert bot.choose(game.view(0)) == Draw(1)
+    bot.thefts.exposed, bot.thefts.robbed = 10, robbed
+    assert bot.choose(position(CLASSIC, ["R1 B7", "Y1 Y4 G8 B2"]).view(0)) == choice
 
 
 @pytest.mark.parametrize("seed", [2, 3, 4])  # deals on which both used to pass from the start
