@@ -197,6 +197,15 @@ def test_with_nothing_in_reach_counts_on_a_theft_as_often_as_it_comes(robbed: in
     assert bot.choose(position(CLASSIC, ["R1 B7", "Y1 Y4 G8 B2"]).view(0)) == choice
 
 
+def test_at_a_bigger_table_a_theft_is_still_counted_on() -> None:
+    # Thieves there rob the biggest hand, so an unrobbed small hand says little:
+    # waiting won the 3-player round (bench/RESULTS.md).
+    bot = expert("hard")
+    bot.thefts.exposed, bot.thefts.robbed = 10, 0
+    game = position(CLASSIC, ["R1 B7", "Y1 Y4 G8 B2", "G1 G3 B9 R6"])
+    assert bot.choose(game.view(0)) == EndTurn()
+
+
 @pytest.mark.parametrize("seed", [2, 3, 4])  # deals on which both used to pass from the start
 def test_two_experts_do_not_pass_for_ever(seed: int) -> None:
     # Each used to wait for the other to rob it, and neither ever did.

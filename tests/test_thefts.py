@@ -61,16 +61,3 @@ def test_a_thief_who_always_robs_and_left_one_lone_card_alone_is_careful() -> No
     assert record.last_taken() > 0.1
     record.left_alone = 1
     assert record.last_taken() < 0.02
-
-
-def test_recent_turns_count_most_since_thieves_pick_on_whoever_holds_most() -> None:
-    record = Thefts()
-    hands = ["R1 R5 Y9", "G2 G3"]
-    for turn in range(0, 20, 2):  # robbed at each of ten turns...
-        seen(record, position(CLASSIC, hands), turn=turn)
-        seen(record, position(CLASSIC, ["R1 R5 Y9 B7", "G2"]), turn=turn)  # ... after drawing back up
-    robbed_lately = record.rate()
-    for turn in range(20, 50, 2):  # ... then left alone for fifteen
-        seen(record, position(CLASSIC, hands), turn=turn)
-    assert robbed_lately > 0.8
-    assert record.rate() < 0.2  # counting every turn alike would say 11/27

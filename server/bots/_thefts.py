@@ -3,9 +3,8 @@
 A last card stolen makes its owner the winner, so against a player who steals
 without looking, one card left alone is worth waiting with. Such a theft ends
 the game, so it is never seen. What is seen is how often a bigger hand is
-robbed, lately (a thief who picks on the biggest hand stops robbing a hand
-that has become small), and each time a lone card is left alone: evidence that
-the thieves look before they steal.
+robbed, and each time a lone card is left alone: evidence that the thieves
+look before they steal.
 """
 
 from __future__ import annotations
@@ -14,16 +13,14 @@ from ..engine import View
 
 #: Before any lone card is left alone: the belief that the thieves steal without looking.
 CARELESS_PRIOR = 0.2
-#: The share of the robbery record each later turn keeps: thieves pick on the biggest hand, which changes.
-MEMORY = 0.85
 
 
 class Thefts:
     """One bot's record over one game; a new game (the turn count going back) starts it afresh."""
 
     def __init__(self) -> None:
-        self.exposed = 0.0  # turns ended with 2 or more cards, older ones counting less
-        self.robbed = 0.0  # ... after which the hand was smaller at the bot's next turn
+        self.exposed = 0  # turns ended with 2 or more cards
+        self.robbed = 0  # ... after which the hand was smaller at the bot's next turn
         self.left_alone = 0  # turns ended with 1 card that was still there at the next
         self._last: tuple[int, int] | None = None  # (turn, hand size) at the bot's last decision
 
@@ -31,13 +28,12 @@ class Thefts:
         """Call at every decision: a new turn compares the hand with the one the last turn ended with."""
         turn, held = view.turn, len(view.hands[seat])
         if self._last is not None and turn < self._last[0]:
-            self.exposed = self.robbed = 0.0
-            self.left_alone = 0
+            self.exposed = self.robbed = self.left_alone = 0
         elif self._last is not None and turn != self._last[0]:
             ended_with = self._last[1]
             if ended_with >= 2:
-                self.exposed = self.exposed * MEMORY + 1.0
-                self.robbed = self.robbed * MEMORY + (held < ended_with)
+                self.exposed += 1
+                self.robbed += held < ended_with
             elif ended_with == 1:
                 self.left_alone += 1
         self._last = (turn, held)
