@@ -186,7 +186,7 @@ class _Decision:
 
     def _build_cap(self) -> int:
         """How big a hand to build with nothing in reach: small while thieves thin it, else near the limit."""
-        if size(self.mine) >= 2 and self._thief_free():
+        if self._robbable(self.mine):
             return BUILD_UP_TO
         return (self.rules.hand_limit or 24) - FREE_MARGIN
 
@@ -262,12 +262,16 @@ class _Decision:
         bot always did, measured far stronger (88% of the five-colour 3-player
         round against 20%, bench/RESULTS.md).
         """
-        if size(kept) < 2 or not self._thief_free():
+        if not self._robbable(kept):
             return 0.0
         if len(self.view.hands) > 2:
             return 1.0
         rate = self.bot.thefts.rate()
         return rate if rate >= RATE_BUILD else 0.0
+
+    def _robbable(self, kept: Flat) -> bool:
+        """Can some opponent steal from this hand (other than its last card)?"""
+        return size(kept) >= 2 and self._thief_free()
 
     def _last_taken(self) -> float:
         """The chance that a lone card is stolen before our next turn, which wins."""

@@ -81,13 +81,9 @@ class Outlook:
             return 1.0
         if size(hand) == 1:
             return last + (1.0 - last) * self._turn_worth(hand, deck, 0.0, future, after_draw, last)
-        kept = self._turn_worth(hand, deck, robbed, future, after_draw, last) if robbed < 1.0 else 0.0
-        if not robbed:
-            return kept
-        taken = _mean_over(
-            hand, lambda i: self._turn_worth(bump(hand, i, -1), deck, robbed, future, after_draw, last)
+        return _weigh_theft(
+            hand, robbed, lambda left: self._turn_worth(left, deck, robbed, future, after_draw, last)
         )
-        return robbed * taken + (1.0 - robbed) * kept
 
     def _turn_worth(
         self, start: Flat, deck: Flat, robbed: float, future: float, after_draw: float, last: float
@@ -108,15 +104,22 @@ class Outlook:
             return 1.0
         if size(hand) == 1:
             return last + (1.0 - last) * self.best_draw(hand, deck)[0]
-        kept = self.best_draw(hand, deck)[0] if robbed < 1.0 else 0.0
-        if not robbed:
-            return kept
-        taken = _mean_over(hand, lambda i: self.best_draw(bump(hand, i, -1), deck)[0])
-        return robbed * taken + (1.0 - robbed) * kept
+        return _weigh_theft(hand, robbed, lambda left: self.best_draw(left, deck)[0])
 
     def steal_gain(self, hand: Flat, deck: Flat, victim: Flat) -> float:
         """My chance of going out this turn after stealing a random card from ``victim``."""
         return _mean_over(victim, lambda i: self.best_draw(bump(hand, i, 1), deck)[0])
+
+
+def _weigh_theft(hand: Flat, robbed: float, worth: Callable[[Flat], float]) -> float:
+    """``worth`` of what is left, a thief taking one card at random with chance ``robbed``.
+
+    Each side is worked out only when it counts: the theft is often certain or ruled out.
+    """
+    kept = worth(hand) if robbed < 1.0 else 0.0
+    if not robbed:
+        return kept
+    return robbed * _mean_over(hand, lambda i: worth(bump(hand, i, -1))) + (1.0 - robbed) * kept
 
 
 def _mean_over(cards: Flat, worth: Callable[[int], float]) -> float:
