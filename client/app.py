@@ -105,6 +105,7 @@ class Client:
         self.sending = trio.Lock()  # the heartbeat and the commands share the stream
         self.open_seats = 0  # seats the table we asked for keeps for others to join
         self.tables_seen: list[int] = []  # the numbers in the last table list, for tab completion
+        self.to_ask: list[Message] = []  # what a message just shown calls for, sent once it is read
 
     # -- the connection ------------------------------------------------------------
 
@@ -162,6 +163,8 @@ class Client:
                     self.on_message(message)
             except ProtocolError as error:
                 raise ConnectionLost(f"the server broke the protocol: {error}") from None
+            while self.to_ask:
+                await self.send(self.to_ask.pop(0), quiet=True)
             if self.protocol.state is ConnectionState.CLOSED:
                 return
 
@@ -223,6 +226,8 @@ class Client:
                 self.drop_seat()
                 self.table, self.token, self.view = None, None, None
                 show(f"your seat{gone} is gone (the game may be over); you are in the lobby")
+                if self.terminal.interactive:  # as on arriving without a seat: show what could be joined
+                    self.to_ask.append(ListTables())
             case Hint(size, best, alternatives, outs):
                 if not size:
                     show("hint: nothing can be discarded now")

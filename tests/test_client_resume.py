@@ -216,6 +216,7 @@ def test_a_seat_the_server_no_longer_holds_leaves_the_client_in_the_lobby(
     dan = Person(state_home, address, "--name", "dan")
     dan.expect(r"resuming your seat at table 7")
     dan.expect(r"your seat at table 7 is gone [^\r\n]*; you are in the lobby")
+    dan.expect(r"no tables yet: 'new' creates one|table \d+: ")  # the lobby's list, as on arriving
     assert _kept(seats_file) == {}
     dan.sendline("new classic 2 greedy")  # the lobby works as ever
     table = dan.expect(r"you sit at table (\d+), seat 0").group(1)
