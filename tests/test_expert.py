@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from protocol import CLASSIC, FIVE_COLOUR, Card, Rules, rules_from
 from server.bots import LEVELS, ExpertBot, make_bot
+from server.bots._expert import QUIET_ROUNDS
 from server.engine import Discard, Draw, EndTurn, Game, Steal, check
 from server.match import play_bots, seeded_game
 from solver import max_discard
@@ -197,19 +198,24 @@ def test_with_nothing_in_reach_counts_on_a_theft_as_often_as_it_comes(robbed: in
     assert bot.choose(position(CLASSIC, ["R1 B7", "Y1 Y4 G8 B2"]).view(0)) == choice
 
 
-def test_at_a_bigger_table_a_theft_is_still_counted_on() -> None:
+@pytest.mark.parametrize(("idle", "choice"), [(False, EndTurn()), (True, Draw(1))], ids=["acting", "idle"])
+def test_at_a_bigger_table_a_theft_is_counted_on_while_anyone_acts(idle: bool, choice: object) -> None:
     # Thieves there rob the biggest hand, so an unrobbed small hand says little:
-    # waiting won the 3-player round (bench/RESULTS.md).
+    # waiting won the 3-player round (bench/RESULTS.md). But when rounds pass
+    # with no hand changed, nobody is acting and no theft is coming.
     bot = expert("hard")
     bot.thefts.exposed, bot.thefts.robbed = 10, 0
+    bot.thefts.quiet = QUIET_ROUNDS if idle else QUIET_ROUNDS - 1
     game = position(CLASSIC, ["R1 B7", "Y1 Y4 G8 B2", "G1 G3 B9 R6"])
-    assert bot.choose(game.view(0)) == EndTurn()
+    assert bot.choose(game.view(0)) == choice
 
 
-@pytest.mark.parametrize("seed", [2, 3, 4])  # deals on which both used to pass from the start
-def test_two_experts_do_not_pass_for_ever(seed: int) -> None:
-    # Each used to wait for the other to rob it, and neither ever did.
-    game, bots = seeded_game(CLASSIC.replace(turn_limit=40), ["expert-hard", "expert-hard"], seed)
+@pytest.mark.parametrize(
+    ("experts", "seed"), [(2, 2), (2, 3), (2, 4), (3, 2), (3, 5)]
+)  # deals on which they all used to pass from the start
+def test_experts_alone_at_a_table_do_not_pass_for_ever(experts: int, seed: int) -> None:
+    # Each used to wait for another to rob it, and none ever did.
+    game, bots = seeded_game(CLASSIC.replace(turn_limit=40 * experts // 2), ["expert-hard"] * experts, seed)
     drawn = 0
 
     def count(game: Game, seat: int, action: object, events: object) -> None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import attrs
-from conftest import position
+from conftest import groupless, position
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol import CLASSIC
+from protocol import CLASSIC, Card
 from server.bots._thefts import Thefts
 from server.engine import Game
 
@@ -61,3 +61,28 @@ def test_a_thief_who_always_robs_and_left_one_lone_card_alone_is_careful() -> No
     assert record.last_taken() > 0.1
     record.left_alone = 1
     assert record.last_taken() < 0.02
+
+
+def test_rounds_in_which_no_hand_changed_are_counted_as_quiet() -> None:
+    record = Thefts()
+    seen(record, position(CLASSIC, ["R1 B7", "G2 G3", "Y4"]), turn=3)
+    seen(record, position(CLASSIC, ["B7 R1", "G3 G2", "Y4"]), turn=6)  # the same cards, in another order
+    assert record.quiet == 1
+    seen(record, position(CLASSIC, ["B7 R1 R2", "G3 G2", "Y4"]), turn=6)  # our own draw, within the turn
+    assert record.quiet == 1
+    seen(record, position(CLASSIC, ["B7 R1 R2", "G3 G2", "Y4"]), turn=9)
+    assert record.quiet == 2
+    seen(record, position(CLASSIC, ["B7 R1 R2", "G3 G2 Y5", "Y4"]), turn=12)  # an opponent drew
+    assert record.quiet == 0
+    seen(record, position(CLASSIC, ["B7 R1 R2", "G3 G2 Y5", "Y4"]), turn=15)
+    assert record.quiet == 1
+    seen(record, position(CLASSIC, ["R1 R2 R9 Y4 Y5", "G2 G3 B4 B5 B7", "Y1 Y2 Y3 B1 B2"]), turn=0)
+    assert record.quiet == 0  # a new game
+
+
+def test_an_opponent_stuck_at_the_limit_is_not_quiet_but_unable_to_act() -> None:
+    record = Thefts()
+    full = groupless(CLASSIC, 20, [Card.parse("R1"), Card.parse("B7")])
+    for turn in (2, 4, 6):
+        seen(record, position(CLASSIC, ["R1 B7", full]), turn=turn)
+    assert record.quiet == 0
