@@ -212,8 +212,7 @@ class Client:
                 self.table = table
                 show(f"you are watching table {table}")
             case Left(table):
-                self.drop_seat()
-                self.table, self.token, self.view = None, None, None
+                self.back_to_lobby()
                 show(f"you left table {table}")
             case State(table, view, events):
                 self.view = view
@@ -223,8 +222,7 @@ class Client:
                 show(state_text(table, view, events, colour))
             case Error("bad-token", _, _):
                 gone = f" at table {self.table}" if self.table is not None else ""
-                self.drop_seat()
-                self.table, self.token, self.view = None, None, None
+                self.back_to_lobby()
                 show(f"your seat{gone} is gone (the game may be over); you are in the lobby")
                 if self.terminal.interactive:  # as on arriving without a seat: show what could be joined
                     self.to_ask.append(ListTables())
@@ -257,6 +255,11 @@ class Client:
     def drop_seat(self) -> None:
         if self.seats is not None and self.token is not None:
             self.seats.forget(self.server, self.name, self.token)
+
+    def back_to_lobby(self) -> None:
+        """No table any more: nothing to resume, nothing to show."""
+        self.drop_seat()
+        self.table, self.token, self.view = None, None, None
 
     # -- scripted input -------------------------------------------------------------
 
