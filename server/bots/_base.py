@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from ..engine import Action, View
+from ..engine import Action, View, stuck
 
 
 class Bot(Protocol):
@@ -20,6 +20,11 @@ def opponents(view: View, seat: int) -> list[int]:
     """The other seats, in the order they play after ``seat``."""
     seats = len(view.hands)
     return [(seat + k) % seats for k in range(1, seats)]
+
+
+def an_opponent_can_act(view: View, seat: int) -> bool:
+    """Is some opponent not stuck at the hand limit, so able to draw, steal or discard?"""
+    return any(not stuck(view.hands[other], view.rules) for other in opponents(view, seat))
 
 
 class BotFactory(Protocol):

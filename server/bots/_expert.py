@@ -38,6 +38,7 @@ from protocol import LEVELS, Card, Rules, valid_groups
 from solver import Flat, best_discard, max_discard, unflatten
 
 from ..engine import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal, View, is_legal, stuck
+from ._base import an_opponent_can_act
 from ._outlook import Outlook, minus, plus, size
 from ._thefts import Thefts
 
@@ -277,16 +278,11 @@ class _Decision:
 
     def _robbable(self, kept: Flat) -> bool:
         """Can some opponent steal from this hand (other than its last card)?"""
-        return size(kept) >= 2 and self._thief_free()
+        return size(kept) >= 2 and an_opponent_can_act(self.view, self.seat)
 
     def _last_taken(self) -> float:
         """The chance that a lone card is stolen before our next turn, which wins."""
-        return self.bot.thefts.last_taken() if self._thief_free() else 0.0
-
-    def _thief_free(self) -> bool:
-        """Can some opponent steal? Not one stuck at the limit with no group."""
-        hands = self.view.hands
-        return any(not stuck(cards, self.rules) for seat, cards in enumerate(hands) if seat != self.seat)
+        return self.bot.thefts.last_taken() if an_opponent_can_act(self.view, self.seat) else 0.0
 
     def _end_turn(self) -> Action:
         _, removed = self._keep(self.mine, self.deck)

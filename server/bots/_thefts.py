@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from protocol import Card
 
-from ..engine import View, stuck
+from ..engine import View
+from ._base import an_opponent_can_act
 
 #: Before any lone card is left alone: the belief that the thieves steal without looking.
 CARELESS_PRIOR = 0.2
@@ -29,26 +30,24 @@ class Thefts:
         self.robbed = 0  # ... after which the hand was smaller at the bot's next turn
         self.left_alone = 0  # turns ended with 1 card that was still there at the next
         self.quiet = 0  # rounds in a row, up to this turn, in which opponents could act and no hand changed
-        self._last: tuple[int, int] | None = None  # (turn, hand size) at the bot's last decision
-        self._table: tuple[tuple[Card, ...], ...] = ()  # every hand at the bot's last decision
-        self._free = False  # ... and whether an opponent could act then (not stuck at the limit)
+        self._seen: View | None = None  # the view at the bot's last decision
 
     def watch(self, view: View, seat: int) -> None:
-        """Call at every decision: a new turn compares the hand with the one the last turn ended with."""
-        turn, held = view.turn, len(view.hands[seat])
-        table = tuple(tuple(sorted(hand)) for hand in view.hands)
-        free = any(not stuck(hand, view.rules) for other, hand in enumerate(view.hands) if other != seat)
-        if self._last is not None and turn < self._last[0]:
+        """Call at every decision: a new turn compares the table with the one the last turn ended with."""
+        last, self._seen = self._seen, view
+        if last is None or view.turn == last.turn:
+            return
+        if view.turn < last.turn:
             self.exposed = self.robbed = self.left_alone = self.quiet = 0
-        elif self._last is not None and turn != self._last[0]:
-            self.quiet = self.quiet + 1 if table == self._table and self._free else 0
-            ended_with = self._last[1]
-            if ended_with >= 2:
-                self.exposed += 1
-                self.robbed += held < ended_with
-            elif ended_with == 1:
-                self.left_alone += 1
-        self._last, self._table, self._free = (turn, held), table, free
+            return
+        unchanged = _cards_held(view) == _cards_held(last)
+        self.quiet = self.quiet + 1 if unchanged and an_opponent_can_act(last, seat) else 0
+        ended_with, held = len(last.hands[seat]), len(view.hands[seat])
+        if ended_with >= 2:
+            self.exposed += 1
+            self.robbed += held < ended_with
+        elif ended_with == 1:
+            self.left_alone += 1
 
     def rate(self) -> float:
         """How often a hand of two or more is robbed between turns (Laplace's rule)."""
@@ -59,3 +58,8 @@ class Thefts:
         rate = self.rate()
         careless = CARELESS_PRIOR * (1.0 - rate) ** self.left_alone
         return rate * careless / (careless + 1.0 - CARELESS_PRIOR)
+
+
+def _cards_held(view: View) -> tuple[tuple[Card, ...], ...]:
+    """Every hand as a multiset: the order of cards in a hand is no change."""
+    return tuple(tuple(sorted(hand)) for hand in view.hands)
