@@ -13,7 +13,7 @@ import hashlib
 import hmac
 import logging
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -61,6 +61,7 @@ from .engine import (
     IllegalAction,
     Outcome,
     Rule,
+    View,
     outcome_of,
     parse_action,
 )
@@ -269,8 +270,9 @@ class Host:
             level=begun.level,
         )
         rng = self._new_rng()
-        table.game = rebuild(saved, random.Random(rng.getrandbits(64)))
+        game_rng = random.Random(rng.getrandbits(64))
         table.bots = _seat_bots(table, rng)
+        table.game = rebuild(saved, game_rng, table.bots)
         table.moves = len(saved.moves)
         table.turn_started = now
         self.tables[table.id] = table
@@ -761,15 +763,37 @@ def _seat_bots(table: Table, rng: random.Random) -> dict[int, Bot]:
     }
 
 
-def rebuild(saved: SavedGame, rng: random.Random) -> Game:
+def rebuild(saved: SavedGame, rng: random.Random, bots: Mapping[int, Bot] | None = None) -> Game:
     """Replay a stored game through the engine: the same deal, the same moves, the same outcomes.
 
     ``rng`` serves only the moves after the rebuild: live play draws fresh chance.
+    ``bots`` (one per seat) are shown each position their seat moved from, so
+    they remember what they did before the restart: earlier turns are only
+    observed, and the turn under way is chosen again, which restores a plan
+    made this turn (bots decide alike from alike positions). For a bot's own
+    seat that is exactly its memory; a stand-in learns its seat's whole game.
     """
     game = dealt(saved.begun, rng)
+    this_turn: list[tuple[int, View]] = []  # who moved from where in the latest turn, until another begins
     for move in saved.moves:
+        if bots is not None:
+            if this_turn and this_turn[0][1].turn != game.turn:
+                _show(bots, this_turn, choose=False)
+                this_turn = []
+            this_turn.append((move.seat, game.view(move.seat)))
         replay_move(game, move)
+    if bots is not None:
+        under_way = bool(this_turn) and this_turn[0][1].turn == game.turn and not game.over
+        _show(bots, this_turn, choose=under_way)
     return game
+
+
+def _show(bots: Mapping[int, Bot], positions: Sequence[tuple[int, View]], choose: bool) -> None:
+    for seat, view in positions:
+        if choose:
+            bots[seat].choose(view)
+        else:
+            bots[seat].observe(view)
 
 
 def dealt(begun: GameBegun, rng: random.Random) -> Game:

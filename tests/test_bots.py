@@ -371,6 +371,26 @@ def test_make_bot() -> None:
         make_bot("genius", random.Random(0))
 
 
+@pytest.mark.parametrize("name", sorted(set(BOTS) - {"random"}))  # random's choices are its random source's
+def test_a_bot_shown_positions_chooses_as_if_it_had_played_from_them(name: str) -> None:
+    """What a restored game relies on: observing a position leaves a bot as choosing there would."""
+    game, (_, thief) = seeded_game(CLASSIC.replace(turn_limit=120), ["greedy", "greedy"], "shown")
+    player, shown = make_bot(name, random.Random(1)), make_bot(name, random.Random(1))
+    while not game.over:
+        seat, view = game.current, game.view(game.current)
+        if seat != 0:
+            game.apply(thief.choose(view), seat=seat)
+            continue
+        action = player.choose(view)
+        if view.turn <= 60:
+            shown.observe(view)
+        else:
+            assert shown.choose(view) == action
+            if isinstance(player, ExpertBot) and isinstance(shown, ExpertBot):
+                assert vars(shown.thefts) == vars(player.thefts)
+        game.apply(action, seat=seat)
+
+
 def test_seeded_game_derives_everything_from_the_seed() -> None:
     a, _ = seeded_game(FIVE_COLOUR, ["greedy", "random"], "s")
     b, _ = seeded_game(FIVE_COLOUR, ["greedy", "random"], "s")

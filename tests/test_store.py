@@ -29,8 +29,9 @@ from protocol import (
     State,
 )
 from server import cli, net
-from server.engine import Deal, Game
-from server.host import Host, rebuild
+from server.bots import ExpertBot
+from server.engine import Action, Deal, EndTurn, Game, View
+from server.host import Host, dealt, rebuild, replay_move
 from server.journal import GameBegun, Moved, SavedGame
 from server.store import SCHEMA_VERSION, Store, StoreError
 
@@ -269,6 +270,95 @@ def test_a_restored_host_holds_the_seats_for_their_tokens(store: Store) -> None:
     out = again.handle(8, CreateTable("classic", 2, ()), 0.0)
     (seated,) = [m for _, m in out if isinstance(m, Seated)]
     assert seated.table > table
+
+
+def bots_play(host: Host, store: Store, moves: int) -> None:
+    """The bots' moves, each journalled before the next, as the server runs them."""
+    for _ in range(moves):
+        jobs = host.bot_jobs()
+        if not jobs:
+            return
+        (job,) = jobs
+        host.bot_acted(job, job.bot.choose(job.view), 0.0)
+        store.write(host.take_journal())
+
+
+def expert_against_greedy(host: Host, store: Store) -> int:
+    """A table of ``expert`` (seat 0) and ``greedy``, its creator watching so that the bots play."""
+    host.connect(1)
+    host.handle(1, Hello(PROTOCOL_VERSION, "ann"), 0.0)
+    out = host.handle(1, CreateTable("classic", 2, ("expert", "greedy"), bot_delay_ms=0, level="hard"), 0.0)
+    store.write(host.take_journal())
+    (state,) = [m for _, m in out if isinstance(m, State)]
+    return state.table
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32), moves=st.integers(1, 300))
+def test_a_restored_bot_remembers_what_it_saw_and_chooses_as_it_would_have(
+    tmp_path_factory: pytest.TempPathFactory, seed: int, moves: int
+) -> None:
+    store = Store(tmp_path_factory.mktemp("db") / "notty.db")
+    host = new_host(store, seed)
+    table = expert_against_greedy(host, store)
+    bots_play(host, store, moves)
+    live = host.tables[table]
+    assert live.game is not None
+    again = new_host(store, seed + 1)
+    for saved in store.unfinished():
+        again.restore(saved, now=0.0)
+    if live.game.over:
+        assert table not in again.tables
+        return
+    restored = again.tables[table]
+    expert, twin = live.bots[0], restored.bots[0]
+    assert isinstance(expert, ExpertBot) and isinstance(twin, ExpertBot)
+    assert vars(twin.thefts) == vars(expert.thefts)  # how often it was robbed, and the last position it saw
+    seat = live.game.current
+    view = live.game.view(seat)
+    assert restored.bots[seat].choose(view) == live.bots[seat].choose(view)
+
+
+class Recorder:
+    """A bot that only notes what it is shown."""
+
+    name = "recorder"
+
+    def __init__(self, log: list[tuple[str, int, View]], seat: int) -> None:
+        self.log, self.seat = log, seat
+
+    def choose(self, view: View) -> Action:
+        self.log.append(("choose", self.seat, view))
+        return EndTurn()
+
+    def observe(self, view: View) -> None:
+        self.log.append(("observe", self.seat, view))
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 60))
+def test_a_rebuild_shows_each_seat_the_positions_it_moved_from(
+    tmp_path_factory: pytest.TempPathFactory, seed: int, steps: int
+) -> None:
+    store = Store(tmp_path_factory.mktemp("db") / "notty.db")
+    host = new_host(store, seed)
+    table = seat_two(host, store)
+    play(host, store, table, random.Random(seed), steps)
+    saved = store.game(table)
+    assert saved is not None
+    shown: list[tuple[str, int, View]] = []
+    game = rebuild(saved, random.Random(0), {seat: Recorder(shown, seat) for seat in (0, 1)})
+    # Every move's position, to the seat that made it: observed, except in the turn still under way.
+    replay = dealt(saved.begun, random.Random(0))
+    expected = []
+    for move in saved.moves:
+        expected.append((move.seat, replay.view(move.seat)))
+        replay_move(replay, move)
+
+    def how(view: View) -> str:
+        return "choose" if view.turn == game.turn and not game.over else "observe"
+
+    assert shown == [(how(view), seat, view) for seat, view in expected]
 
 
 def test_a_seat_left_for_good_stays_with_its_stand_in(store: Store) -> None:

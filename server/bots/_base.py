@@ -15,6 +15,14 @@ class Bot(Protocol):
 
     def choose(self, view: View) -> Action: ...
 
+    def observe(self, view: View) -> None:
+        """Take in a position this seat was at, without choosing.
+
+        A restored game shows its bots the positions they chose at before the
+        restart, so a bot that remembers (the expert's theft record) goes on as
+        it would have. A bot with no memory needs nothing here.
+        """
+
 
 def opponents(view: View, seat: int) -> list[int]:
     """The other seats, in the order they play after ``seat``."""

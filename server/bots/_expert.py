@@ -38,7 +38,7 @@ from protocol import LEVELS, Card, Rules, valid_groups
 from solver import Flat, best_discard, max_discard, unflatten
 
 from ..engine import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal, View, is_legal, stuck
-from ._base import an_opponent_can_act
+from ._base import Bot, an_opponent_can_act
 from ._outlook import Outlook, minus, plus, size
 from ._thefts import Thefts
 
@@ -77,7 +77,7 @@ RATE_BUILD = 0.2
 QUIET_ROUNDS = 2
 
 
-class ExpertBot:
+class ExpertBot(Bot):
     name = "expert"
 
     def __init__(self, rng: random.Random, level: str = "hard") -> None:
@@ -98,6 +98,9 @@ class ExpertBot:
             self._outlooks[rules] = Outlook(rules)
         self.thefts.watch(view, seat)
         return _Decision(self, self._outlooks[rules], view, seat).choose()
+
+    def observe(self, view: View) -> None:
+        self.thefts.watch(view, view.current if view.seat is None else view.seat)
 
 
 class _Decision:

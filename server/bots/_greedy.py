@@ -13,10 +13,10 @@ from protocol import Card
 from solver import best_discard
 
 from ..engine import Action, Discard, Draw, EndTurn, PutBack, Steal, View, is_legal
-from ._base import opponents
+from ._base import Bot, opponents
 
 
-class GreedyBot:
+class GreedyBot(Bot):
     name = "greedy"
 
     def __init__(self, rng: random.Random) -> None:

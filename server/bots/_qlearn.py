@@ -48,7 +48,7 @@ from ..engine import (
     draw_room,
     is_legal,
 )
-from ._base import opponents
+from ._base import Bot, opponents
 
 DRAW_MULTIPLE: Final = "draw_multiple"
 STEAL: Final = "steal"
@@ -286,7 +286,7 @@ def table_for(rules: Rules) -> QTable:
 # --------------------------------------------------------------------------- the bot
 
 
-class QLearnBot:
+class QLearnBot(Bot):
     """Plays a Q table: frozen (the shipped tables) unless given a :class:`Learner` to train."""
 
     name = "qlearn"

@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 
 from ..engine import Action, View, legal_actions
+from ._base import Bot
 
 
-class RandomBot:
+class RandomBot(Bot):
     name = "random"
 
     def __init__(self, rng: random.Random) -> None:
