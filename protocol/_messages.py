@@ -26,7 +26,9 @@ DEFAULT_PORT = 4008
 MAX_SEATS = 3
 TABLE_ID = Int(1, 2**31 - 1)
 SEAT = Int(0, MAX_SEATS - 1)
-NAME = Str(1, 24, r"[A-Za-z0-9][A-Za-z0-9 _.-]*")
+#: The longest player name; a server that makes a name unique at a table keeps to it too.
+MAX_NAME = 24
+NAME = Str(1, MAX_NAME, r"[A-Za-z0-9][A-Za-z0-9 _.-]*")
 TOKEN = Str(32, 64, r"[A-Za-z0-9_-]+")
 CODE = Str(1, 40, r"[a-z][a-z0-9-]*")
 CARD = Str(2, 3, r"[RYGBK][1-9][0-9]?")

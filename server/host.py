@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import logging
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -20,6 +21,7 @@ import attrs
 
 from protocol import (
     DEFAULT_LEVEL,
+    MAX_NAME,
     PRESETS,
     PROTOCOL_VERSION,
     Act,
@@ -298,7 +300,7 @@ class Host:
         seat = table.seats[session.seat]
         seat.conn = None
         if table.game is None:  # not started: the seat is simply free again
-            table.seats[session.seat] = Seat()
+            _free_waiting_seat(table, session.seat, conn)
             self._forget_if_empty(table)
             return []
         seat.dropped_at = now
@@ -483,14 +485,8 @@ class Host:
         elif not table.seats[index].free:
             raise Refusal("seat-taken", f"seat {index} at table {table.id} is taken")
         token = self._new_token()
-        taken = {seat.name for seat in table.seats if seat.name}
-        name = session.name or "player"
-        unique = (
-            name
-            if name not in taken
-            else next(f"{name}-{n}" for n in range(2, 10) if f"{name}-{n}" not in taken)
-        )
-        table.seats[index] = Seat(name=unique, token_hash=_hash(token), conn=conn)
+        name = _unique_name(table, session.name or "player")
+        table.seats[index] = Seat(name=name, token_hash=_hash(token), conn=conn)
         session.table, session.seat = table.id, index
         out: list[Outgoing] = [(conn, Seated(table.id, index, token))]
         if all(not seat.free for seat in table.seats):
@@ -514,7 +510,9 @@ class Host:
             raise Refusal("not-creator", "only the table's creator can start the game early")
         for index, seat in enumerate(table.seats):
             if seat.free:
-                table.seats[index] = Seat(name=f"{EXPERT}-{index + 1}", bot=table.stand_in_bot)
+                table.seats[index] = Seat(
+                    name=_unique_name(table, f"{EXPERT}-{index + 1}"), bot=table.stand_in_bot
+                )
         return self._begin(table, now)
 
     def _begin(self, table: Table, now: float) -> list[Outgoing]:
@@ -551,7 +549,7 @@ class Host:
         if session.seat is None:
             table.spectators.discard(conn)
         elif table.game is None:
-            table.seats[session.seat] = Seat()
+            _free_waiting_seat(table, session.seat, conn)
         else:
             seat = table.seats[session.seat]
             seat.conn, seat.stand_in = None, True
@@ -753,6 +751,25 @@ def _state(table: int, view: dict[str, Any], events: tuple[dict[str, Any], ...])
     """A state built from the engine's own view and events, which need no checking (see
     :meth:`protocol.Message.unchecked`; tests hold it to the checked message)."""
     return State.unchecked(table=table, view=view, events=events)
+
+
+def _unique_name(table: Table, wanted: str) -> str:
+    """``wanted``, or it with a number, so that no two seats' names differ only in case.
+
+    Players name each other to steal (``steal ann``), and the engine needs
+    distinct names; ``Ann`` beside ``ann`` would make one of them unreachable.
+    """
+    taken = {seat.name.casefold() for seat in table.seats if seat.name}
+    numbered = (f"{wanted[: MAX_NAME - len(str(n)) - 1]}-{n}" for n in itertools.count(2))
+    return next(name for name in itertools.chain([wanted], numbered) if name.casefold() not in taken)
+
+
+def _free_waiting_seat(table: Table, index: int, leaving: ConnId) -> None:
+    """A player leaves a table that has not started: the seat is free again, and if they made
+    the table, the first player still seated may now start it early."""
+    table.seats[index] = Seat()
+    if table.creator == leaving:
+        table.creator = next((seat.conn for seat in table.seats if seat.conn is not None), None)
 
 
 def _seat_bots(table: Table, rng: random.Random) -> dict[int, Bot]:

@@ -236,6 +236,51 @@ def test_creator_starts_early_and_bots_fill_the_seats() -> None:
     assert expert_level(ann.table.bots[2]) == "medium"
 
 
+def test_a_player_named_like_a_filling_bot_can_still_start_early() -> None:
+    net = Net()
+    ann = net.client("expert-3")
+    table = ann.send(CreateTable("classic", 3))[0].table
+    replies = ann.send(Start())
+    assert isinstance(replies[0], State), replies
+    names = ann.view["names"]
+    assert names[0] == "expert-3" and len({name.casefold() for name in names}) == 3
+    assert [seat.bot for seat in net.host.tables[table].seats] == [None, "expert-medium", "expert-medium"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "given"),
+    [
+        ("ann", "ann", "ann-2"),
+        ("Ann", "ann", "ann-2"),  # names that differ only in case could not be told apart in `steal ann`
+        ("x" * 24, "x" * 24, "x" * 22 + "-2"),  # a numbered name still fits the protocol's limit
+    ],
+)
+def test_a_second_player_of_the_same_name_gets_a_name_of_their_own(
+    first: str, second: str, given: str
+) -> None:
+    net = Net()
+    ann, bob = net.client(first), net.client(second)
+    table = ann.send(CreateTable("classic", 2))[0].table
+    bob.send(Join(table))  # the game starts: every state is checked as a client decodes it (Net.deliver)
+    assert list(bob.view["names"]) == [first, given]
+
+
+@pytest.mark.parametrize("how", ["leave", "drop"])
+def test_when_the_creator_goes_before_the_start_the_next_player_may_start(how: str) -> None:
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(CreateTable("classic", 3))[0].table
+    bob.send(Join(table))
+    assert bob.send(Start())[0].code == "not-creator"  # not while ann is here
+    if how == "leave":
+        ann.send(Leave())
+    else:
+        net.drop(ann)
+    replies = bob.send(Start())
+    assert isinstance(replies[0], State), replies
+    assert list(bob.view["names"]) == ["expert-1", "bob", "expert-3"]
+
+
 def test_lobby_refusals() -> None:
     net = Net()
     ann, bob, cat = net.client("ann"), net.client("bob"), net.client("cat")
