@@ -302,7 +302,7 @@ class Host:
         if table.game is None:  # not started: the seat is simply free again
             _free_waiting_seat(table, session.seat, conn)
             self._forget_if_empty(table)
-            return []
+            return _seats_changed(table, conn)
         seat.dropped_at = now
         return []
 
@@ -491,6 +491,8 @@ class Host:
         out: list[Outgoing] = [(conn, Seated(table.id, index, token))]
         if all(not seat.free for seat in table.seats):
             out += self._begin(table, now)
+        else:
+            out += _seats_changed(table, conn)
         return out
 
     def _watch(self, conn: ConnId, session: Session, table: Table) -> list[Outgoing]:
@@ -546,17 +548,19 @@ class Host:
         if session.table is None:
             raise Refusal("not-at-table", "you are not at a table")
         table = self.tables[session.table]
+        out: list[Outgoing] = []
         if session.seat is None:
             table.spectators.discard(conn)
         elif table.game is None:
             _free_waiting_seat(table, session.seat, conn)
+            out += _seats_changed(table, conn)
         else:
             seat = table.seats[session.seat]
             seat.conn, seat.stand_in = None, True
             self._stirred.add(table.id)
             self._journal.append(SeatLeft(table.id, session.seat))
         session.table = session.seat = None
-        out: list[Outgoing] = [(conn, Left(table.id))]
+        out.insert(0, (conn, Left(table.id)))
         self._forget_if_empty(table)
         return out
 
@@ -770,6 +774,16 @@ def _free_waiting_seat(table: Table, index: int, leaving: ConnId) -> None:
     table.seats[index] = Seat()
     if table.creator == leaving:
         table.creator = next((seat.conn for seat in table.seats if seat.conn is not None), None)
+
+
+def _seats_changed(table: Table, mover: ConnId) -> list[Outgoing]:
+    """Someone took or gave up a seat at a table still waiting: the others there see its seats.
+
+    Otherwise a creator waiting for a friend could not tell when to ``start``.
+    """
+    told = Tables((table.info(),))
+    at_table = [seat.conn for seat in table.seats if seat.conn is not None] + sorted(table.spectators)
+    return [(conn, told) for conn in at_table if conn != mover]
 
 
 def _seat_bots(table: Table, rng: random.Random) -> dict[int, Bot]:

@@ -281,6 +281,29 @@ def test_when_the_creator_goes_before_the_start_the_next_player_may_start(how: s
     assert list(bob.view["names"]) == ["expert-1", "bob", "expert-3"]
 
 
+def test_everyone_at_a_waiting_table_sees_who_comes_and_goes() -> None:
+    net = Net()
+    ann, bob, cat = net.client("ann"), net.client("bob"), net.client("cat")
+    table = ann.send(CreateTable("classic", 3))[0].table
+
+    def seats_ann_saw() -> list[str | None]:
+        (info,) = ann.inbox[-1].tables
+        assert info["table"] == table and not info["started"]
+        return [seat["name"] for seat in info["seats"]]
+
+    assert [type(m) for m in bob.send(Join(table))] == [Seated]  # the newcomer learns its seat, not the list
+    assert seats_ann_saw() == ["ann", "bob", None]
+    bob.send(Leave())
+    assert seats_ann_saw() == ["ann", None, None]
+    cat.send(Join(table))
+    assert seats_ann_saw() == ["ann", "cat", None]
+    net.drop(cat)
+    assert seats_ann_saw() == ["ann", None, None]
+    seen = len(ann.inbox)
+    ann.send(Leave())  # the last one out: nobody is left to tell, and the table goes
+    assert len(ann.inbox) == seen + 1 and table not in net.host.tables
+
+
 def test_lobby_refusals() -> None:
     net = Net()
     ann, bob, cat = net.client("ann"), net.client("bob"), net.client("cat")
