@@ -541,7 +541,8 @@ class Refused(Exception):
 
 
 async def _expect(wire: Wire, kind: str, table: Table) -> dict[str, Any]:
-    """The next message of ``kind``, skipping any ``state`` still on its way from the last game."""
+    """The next message of ``kind``, skipping any ``state`` still on its way from the last game
+    and the seat news (``tables``) the server sends while a table fills."""
     while True:
         message = await wire.receive()
         if message is None:
@@ -549,7 +550,7 @@ async def _expect(wire: Wire, kind: str, table: Table) -> dict[str, Any]:
         table.last_activity = time.perf_counter()
         if message["type"] == kind:
             return message
-        if message["type"] != "state":
+        if message["type"] not in ("state", "tables"):
             raise Refused(f"{message['type']} instead of {kind}: {message}")
 
 
@@ -589,6 +590,8 @@ async def _play(
         if message is None:
             raise Refused("the server closed the connection during a game")
         table.last_activity = now
+        if message["type"] == "tables":  # someone took a seat: news for people, not a move
+            continue
         if message["type"] != "state":
             raise Refused(f"{message['type']} during a game: {message}")
         if sent is not None:  # only our action moves the game on our turn: this answers it
