@@ -18,6 +18,7 @@ import argparse
 import os
 import shlex
 import sys
+import unicodedata
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -26,6 +27,7 @@ import trio
 from protocol import (
     DEFAULT_LEVEL,
     DEFAULT_PORT,
+    NAME,
     PROTOCOL_VERSION,
     Bye,
     Connection,
@@ -54,6 +56,13 @@ from .commands import DEFAULT_BOT, Reply, completions, interpret, why_not
 from .render import colour_cards_in, state_text, wire_cards
 from .tokens import SeatStore, StoredSeat, server_key
 
+#: The protocol's rule for a name (:data:`protocol.NAME`) in words, for the user.
+NAME_RULE = (
+    f"{NAME.low} to {NAME.high} ASCII letters, digits, spaces, '_', '.' or '-', "
+    "starting with a letter or digit"
+)
+#: The name when the login name has nothing the protocol allows.
+DEFAULT_NAME = "player"
 RECONNECT_SECONDS = 30.0
 #: A ping after this long without sending: the server drops connections silent for 60 s.
 HEARTBEAT_SECONDS = 20.0
@@ -257,9 +266,11 @@ class Client:
             self.seats.forget(self.server, self.name, self.token)
 
     def back_to_lobby(self) -> None:
-        """No table any more: nothing to resume, nothing to show."""
+        """No table any more: nothing to resume, nothing to show, no game whose end stops a script."""
         self.drop_seat()
         self.table, self.token, self.view = None, None, None
+        self.game_over = False  # else a script's moves at its next table are dropped as too late
+        self.open_seats = 0
 
     # -- scripted input -------------------------------------------------------------
 
@@ -465,9 +476,26 @@ def parse_address(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not host:
         return text, DEFAULT_PORT
-    if not port.isdigit() or not 0 < int(port) < 65536:
+    if not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
         raise ValueError(f"bad port in {text!r}")
     return host.strip("[]"), int(port)
+
+
+def name_from_login(login: str) -> str:
+    """A name the protocol accepts, made of a login name: letters folded to ASCII, the rest dropped."""
+    name = ""
+    for char in unicodedata.normalize("NFKD", login):  # 'é' becomes 'e' and an accent, which goes
+        if _acceptable(name + char):
+            name += char
+    return name if _acceptable(name) else DEFAULT_NAME
+
+
+def _acceptable(name: str) -> bool:
+    try:
+        NAME.check(name, "name")
+    except ProtocolError:
+        return False
+    return True
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -476,7 +504,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "address", nargs="?", help="HOST:PORT of a notty-server (default: play here, against bots)"
     )
     parser.add_argument(
-        "--name", default=os.environ.get("USER", "player") or "player", help="your name at the table"
+        "--name",
+        help=f"your name at the table: {NAME_RULE} (default: your login name, folded to ASCII)",
     )
     parser.add_argument(
         "--forget",
@@ -488,15 +517,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         address = parse_address(args.address) if args.address else None
     except ValueError as error:
         parser.error(str(error))
-    name = "".join(ch for ch in args.name if ch.isalnum() or ch in " _.-")[:24] or "player"
-    if not name[0].isalnum():
-        name = "p" + name[:23]
+    if args.name is None:
+        name = name_from_login(os.environ.get("USER", ""))
+    else:
+        name = args.name
+        if not _acceptable(name):
+            parser.error(f"argument --name: the server would refuse {name!r}: a name is {NAME_RULE}")
     interactive = sys.stdin.isatty()
     colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     try:
         return trio.run(run, address, name, Terminal(interactive, colour), args.forget)
-    except KeyboardInterrupt:
-        return 130
+    except* KeyboardInterrupt:  # Ctrl-C, which trio delivers inside an exception group; others go on
+        pass
+    return 130
 
 
 if __name__ == "__main__":

@@ -127,7 +127,7 @@ def _interpret(verb: str, args: Sequence[str], view: Mapping[str, Any] | None) -
         case "auto":
             return Reply((PlayForMe(),), action=True)
         case "draw":
-            if len(args) != 1 or not args[0].isdigit():
+            if len(args) != 1 or not _is_number(args[0]):
                 return Reply(say="usage: draw N (1 to 3)")
             return _act(f"draw {int(args[0])}")
         case "steal":
@@ -176,20 +176,20 @@ def _new_table(args: Sequence[str]) -> CreateTable:
     level = levels.pop() if levels else DEFAULT_LEVEL
     rest = [word for word in words if word not in LEVELS]
     preset = "classic"
-    if rest and not rest[0].isdigit() and rest[0] not in _PLAYERS:
+    if rest and not _is_number(rest[0]) and rest[0] not in _PLAYERS:
         preset = rest.pop(0)
         if preset not in PRESETS:
             raise ValueError(
                 f"{preset!r} is neither a preset ({', '.join(PRESETS)}) nor a player ({', '.join(_PLAYERS)})"
             )
-    if rest and rest[0].isdigit():
+    if rest and _is_number(rest[0]):
         seats = int(rest.pop(0))
         others = rest or [DEFAULT_BOT] * (seats - 1)  # what sits in the other seats
     elif rest:  # no count: one seat each for the players named, and one for you
         seats, others = len(rest) + 1, rest
     else:
         seats, others = 2, [DEFAULT_BOT]
-    if any(word.isdigit() for word in others):
+    if any(_is_number(word) for word in others):
         raise ValueError("the number of seats goes first: new [PRESET] [SEATS] [BOT|human...] [LEVEL]")
     bots = [word for word in others if word != HUMAN]
     if not 2 <= seats <= 3:
@@ -202,13 +202,18 @@ def _new_table(args: Sequence[str]) -> CreateTable:
 
 
 def _number(text: str, what: str) -> int:
-    if not text.isdigit():
+    if not _is_number(text):
         raise ValueError(f"{what} must be a number, not {text!r}")
     return int(text)
 
 
+def _is_number(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also takes '²', which ``int`` refuses."""
+    return text.isascii() and text.isdigit()
+
+
 def _seat_of(name: str, view: Mapping[str, Any] | None) -> int:
-    if name.isdigit():
+    if _is_number(name):
         return int(name)
     if view is None:
         raise ValueError("you are not at a table")

@@ -28,6 +28,7 @@ TABLE_ID = Int(1, 2**31 - 1)
 SEAT = Int(0, MAX_SEATS - 1)
 #: The longest player name; a server that makes a name unique at a table keeps to it too.
 MAX_NAME = 24
+#: A player's name, as ``hello`` carries it; clients check names they are given against it.
 NAME = Str(1, MAX_NAME, r"[A-Za-z0-9][A-Za-z0-9 _.-]*")
 TOKEN = Str(32, 64, r"[A-Za-z0-9_-]+")
 CODE = Str(1, 40, r"[a-z][a-z0-9-]*")

@@ -15,7 +15,9 @@ from pathlib import Path
 import pexpect
 import pytest
 from conftest import ServerProcess
+from pexpect.popen_spawn import PopenSpawn
 
+from client.app import name_from_login
 from client.commands import COMMANDS, completions, interpret, why_not
 from protocol import (
     PROTOCOL_VERSION,
@@ -163,6 +165,85 @@ def test_scripted_use_exits_non_zero_when_it_cannot_connect() -> None:
     assert "cannot connect to 127.0.0.1:1" in result.stderr
 
 
+def test_a_script_plays_at_its_next_table_after_leaving_a_finished_game(server_port: int) -> None:
+    """Leaving forgets the old game's end, so moves at a table still waiting wait for the turn, not vanish."""
+    script = PopenSpawn(  # a pipe, not a pty: the client is scripted
+        [str(BIN / "notty-client"), f"127.0.0.1:{server_port}", "--name", "sam"],
+        env=ENV,
+        encoding="utf-8",
+        timeout=20,
+    )
+    script.sendline("new 2 expert expert")  # bots alone play without pauses: over in a second or two
+    script.expect("you are watching table")
+    script.expect("game over", timeout=180)  # no turn limit: a rare long game must not fail the test
+    for line in ("leave", "new human", "draw 1", "end"):
+        script.sendline(line)
+    script.sendeof()
+    script.expect("you left table")
+    script.expect(r"you sit at table (\d+), seat 0")
+    table = script.match.group(1)
+    bob = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
+    bob.expect("connected to")
+    bob.sendline(f"join {table}")  # the game starts only now
+    bob.expect(r"(sam|bob) starts")
+    if bob.match.group(1) == "bob":
+        bob.sendline("end")
+    script.expect("sam draws 1 card")
+    script.expect("sam ends the turn")
+    script.expect(pexpect.EOF)
+    assert script.wait() == 0
+    bob.sendline("quit")
+    bob.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize("name", ["José", "李雷", "²", "_ann", "a" * 25])
+def test_a_name_the_server_would_refuse_is_refused_before_connecting(server_port: int, name: str) -> None:
+    child = _spawn(f"127.0.0.1:{server_port}", "--name", name)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    assert f"--name: the server would refuse {name!r}: a name is 1 to 24 ASCII letters" in child.before
+    assert "Traceback" not in child.before
+
+
+@pytest.mark.parametrize(
+    ("login", "name"),
+    [
+        ("José", "Jose"),
+        ("ﬁona²", "fiona2"),  # compatibility forms become their plain letters
+        ("李雷", "player"),  # nothing left
+        ("", "player"),
+        ("_.ann o'neil", "ann oneil"),  # a name starts with a letter or digit; no apostrophes
+        ("x" * 30, "x" * 24),
+    ],
+)
+def test_the_login_name_is_folded_to_one_the_server_accepts(login: str, name: str) -> None:
+    assert name_from_login(login) == name
+
+
+def test_a_non_ascii_login_name_plays_under_its_ascii_form(
+    server_port: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(ENV, "USER", "José")
+    child = _spawn(f"127.0.0.1:{server_port}")
+    _new_table(child, "new human")
+    child.sendline("tables")
+    child.expect(r"seats: Jose, \(free\) · you are here")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_ctrl_c_at_the_prompt_quits_quietly(server_port: int) -> None:
+    child = _spawn(f"127.0.0.1:{server_port}", "--name", "ivy")
+    child.expect("connected to")
+    child.expect("notty> ")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in child.before and "KeyboardInterrupt" not in child.before
+    assert child.exitstatus == 130
+
+
 VIEW = {"preset": "five-colour", "names": ("ann", "greedy-2"), "seat": 0}
 
 
@@ -240,6 +321,11 @@ def test_help_says_how_to_choose_a_level() -> None:
         ("discard X9", "not a card"),
         ("steal zed", "no player called 'zed'"),
         ("draw many", "usage: draw N"),
+        ("draw ²", "usage: draw N"),  # a digit to str.isdigit, not to int()
+        ("join ²", "table must be a number, not '²'"),
+        ("join 1 ³", "seat must be a number, not '³'"),
+        ("new ² greedy", "'²' is neither a preset"),
+        ("steal ²", "no player called '²'"),
         ("new poker", "'poker' is neither a preset (classic, five-colour) nor a player (random, greedy"),
         ("new classic 4", "2 or 3 seats"),
         ("new classic 2 easy hard", "one level"),
