@@ -103,6 +103,26 @@ def test_two_people_make_a_table_for_two_and_play(server_port: int) -> None:
         person.expect(pexpect.EOF)
 
 
+def test_a_creator_waiting_sees_friends_come_and_go_and_one_left_may_start(server_port: int) -> None:
+    ann = _spawn(f"127.0.0.1:{server_port}", "--name", "ann")
+    table = _new_table(ann, "new classic 3 human human")
+    bob = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
+    bob.expect("connected to")
+    bob.sendline(f"join {table}")
+    ann.expect(rf"table {table}: classic, level medium, waiting, seats: ann, bob, \(free\) · you are here")
+    bob.sendline("start")
+    bob.expect("only the table's creator can start the game early")
+    ann.sendline("quit")  # the creator goes before the start
+    ann.expect(pexpect.EOF)
+    bob.expect(
+        rf"table {table}: classic, level medium, waiting, seats: \(free\), bob, \(free\) · you are here"
+    )
+    bob.sendline("start")
+    bob.expect(r"(expert-1|bob|expert-3) starts")
+    bob.sendline("quit")
+    bob.expect(pexpect.EOF)
+
+
 def test_cards_are_coloured_and_groups_checked_locally(server_port: int) -> None:
     child = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
     child.expect("connected to")
