@@ -232,7 +232,10 @@ class Client:
             case Error("bad-token", _, _):
                 gone = f" at table {self.table}" if self.table is not None else ""
                 self.back_to_lobby()
-                show(f"your seat{gone} is gone (the game may be over); you are in the lobby")
+                show(
+                    f"your seat{gone} is gone (its game is over, or had not begun: a seat is kept only once "
+                    "the game starts); you are in the lobby"
+                )
                 if self.terminal.interactive:  # as on arriving without a seat: show what could be joined
                     self.to_ask.append(ListTables())
             case Hint(size, best, alternatives, outs):

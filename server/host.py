@@ -604,8 +604,8 @@ class Host:
 
     def _play_for_me(self, session: Session) -> list[Outgoing]:
         table, seat = self._my_seat(session)
-        game = self._running(table)
-        if game.over or game.current != seat:
+        game = self._unfinished(table)
+        if game.current != seat:
             raise Refusal("not-your-turn", "play for me works on your own turn")
         table.seats[seat].auto = True
         self._stirred.add(table.id)
@@ -613,7 +613,7 @@ class Host:
 
     def _hint(self, conn: ConnId, session: Session) -> list[Outgoing]:
         table, seat = self._my_seat(session)
-        game = self._running(table)
+        game = self._unfinished(table)
         self._hints.append(HintJob(conn, tuple(game.hands[seat]), game.rules, table.id, seat))
         return []
 
@@ -703,6 +703,13 @@ class Host:
         if table.game is None:
             raise Refusal("not-started", "the game has not started")
         return table.game
+
+    def _unfinished(self, table: Table) -> Game:
+        """The game, for asking about the next move: there is none once it has ended."""
+        game = self._running(table)
+        if game.over:
+            raise Refusal("game-over", "the game is over: 'leave' returns to the lobby")
+        return game
 
     def _broadcast(self, table: Table, events: Iterable[Event]) -> list[Outgoing]:
         """Everyone at the table sees what happened; the views differ only in whose they are."""

@@ -331,6 +331,20 @@ def test_hint_and_play_for_me() -> None:
     assert ann.view["current"] == 0  # and it is ann's own turn again: auto was for one turn
 
 
+def test_no_hint_and_no_play_for_me_once_the_game_is_over() -> None:
+    net = Net()
+    ann = net.client("ann")
+    ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0, turn_limit=2))
+    for _ in range(3):
+        net.run_bots()
+        if ann.view["end_reason"] is None:
+            ann.send(Act("end"))
+    assert ann.view["end_reason"] == "turn-limit"
+    for ask in (AskHint(), PlayForMe()):
+        (error,) = ann.send(ask)
+        assert isinstance(error, Error) and error.code == "game-over" and "'leave'" in error.message
+
+
 def test_drop_and_resume_with_token_then_stand_in_after_grace() -> None:
     net = Net(grace=30)
     ann = net.client("ann")
