@@ -98,7 +98,13 @@ def interpret(line: str, view: Mapping[str, Any] | None) -> Reply:
         return Reply(say=str(error))
 
 
+#: Commands complete in one word: anything after one is a mistake, not to be dropped silently.
+_ALONE = frozenset({"tables", "start", "leave", "hint", "auto", "end"})
+
+
 def _interpret(verb: str, args: Sequence[str], view: Mapping[str, Any] | None) -> Reply:
+    if verb in _ALONE and args:
+        return Reply(say=f"'{verb}' takes nothing after it")
     match verb:
         case "help" | "?":
             return Reply(say=HELP)

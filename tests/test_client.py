@@ -341,6 +341,8 @@ def test_help_says_how_to_choose_a_level() -> None:
         ("discard X9", "not a card"),
         ("steal zed", "no player called 'zed'"),
         ("draw many", "usage: draw N"),
+        ("end now", "'end' takes nothing after it"),  # not an end of turn the player did not mean
+        ("leave table", "'leave' takes nothing after it"),
         ("draw ²", "usage: draw N"),  # a digit to str.isdigit, not to int()
         ("join ²", "table must be a number, not '²'"),
         ("join 1 ³", "seat must be a number, not '³'"),
