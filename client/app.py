@@ -525,7 +525,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         name = args.name
         if not _acceptable(name):
-            parser.error(f"argument --name: the server would refuse {name!r}: a name is {NAME_RULE}")
+            shown = repr(name) if len(name) <= 40 else f"{name[:40]!r}…"  # a pasted page need not come back
+            parser.error(f"argument --name: the server would refuse {shown}: a name is {NAME_RULE}")
     interactive = sys.stdin.isatty()
     colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     try:

@@ -216,7 +216,7 @@ def test_a_script_plays_at_its_next_table_after_leaving_a_finished_game(server_p
     bob.expect(pexpect.EOF)
 
 
-@pytest.mark.parametrize("name", ["José", "李雷", "²", "_ann", "a" * 25])
+@pytest.mark.parametrize("name", ["José", "李雷", "²", "_ann", "a" * 40])
 def test_a_name_the_server_would_refuse_is_refused_before_connecting(server_port: int, name: str) -> None:
     child = _spawn(f"127.0.0.1:{server_port}", "--name", name)
     child.expect(pexpect.EOF)
@@ -224,6 +224,14 @@ def test_a_name_the_server_would_refuse_is_refused_before_connecting(server_port
     assert child.exitstatus == 2
     assert f"--name: the server would refuse {name!r}: a name is 1 to 24 ASCII letters" in child.before
     assert "Traceback" not in child.before
+
+
+def test_a_very_long_name_is_not_echoed_whole(server_port: int) -> None:
+    child = _spawn(f"127.0.0.1:{server_port}", "--name", "a" * 3000)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2 and f"refuse {'a' * 40!r}…: a name is" in child.before
+    assert "a" * 41 not in child.before
 
 
 @pytest.mark.parametrize(
