@@ -114,6 +114,7 @@ class Client:
         self.sending = trio.Lock()  # the heartbeat and the commands share the stream
         self.open_seats = 0  # seats the table we asked for keeps for others to join
         self.tables_seen: list[int] = []  # the numbers in the last table list, for tab completion
+        self.tables_asked = 0  # table lists asked for and not yet answered; any other is seat news
         self.to_ask: list[Message] = []  # what a message just shown calls for, sent once it is read
 
     # -- the connection ------------------------------------------------------------
@@ -136,6 +137,8 @@ class Client:
                 return
             if isinstance(message, CreateTable):  # before sending: the reply may be read first
                 self.open_seats = message.seats - 1 - len(message.bots)
+            elif isinstance(message, ListTables):
+                self.tables_asked += 1
             try:
                 await self.stream.send_all(data)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
@@ -190,20 +193,16 @@ class Client:
                     resuming = f" (resuming your seat{at})"
                 show(f"connected to {server}{resuming}")
             case Tables(tables):
+                if not self.tables_asked:  # news of our waiting table: not the list to complete from,
+                    for info in tables:  # nor the reply a script waits for
+                        show(self._table_line(info))
+                    return
+                self.tables_asked -= 1
                 self.tables_seen = [info["table"] for info in tables]
                 if not tables:
                     show("no tables yet: 'new' creates one")
                 for info in tables:
-                    seats = ", ".join(seat["name"] or "(free)" for seat in info["seats"])
-                    status = "over" if info["over"] else "playing" if info["started"] else "waiting"
-                    free = not info["started"] and any(seat["name"] is None for seat in info["seats"])
-                    then = f"'join {info['table']}'" if free else f"'watch {info['table']}'"
-                    if info["table"] == self.table:
-                        then = "you are here"
-                    show(
-                        f"table {info['table']}: {info['preset']}, level {info['level']}, {status}, "
-                        f"seats: {seats} · {then}"
-                    )
+                    show(self._table_line(info))
             case Seated(table, seat, token):
                 self.table, self.token = table, token
                 problem = self.keep_seat(StoredSeat(token, table))  # on disk before the user is told
@@ -259,6 +258,16 @@ class Client:
         self.received += 1
         self.changed.set()
         self.changed = trio.Event()
+
+    def _table_line(self, info: Mapping[str, Any]) -> str:
+        seats = ", ".join(seat["name"] or "(free)" for seat in info["seats"])
+        status = "over" if info["over"] else "playing" if info["started"] else "waiting"
+        free = not info["started"] and any(seat["name"] is None for seat in info["seats"])
+        then = f"'join {info['table']}'" if free else f"'watch {info['table']}'"
+        if info["table"] == self.table:
+            then = "you are here"
+        kind = f"{info['preset']}, level {info['level']}, {status}"
+        return f"table {info['table']}: {kind}, seats: {seats} · {then}"
 
     def keep_seat(self, seat: StoredSeat) -> str | None:
         """Save the seat for the next run; why not, if it could not be saved."""

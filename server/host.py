@@ -14,7 +14,7 @@ import hmac
 import itertools
 import logging
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -274,7 +274,8 @@ class Host:
         rng = self._new_rng()
         game_rng = random.Random(rng.getrandbits(64))
         table.bots = _seat_bots(table, rng)
-        table.game = rebuild(saved, game_rng, table.bots)
+        own = [index for index, seat in enumerate(seats) if seat.bot is not None]
+        table.game = rebuild(saved, game_rng, table.bots, own)
         table.moves = len(saved.moves)
         table.turn_started = now
         self.tables[table.id] = table
@@ -487,6 +488,8 @@ class Host:
         token = self._new_token()
         name = _unique_name(table, session.name or "player")
         table.seats[index] = Seat(name=name, token_hash=_hash(token), conn=conn)
+        if table.creator is None:  # everyone seated had gone (a spectator kept the table): start is theirs
+            table.creator = conn
         session.table, session.seat = table.id, index
         out: list[Outgoing] = [(conn, Seated(table.id, index, token))]
         if all(not seat.free for seat in table.seats):
@@ -801,37 +804,50 @@ def _seat_bots(table: Table, rng: random.Random) -> dict[int, Bot]:
     }
 
 
-def rebuild(saved: SavedGame, rng: random.Random, bots: Mapping[int, Bot] | None = None) -> Game:
+def rebuild(
+    saved: SavedGame, rng: random.Random, bots: Mapping[int, Bot] | None = None, own: Collection[int] = ()
+) -> Game:
     """Replay a stored game through the engine: the same deal, the same moves, the same outcomes.
 
     ``rng`` serves only the moves after the rebuild: live play draws fresh chance.
-    ``bots`` (one per seat) are shown each position their seat moved from, so
-    they remember what they did before the restart: earlier turns are only
-    observed, and the turn under way is chosen again, which restores a plan
-    made this turn (bots decide alike from alike positions). For a bot's own
-    seat that is exactly its memory; a stand-in learns its seat's whole game.
+    ``bots`` (one per seat) catch up on each position their seat moved from, so
+    they remember what they did before the restart. The bots of seats in ``own``
+    made every move there, so in the turn under way they choose again, which
+    restores a plan made this turn (bots decide alike from alike positions):
+    their memory is exactly what it was. A stand-in for a human only catches up.
+    A bot that fails to catch up loses its memory, never the game.
     """
     game = dealt(saved.begun, rng)
     this_turn: list[tuple[int, View]] = []  # who moved from where in the latest turn, until another begins
     for move in saved.moves:
         if bots is not None:
             if this_turn and this_turn[0][1].turn != game.turn:
-                _show(bots, this_turn, choose=False)
+                _catch_up(saved, bots, this_turn, ())
                 this_turn = []
             this_turn.append((move.seat, game.view(move.seat)))
         replay_move(game, move)
     if bots is not None:
         under_way = bool(this_turn) and this_turn[0][1].turn == game.turn and not game.over
-        _show(bots, this_turn, choose=under_way)
+        _catch_up(saved, bots, this_turn, own if under_way else ())
     return game
 
 
-def _show(bots: Mapping[int, Bot], positions: Sequence[tuple[int, View]], choose: bool) -> None:
+def _catch_up(
+    saved: SavedGame,
+    bots: Mapping[int, Bot],
+    positions: Sequence[tuple[int, View]],
+    choosing: Collection[int],
+) -> None:
     for seat, view in positions:
-        if choose:
-            bots[seat].choose(view)
-        else:
-            bots[seat].observe(view)
+        try:
+            if seat in choosing:
+                bots[seat].choose(view)
+            else:
+                bots[seat].catch_up(view)
+        except Exception:  # a bot bug: live play ends its turn instead; here it only forgets
+            log.exception(
+                "table %d: the bot at seat %d could not catch up on the game", saved.begun.table, seat
+            )
 
 
 def dealt(begun: GameBegun, rng: random.Random) -> Game:

@@ -373,7 +373,7 @@ def test_make_bot() -> None:
 
 @pytest.mark.parametrize("name", sorted(set(BOTS) - {"random"}))  # random's choices are its random source's
 def test_a_bot_shown_positions_chooses_as_if_it_had_played_from_them(name: str) -> None:
-    """What a restored game relies on: observing a position leaves a bot as choosing there would."""
+    """What a restored game relies on: catching up on a position leaves a bot as choosing there would."""
     game, (_, thief) = seeded_game(CLASSIC.replace(turn_limit=120), ["greedy", "greedy"], "shown")
     player, shown = make_bot(name, random.Random(1)), make_bot(name, random.Random(1))
     while not game.over:
@@ -383,7 +383,7 @@ def test_a_bot_shown_positions_chooses_as_if_it_had_played_from_them(name: str) 
             continue
         action = player.choose(view)
         if view.turn <= 60:
-            shown.observe(view)
+            shown.catch_up(view)
         else:
             assert shown.choose(view) == action
             if isinstance(player, ExpertBot) and isinstance(shown, ExpertBot):

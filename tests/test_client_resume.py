@@ -368,6 +368,27 @@ class Screen(Terminal):
         self.lines.append(text)
 
 
+def _table_info(table: int, names: list[str | None]) -> dict[str, Any]:
+    seats = [{"name": name, "bot": None, "connected": name is not None} for name in names]
+    return {
+        "table": table, "preset": "classic", "seats": seats, "started": False, "over": False,
+        "spectators": 0, "turn_seconds": 0, "turn_limit": 0, "level": "medium",
+    }  # fmt: skip
+
+
+async def test_seat_news_is_shown_but_is_neither_the_list_to_complete_from_nor_a_reply() -> None:
+    screen = Screen()
+    client = Client(screen, "ann")
+    client.tables_asked = 1  # 'tables' was typed
+    client.on_message(Tables([_table_info(3, [None, None]), _table_info(7, ["ann", None])]))
+    assert client.tables_seen == [3, 7] and client.received == 1
+    client.table = 7
+    client.on_message(Tables([_table_info(7, ["ann", "bob"])]))  # unasked: bob sat down
+    assert screen.lines[-1] == "table 7: classic, level medium, waiting, seats: ann, bob · you are here"
+    assert client.tables_seen == [3, 7]  # 'join 3' still completes
+    assert client.received == 1  # a script waiting for a reply still waits
+
+
 async def test_an_idle_client_pings_every_heartbeat_and_shows_nothing_of_it(
     autojump_clock: trio.testing.MockClock,
 ) -> None:

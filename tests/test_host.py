@@ -281,6 +281,17 @@ def test_when_the_creator_goes_before_the_start_the_next_player_may_start(how: s
     assert list(bob.view["names"]) == ["expert-1", "bob", "expert-3"]
 
 
+def test_a_table_kept_only_by_a_spectator_can_be_started_by_the_next_to_sit() -> None:
+    net = Net()
+    ann, bob, cat = net.client("ann"), net.client("bob"), net.client("cat")
+    table = ann.send(CreateTable("classic", 3))[0].table
+    cat.send(Watch(table))
+    ann.send(Leave())  # nobody seated: cat's watching keeps the table
+    bob.send(Join(table))
+    replies = bob.send(Start())
+    assert isinstance(replies[0], State), replies
+
+
 def test_everyone_at_a_waiting_table_sees_who_comes_and_goes() -> None:
     net = Net()
     ann, bob, cat = net.client("ann"), net.client("bob"), net.client("cat")

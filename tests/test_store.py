@@ -324,21 +324,25 @@ class Recorder:
 
     name = "recorder"
 
-    def __init__(self, log: list[tuple[str, int, View]], seat: int) -> None:
-        self.log, self.seat = log, seat
+    def __init__(self, log: list[tuple[str, int, View]], seat: int, fails: bool = False) -> None:
+        self.log, self.seat, self.fails = log, seat, fails
 
     def choose(self, view: View) -> Action:
         self.log.append(("choose", self.seat, view))
+        if self.fails:
+            raise RuntimeError("a bot bug")
         return EndTurn()
 
-    def observe(self, view: View) -> None:
-        self.log.append(("observe", self.seat, view))
+    def catch_up(self, view: View) -> None:
+        self.log.append(("catch_up", self.seat, view))
+        if self.fails:
+            raise RuntimeError("a bot bug")
 
 
 @settings(max_examples=30)
-@given(seed=st.integers(0, 2**32), steps=st.integers(0, 60))
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 60), own=st.sampled_from([(), (0,), (0, 1)]))
 def test_a_rebuild_shows_each_seat_the_positions_it_moved_from(
-    tmp_path_factory: pytest.TempPathFactory, seed: int, steps: int
+    tmp_path_factory: pytest.TempPathFactory, seed: int, steps: int, own: tuple[int, ...]
 ) -> None:
     store = Store(tmp_path_factory.mktemp("db") / "notty.db")
     host = new_host(store, seed)
@@ -347,18 +351,55 @@ def test_a_rebuild_shows_each_seat_the_positions_it_moved_from(
     saved = store.game(table)
     assert saved is not None
     shown: list[tuple[str, int, View]] = []
-    game = rebuild(saved, random.Random(0), {seat: Recorder(shown, seat) for seat in (0, 1)})
-    # Every move's position, to the seat that made it: observed, except in the turn still under way.
+    game = rebuild(saved, random.Random(0), {seat: Recorder(shown, seat) for seat in (0, 1)}, own)
+    # Every move's position, to the seat that made it: caught up on, except that a bot that made
+    # its seat's moves (``own``) chooses again in the turn still under way.
     replay = dealt(saved.begun, random.Random(0))
     expected = []
     for move in saved.moves:
         expected.append((move.seat, replay.view(move.seat)))
         replay_move(replay, move)
 
-    def how(view: View) -> str:
-        return "choose" if view.turn == game.turn and not game.over else "observe"
+    def how(seat: int, view: View) -> str:
+        return "choose" if seat in own and view.turn == game.turn and not game.over else "catch_up"
 
-    assert shown == [(how(view), seat, view) for seat, view in expected]
+    assert shown == [(how(seat, view), seat, view) for seat, view in expected]
+
+
+def test_a_restored_stand_in_for_a_human_catches_up_but_never_chooses(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plan made from a position its human then moved on from would be stale when it stands in."""
+    host = new_host(store)
+    table = seat_two(host, store)
+    game = host.tables[table].game
+    assert game is not None
+    host.handle(game.current + 1, Act("draw 1"), 0.0)  # a turn under way, played by a person
+    store.write(host.take_journal())
+    calls: list[str] = []
+    monkeypatch.setattr(ExpertBot, "choose", lambda bot, view: calls.append("choose"))
+    monkeypatch.setattr(ExpertBot, "catch_up", lambda bot, view: calls.append("catch_up"))
+    again = new_host(store)
+    (saved,) = store.unfinished()
+    again.restore(saved, now=0.0)
+    assert calls == ["catch_up"]
+
+
+def test_a_bot_that_fails_to_catch_up_costs_its_memory_not_the_game(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    host = new_host(store)
+    table = seat_two(host, store)
+    play(host, store, table, random.Random(6), 9)  # mid-turn or not, both seats have moved
+    live = host.tables[table].game
+    assert live is not None and not live.over
+    saved = store.game(table)
+    assert saved is not None
+    shown: list[tuple[str, int, View]] = []
+    failing = {seat: Recorder(shown, seat, fails=True) for seat in (0, 1)}
+    assert snapshot(rebuild(saved, random.Random(0), failing, own=(0, 1))) == snapshot(live)
+    assert len(shown) == len(saved.moves)  # every position was still offered
+    assert f"table {table}: the bot at seat" in caplog.text
 
 
 def test_a_seat_left_for_good_stays_with_its_stand_in(store: Store) -> None:

@@ -15,13 +15,14 @@ class Bot(Protocol):
 
     def choose(self, view: View) -> Action: ...
 
-    def observe(self, view: View) -> None:
-        """Take in a position this seat was at, without choosing.
+    def catch_up(self, view: View) -> None:
+        """Take in a position this seat moved from, without choosing.
 
         A restored game shows its bots the positions they chose at before the
         restart, so a bot that remembers (the expert's theft record) goes on as
         it would have. A bot with no memory needs nothing here.
         """
+        return None  # not abstract: most bots keep nothing
 
 
 def opponents(view: View, seat: int) -> list[int]:

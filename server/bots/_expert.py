@@ -99,7 +99,7 @@ class ExpertBot(Bot):
         self.thefts.watch(view, seat)
         return _Decision(self, self._outlooks[rules], view, seat).choose()
 
-    def observe(self, view: View) -> None:
+    def catch_up(self, view: View) -> None:
         self.thefts.watch(view, view.current if view.seat is None else view.seat)
 
 
