@@ -16,6 +16,7 @@ from protocol import (
     BOT_NAMES,
     DEFAULT_LEVEL,
     LEVELS,
+    MAX_TURN_LIMIT,
     PRESETS,
     Act,
     AskHint,
@@ -37,12 +38,13 @@ from protocol import (
 HELP = """\
 commands:
   tables                      list the tables on this server
-  new [PRESET] [SEATS] [BOT|human...] [LEVEL]
+  new [PRESET] [SEATS] [BOT|human...] [LEVEL] [limit TURNS]
                               create a table and sit at it, e.g. 'new classic 3 expert greedy hard';
                               name who sits in the other seats: a bot, or 'human' to keep a seat
                               for a friend ('new human': a table for two people); name none and they
                               are expert bots; seats left unnamed stay open; LEVEL, anywhere in the
-                              line, is how well the expert bots play: easy, medium (the default) or hard
+                              line, is how well the expert bots play: easy, medium (the default) or hard;
+                              'limit 200', anywhere too, ends the game with no winner after 200 turns
   join TABLE [SEAT]           take a seat        watch TABLE    watch a table
   start                       start now; expert bots take the empty seats (creator only)
   draw N                      draw 1-3 cards     steal NAME     steal from a player
@@ -170,12 +172,24 @@ def _act(text: str) -> Reply:
 DEFAULT_BOT = "expert"
 #: The word in ``new`` for a seat kept for a person, who joins it later.
 HUMAN = "human"
+#: The word in ``new`` before a turn limit: a game of bots need not go on for ever.
+LIMIT = "limit"
 #: What may sit in a seat ``new`` names.
 _PLAYERS = (*BOT_NAMES, HUMAN)
 
 
 def _new_table(args: Sequence[str]) -> CreateTable:
     words = [word.lower() for word in args]
+    turn_limit = 0
+    if LIMIT in words:
+        at = words.index(LIMIT)
+        turns = words[at + 1] if at + 1 < len(words) else ""
+        if not _is_number(turns) or not 1 <= int(turns) <= MAX_TURN_LIMIT:
+            raise ValueError(f"'limit' takes a number of turns, 1 to {MAX_TURN_LIMIT:,}, e.g. 'limit 200'")
+        turn_limit = int(turns)
+        del words[at : at + 2]
+        if LIMIT in words:
+            raise ValueError("one limit, please")
     levels = {word for word in words if word in LEVELS}
     if len(levels) > 1:
         raise ValueError(f"one level, please, not {' and '.join(sorted(levels, key=LEVELS.index))}")
@@ -204,7 +218,7 @@ def _new_table(args: Sequence[str]) -> CreateTable:
         raise ValueError(f"{len(others)} players besides you do not fit at {seats} seats")
     if len(bots) > seats:
         raise ValueError(f"{len(bots)} bots do not fit at {seats} seats")
-    return CreateTable(preset, seats, tuple(bots), level=level)
+    return CreateTable(preset, seats, tuple(bots), level=level, turn_limit=turn_limit)
 
 
 def _number(text: str, what: str) -> int:
@@ -254,7 +268,7 @@ def completions(before: str, text: str, view: Mapping[str, Any] | None, tables: 
     if not words:
         candidates: Sequence[str] = COMMANDS
     elif words[0].lower() == "new":
-        candidates = [*PRESETS, *_PLAYERS, *LEVELS]
+        candidates = [*PRESETS, *_PLAYERS, *LEVELS, LIMIT]
     elif words[0].lower() in ("join", "watch"):
         candidates = [str(table) for table in tables]
     else:

@@ -24,6 +24,8 @@ PROTOCOL_VERSION = 2
 DEFAULT_PORT = 4008
 
 MAX_SEATS = 3
+#: The most turns a table's limit may be.
+MAX_TURN_LIMIT = 100_000
 TABLE_ID = Int(1, 2**31 - 1)
 SEAT = Int(0, MAX_SEATS - 1)
 #: The longest player name; a server that makes a name unique at a table keeps to it too.
@@ -154,7 +156,7 @@ class CreateTable(Message):
     bots: tuple[str, ...] = field(List(Str(1, 16, r"[a-z0-9-]+"), MAX_SEATS), ())
     turn_seconds: int = field(Int(0, 3600), 0)
     bot_delay_ms: int = field(Int(0, 10_000), 1000)
-    turn_limit: int = field(Int(0, 100_000), 0)
+    turn_limit: int = field(Int(0, MAX_TURN_LIMIT), 0)
     level: str = field(LEVEL, DEFAULT_LEVEL)
 
 
@@ -242,7 +244,7 @@ TABLE_INFO = Map(
         "over": Bool(),
         "spectators": Int(0, 10_000),
         "turn_seconds": Int(0, 3600),
-        "turn_limit": Int(0, 100_000),
+        "turn_limit": Int(0, MAX_TURN_LIMIT),
         "level": LEVEL,
     }
 )

@@ -193,9 +193,9 @@ def test_a_script_plays_at_its_next_table_after_leaving_a_finished_game(server_p
         encoding="utf-8",
         timeout=20,
     )
-    script.sendline("new 2 expert expert")  # bots alone play without pauses: over in a second or two
+    script.sendline("new 2 expert expert limit 40")  # bots alone play without pauses: over in a moment
     script.expect("you are watching table")
-    script.expect("game over", timeout=180)  # no turn limit: a rare long game must not fail the test
+    script.expect("game over")
     for line in ("leave", "new human", "draw 1", "end"):
         script.sendline(line)
     script.sendeof()
@@ -295,6 +295,11 @@ VIEW = {"preset": "five-colour", "names": ("ann", "greedy-2"), "seat": 0}
         ("new human", (CreateTable("classic", 2, ()),)),
         ("new five-colour human", (CreateTable("five-colour", 2, ()),)),
         ("new classic greedy human", (CreateTable("classic", 3, ("greedy",)),)),
+        ("new classic 2 greedy limit 50", (CreateTable("classic", 2, ("greedy",), turn_limit=50),)),
+        (
+            "new limit 300 hard greedy",
+            (CreateTable("classic", 2, ("greedy",), level="hard", turn_limit=300),),
+        ),
         ("new greedy", (CreateTable("classic", 2, ("greedy",)),)),
         ("new expert hard", (CreateTable("classic", 2, ("expert",), level="hard"),)),
         ("new greedy human", (CreateTable("classic", 3, ("greedy",)),)),
@@ -323,6 +328,7 @@ def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> No
         ("new ", "e", ["easy", "expert", "expert-easy", "expert-hard", "expert-medium"]),
         ("new classic 2 ", "h", ["hard", "human"]),
         ("new ", "g", ["greedy"]),
+        ("new 2 greedy ", "l", ["limit"]),
         ("join ", "", ["3", "12"]),
         ("watch ", "1", ["12"]),
         ("discard ", "R", ["R3", "R4"]),
@@ -363,6 +369,11 @@ def test_help_says_how_to_choose_a_level() -> None:
         ("new classic 3 human greedy expert", "do not fit at 3 seats"),
         ("new human 2", "the number of seats goes first"),
         ("new human human human", "2 or 3 seats"),
+        ("new limit", "'limit' takes a number of turns, 1 to 100,000"),
+        ("new 2 greedy limit 0", "'limit' takes a number of turns"),
+        ("new limit 100001", "'limit' takes a number of turns"),
+        ("new limit ten", "'limit' takes a number of turns"),
+        ("new limit 5 greedy limit 6", "one limit, please"),
         ("fly", "unknown command"),
     ],
 )
