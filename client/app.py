@@ -52,7 +52,7 @@ from protocol import (
     Welcome,
 )
 
-from .commands import DEFAULT_BOT, Reply, completions, interpret, why_not
+from .commands import DEFAULT_BOT, Reply, completions, interpret, is_number, why_not
 from .render import colour_cards_in, state_text, wire_cards
 from .tokens import SeatStore, StoredSeat, server_key
 
@@ -488,7 +488,7 @@ def parse_address(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not host:
         return text, DEFAULT_PORT
-    if not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
+    if not is_number(port) or not 0 < int(port) < 65536:
         raise ValueError(f"bad port in {text!r}")
     return host.strip("[]"), int(port)
 

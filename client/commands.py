@@ -135,7 +135,7 @@ def _interpret(verb: str, args: Sequence[str], view: Mapping[str, Any] | None) -
         case "auto":
             return Reply((PlayForMe(),), action=True)
         case "draw":
-            if len(args) != 1 or not _is_number(args[0]):
+            if len(args) != 1 or not is_number(args[0]):
                 return Reply(say="usage: draw N (1 to 3)")
             return _act(f"draw {int(args[0])}")
         case "steal":
@@ -184,7 +184,7 @@ def _new_table(args: Sequence[str]) -> CreateTable:
     if LIMIT in words:
         at = words.index(LIMIT)
         turns = words[at + 1] if at + 1 < len(words) else ""
-        if not _is_number(turns) or not 1 <= int(turns) <= MAX_TURN_LIMIT:
+        if not is_number(turns) or not 1 <= int(turns) <= MAX_TURN_LIMIT:
             raise ValueError(f"'limit' takes a number of turns, 1 to {MAX_TURN_LIMIT:,}, e.g. 'limit 200'")
         turn_limit = int(turns)
         del words[at : at + 2]
@@ -196,20 +196,20 @@ def _new_table(args: Sequence[str]) -> CreateTable:
     level = levels.pop() if levels else DEFAULT_LEVEL
     rest = [word for word in words if word not in LEVELS]
     preset = "classic"
-    if rest and not _is_number(rest[0]) and rest[0] not in _PLAYERS:
+    if rest and not is_number(rest[0]) and rest[0] not in _PLAYERS:
         preset = rest.pop(0)
         if preset not in PRESETS:
             raise ValueError(
                 f"{preset!r} is neither a preset ({', '.join(PRESETS)}) nor a player ({', '.join(_PLAYERS)})"
             )
-    if rest and _is_number(rest[0]):
+    if rest and is_number(rest[0]):
         seats = int(rest.pop(0))
         others = rest or [DEFAULT_BOT] * (seats - 1)  # what sits in the other seats
     elif rest:  # no count: one seat each for the players named, and one for you
         seats, others = len(rest) + 1, rest
     else:
         seats, others = 2, [DEFAULT_BOT]
-    if any(_is_number(word) for word in others):
+    if any(is_number(word) for word in others):
         raise ValueError("the number of seats goes first: new [PRESET] [SEATS] [BOT|human...] [LEVEL]")
     bots = [word for word in others if word != HUMAN]
     if not 2 <= seats <= 3:
@@ -222,18 +222,18 @@ def _new_table(args: Sequence[str]) -> CreateTable:
 
 
 def _number(text: str, what: str) -> int:
-    if not _is_number(text):
+    if not is_number(text):
         raise ValueError(f"{what} must be a number, not {text!r}")
     return int(text)
 
 
-def _is_number(text: str) -> bool:
+def is_number(text: str) -> bool:
     """ASCII digits only: ``str.isdigit`` also takes '²', which ``int`` refuses."""
     return text.isascii() and text.isdigit()
 
 
 def _seat_of(name: str, view: Mapping[str, Any] | None) -> int:
-    if _is_number(name):
+    if is_number(name):
         return int(name)
     if view is None:
         raise ValueError("you are not at a table")

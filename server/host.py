@@ -822,18 +822,18 @@ def rebuild(
     for move in saved.moves:
         if bots is not None:
             if this_turn and this_turn[0][1].turn != game.turn:
-                _catch_up(saved, bots, this_turn, ())
+                _catch_up(saved.begun.table, bots, this_turn, ())
                 this_turn = []
             this_turn.append((move.seat, game.view(move.seat)))
         replay_move(game, move)
     if bots is not None:
         under_way = bool(this_turn) and this_turn[0][1].turn == game.turn and not game.over
-        _catch_up(saved, bots, this_turn, own if under_way else ())
+        _catch_up(saved.begun.table, bots, this_turn, own if under_way else ())
     return game
 
 
 def _catch_up(
-    saved: SavedGame,
+    table: int,
     bots: Mapping[int, Bot],
     positions: Sequence[tuple[int, View]],
     choosing: Collection[int],
@@ -845,9 +845,7 @@ def _catch_up(
             else:
                 bots[seat].catch_up(view)
         except Exception:  # a bot bug: live play ends its turn instead; here it only forgets
-            log.exception(
-                "table %d: the bot at seat %d could not catch up on the game", saved.begun.table, seat
-            )
+            log.exception("table %d: the bot at seat %d could not catch up on the game", table, seat)
 
 
 def dealt(begun: GameBegun, rng: random.Random) -> Game:
