@@ -1,41 +1,62 @@
 # Two commands: `make play` (set up, then play against bots) and `make test` (set up, then every check).
+#
+# Each command installs only what it needs into .venv/: `play`, `sim`, `watch` and `server` the
+# runtime dependencies, `test` the test extras, `bench` and `ladder` the bench extras. Each set has
+# its own stamp, named after pyproject.toml's checksum, so switching between commands installs only
+# what is missing, and a changed pyproject.toml installs again.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+SUM := $(shell cksum < pyproject.toml | cut -d' ' -f1)
+RUNTIME := $(VENV)/.installed-runtime-$(SUM)
+TESTING := $(VENV)/.installed-test-$(SUM)
+BENCHING := $(VENV)/.installed-bench-$(SUM)
 
 .PHONY: play test bench ladder sim watch server
 
-$(STAMP): pyproject.toml
-	rm -f $(VENV)/.installed-*
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+
+# The runtime dependencies only: no test or bench extra.
+$(RUNTIME): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	rm -f $(VENV)/.installed-runtime-*
 	touch $@
 
-play: $(STAMP)
+$(TESTING): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	rm -f $(VENV)/.installed-test-* $(VENV)/.installed-runtime-*
+	touch $@ $(RUNTIME)
+
+$(BENCHING): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	rm -f $(VENV)/.installed-bench-* $(VENV)/.installed-runtime-*
+	touch $@ $(RUNTIME)
+
+play: $(RUNTIME)
 	$(BIN)/notty-client
 
-test: $(STAMP)
+test: $(TESTING)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
 
-bench: $(STAMP)
+bench: $(BENCHING)
 	$(BIN)/python bench/solver_vs_ilp.py
 	$(BIN)/python bench/sim_throughput.py
 	$(BIN)/python bench/chance_vs_enumeration.py
 	$(BIN)/python bench/load.py
 
-ladder: $(STAMP)
+ladder: $(BENCHING)
 	$(BIN)/python bench/ladder.py --deals 40 --trio-deals 20 --markdown
 	$(BIN)/python bench/endgame_bound.py
 
-sim: $(STAMP)
+sim: $(RUNTIME)
 	$(BIN)/notty-sim --games 2000 --players greedy,random --preset classic --seed 7
 
-watch: $(STAMP)
+watch: $(RUNTIME)
 	$(BIN)/notty-watch
 
-server: $(STAMP)
+server: $(RUNTIME)
 	$(BIN)/notty-server

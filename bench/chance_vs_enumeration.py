@@ -1,7 +1,7 @@
 """Go-out chances: the covering search against trying every draw.
 
 The baseline, timed on the same positions in the same run, is what the
-expert would do without ``solver._chance``: list every multiset of ``k``
+expert would do without ``solver.notty._chance``: list every multiset of ``k``
 cards the deck can deal and ask the discard solver whether the hand then goes
 out whole. Both must give the same probability on every position, or this
 exits 1. The search's caches are cleared before every call.
@@ -22,9 +22,9 @@ from math import comb
 
 from _machine import describe  # bench/ is on sys.path when this runs as a script
 
-from protocol import CLASSIC, Card, Rules
+from games.notty import CLASSIC, Card, Rules
 from solver import go_out_chance, max_discard
-from solver._chance import _finishers
+from solver.notty._chance import _finishers
 
 
 def enumerate_chance(hand: list[Card], deck: list[Card], k: int, rules: Rules) -> float:

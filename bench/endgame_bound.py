@@ -29,7 +29,7 @@ from collections.abc import Iterator
 
 from _machine import describe  # bench/ is on sys.path when this runs as a script
 
-from protocol import Card, Rules, is_group, rules_from
+from games.notty import Card, Rules, is_group, rules_from
 
 Hand = tuple[Card, ...]
 #: Where a kept hand leads: (start of next turn, probability) after the thief's pick.

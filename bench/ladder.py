@@ -57,10 +57,10 @@ from collections.abc import Iterable, Iterator, Sequence
 import attrs
 from _machine import describe  # bench/ is on sys.path when this runs as a script
 
-from protocol import PRESETS, rules_from
-from server.bots import BOTS, Bot, make_bot
-from server.engine import Action, EndReason, Game, View
-from server.match import bot_seat_names, play_bots
+from games.notty import PRESETS, rules_from
+from games.notty.bots import BOTS, Bot, make_bot
+from games.notty.engine import Action, EndReason, Game, View
+from games.notty.match import bot_seat_names, play_bots
 from server.stats import wilson_interval
 
 DEFAULT_BOTS = ("random", "greedy", "qlearn", "expert-easy", "expert-medium", "expert-hard")

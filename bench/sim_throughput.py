@@ -19,9 +19,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 from _machine import describe  # bench/ is on sys.path when this runs as a script
 
-from protocol import rules_from
+from games import GAMES
+from games.notty import rules_from
+from games.notty.engine import EndTurn, Game
 from server import sim
-from server.engine import EndTurn, Game
 
 
 def engine_only(games: int, turns: int) -> tuple[float, int]:
@@ -53,7 +54,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(f"machine: {describe()}")
-    config = sim.SimConfig(rules_from("classic", turn_limit=300), ("greedy", "greedy"), args.games, args.seed)
+    settings = GAMES["notty"].settings("classic", 2, {"turn_limit": 300})
+    config = sim.SimConfig(settings, ("greedy", "greedy"), args.games, args.seed)
 
     # Each measurement in a fresh process, so none inherits another's warm solver cache.
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as fresh:

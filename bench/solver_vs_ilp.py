@@ -20,7 +20,7 @@ its own over a class's hands, so one method's cache footprint does not slow the
 next; ratios pair the same hand's times):
 
 * ``max_discard``  -- the public ``solver.max_discard(hand, rules)``, after clearing
-  its per-hand LRU caches (``solver._api._max_for_grid`` and ``_best_for_grid``)
+  its per-hand LRU caches (``solver.notty._api._max_for_grid`` and ``_best_for_grid``)
   so no hand is ever answered from a cache;
 * ``best_discard`` -- the public ``solver.best_discard(hand, rules)`` (the groups
   too), with the same per-hand caches cleared;
@@ -30,8 +30,8 @@ next; ratios pair the same hand's times):
 * ``ILP``          -- building the hand's constraint bounds and ``milp`` (the
   constraint matrix is built once per ruleset, which favours the ILP).
 
-The solver keeps three hand-independent memo tables (``solver._dp.run_moves``,
-``solver._dp.set_options`` and ``solver._dp.transitions``: the moves of one
+The solver keeps three hand-independent memo tables (``solver.notty._dp.run_moves``,
+``solver.notty._dp.set_options`` and ``solver.notty._dp.transitions``: the moves of one
 colour's open runs, the set choices at one number, and the joint moves from one
 run state past one number). Before each solver pass they are emptied and then
 warmed on the same 500 other hands of the class, so every pass starts from the
@@ -60,9 +60,10 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import csr_array
 
 import solver
-import solver._api
-import solver._dp
-from protocol import CLASSIC, FIVE_COLOUR, Card, Rules, classify_group
+import solver.notty._api
+import solver.notty._dp
+from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules, classify_group
+from solver.notty import _dp
 
 HAND_SIZE = 20
 TARGET_RATIO = 20.0
@@ -149,9 +150,9 @@ WARMUP_HANDS = 500
 
 
 def clear_tables() -> None:
-    solver._dp.run_moves.cache_clear()
-    solver._dp.set_options.cache_clear()
-    solver._dp.transitions.cache_clear()
+    solver.notty._dp.run_moves.cache_clear()
+    solver.notty._dp.set_options.cache_clear()
+    solver.notty._dp.transitions.cache_clear()
 
 
 def timed(call: Callable[[], object]) -> tuple[object, float]:
@@ -183,8 +184,8 @@ def time_pass(call: Callable[[object], object], inputs: list[object], cold: bool
     disturbed by another method's cache footprint); the per-hand LRU is always cleared."""
     values, times = [], []
     for item in inputs:
-        solver._api._max_for_grid.cache_clear()
-        solver._api._best_for_grid.cache_clear()
+        solver.notty._api._max_for_grid.cache_clear()
+        solver.notty._api._best_for_grid.cache_clear()
         if cold:
             clear_tables()
         value, elapsed = timed(lambda item=item: call(item))
@@ -198,11 +199,11 @@ def run_class(
 ) -> Result:
     model = IlpModel(rules)
     result = Result(name, rules, len(hands))
-    grids = [solver._api._grid(hand, rules) for hand in hands]  # for the DP alone, built untimed
+    grids = [solver.notty._api._grid(hand, rules) for hand in hands]  # for the DP alone, built untimed
     passes = {
         "max_discard": (lambda hand: solver.max_discard(hand, rules), hands),
         "best_discard": (lambda hand: solver.best_discard(hand, rules), hands),
-        DP: (lambda grid: solver._dp.max_discard_size(grid, rules.shortest_run, rules.smallest_set), grids),
+        DP: (lambda grid: _dp.max_discard_size(grid, rules.shortest_run, rules.smallest_set), grids),
         "ILP": (model.max_discard, hands),
     }
     answers = {}

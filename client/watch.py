@@ -9,12 +9,12 @@ import sys
 import time
 from collections.abc import Sequence
 
-from protocol import PRESETS
-from server.bots import BOTS, Bot
-from server.engine import Action, Event, Game, TurnEnded
-from server.match import lineup, play_bots, seeded_game
-
-from .render import event_text, table_text
+from games.notty import PRESETS
+from games.notty.bots import BOTS, Bot
+from games.notty.engine import Action, Event, Game, TurnEnded
+from games.notty.match import lineup, play_bots, seeded_game
+from games.notty.ui import colour_cards_in, hand_lines
+from games.notty.wire import event_to_wire
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -65,20 +65,30 @@ def _watch(game: Game, bots: Sequence[Bot], seed: int, colour: bool, delay: floa
     names = game.names
     rules = game.rules
 
+    def event_text(event: Event) -> str:
+        return colour_cards_in(event_to_wire(event, names)["text"], colour)
+
     print(f"notty-watch: {rules.name}, {' vs '.join(names)}, seed {seed} (replay with --seed {seed})")
     for event in game.opening:
-        print(event_text(event, names, colour))
-    print(table_text(game.view(), colour))
+        print(event_text(event))
+    print(_table_text(game, colour))
 
     def show(game: Game, seat: int, action: Action, events: list[Event]) -> None:
         for event in events:
-            print(f"  {event_text(event, names, colour)}")
+            print(f"  {event_text(event)}")
         if any(isinstance(event, TurnEnded) for event in events) or game.over:
-            print(table_text(game.view(), colour), flush=True)
+            print(_table_text(game, colour), flush=True)
             if delay and not game.over:
                 time.sleep(delay)
 
     play_bots(game, bots, on_step=show)
+
+
+def _table_text(game: Game, colour: bool) -> str:
+    """Every hand with its size, the deck, and whose turn it is: the client's look, seen by no seat."""
+    seen = game.view()
+    hands = hand_lines(seen.names, seen.hands, None if seen.over else seen.current, None, colour)
+    return "\n".join([f"turn {seen.turn} · deck {seen.deck_size} cards", *hands])
 
 
 if __name__ == "__main__":

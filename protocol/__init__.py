@@ -1,16 +1,11 @@
-"""The shared vocabulary of notty: cards, rulesets, groups, and the wire protocol. Sans-IO."""
+"""What every game shares on the wire: framing, messages and the connection state machine. Sans-IO."""
 
-from ._cards import COLOUR_NAMES, COLOUR_ORDER, Card, CardError, format_cards, parse_cards
 from ._connection import CLIENT_MAY_SEND, SERVER_MAY_SEND, Connection, ConnectionState, LocalProtocolError
 from ._framing import MAX_FRAME, FrameDecoder, ProtocolError, decode_body, encode_frame
-from ._groups import GroupKind, InvalidGroup, classify_group, has_group, is_group, valid_groups
 from ._messages import (
-    BOT_NAMES,
-    DEFAULT_LEVEL,
     DEFAULT_PORT,
-    LEVELS,
     MAX_NAME,
-    MAX_TURN_LIMIT,
+    MAX_SEATS,
     MESSAGES,
     NAME,
     PROTOCOL_VERSION,
@@ -40,41 +35,28 @@ from ._messages import (
     Welcome,
     message_from_wire,
 )
-from ._rules import CLASSIC, FIVE_COLOUR, PRESETS, Rules, RulesError, rules_from
 
 __all__ = [
-    "BOT_NAMES",
-    "CLASSIC",
     "CLIENT_MAY_SEND",
-    "COLOUR_NAMES",
-    "COLOUR_ORDER",
-    "DEFAULT_LEVEL",
     "DEFAULT_PORT",
-    "FIVE_COLOUR",
-    "LEVELS",
     "MAX_FRAME",
     "MAX_NAME",
-    "MAX_TURN_LIMIT",
+    "MAX_SEATS",
     "MESSAGES",
     "NAME",
-    "PRESETS",
     "PROTOCOL_VERSION",
     "SERVER_MAY_SEND",
     "Act",
     "AskHint",
     "Bye",
-    "Card",
-    "CardError",
     "Connection",
     "ConnectionState",
     "CreateTable",
     "Error",
     "FrameDecoder",
     "Goodbye",
-    "GroupKind",
     "Hello",
     "Hint",
-    "InvalidGroup",
     "Join",
     "Leave",
     "Left",
@@ -85,8 +67,6 @@ __all__ = [
     "PlayForMe",
     "Pong",
     "ProtocolError",
-    "Rules",
-    "RulesError",
     "Seated",
     "Sender",
     "Start",
@@ -95,14 +75,7 @@ __all__ = [
     "Watch",
     "Watching",
     "Welcome",
-    "classify_group",
     "decode_body",
     "encode_frame",
-    "format_cards",
-    "has_group",
-    "is_group",
     "message_from_wire",
-    "parse_cards",
-    "rules_from",
-    "valid_groups",
 ]

@@ -9,10 +9,12 @@ and a server fed the same stream agree on the state.
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 from ._framing import FrameDecoder, ProtocolError, encode_frame
 from ._messages import (
     PROTOCOL_VERSION,
+    VERSION,
     Act,
     AskHint,
     Bye,
@@ -120,20 +122,34 @@ class Connection:
             raise
         if body is None:
             return None
+        if self.state is ConnectionState.HELLO:
+            self._check_version(body)
         message = message_from_wire(body, self.their_role)
         if type(message) not in self.allowed(self.their_role, self.state):
             if self.state is ConnectionState.HELLO and self.their_role is Sender.CLIENT:
                 raise ProtocolError("hello-first", f"say hello first, not {message.TYPE}")
             raise ProtocolError("not-now", f"{message.TYPE} is not allowed while {self.state.value}")
-        if isinstance(message, Hello | Welcome) and message.version != PROTOCOL_VERSION:
+        self._advance(message)
+        return message
+
+    def _check_version(self, body: dict[str, Any]) -> None:
+        """The peer's opening message speaks another version: refuse it (fatally) before reading the
+        rest, which that version may shape differently, so its sender learns why and not just that
+        a field is wrong."""
+        opening = Hello if self.their_role is Sender.CLIENT else Welcome
+        if body.get("type") != opening.TYPE:
+            return
+        try:
+            version = VERSION.check(body.get("version"), f"{opening.TYPE}.version")
+        except ProtocolError:
+            return  # no version, or not one: the full check names the field
+        if version != PROTOCOL_VERSION:
             self.state = ConnectionState.CLOSED
             raise ProtocolError(
                 "version",
-                f"protocol version {message.version} is not spoken here; this side speaks {PROTOCOL_VERSION}",
+                f"protocol version {version} is not spoken here; this side speaks {PROTOCOL_VERSION}",
                 fatal=True,
             )
-        self._advance(message)
-        return message
 
     def send(self, message: Message) -> bytes:
         """The bytes that carry ``message`` to the peer."""

@@ -56,7 +56,9 @@ class Bool(Spec):
         return "bool"
 
 
-_PRINTABLE = re.compile(r"[^\x00-\x1f\x7f-\x9f\u2028\u2029]*")
+#: Text without control characters (C0, DEL, C1, the line and paragraph separators), nor lone
+#: surrogates, which no UTF-8 encodes: a checked message always packs.
+_PRINTABLE = re.compile(r"[^\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]*")
 
 
 @attrs.frozen
@@ -73,7 +75,7 @@ class Str(Spec):
         if not self.low <= len(value) <= self.high:
             raise invalid(where, f"length {len(value)} is outside {self.low}..{self.high}")
         if not _PRINTABLE.fullmatch(value):
-            raise invalid(where, "control characters are not allowed")
+            raise invalid(where, "control characters and lone surrogates are not allowed")
         if self.pattern is not None and not re.fullmatch(self.pattern, value):
             raise invalid(where, f"{value[:40]!r} does not match {self.pattern}")
         return value
@@ -145,13 +147,10 @@ class Map(Spec):
         missing = sorted(set(self.fields) - set(value) - self.optional)
         if missing:
             raise invalid(where, f"missing key(s) {', '.join(missing)}")
-        return FrozenMap(
-            {
-                key: spec.check(value[key], f"{where}.{key}")
-                for key, spec in self.fields.items()
-                if key in value
-            }
-        )
+        # In the order the sender wrote them: a message built unchecked from the same map packs
+        # to the same bytes as the checked one, whatever its order.
+        fields = self.fields
+        return FrozenMap({key: fields[key].check(item, f"{where}.{key}") for key, item in value.items()})
 
     def describe(self) -> str:
         parts = [
@@ -159,6 +158,66 @@ class Map(Spec):
             for key, spec in self.fields.items()
         ]
         return "{" + ", ".join(parts) + "}"
+
+
+#: The longest key of a map in game data.
+DATA_KEY = 64
+
+
+@attrs.frozen
+class Data(Spec):
+    """Data a game defines (a view's body, an event's facts, a hint's data, a table's options): nil,
+    booleans, whole numbers, printable text, lists, and maps whose keys are printable text of
+    1..:data:`DATA_KEY` characters; at most ``most`` items in a list or map, at most ``text``
+    characters in a text, lists and maps nested at most ``depth`` deep. ``mapping`` asks for a map
+    at the top. The protocol checks this shape; the game that reads the data checks its meaning."""
+
+    depth: int = 6
+    most: int = 1000  # items in one list or map
+    text: int = 2000  # characters in one text
+    mapping: bool = False
+
+    def check(self, value: Any, where: str) -> Any:
+        if self.mapping and not isinstance(value, Mapping):
+            raise invalid(where, f"expected a map, got {_kind(value)}")
+        return self._check(value, where, self.depth)
+
+    def _check(self, value: Any, where: str, depth: int) -> Any:
+        if value is None or type(value) is bool:
+            return value
+        if type(value) is int:
+            if not -(2**63) <= value < 2**64:
+                raise invalid(where, f"{value} is outside -2**63..2**64-1")
+            return value
+        if type(value) is str:
+            if len(value) > self.text:
+                raise invalid(where, f"length {len(value)} is outside 0..{self.text}")
+            if not _PRINTABLE.fullmatch(value):
+                raise invalid(where, "control characters and lone surrogates are not allowed")
+            return value
+        if not isinstance(value, list | tuple | Mapping):
+            raise invalid(where, f"{_kind(value)} is not game data")
+        if depth <= 0:
+            raise invalid(where, f"nested deeper than {self.depth}")
+        if len(value) > self.most:
+            raise invalid(where, f"{len(value)} items; at most {self.most}")
+        if not isinstance(value, Mapping):
+            return tuple(self._check(item, f"{where}[{i}]", depth - 1) for i, item in enumerate(value))
+        checked = {}
+        for key, item in value.items():
+            if type(key) is not str or not 1 <= len(key) <= DATA_KEY or not _PRINTABLE.fullmatch(key):
+                shown = ascii(key)[:40]
+                raise invalid(where, f"key {shown} is not a text of 1..{DATA_KEY} printable characters")
+            checked[key] = self._check(item, f"{where}.{key}", depth - 1)
+        return FrozenMap(checked)
+
+    def describe(self) -> str:
+        top = "a map of game data" if self.mapping else "game data"
+        return (
+            f"{top} (nil, bool, int, str of 0..{self.text} chars, lists, maps with str keys of "
+            f"1..{DATA_KEY} chars; at most {self.most} items in each list or map, nested at most "
+            f"{self.depth} deep)"
+        )
 
 
 class FrozenMap(Mapping[str, Any]):

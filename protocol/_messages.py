@@ -13,19 +13,23 @@ from typing import Any, ClassVar, Self, cast
 
 import attrs
 
-from ._fields import Bool, Int, List, Map, OneOf, Optional, Spec, Str, invalid
+from ._fields import Bool, Data, FrozenMap, Int, List, Map, Optional, Spec, Str, invalid
 from ._framing import ProtocolError
 
 #: Both sides send this in their first message; a mismatch ends the connection.
-#: Version 2 added ``create_table.level`` and the table map's ``level``.
-PROTOCOL_VERSION = 2
+#: Version 2 added ``create_table.level``; version 3 hosts many games: ``create_table`` names
+#: a game, a variant and options, the welcome lists the games, and views, events and hints
+#: carry a body each game defines.
+PROTOCOL_VERSION = 3
+
+#: What ``hello.version`` and ``welcome.version`` may hold.
+VERSION = Int(1, 65535)
 
 #: The port a server listens on unless told otherwise.
 DEFAULT_PORT = 4008
 
-MAX_SEATS = 3
-#: The most turns a table's limit may be.
-MAX_TURN_LIMIT = 100_000
+#: The most seats a table may have, in any game.
+MAX_SEATS = 8
 TABLE_ID = Int(1, 2**31 - 1)
 SEAT = Int(0, MAX_SEATS - 1)
 #: The longest player name; a server that makes a name unique at a table keeps to it too.
@@ -34,16 +38,14 @@ MAX_NAME = 24
 NAME = Str(1, MAX_NAME, r"[A-Za-z0-9][A-Za-z0-9 _.-]*")
 TOKEN = Str(32, 64, r"[A-Za-z0-9_-]+")
 CODE = Str(1, 40, r"[a-z][a-z0-9-]*")
-CARD = Str(2, 3, r"[RYGBK][1-9][0-9]?")
-CARDS = List(CARD, 200)
-GROUPS = List(CARDS, 100)
-ACTION = Str(1, 400)  # an action in its text form, e.g. "discard R3 R4 R5"; the server parses it
-#: How well a table's ``expert`` bots play, weakest first.
-LEVELS = ("easy", "medium", "hard")
-DEFAULT_LEVEL = "medium"
-#: The bots a server seats (docs/PROTOCOL.md, create_table): ``expert`` plays at the table's level.
-BOT_NAMES = ("random", "greedy", "qlearn", "expert", *(f"expert-{level}" for level in LEVELS))
-LEVEL = OneOf(LEVELS)
+GAME_NAME = Str(1, 32, r"[a-z][a-z0-9-]*")
+VARIANT = Str(1, 32, r"[a-z0-9][a-z0-9-]*")
+BOT = Str(1, 24, r"[a-z0-9][a-z0-9-]*")
+#: A table's options: names to numbers or words, as the game's ``options`` in the welcome describe.
+OPTIONS = Data(depth=1, most=32, text=64, mapping=True)
+#: An action in its text form, e.g. "discard R3 R4 R5"; the game parses it. Never blank, nor
+#: padded: a client may take its first word as the verb.
+ACTION = Str(1, 400, r"\S(?:.*\S)?")
 
 
 class Sender(enum.Enum):
@@ -128,7 +130,7 @@ class Hello(Message):
 
     TYPE = "hello"
     SENDER = Sender.CLIENT
-    version: int = field(Int(1, 65535))
+    version: int = field(VERSION)
     name: str = field(NAME)
     token: str | None = field(Optional(TOKEN), None)
 
@@ -141,23 +143,23 @@ class ListTables(Message):
 
 @attrs.frozen
 class CreateTable(Message):
-    """A new table; its creator takes seat 0 unless every seat is a bot.
+    """A new table of ``game``; its creator takes seat 0 unless every seat is a bot.
 
-    ``bots`` names the bot for each bot seat (the last seats); ``turn_seconds``
-    0 means no turn time limit; ``bot_delay_ms`` paces the bots; ``turn_limit``
-    ends the game with no winner after that many turns (0: never); ``level``
-    is how well the table's ``expert`` bots play, stand-ins included.
+    ``variant`` nil means the game's default; ``bots`` names the bot for each
+    bot seat (the last seats); ``options`` are the game's (the welcome lists
+    them), defaults filling the rest; ``turn_seconds`` 0 means no turn time
+    limit; ``bot_delay_ms`` paces the bots.
     """
 
     TYPE = "create_table"
     SENDER = Sender.CLIENT
-    preset: str = field(Str(1, 32, r"[a-z0-9-]+"))
-    seats: int = field(Int(2, MAX_SEATS))
-    bots: tuple[str, ...] = field(List(Str(1, 16, r"[a-z0-9-]+"), MAX_SEATS), ())
+    game: str = field(GAME_NAME)
+    seats: int = field(Int(1, MAX_SEATS))
+    variant: str | None = field(Optional(VARIANT), None)
+    bots: tuple[str, ...] = field(List(BOT, MAX_SEATS), ())
+    options: Mapping[str, Any] = field(OPTIONS, FrozenMap({}))
     turn_seconds: int = field(Int(0, 3600), 0)
     bot_delay_ms: int = field(Int(0, 10_000), 1000)
-    turn_limit: int = field(Int(0, MAX_TURN_LIMIT), 0)
-    level: str = field(LEVEL, DEFAULT_LEVEL)
 
 
 @attrs.frozen
@@ -193,10 +195,8 @@ class Leave(Message):
 
 @attrs.frozen
 class Act(Message):
-    """A game action in its text form.
-
-    ``draw 2``, ``steal 1``, ``discard R3 R4 R5``, ``dd``, ``putback R5``, ``end``.
-    """
+    """A game action in its text form, as the view's ``legal`` lists them (Notty: ``draw 2``,
+    ``steal 1``, ``discard R3 R4 R5``, ``end``)."""
 
     TYPE = "act"
     SENDER = Sender.CLIENT
@@ -234,53 +234,65 @@ class Bye(Message):
 
 # -- server to client --------------------------------------------------------------
 
-SEAT_INFO = Map({"name": Optional(NAME), "bot": Optional(Str(1, 16)), "connected": Bool()})
+SEAT_INFO = Map({"name": Optional(NAME), "bot": Optional(BOT), "connected": Bool()})
 TABLE_INFO = Map(
     {
         "table": TABLE_ID,
-        "preset": Str(1, 32),
+        "game": GAME_NAME,
+        "variant": VARIANT,
         "seats": List(SEAT_INFO, MAX_SEATS),
         "started": Bool(),
         "over": Bool(),
         "spectators": Int(0, 10_000),
         "turn_seconds": Int(0, 3600),
-        "turn_limit": Int(0, MAX_TURN_LIMIT),
-        "level": LEVEL,
+        "options": OPTIONS,
     }
 )
+#: How a game ended: every seat ranked, first place first (seats tied share a place).
+RESULT = Map({"ranking": List(List(SEAT, MAX_SEATS), MAX_SEATS), "reason": CODE, "text": Str(1, 400)})
+#: The envelope every game's view shares; ``body`` is the game's own (docs/GAMES.md).
 VIEW = Map(
     {
-        "preset": Str(1, 32, r"[a-z0-9-]+"),
+        "game": GAME_NAME,
+        "variant": VARIANT,
         "names": List(NAME, MAX_SEATS),
         "seat": Optional(SEAT),
-        "hands": List(CARDS, MAX_SEATS),
-        "deck_size": Int(0, 1000),
         "current": SEAT,
         "turn": Int(1, 2**31 - 1),
-        "drew": Bool(),
-        "stole": Bool(),
-        "exchanged": Bool(),
-        "must_put_back": Bool(),
-        "winner": Optional(SEAT),
-        "end_reason": Optional(CODE),
         "legal": List(ACTION, 1000),
+        "result": Optional(RESULT),
+        "body": Data(mapping=True),
     }
 )
-EVENT = Map(
+EVENT = Map({"kind": CODE, "text": Str(0, 400), "data": Data(depth=4, mapping=True)})
+VARIANT_INFO = Map(
     {
-        "kind": CODE,
-        "seat": Optional(SEAT),
-        "victim": SEAT,
-        "cards": CARDS,
-        "card": CARD,
-        "group": CODE,
-        "next_seat": SEAT,
-        "turn": Int(1, 2**31 - 1),
-        "winner": Optional(SEAT),
-        "reason": CODE,
-        "text": Str(0, 400),
+        "name": VARIANT,
+        "min_players": Int(1, MAX_SEATS),
+        "max_players": Int(1, MAX_SEATS),
+        "summary": Str(0, 200),
+    }
+)
+OPTION_INFO = Map(
+    {
+        "name": Str(1, 32, r"[a-z][a-z0-9_]*"),
+        "summary": Str(0, 200),
+        "default": Data(depth=0, text=64),
+        "choices": List(Str(1, 32), 32),
+        "low": Int(-(2**31), 2**31),
+        "high": Int(-(2**31), 2**31),
     },
-    optional=frozenset({"seat", "victim", "cards", "card", "group", "next_seat", "turn", "winner", "reason"}),
+    optional=frozenset({"choices", "low", "high"}),
+)
+#: A game a server hosts, as its welcome describes it.
+GAME_INFO = Map(
+    {
+        "name": GAME_NAME,
+        "title": Str(1, 64),
+        "variants": List(VARIANT_INFO, 32),
+        "bots": List(BOT, 64),
+        "options": List(OPTION_INFO, 32),
+    }
 )
 
 
@@ -290,8 +302,9 @@ class Welcome(Message):
 
     TYPE = "welcome"
     SENDER = Sender.SERVER
-    version: int = field(Int(1, 65535))
+    version: int = field(VERSION)
     server: str = field(Str(1, 64))
+    games: tuple[Mapping[str, Any], ...] = field(List(GAME_INFO, 32), ())
 
 
 @attrs.frozen
@@ -341,14 +354,14 @@ class State(Message):
 
 @attrs.frozen
 class Hint(Message):
-    """The most you can discard now (``size``), one way to do it, the other ways, and the outs."""
+    """The game's best move for you: in words (``text``), as actions to type in order, and as
+    ``data`` the game's client may show its own way (Notty: the discard, the alternatives, the outs)."""
 
     TYPE = "hint"
     SENDER = Sender.SERVER
-    size: int = field(Int(0, 1000))
-    best: tuple[tuple[str, ...], ...] = field(GROUPS)
-    alternatives: tuple[tuple[str, ...], ...] = field(GROUPS)
-    outs: tuple[Mapping[str, Any], ...] = field(List(Map({"card": CARD, "gain": Int(1, 1000)}), 200))
+    text: str = field(Str(0, 2000))
+    actions: tuple[str, ...] = field(List(ACTION, 50), ())
+    data: Mapping[str, Any] = field(Data(mapping=True), FrozenMap({}))
 
 
 @attrs.frozen

@@ -152,7 +152,12 @@ def _show_record(args: argparse.Namespace) -> int:
         if saved is None:
             sys.stderr.write(f"notty-server: there is no game {args.game} in {path}\n")
             return 1
-        print_game(saved, sys.stdout)
+        try:
+            print_game(saved, sys.stdout)
+        except ValueError as error:
+            sys.stdout.flush()
+            sys.stderr.write(f"notty-server: game {args.game} cannot be replayed: {error}\n")
+            return 1
         return 0
     finally:
         store.close()

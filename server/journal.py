@@ -9,7 +9,11 @@ chose); replaying those through the engine rebuilds it exactly.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import attrs
+
+from games import Settings
 
 
 @attrs.frozen
@@ -22,14 +26,18 @@ class SeatRecord:
 @attrs.frozen
 class GameBegun:
     table: int
-    preset: str
-    turn_limit: int
-    level: str
+    game: str  # its name in games.GAMES
+    variant: str
+    options: Mapping[str, int | str]  # every option of the game, as its settings hold them
     bot_delay: float
     turn_seconds: int
     seats: tuple[SeatRecord, ...]
-    deal: tuple[str, ...]  # the shuffled deck, cards in text form
+    deal: tuple[str, ...]  # the deal as the game records it (Notty: the shuffled deck)
     first: int
+
+    @property
+    def settings(self) -> Settings:
+        return Settings(self.game, self.variant, len(self.seats), self.options)
 
 
 @attrs.frozen
@@ -37,8 +45,8 @@ class Moved:
     table: int
     number: int  # 1, 2, ... within the game
     seat: int
-    action: str  # parse_action's text form
-    outcome: tuple[str, ...]  # the cards chance gave (drawn or stolen); empty if none
+    action: str  # the action's text form, which the game's parse_action reads back
+    outcome: tuple[str, ...]  # what chance gave, as the game records it (Notty: cards drawn or stolen)
 
 
 @attrs.frozen
@@ -54,6 +62,8 @@ class GameOver:
     table: int
     winner: int | None
     reason: str
+    #: Every seat, first place first (seats tied share a place); empty for a game given up.
+    ranking: tuple[tuple[int, ...], ...] = ()
 
 
 Record = GameBegun | Moved | SeatLeft | GameOver

@@ -5,8 +5,9 @@ bytes, time and bot work, and holds each client to the :class:`~server.limits.Li
 a deadline for hello, an idle timeout, token buckets for messages and for hints,
 a cap on connections, and a bounded outgoing queue (a client that stops reading
 is dropped when its queue is full, so it can neither hold memory nor delay
-anyone else). Replies are sent from the task that caused them, without waiting
-(:mod:`server.sockets`).
+anyone else). Replies are sent without waiting (:mod:`server.sockets`), from the task that
+caused them or, when they follow from changes to the game record, once those are stored: the
+record is committed in groups, one transaction a scheduling round (``_committer``).
 """
 
 from __future__ import annotations
@@ -28,17 +29,17 @@ from protocol import (
     ConnectionState,
     Error,
     Goodbye,
-    LocalProtocolError,
     Message,
     ProtocolError,
     Sender,
 )
 
-from .engine import EndTurn
-from .host import BotJob, HintJob, Host, Outgoing, make_hint
+from .host import HintJob, Host
+from .journal import Record
 from .limits import DEFAULT_LIMITS, MAX_REFUSALS, Limits, TokenBucket, counted_address
 from .sockets import NonBlockingSocket
 from .store import Store
+from .tables import BotJob, Outgoing
 
 log = logging.getLogger("notty.server")
 
@@ -82,6 +83,12 @@ class NottyServer:
         self._ids = itertools.count(1)
         self._cpu = trio.CapacityLimiter(bot_threads)
         self._nursery: trio.Nursery | None = None
+        # Group commit: what the host journals waits here for the next commit, and every message
+        # queued meanwhile waits with it, in order, so none is sent before what it follows from is
+        # stored. One commit serves every message of a scheduling round (see _committer).
+        self._unrecorded: list[Record] = []
+        self._held: list[tuple[Link, Message]] = []
+        self._commit_wanted = trio.Event()
 
     async def serve(
         self,
@@ -99,6 +106,7 @@ class NottyServer:
             nursery.start_soon(self._clock)
             if self.store is not None:
                 nursery.start_soon(self._checkpoints, self.store)
+                nursery.start_soon(self._committer, self.store)
             task_status.started(listeners)
             await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
 
@@ -302,27 +310,54 @@ class NottyServer:
     # -- sending --------------------------------------------------------------------
 
     def _dispatch(self, outgoing: Iterable[Outgoing]) -> None:
-        self._record()
+        records = self.host.take_journal()
+        if records and self.store is not None:
+            self._unrecorded += records
+            self._commit_wanted.set()
         for conn, message in outgoing:
             link = self.links.get(conn)
             if link is not None:
                 self._queue(link, message)
 
-    def _record(self) -> None:
-        """Store what the host just changed, before anyone hears of it."""
-        records = self.host.take_journal()
-        if self.store is not None and records:
+    async def _committer(self, store: Store) -> None:
+        """Commit what the host journals in groups: one transaction for every message answered in
+        a scheduling round, rather than one each, then send the replies held for it."""
+        try:
+            while True:
+                await self._commit_wanted.wait()
+                self._commit_wanted = trio.Event()
+                await trio.sleep(0)  # the rest of this round's messages join the group
+                self._commit(store)
+        finally:
+            self._commit(store)  # what is pending when the server stops is stored, not dropped
+
+    def _commit(self, store: Store) -> None:
+        """Store what the host changed, then send what was held for it."""
+        records, self._unrecorded = self._unrecorded, []
+        held, self._held = self._held, []
+        if records:
             try:
-                self.store.write(records)
+                store.write(records)
             except Exception:
                 log.exception("could not record %d change(s): they would be lost in a crash", len(records))
+        for link, message in held:
+            self._send(link, message)
 
     def _queue(self, link: Link, message: Message) -> None:
+        """Send ``message`` once everything journaled before it is stored."""
+        if self._unrecorded:
+            self._held.append((link, message))
+        else:
+            self._send(link, message)
+
+    def _send(self, link: Link, message: Message) -> None:
         if link.closing:
             return
         try:
             data = link.protocol.send(message)
-        except (LocalProtocolError, ProtocolError):  # out of turn, or too big for one frame
+        except Exception:  # out of turn, too big for one frame, or a game's data msgpack cannot carry
+            # A bug on our side: it costs this message, never the task sending it (which, for held
+            # replies, serves every connection).
             log.exception("connection %d: could not send %s", link.id, message.TYPE)
             return
         if not link.socket.send(data):
@@ -331,9 +366,10 @@ class NottyServer:
         elif isinstance(message, Goodbye):
             self._finish(link)
 
-    @staticmethod
-    def _finish(link: Link) -> None:
+    def _finish(self, link: Link) -> None:
         """Send nothing more; what is queued has ``FLUSH_SECONDS`` to leave, even to a peer not reading."""
+        if self.store is not None and any(held is link for held, _ in self._held):
+            self._commit(self.store)  # its last replies (a goodbye, say) are held: they go first
         link.socket.close_after_flush()
         if link.scope is not None:
             link.scope.deadline = min(link.scope.deadline, trio.current_time() + FLUSH_SECONDS)
@@ -362,7 +398,7 @@ class NottyServer:
 
     async def _hint(self, job: HintJob) -> None:
         try:
-            hint = await trio.to_thread.run_sync(make_hint, job.hand, job.rules, limiter=self._cpu)
+            hint = await trio.to_thread.run_sync(job.solve, limiter=self._cpu)
         except Exception:
             log.exception("hint failed")
             self._dispatch([(job.conn, Error("internal-error", "the server failed to work out a hint"))])
@@ -376,11 +412,12 @@ class NottyServer:
 
     async def _bot(self, job: BotJob) -> None:
         started = trio.current_time()
+        action: Any | None
         try:
             action = await trio.to_thread.run_sync(job.bot.choose, job.view, limiter=self._cpu)
-        except Exception:
+        except Exception:  # the host falls back on what the game says is always allowed
             log.exception("bot %s failed at table %d", job.bot.name, job.table)
-            action = EndTurn()
+            action = None
         await trio.sleep(max(0.0, job.delay - (trio.current_time() - started)))
         self._dispatch(self._ask(self.host.bot_acted, job, action, trio.current_time()))
         self._run_bots()

@@ -1,18 +1,24 @@
-"""Recorded games as text: the list of games, and one game move by move through the engine."""
+"""Recorded games as text: the list of games, and one game move by move through its game's seam.
+
+This is the operator's view of the record: each seat's holding, hidden cards
+and all, is :meth:`games.Match.position_text` (one string per seat, in seat
+order); each move's events are told as a spectator was told them
+(:meth:`games.Match.event`).
+"""
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TextIO
 
-from protocol import Card
+from games import DEFAULT_GAME, GAMES, Game
 
-from .host import ABANDONED, dealt, replay_move
 from .journal import SavedGame
+from .record import dealt, replay_move
 from .store import GameSummary
-from .wire import event_to_wire
+from .tables import ABANDONED
 
 
 def print_games(games: Iterable[GameSummary], out: TextIO) -> None:
@@ -21,34 +27,45 @@ def print_games(games: Iterable[GameSummary], out: TextIO) -> None:
         shown = True
         if game.ended_at is None:
             result = "unfinished"
+        elif len(game.ranking) > 2:  # a game that ranks every seat (not only a winner and the rest)
+            places = ", ".join(" = ".join(game.names[seat] for seat in place) for place in game.ranking)
+            result = f"ranked {places} ({game.reason})"
         elif game.winner is None:
             result = f"no winner ({game.reason})"
         else:
             result = f"{game.names[game.winner]} won ({game.reason})"
         out.write(
-            f"game {game.id}: {game.preset}, {' vs '.join(game.names)}, started {_when(game.started_at)}, "
-            f"{game.moves} moves, {result}\n"
+            f"game {game.id}: {_label(game.game, game.variant)}, {' vs '.join(game.names)}, "
+            f"started {_when(game.started_at)}, {game.moves} moves, {result}\n"
         )
     if not shown:
         out.write("no games recorded yet\n")
 
 
-def print_game(saved: SavedGame, out: TextIO) -> None:
-    """Every move with what it did, replayed through the engine from the recorded chance outcomes."""
+def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES) -> None:
+    """Every move with what it did, replayed from the recorded deal and chance outcomes.
+
+    ``ValueError`` says, in words, why a record cannot be replayed (a game this
+    server does not host, or a damaged record); the moves before it are printed.
+    """
     begun = saved.begun
+    if begun.game not in games:
+        raise ValueError(f"it is a game of {begun.game}, which this server does not host")
     names = [seat.name + (f" ({seat.bot})" if seat.bot else "") for seat in begun.seats]
-    out.write(f"game {begun.table}: {begun.preset}, {' vs '.join(names)}\n")
-    game = dealt(begun, random.Random(0))  # no chance left to the rng: every outcome is recorded
-    for name, hand in zip(game.names, game.hands, strict=True):
-        out.write(f"      {name} is dealt {_cards(hand)}\n")
-    for event in game.opening:
-        out.write(f"      {event_to_wire(event, game.names)['text']}\n")
+    out.write(f"game {begun.table}: {_label(begun.game, begun.variant)}, {' vs '.join(names)}\n")
+    match = dealt(begun, random.Random(0), games)  # no chance left to the rng: every outcome is recorded
+    for name, holding in zip(match.names, match.position_text(), strict=True):
+        out.write(f"      {name} is dealt {holding}\n")
+    for event in match.opening:
+        out.write(f"      {match.event(event, None)['text']}\n")
     for move in saved.moves:
-        turn = game.turn
-        events = replay_move(game, move)
-        texts = "; ".join(event_to_wire(event, game.names)["text"] for event in events)
+        turn = match.turn
+        step = replay_move(match, move)
+        texts = "; ".join(match.event(event, None)["text"] for event in step.events)
         out.write(f"{move.number:5}. turn {turn}: {texts}\n")
-    held = ", ".join(f"{name} {_cards(hand)}" for name, hand in zip(game.names, game.hands, strict=True))
+    held = ", ".join(
+        f"{name} {holding}" for name, holding in zip(match.names, match.position_text(), strict=True)
+    )
     when = "after the last recorded move" if saved.over is None else "at the end"
     out.write(f"      in hand {when}: {held}\n")
     if saved.over is None:
@@ -57,8 +74,10 @@ def print_game(saved: SavedGame, out: TextIO) -> None:
         out.write("(abandoned: nobody was left at the table)\n")
 
 
-def _cards(cards: Iterable[Card]) -> str:
-    return " ".join(str(card) for card in sorted(cards)) or "nothing"
+def _label(game: str, variant: str) -> str:
+    """A game as the record lists it: the default game by its variant alone, as it always has
+    been; any other by its name and variant."""
+    return variant if game == DEFAULT_GAME else f"{game} {variant}"
 
 
 def _when(seconds: float) -> str:

@@ -1,4 +1,5 @@
-"""``notty-sim``: many bot-only games, on every core, summarised with confidence intervals."""
+"""``notty-sim``: many bot-only games of any hosted game, on every core, summarised with
+confidence intervals. Games are played through the game seam (:mod:`games.autoplay`)."""
 
 from __future__ import annotations
 
@@ -9,22 +10,28 @@ import os
 import platform
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import attrs
 
-from protocol import PRESETS, Rules
+from games import DEFAULT_GAME, GAMES, Settings
+from games.autoplay import lineup, play_match, seeded_match
 
-from .bots import BOTS
-from .engine import EndReason
-from .match import lineup, play_bots, seeded_game
 from .stats import wilson_interval
+
+#: Ways to end with no winner that the summary always counts, if only to say none happened;
+#: a game's other reasons are counted when they happen.
+NO_WINNER_REASONS = ("stalemate", "turn-limit")
+#: The turn limit a game that has one gets unless told otherwise: most games between the
+#: simpler Notty bots never end by themselves.
+DEFAULT_MAX_TURNS = 300
 
 
 @attrs.frozen
 class SimConfig:
-    rules: Rules
+    settings: Settings  # the game, its variant and options; its seats are len(players)
     players: tuple[str, ...]
     games: int
     seed: int
@@ -34,7 +41,7 @@ class SimConfig:
 class Outcome:
     index: int
     winner: int | None  # index into SimConfig.players, not a seat
-    reason: EndReason
+    reason: str  # the game's reason code (Outcome.reason)
     turns: int
 
 
@@ -51,12 +58,13 @@ def seating(players: Sequence[str], index: int) -> list[int]:
 
 def play_one(config: SimConfig, index: int) -> Outcome:
     order = seating(config.players, index)
-    game, bots = seeded_game(
-        config.rules, [config.players[p] for p in order], f"notty-sim:{config.seed}:{index}"
+    settings = config.settings
+    match, bots = seeded_match(
+        GAMES[settings.game], settings, [config.players[p] for p in order], f"notty-sim:{config.seed}:{index}"
     )
-    result = play_bots(game, bots)
-    winner = None if result.winner is None else order[result.winner]
-    return Outcome(index, winner, result.reason, result.turns)
+    played = play_match(match, bots)
+    seat = played.outcome.winner
+    return Outcome(index, None if seat is None else order[seat], played.outcome.reason, played.turns)
 
 
 def _play_chunk(args: tuple[SimConfig, range]) -> list[Outcome]:
@@ -122,17 +130,20 @@ def summarise(config: SimConfig, outcomes: Sequence[Outcome], seconds: float, jo
             {"bot": label, "wins": wins, "win_rate": wins / games if games else 0.0, "ci95": [low, high]}
         )
     won = [o for o in outcomes if o.winner is not None]
+    reasons = Counter(dict.fromkeys(NO_WINNER_REASONS, 0))
+    reasons.update(o.reason for o in outcomes if o.winner is None)
+    settings = config.settings
     return {
         "games": games,
-        "preset": config.rules.name,
+        "game": settings.game,
+        "preset": settings.variant,
         "players": list(config.players),
         "seed": config.seed,
-        "max_turns": config.rules.turn_limit,
+        "max_turns": settings.options.get("turn_limit", 0),
         "bots": bots,
         "no_winner": {
             "total": games - len(won),
-            "stalemate": sum(1 for o in outcomes if o.reason is EndReason.STALEMATE),
-            "turn_limit": sum(1 for o in outcomes if o.reason is EndReason.TURN_LIMIT),
+            **{reason.replace("-", "_"): count for reason, count in reasons.items()},
         },
         "mean_turns": sum(o.turns for o in outcomes) / games if games else 0.0,
         "mean_turns_to_win": sum(o.turns for o in won) / len(won) if won else None,
@@ -141,6 +152,12 @@ def summarise(config: SimConfig, outcomes: Sequence[Outcome], seconds: float, jo
         "jobs": jobs,
         "machine": f"{platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}",
     }
+
+
+def _label(summary: dict[str, Any]) -> str:
+    """The default game by its variant alone, as the report always named it; others by both."""
+    game, variant = summary["game"], summary["preset"]
+    return variant if game == DEFAULT_GAME else f"{game} {variant}"
 
 
 def _labels(players: Sequence[str]) -> list[str]:
@@ -154,7 +171,7 @@ def _labels(players: Sequence[str]) -> list[str]:
 def format_report(summary: dict[str, Any]) -> str:
     games = summary["games"]
     lines = [
-        f"{games} games of {summary['preset']}: {' vs '.join(summary['players'])} "
+        f"{games} games of {_label(summary)}: {' vs '.join(summary['players'])} "
         f"(seed {summary['seed']}, turn limit {summary['max_turns'] or 'none'})",
         "",
         f"{'bot':<12} {'wins':>6} {'win rate':>9}   95% CI (Wilson)",
@@ -162,12 +179,13 @@ def format_report(summary: dict[str, Any]) -> str:
     for bot in summary["bots"]:
         low, high = bot["ci95"]
         lines.append(f"{bot['bot']:<12} {bot['wins']:>6} {bot['win_rate']:>8.1%}   [{low:.1%}, {high:.1%}]")
-    none = summary["no_winner"]
-    share = none["total"] / games if games else 0.0
+    none = dict(summary["no_winner"])
+    total = none.pop("total")
+    share = total / games if games else 0.0
     lines += [
         "",
-        f"no winner:   {none['total']} ({share:.1%}): "
-        f"stalemate {none['stalemate']}, turn limit {none['turn_limit']}",
+        f"no winner:   {total} ({share:.1%}): "
+        + ", ".join(f"{reason.replace('_', ' ')} {count}" for reason, count in none.items()),
         f"mean turns:  {summary['mean_turns']:.1f} per game"
         + (
             f", {summary['mean_turns_to_win']:.1f} in games with a winner"
@@ -187,18 +205,29 @@ def _usable_cores() -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="notty-sim", description="Play many Notty games between bots.")
+    parser = argparse.ArgumentParser(prog="notty-sim", description="Play many games between bots.")
     parser.add_argument("--games", type=int, default=200, help="number of games (default 200)")
     parser.add_argument(
-        "--players", default="greedy,random", help=f"2 or 3 bots, comma separated, from: {', '.join(BOTS)}"
+        "--game", default=DEFAULT_GAME, choices=list(GAMES), help=f"the game (default {DEFAULT_GAME})"
     )
-    parser.add_argument("--preset", default="classic", help=f"ruleset: {', '.join(PRESETS)}")
+    parser.add_argument(
+        "--variant",
+        "--preset",
+        default=None,
+        help="the game's variant (default its first; notty: " + ", ".join(GAMES[DEFAULT_GAME].variants) + ")",
+    )
+    parser.add_argument(
+        "--players",
+        default="greedy,random",
+        help="the bots, comma separated, one a seat (notty: " + ", ".join(GAMES[DEFAULT_GAME].bots) + ")",
+    )
     parser.add_argument("--seed", type=int, default=0, help="base seed: the same seed plays the same games")
     parser.add_argument(
         "--max-turns",
         type=int,
-        default=300,
-        help="end a game with no winner after this many turns (0: never)",
+        default=None,
+        help=f"end a game with no winner after this many turns (0: never; default {DEFAULT_MAX_TURNS}, "
+        "for games with a turn limit)",
     )
     parser.add_argument(
         "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: all cores)"
@@ -206,6 +235,19 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
+
+
+def _settings(args: argparse.Namespace) -> tuple[Settings, tuple[str, ...]]:
+    """The game's settings and the bots from the command line; ``ValueError`` says what is wrong."""
+    game = GAMES[args.game]
+    options: dict[str, int] = {}
+    if args.max_turns is not None and args.max_turns < 0:
+        raise ValueError("--max-turns must be 0 (no limit) or more")
+    if "turn_limit" in game.options:
+        options["turn_limit"] = DEFAULT_MAX_TURNS if args.max_turns is None else args.max_turns
+    elif args.max_turns is not None:
+        raise ValueError(f"{game.name} has no turn limit: leave out --max-turns")
+    return lineup(game, args.variant, args.players, options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -216,10 +258,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
     try:
-        rules, players = lineup(args.players, args.preset, args.max_turns)
+        settings, players = _settings(args)
     except ValueError as error:
         parser.error(str(error))
-    config = SimConfig(rules, players, args.games, args.seed)
+    config = SimConfig(settings, players, args.games, args.seed)
     jobs = min(args.jobs, args.games)
     start = time.perf_counter()
     try:

@@ -1,9 +1,10 @@
 """A connected socket that one task can write to on behalf of many: sends go out at once.
 
-A move is answered to every seat at its table, from the task that read the
-move. Trio's ``SocketStream.send_all`` is a checkpoint, so fanning out through
-streams needs a writer task and a channel per connection, and every message
-costs a task switch: under load, a fifth of the server's time. Here a send
+A move is answered to every seat at its table, from one task (the one that read
+the move, or the one that committed it to the record). Trio's
+``SocketStream.send_all`` is a checkpoint, so fanning out through streams needs
+a writer task and a channel per connection, and every message costs a task
+switch: under load, a fifth of the server's time. Here a send
 is tried at once, without blocking; whatever the kernel does not take now waits
 in a bounded backlog that the connection's own flusher drains when the socket is
 writable (asyncio's transports work the same way). Bytes still leave in order,

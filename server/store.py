@@ -12,18 +12,21 @@ an older database forward on open, and a newer one is refused.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 import attrs
 
 from .journal import GameBegun, GameOver, Moved, Record, SavedGame, SeatLeft, SeatRecord
 
-#: Migration ``i`` takes a database from version ``i`` to ``i + 1``.
+#: Migration ``i`` takes a database from version ``i`` to ``i + 1``. Never edit one that has
+#: shipped: databases out there are at its version.
 MIGRATIONS: tuple[str, ...] = (
+    # 1: the first release's record, of Notty games only.
     """
     CREATE TABLE games (
         id INTEGER PRIMARY KEY,          -- the table's number on the server
@@ -59,6 +62,37 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX unfinished_games ON games(id) WHERE ended_at IS NULL;
     """,
+    # 2: one server, many games. A game names its game and keeps its settings as the game's
+    # options (JSON, keys sorted); every game before this was Notty, whose options are its level
+    # and turn limit. ``deal`` and ``outcome`` now hold whatever tokens the game records (Notty:
+    # cards), still separated by spaces.
+    # The table is rebuilt, as SQLite's documentation lays out, rather than altered column by
+    # column: DROP COLUMN and json_object need SQLite 3.35 or 3.38, which some Pythons lack.
+    """
+    CREATE TABLE games_v2 (
+        id INTEGER PRIMARY KEY,          -- the table's number on the server
+        game TEXT NOT NULL,              -- its name in games.GAMES
+        variant TEXT NOT NULL,
+        options TEXT NOT NULL,           -- the game's options, JSON with sorted keys
+        bot_delay REAL NOT NULL,
+        turn_seconds INTEGER NOT NULL,
+        deal TEXT NOT NULL,              -- the deal's tokens (Notty: the shuffled deck), separated by spaces
+        first INTEGER NOT NULL,
+        started_at REAL NOT NULL,        -- seconds since the epoch
+        ended_at REAL,                   -- NULL while the game is unfinished
+        winner INTEGER,
+        reason TEXT,
+        ranking TEXT                     -- seats by place, first first (JSON); NULL: given up, or before v2
+    );
+    INSERT INTO games_v2 (id, game, variant, options, bot_delay, turn_seconds, deal, first, started_at,
+                          ended_at, winner, reason)
+        SELECT id, 'notty', preset, '{"level":"' || level || '","turn_limit":' || turn_limit || '}',
+               bot_delay, turn_seconds, deal, first, started_at, ended_at, winner, reason
+        FROM games;
+    DROP TABLE games;
+    ALTER TABLE games_v2 RENAME TO games;
+    CREATE INDEX unfinished_games ON games(id) WHERE ended_at IS NULL;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -70,13 +104,15 @@ class StoreError(Exception):
 @attrs.frozen
 class GameSummary:
     id: int
-    preset: str
+    game: str
+    variant: str
     names: tuple[str, ...]
     moves: int
     started_at: float
     ended_at: float | None
     winner: int | None
     reason: str | None
+    ranking: tuple[tuple[int, ...], ...] = ()  # seats by place, when the record has it
 
 
 def default_path() -> Path:
@@ -144,11 +180,23 @@ class Store:
                 f"the database {self.path} has schema version {version}, newer than this "
                 f"notty's {SCHEMA_VERSION}: upgrade notty or use another --db"
             )
-        for number in range(version, SCHEMA_VERSION):
-            with self._db:  # a failed step rolls back: the database stays at the last good version
-                self._db.executescript(
-                    f"BEGIN; {MIGRATIONS[number]}; PRAGMA user_version = {number + 1}; COMMIT;"
+        if version == SCHEMA_VERSION:
+            return
+        # A migration may rebuild a table others refer to; the references are checked afterwards.
+        self._db.execute("PRAGMA foreign_keys=OFF")
+        try:
+            for number in range(version, SCHEMA_VERSION):
+                with self._db:  # a failed step rolls back: the database stays at the last good version
+                    self._db.executescript(
+                        f"BEGIN; {MIGRATIONS[number]}; PRAGMA user_version = {number + 1}; COMMIT;"
+                    )
+            broken = self._db.execute("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise StoreError(
+                    f"the database {self.path} has {len(broken)} record(s) of games it does not hold"
                 )
+        finally:
+            self._db.execute("PRAGMA foreign_keys=ON")
 
     # -- writing -------------------------------------------------------------------
 
@@ -171,13 +219,13 @@ class Store:
         match record:
             case GameBegun():
                 db.execute(
-                    "INSERT INTO games (id, preset, turn_limit, level, bot_delay, turn_seconds, deal, first,"
+                    "INSERT INTO games (id, game, variant, options, bot_delay, turn_seconds, deal, first,"
                     " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         record.table,
-                        record.preset,
-                        record.turn_limit,
-                        record.level,
+                        record.game,
+                        record.variant,
+                        _options_text(record.options),
                         record.bot_delay,
                         record.turn_seconds,
                         " ".join(record.deal),
@@ -204,8 +252,8 @@ class Store:
                 )
             case GameOver():
                 db.execute(
-                    "UPDATE games SET ended_at = ?, winner = ?, reason = ? WHERE id = ?",
-                    (now, record.winner, record.reason, record.table),
+                    "UPDATE games SET ended_at = ?, winner = ?, reason = ?, ranking = ? WHERE id = ?",
+                    (now, record.winner, record.reason, _ranking_text(record.ranking), record.table),
                 )
 
     # -- reading -------------------------------------------------------------------
@@ -222,21 +270,22 @@ class Store:
 
     def game(self, game_id: int) -> SavedGame | None:
         row = self._db.execute(
-            "SELECT preset, turn_limit, level, bot_delay, turn_seconds, deal, first, winner, reason, ended_at"
+            "SELECT game, variant, options, bot_delay, turn_seconds, deal, first, winner, reason, ended_at,"
+            " ranking"
             " FROM games WHERE id = ?",
             (game_id,),
         ).fetchone()
         if row is None:
             return None
-        preset, turn_limit, level, bot_delay, turn_seconds, deal, first, winner, reason, ended_at = row
+        game, variant, options, bot_delay, turn_seconds, deal, first, winner, reason, ended_at, ranking = row
         seats = self._db.execute(
             "SELECT name, bot, token_hash, left_at FROM seats WHERE game = ? ORDER BY seat", (game_id,)
         ).fetchall()
         begun = GameBegun(
             table=game_id,
-            preset=preset,
-            turn_limit=turn_limit,
-            level=level,
+            game=game,
+            variant=variant,
+            options=json.loads(options),
             bot_delay=bot_delay,
             turn_seconds=turn_seconds,
             seats=tuple(SeatRecord(name, bot, token_hash) for name, bot, token_hash, _ in seats),
@@ -250,13 +299,13 @@ class Store:
             )
         )
         left = frozenset(index for index, seat in enumerate(seats) if seat[3] is not None)
-        over = None if ended_at is None else GameOver(game_id, winner, reason)
+        over = None if ended_at is None else GameOver(game_id, winner, reason, _ranking_of(ranking))
         return SavedGame(begun, moves, left, over)
 
     def games(self) -> list[GameSummary]:
         """Every stored game, newest first."""
         rows = self._db.execute(
-            "SELECT id, preset, started_at, ended_at, winner, reason,"
+            "SELECT id, game, variant, started_at, ended_at, winner, reason, ranking,"
             " (SELECT count(*) FROM moves WHERE moves.game = games.id),"
             " (SELECT group_concat(name, char(9)) FROM (SELECT name FROM seats WHERE seats.game = games.id"
             "  ORDER BY seat))"
@@ -264,7 +313,30 @@ class Store:
         )
         return [
             GameSummary(
-                game_id, preset, tuple((names or "").split("\t")), moves, started_at, ended_at, winner, reason
+                game_id,
+                game,
+                variant,
+                tuple((names or "").split("\t")),
+                moves,
+                started_at,
+                ended_at,
+                winner,
+                reason,
+                _ranking_of(ranking),
             )
-            for game_id, preset, started_at, ended_at, winner, reason, moves, names in rows
+            for game_id, game, variant, started_at, ended_at, winner, reason, ranking, moves, names in rows
         ]
+
+
+def _options_text(options: Mapping[str, int | str]) -> str:
+    """A game's options as the record keeps them: JSON with its keys sorted, so equal settings
+    are stored alike."""
+    return json.dumps(dict(options), sort_keys=True, separators=(",", ":"))
+
+
+def _ranking_text(ranking: tuple[tuple[int, ...], ...]) -> str | None:
+    return json.dumps([list(place) for place in ranking], separators=(",", ":")) if ranking else None
+
+
+def _ranking_of(text: str | None) -> tuple[tuple[int, ...], ...]:
+    return () if text is None else tuple(tuple(place) for place in json.loads(text))

@@ -1,7 +1,22 @@
-"""Exact answers to "what is the most I can discard from this hand?". Pure functions."""
+"""Pure functions over hands, one package per game's question.
 
-from ._api import Out, all_best_discards, best_discard, max_discard, outs
-from ._chance import Flat, chance_flat, finishing_draws, flatten, go_out_chance, unflatten
+Notty's answers are re-exported here, so ``from solver import best_discard``
+keeps working; other games' solvers sit beside :mod:`solver.notty`.
+"""
+
+from .notty import (
+    Flat,
+    Out,
+    all_best_discards,
+    best_discard,
+    chance_flat,
+    finishing_draws,
+    flatten,
+    go_out_chance,
+    max_discard,
+    outs,
+    unflatten,
+)
 
 __all__ = [
     "Flat",

@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from protocol import CLASSIC, FIVE_COLOUR, Card, Rules, has_group, parse_cards
-from server.engine import Action, Game, IllegalAction, Rule
+from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules, has_group, parse_cards
+from games.notty.engine import Action, Game, IllegalAction, Rule
+from protocol import CreateTable
 
 # No per-example deadlines: this is a noisy 2-core machine and speed lives in
 # bench/. In CI, examples are derived from the test, so a red run reproduces.
@@ -31,6 +32,21 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 PRESETS = [CLASSIC, FIVE_COLOUR]
 PRESET_IDS = [rules.name for rules in PRESETS]
+
+
+def notty_table(
+    variant: str = "classic",
+    seats: int = 2,
+    bots: tuple[str, ...] = (),
+    *,
+    level: str | None = None,
+    turn_limit: int | None = None,
+    **kwargs: Any,
+) -> CreateTable:
+    """A ``create_table`` for Notty, as a client asks for one (options only where given)."""
+    given = (("level", level), ("turn_limit", turn_limit))
+    options = {name: value for name, value in given if value is not None}
+    return CreateTable("notty", seats, variant, bots, options, **kwargs)
 
 
 def cards(text: str | Iterable[Card]) -> list[Card]:

@@ -1,4 +1,4 @@
-"""Bots (server/bots/) and bot matches (server/match.py).
+"""Bots (games/notty/bots/) and bot matches (server/match.py).
 
 The greedy bot's policy is fixed by its spec: discard the solver's best groups;
 steal from the opponent with the most cards, if that opponent has 2 or more;
@@ -13,9 +13,10 @@ from collections import Counter
 import pytest
 from conftest import PRESET_IDS, PRESETS, cards, groupless, groupless_hands, position
 
-from protocol import BOT_NAMES, CLASSIC, FIVE_COLOUR, Card, Rules, has_group, is_group, rules_from
-from server.bots import BOTS, Bot, ExpertBot, GreedyBot, QLearnBot, RandomBot, make_bot
-from server.engine import (
+from games import GAMES, describe
+from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules, has_group, is_group, rules_from
+from games.notty.bots import BOTS, Bot, ExpertBot, GreedyBot, QLearnBot, RandomBot, make_bot
+from games.notty.engine import (
     Action,
     Discard,
     Draw,
@@ -29,7 +30,7 @@ from server.engine import (
     View,
     legal_actions,
 )
-from server.match import GameResult, play_bots, seeded_game
+from games.notty.match import GameResult, play_bots, seeded_game
 from solver import best_discard, max_discard
 
 C = Card.parse
@@ -399,5 +400,5 @@ def test_seeded_game_derives_everything_from_the_seed() -> None:
     assert a.hands != c.hands
 
 
-def test_the_protocol_names_every_bot_the_server_seats() -> None:
-    assert tuple(BOTS) == BOT_NAMES  # the client completes and checks these names
+def test_the_servers_welcome_names_every_bot_it_seats() -> None:
+    assert describe(GAMES["notty"])["bots"] == list(BOTS)  # the client completes and checks these names

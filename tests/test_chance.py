@@ -1,4 +1,4 @@
-"""Go-out chances (solver/_chance.py) against an oracle that tries every draw.
+"""Go-out chances (solver/notty/_chance.py) against an oracle that tries every draw.
 
 The oracle knows nothing of the search: it lists every multiset of ``k``
 cards the deck can deal, asks the discard solver whether hand + draw can be
@@ -18,7 +18,7 @@ from conftest import PRESET_IDS, PRESETS, cards
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol import CLASSIC, FIVE_COLOUR, Card, Rules
+from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules
 from solver import finishing_draws, go_out_chance, max_discard
 
 TINY = Rules(name="tiny", colours="RYG", numbers=6, hand_size=3, hand_limit=10)

@@ -16,9 +16,12 @@ import pexpect
 import pytest
 from conftest import ServerProcess
 from pexpect.popen_spawn import PopenSpawn
+from test_client_session import TOKEN, notty_view, table, welcomed
 
 from client.app import name_from_login
-from client.commands import COMMANDS, completions, interpret, why_not
+from client.commands import COMMANDS, why_not
+from client.session import Session
+from games.notty.ui import COMMANDS as NOTTY_COMMANDS
 from protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -32,8 +35,10 @@ from protocol import (
     Leave,
     ListTables,
     Message,
+    Seated,
     Sender,
     Start,
+    State,
     Watch,
 )
 
@@ -272,40 +277,41 @@ def test_ctrl_c_at_the_prompt_quits_quietly(server_port: int) -> None:
     assert child.exitstatus == 130
 
 
-VIEW = {"preset": "five-colour", "names": ("ann", "greedy-2"), "seat": 0}
+def _at_table() -> Session:
+    """A client seated at a five-colour table against greedy-2, its hand R3 R4 Y7, tables 3 and 12 listed."""
+    session = welcomed()
+    session.receive(Seated(1, 0, TOKEN))
+    hands = {"hands": [["R3", "R4", "Y7"], ["B1"]]}
+    session.receive(State(1, notty_view(variant="five-colour", names=["ann", "greedy-2"], body=hands), ()))
+    session.tables_seen = [3, 12]
+    return session
 
 
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
         ("tables", (ListTables(),)),
-        ("new five-colour 3 greedy random", (CreateTable("five-colour", 3, ("greedy", "random")),)),
-        ("new", (CreateTable("classic", 2, ("expert",), level="medium"),)),
-        ("new 3", (CreateTable("classic", 3, ("expert", "expert")),)),
-        ("new hard", (CreateTable("classic", 2, ("expert",), level="hard"),)),
-        (
-            "new classic 3 expert expert hard",
-            (CreateTable("classic", 3, ("expert", "expert"), level="hard"),),
-        ),
-        ("new Easy five-colour 3", (CreateTable("five-colour", 3, ("expert", "expert"), level="easy"),)),
-        ("new classic 3 greedy medium random", (CreateTable("classic", 3, ("greedy", "random")),)),
-        ("new classic 2 expert-hard easy", (CreateTable("classic", 2, ("expert-hard",), level="easy"),)),
-        ("new classic 2 hard hard", (CreateTable("classic", 2, ("expert",), level="hard"),)),
-        ("new classic 2 human", (CreateTable("classic", 2, ()),)),
-        ("new human", (CreateTable("classic", 2, ()),)),
-        ("new five-colour human", (CreateTable("five-colour", 2, ()),)),
-        ("new classic greedy human", (CreateTable("classic", 3, ("greedy",)),)),
-        ("new classic 2 greedy limit 50", (CreateTable("classic", 2, ("greedy",), turn_limit=50),)),
-        (
-            "new limit 300 hard greedy",
-            (CreateTable("classic", 2, ("greedy",), level="hard", turn_limit=300),),
-        ),
-        ("new greedy", (CreateTable("classic", 2, ("greedy",)),)),
-        ("new expert hard", (CreateTable("classic", 2, ("expert",), level="hard"),)),
-        ("new greedy human", (CreateTable("classic", 3, ("greedy",)),)),
-        ("new classic 3 human", (CreateTable("classic", 3, ()),)),
-        ("new 3 expert human hard", (CreateTable("classic", 3, ("expert",), level="hard"),)),
-        ("new five-colour 3 HUMAN greedy", (CreateTable("five-colour", 3, ("greedy",)),)),
+        ("new five-colour 3 greedy random", (table("five-colour", 3, ["greedy", "random"]),)),
+        ("new", (table("classic", 2, ["expert"]),)),  # level: the server's default, medium
+        ("new 3", (table("classic", 3, ["expert", "expert"]),)),
+        ("new hard", (table("classic", 2, ["expert"], level="hard"),)),
+        ("new classic 3 expert expert hard", (table("classic", 3, ["expert", "expert"], level="hard"),)),
+        ("new Easy five-colour 3", (table("five-colour", 3, ["expert", "expert"], level="easy"),)),
+        ("new classic 3 greedy medium random", (table("classic", 3, ["greedy", "random"], level="medium"),)),
+        ("new classic 2 expert-hard easy", (table("classic", 2, ["expert-hard"], level="easy"),)),
+        ("new classic 2 hard hard", (table("classic", 2, ["expert"], level="hard"),)),
+        ("new classic 2 human", (table("classic", 2),)),
+        ("new human", (table("classic", 2),)),
+        ("new five-colour human", (table("five-colour", 2),)),
+        ("new classic greedy human", (table("classic", 3, ["greedy"]),)),
+        ("new classic 2 greedy limit 50", (table("classic", 2, ["greedy"], turn_limit=50),)),
+        ("new limit 300 hard greedy", (table("classic", 2, ["greedy"], level="hard", turn_limit=300),)),
+        ("new greedy", (table("classic", 2, ["greedy"]),)),
+        ("new expert hard", (table("classic", 2, ["expert"], level="hard"),)),
+        ("new greedy human", (table("classic", 3, ["greedy"]),)),
+        ("new classic 3 human", (table("classic", 3),)),
+        ("new 3 expert human hard", (table("classic", 3, ["expert"], level="hard"),)),
+        ("new five-colour 3 HUMAN greedy", (table("five-colour", 3, ["greedy"]),)),
         ("join 4", (Join(4, None),)),
         ("draw 2", (Act("draw 2"),)),
         ("steal Greedy-2", (Act("steal 1"),)),
@@ -317,14 +323,14 @@ VIEW = {"preset": "five-colour", "names": ("ann", "greedy-2"), "seat": 0}
     ],
 )
 def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> None:
-    assert interpret(line, VIEW).messages == expected
+    assert _at_table().typed(line).messages == expected
 
 
 @pytest.mark.parametrize(
     ("before", "text", "expected"),
     [
         ("", "d", ["dd", "discard", "draw"]),
-        ("  ", "", list(COMMANDS)),
+        ("  ", "", [*COMMANDS, *NOTTY_COMMANDS]),
         ("new ", "e", ["easy", "expert", "expert-easy", "expert-hard", "expert-medium"]),
         ("new classic 2 ", "h", ["hard", "human"]),
         ("new ", "g", ["greedy"]),
@@ -336,12 +342,18 @@ def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> No
     ],
 )
 def test_tab_offers_what_fits_the_command(before: str, text: str, expected: list[str]) -> None:
-    view = VIEW | {"hands": [["R3", "R4", "Y7"], ["B1"]], "seat": 0}
-    assert completions(before, text, view, [3, 12]) == sorted(expected)
+    assert sorted(_at_table().completions(before, text)) == sorted(expected)
+
+
+def test_tab_offers_cards_in_the_hands_order() -> None:
+    session = welcomed()
+    session.receive(Seated(1, 0, TOKEN))
+    session.receive(State(1, notty_view(body={"hands": [["R10", "R2", "B1"], ["Y5"]]}), ()))
+    assert session.completions("discard R2 ", "") == ["R2", "R10", "B1"]
 
 
 def test_help_says_how_to_choose_a_level() -> None:
-    help_text = interpret("help", None).say
+    help_text = welcomed().typed("help").say
     assert "new [PRESET] [SEATS] [BOT|human...] [LEVEL]" in help_text
     assert "'human' to keep a seat" in help_text
     assert all(level in help_text for level in ("easy", "medium", "hard"))
@@ -374,11 +386,12 @@ def test_help_says_how_to_choose_a_level() -> None:
         ("new limit 100001", "'limit' takes a number of turns"),
         ("new limit ten", "'limit' takes a number of turns"),
         ("new limit 5 greedy limit 6", "one limit, please"),
+        ("putback R3 R4", "usage: putback CARD"),
         ("fly", "unknown command"),
     ],
 )
 def test_bad_commands_are_answered_locally_and_send_nothing(line: str, says: str) -> None:
-    reply = interpret(line, VIEW)
+    reply = _at_table().typed(line)
     assert reply.messages == ()
     assert says in reply.say
 
@@ -386,7 +399,7 @@ def test_bad_commands_are_answered_locally_and_send_nothing(line: str, says: str
 @pytest.mark.parametrize(
     ("message", "state", "says"),
     [
-        (CreateTable("classic", 2), ConnectionState.SEATED, "you are already at table 7: 'leave' it first"),
+        (CreateTable("notty", 2), ConnectionState.SEATED, "you are already at table 7: 'leave' it first"),
         (Join(3, None), ConnectionState.SEATED, "already at table 7"),
         (Watch(3), ConnectionState.WATCHING, "you are watching table 7: 'leave' it first"),
         (Act("draw 1"), ConnectionState.WATCHING, "you are only watching"),
@@ -405,7 +418,7 @@ def test_what_cannot_be_sent_now_is_explained_in_commands(
 def test_every_refusal_the_protocol_makes_has_words_for_the_user() -> None:
     for state in ConnectionState:
         allowed = Connection.allowed(Sender.CLIENT, state)
-        tried = (CreateTable("classic", 2), Join(1, None), Watch(1), Start(), Leave(), Act("end"), AskHint())
+        tried = (CreateTable("notty", 2), Join(1, None), Watch(1), Start(), Leave(), Act("end"), AskHint())
         for message in tried:
             if type(message) not in allowed:
                 text = why_not(message, state, None)

@@ -29,6 +29,7 @@ import trio.testing
 
 from client import app, tokens
 from client.app import Client, Terminal
+from client.session import Session
 from client.tokens import SeatStore, StoredSeat, default_path, server_key
 from protocol import (
     PROTOCOL_VERSION,
@@ -171,7 +172,7 @@ def _messages(sock: socket.socket, conn: Connection) -> Iterator[Message]:
 def _held_seat(port: int, name: str) -> tuple[int, str]:
     """A seat in a game whose first turn is ``name``'s and whose first turn is its last.
 
-    Made over the raw protocol (the client's ``new`` has no turn limit); the
+    Made over the raw protocol, where a game may be picked until its first turn is ours; the
     socket is then dropped, so the server holds the seat for its token.
     """
     for _ in range(30):
@@ -180,7 +181,7 @@ def _held_seat(port: int, name: str) -> tuple[int, str]:
             sock.sendall(conn.send(Hello(PROTOCOL_VERSION, name)))
             messages = _messages(sock, conn)
             assert isinstance(next(messages), Welcome)
-            sock.sendall(conn.send(CreateTable("classic", 2, ("greedy",), turn_limit=1)))
+            sock.sendall(conn.send(CreateTable("notty", 2, "classic", ("greedy",), {"turn_limit": 1})))
             seated = next(m for m in messages if isinstance(m, Seated))
             state = next(m for m in messages if isinstance(m, State))
             if state.view["current"] == seated.seat:
@@ -368,33 +369,12 @@ class Screen(Terminal):
         self.lines.append(text)
 
 
-def _table_info(table: int, names: list[str | None]) -> dict[str, Any]:
-    seats = [{"name": name, "bot": None, "connected": name is not None} for name in names]
-    return {
-        "table": table, "preset": "classic", "seats": seats, "started": False, "over": False,
-        "spectators": 0, "turn_seconds": 0, "turn_limit": 0, "level": "medium",
-    }  # fmt: skip
-
-
-async def test_seat_news_is_shown_but_is_neither_the_list_to_complete_from_nor_a_reply() -> None:
-    screen = Screen()
-    client = Client(screen, "ann")
-    client.tables_asked = 1  # 'tables' was typed
-    client.on_message(Tables([_table_info(3, [None, None]), _table_info(7, ["ann", None])]))
-    assert client.tables_seen == [3, 7] and client.received == 1
-    client.table = 7
-    client.on_message(Tables([_table_info(7, ["ann", "bob"])]))  # unasked: bob sat down
-    assert screen.lines[-1] == "table 7: classic, level medium, waiting, seats: ann, bob · you are here"
-    assert client.tables_seen == [3, 7]  # 'join 3' still completes
-    assert client.received == 1  # a script waiting for a reply still waits
-
-
 async def test_an_idle_client_pings_every_heartbeat_and_shows_nothing_of_it(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
     near, far = trio.testing.memory_stream_pair()
     screen = Screen()
-    client = Client(screen, "ivy")
+    client = Client(screen, Session("ivy"))
     client.stream = near
     server = Connection(Sender.SERVER)
     heard: list[tuple[float, Message]] = []

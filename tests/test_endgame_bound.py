@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol import Card, rules_from
+from games.notty import Card, rules_from
 from solver import go_out_chance
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

@@ -1,4 +1,4 @@
-"""The rules engine (server/engine/), rule by rule against shared/rules/notty.md."""
+"""The rules engine (games/notty/engine/), rule by rule against shared/rules/notty.md."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ from conftest import (
     snapshot,
 )
 
-from protocol import CLASSIC, FIVE_COLOUR, Card, GroupKind, Rules, has_group, rules_from, valid_groups
-from server.engine import (
+from games.notty import CLASSIC, FIVE_COLOUR, Card, GroupKind, Rules, has_group, rules_from, valid_groups
+from games.notty.engine import (
     Action,
     ActionSyntaxError,
     Discard,

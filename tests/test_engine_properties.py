@@ -17,8 +17,8 @@ from conftest import ArmableRandom, assert_conserved, public_state, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from protocol import CLASSIC, FIVE_COLOUR, Card, Rules, has_group
-from server.engine import (
+from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules, has_group
+from games.notty.engine import (
     Action,
     Discard,
     Draw,

@@ -13,11 +13,11 @@ from conftest import PRESET_IDS, PRESETS, groupless, position
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol import CLASSIC, FIVE_COLOUR, Card, Rules, rules_from
-from server.bots import LEVELS, ExpertBot, make_bot
-from server.bots._expert import QUIET_ROUNDS
-from server.engine import Discard, Draw, EndTurn, Game, Steal, check
-from server.match import play_bots, seeded_game
+from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules, rules_from
+from games.notty.bots import LEVELS, ExpertBot, make_bot
+from games.notty.bots._expert import QUIET_ROUNDS
+from games.notty.engine import Discard, Draw, EndTurn, Game, Steal, check
+from games.notty.match import play_bots, seeded_game
 from solver import max_discard
 
 levels = pytest.mark.parametrize("level", LEVELS)

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Mapping
 from typing import Any
 
+import hidden_game
 import pytest
+from conftest import notty_table as notty
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games import GAMES, Game, Settings
+from games.notty.bots import BOTS, ExpertBot, GreedyBot, RandomBot
+from games.notty.bots import LEVELS as BOT_LEVELS
 from protocol import (
-    LEVELS,
-    PRESETS,
+    MAX_NAME,
+    MAX_SEATS,
     PROTOCOL_VERSION,
     Act,
     AskHint,
@@ -43,21 +49,21 @@ from protocol import (
     Welcome,
     encode_frame,
 )
-from server.bots import BOTS, ExpertBot, GreedyBot, RandomBot
-from server.bots import LEVELS as BOT_LEVELS
-from server.engine import Game
-from server.host import Host, Table, make_hint
-from server.wire import event_to_wire, seat_view, view_to_wire
+from server.host import Host, hint_message
+from server.tables import Seat, Table, states
 
 
 class Net:
     """Clients wired to a Host through encoded frames, as over TCP; time is explicit."""
 
-    def __init__(self, grace: float = 30.0) -> None:
+    def __init__(self, grace: float = 30.0, games: Mapping[str, Game] = GAMES, seed: int = 1) -> None:
         tokens = (f"{n:040d}" for n in itertools.count())
-        seeds = itertools.count(1)
+        seeds = itertools.count(seed)
         self.host = Host(
-            new_rng=lambda: random.Random(next(seeds)), new_token=lambda: next(tokens), grace=grace
+            new_rng=lambda: random.Random(next(seeds)),
+            new_token=lambda: next(tokens),
+            grace=grace,
+            games=games,
         )
         self.now = 0.0
         self.clients: dict[int, Client] = {}
@@ -118,7 +124,7 @@ class Client:
         assert received == message
         host = self.net.host
         self.net.deliver(host.handle(self.id, received, self.net.now))
-        self.net.deliver([(job.conn, make_hint(job.hand, job.rules)) for job in host.hint_jobs()])
+        self.net.deliver([(job.conn, hint_message(job.solve())) for job in host.hint_jobs()])
         return self.inbox[start:]
 
     def last(self, kind: type[Message]) -> Any:
@@ -155,7 +161,7 @@ def test_hello_welcome_and_table_list() -> None:
 def test_a_whole_game_against_a_bot() -> None:
     net = Net()
     ann = net.client("ann")
-    replies = ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))
+    replies = ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
     assert isinstance(replies[0], Seated) and replies[0].seat == 0
     assert ann.client_side.state is ConnectionState.SEATED
     assert isinstance(replies[1], State)
@@ -164,7 +170,7 @@ def test_a_whole_game_against_a_bot() -> None:
     for _ in range(400):
         net.run_bots()
         view = ann.view
-        if view["end_reason"] is not None:
+        if view["result"] is not None:
             break
         assert view["current"] == 0 and view["legal"]
         legal = view["legal"]
@@ -174,14 +180,14 @@ def test_a_whole_game_against_a_bot() -> None:
         replies = ann.send(Act(choice))
         assert not any(isinstance(m, Error) for m in replies), replies
     assert ann.view["turn"] > 1
-    assert sum(len(h) for h in ann.view["hands"]) + ann.view["deck_size"] == 80
+    assert sum(len(h) for h in ann.view["body"]["hands"]) + ann.view["body"]["deck_size"] == 80
 
 
 def test_illegal_actions_are_refused_with_the_rule_and_change_nothing() -> None:
     net = Net()
     ann = net.client("ann")
     bob = net.client("bob")
-    table = ann.send(CreateTable("classic", 2))[0].table
+    table = ann.send(notty("classic", 2))[0].table
     bob.send(Join(table))
     current = ann.view["current"]
     mover, waiter = (ann, bob) if current == 0 else (bob, ann)
@@ -201,11 +207,11 @@ def test_illegal_actions_are_refused_with_the_rule_and_change_nothing() -> None:
 def test_two_humans_and_a_bot_all_see_every_change() -> None:
     net = Net()
     ann, bob = net.client("ann"), net.client("bob")
-    table = ann.send(CreateTable("five-colour", 3, ("random",), bot_delay_ms=0))[0].table
+    table = ann.send(notty("five-colour", 3, ("random",), bot_delay_ms=0))[0].table
     assert not any(isinstance(m, State) for m in ann.inbox)  # waiting for bob
     bob.send(Join(table))
     net.run_bots()
-    assert ann.view["hands"] == bob.view["hands"]
+    assert ann.view["body"]["hands"] == bob.view["body"]["hands"]
     assert ann.view["seat"] == 0 and bob.view["seat"] == 1
     assert ann.view["names"] == ("ann", "bob", "random-3")
 
@@ -213,11 +219,11 @@ def test_two_humans_and_a_bot_all_see_every_change() -> None:
 def test_spectator_sees_all_hands_but_cannot_act() -> None:
     net = Net()
     ann, eve = net.client("ann"), net.client("eve")
-    table = ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))[0].table
+    table = ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))[0].table
     replies = eve.send(Watch(table))
     assert isinstance(replies[0], Watching) and isinstance(replies[1], State)
     assert eve.view["seat"] is None and eve.view["legal"] == ()
-    assert eve.view["hands"] == ann.view["hands"]
+    assert eve.view["body"]["hands"] == ann.view["body"]["hands"]
     with pytest.raises(ValueError):  # the protocol itself forbids a spectator's act
         eve.client_side.send(Act("end"))
 
@@ -225,7 +231,7 @@ def test_spectator_sees_all_hands_but_cannot_act() -> None:
 def test_creator_starts_early_and_bots_fill_the_seats() -> None:
     net = Net()
     ann, bob = net.client("ann"), net.client("bob")
-    table = ann.send(CreateTable("classic", 3))[0].table
+    table = ann.send(notty("classic", 3))[0].table
     bob.send(Join(table))
     (error,) = bob.send(Start())
     assert error.code == "not-creator"
@@ -239,7 +245,7 @@ def test_creator_starts_early_and_bots_fill_the_seats() -> None:
 def test_a_player_named_like_a_filling_bot_can_still_start_early() -> None:
     net = Net()
     ann = net.client("expert-3")
-    table = ann.send(CreateTable("classic", 3))[0].table
+    table = ann.send(notty("classic", 3))[0].table
     replies = ann.send(Start())
     assert isinstance(replies[0], State), replies
     names = ann.view["names"]
@@ -260,7 +266,7 @@ def test_a_second_player_of_the_same_name_gets_a_name_of_their_own(
 ) -> None:
     net = Net()
     ann, bob = net.client(first), net.client(second)
-    table = ann.send(CreateTable("classic", 2))[0].table
+    table = ann.send(notty("classic", 2))[0].table
     bob.send(Join(table))  # the game starts: every state is checked as a client decodes it (Net.deliver)
     assert list(bob.view["names"]) == [first, given]
 
@@ -269,7 +275,7 @@ def test_a_second_player_of_the_same_name_gets_a_name_of_their_own(
 def test_when_the_creator_goes_before_the_start_the_next_player_may_start(how: str) -> None:
     net = Net()
     ann, bob = net.client("ann"), net.client("bob")
-    table = ann.send(CreateTable("classic", 3))[0].table
+    table = ann.send(notty("classic", 3))[0].table
     bob.send(Join(table))
     assert bob.send(Start())[0].code == "not-creator"  # not while ann is here
     if how == "leave":
@@ -284,7 +290,7 @@ def test_when_the_creator_goes_before_the_start_the_next_player_may_start(how: s
 def test_a_table_kept_only_by_a_spectator_can_be_started_by_the_next_to_sit() -> None:
     net = Net()
     ann, bob, cat = net.client("ann"), net.client("bob"), net.client("cat")
-    table = ann.send(CreateTable("classic", 3))[0].table
+    table = ann.send(notty("classic", 3))[0].table
     cat.send(Watch(table))
     ann.send(Leave())  # nobody seated: cat's watching keeps the table
     bob.send(Join(table))
@@ -295,7 +301,7 @@ def test_a_table_kept_only_by_a_spectator_can_be_started_by_the_next_to_sit() ->
 def test_everyone_at_a_waiting_table_sees_who_comes_and_goes() -> None:
     net = Net()
     ann, bob, cat = net.client("ann"), net.client("bob"), net.client("cat")
-    table = ann.send(CreateTable("classic", 3))[0].table
+    table = ann.send(notty("classic", 3))[0].table
 
     def seats_ann_saw() -> list[str | None]:
         (info,) = ann.inbox[-1].tables
@@ -319,9 +325,11 @@ def test_lobby_refusals() -> None:
     net = Net()
     ann, bob, cat = net.client("ann"), net.client("bob"), net.client("cat")
     assert ann.send(Join(99))[0].code == "no-such-table"
-    assert ann.send(CreateTable("poker", 2))[0].code == "unknown-preset"
-    assert ann.send(CreateTable("classic", 2, ("wizard",)))[0].code == "unknown-bot"
-    table = ann.send(CreateTable("classic", 2))[0].table
+    assert ann.send(notty("poker", 2))[0].code == "unknown-variant"
+    assert ann.send(CreateTable("poker", 2))[0].code == "unknown-game"
+    assert ann.send(notty("classic", 5))[0].code == "bad-seats"
+    assert ann.send(notty("classic", 2, ("wizard",)))[0].code == "unknown-bot"
+    table = ann.send(notty("classic", 2))[0].table
     assert bob.send(Join(table, 0))[0].code == "seat-taken"
     bob.send(Join(table))
     assert cat.send(Join(table))[0].code == "game-started"
@@ -330,11 +338,15 @@ def test_lobby_refusals() -> None:
 def test_hint_and_play_for_me() -> None:
     net = Net()
     ann = net.client("ann")
-    ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))
+    ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
     net.run_bots()
     (hint,) = ann.send(AskHint())
     assert isinstance(hint, Hint)
-    assert hint.size == sum(len(group) for group in hint.best)
+    best = hint.data["best"]
+    assert hint.data["size"] == sum(len(group) for group in best)
+    assert hint.actions == tuple("discard " + " ".join(group) for group in best)  # commands to type
+    hand = ann.view["body"]["hands"][0]
+    assert all(card in hand for group in best for card in group)
     assert ann.send(PlayForMe()) == []
     turn = ann.view["turn"]
     net.run_bots()
@@ -345,12 +357,12 @@ def test_hint_and_play_for_me() -> None:
 def test_no_hint_and_no_play_for_me_once_the_game_is_over() -> None:
     net = Net()
     ann = net.client("ann")
-    ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0, turn_limit=2))
+    ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0, turn_limit=2))
     for _ in range(3):
         net.run_bots()
-        if ann.view["end_reason"] is None:
+        if ann.view["result"] is None:
             ann.send(Act("end"))
-    assert ann.view["end_reason"] == "turn-limit"
+    assert ann.view["result"]["reason"] == "turn-limit"
     for ask in (AskHint(), PlayForMe()):
         (error,) = ann.send(ask)
         assert isinstance(error, Error) and error.code == "game-over" and "'leave'" in error.message
@@ -359,14 +371,14 @@ def test_no_hint_and_no_play_for_me_once_the_game_is_over() -> None:
 def test_drop_and_resume_with_token_then_stand_in_after_grace() -> None:
     net = Net(grace=30)
     ann = net.client("ann")
-    seated = ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0, level="easy"))[0]
+    seated = ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0, level="easy"))[0]
     net.run_bots()
-    hands = ann.view["hands"]
+    hands = ann.view["body"]["hands"]
     net.drop(ann)
     assert net.run_bots() == 0  # nobody there: bots wait
     again = net.client("ann", token=seated.token)
     assert isinstance(again.inbox[1], Seated) and again.inbox[1].seat == 0
-    assert again.view["hands"] == hands  # the full current view on resume
+    assert again.view["body"]["hands"] == hands  # the full current view on resume
     net.drop(again)
     net.tick(31)  # past the grace: a stand-in plays ann's seat when someone watches
     eve = net.client("eve")
@@ -378,7 +390,7 @@ def test_drop_and_resume_with_token_then_stand_in_after_grace() -> None:
 def test_turn_time_limit_hands_the_turn_to_the_server() -> None:
     net = Net()
     ann, bob = net.client("ann"), net.client("bob")
-    table = ann.send(CreateTable("classic", 2, turn_seconds=10))[0].table
+    table = ann.send(notty("classic", 2, turn_seconds=10))[0].table
     bob.send(Join(table))
     mover = ann if ann.view["current"] == 0 else bob
     net.tick(11)
@@ -391,7 +403,7 @@ def test_turn_time_limit_hands_the_turn_to_the_server() -> None:
 def test_leave_and_bye() -> None:
     net = Net()
     ann = net.client("ann")
-    table = ann.send(CreateTable("classic", 2))[0].table
+    table = ann.send(notty("classic", 2))[0].table
     assert ann.send(Leave()) == [Left(table)]
     assert ann.client_side.state is ConnectionState.LOBBY
     assert ann.send(ListTables())[0].tables == ()  # an empty table that never started goes away
@@ -403,40 +415,54 @@ def test_the_table_list_fits_in_one_frame_however_many_tables() -> None:
     net = Net()
     clients = [net.client(f"p{i}") for i in range(450)]
     for client in clients:
-        client.send(CreateTable("classic", 2))
+        client.send(notty("classic", 2))
     (tables,) = clients[0].send(ListTables())  # delivered through a real frame, or it would raise
     assert len(tables.tables) == 200
     assert tables.tables[0]["table"] == 450  # the newest first
 
 
+def test_a_list_of_tables_of_many_seats_is_cut_to_fit_one_frame() -> None:
+    net = Net()
+    ann = net.client("ann")
+    notty = GAMES["notty"]
+    settings_ = Settings("notty", "classic", MAX_SEATS, {"level": "medium", "turn_limit": 0})
+    for table_id in range(1, 301):  # as a game of eight seats with the longest names would list
+        seats = [Seat(name=f"{seat}".rjust(MAX_NAME, "x"), bot="expert-medium") for seat in range(MAX_SEATS)]
+        net.host.tables[table_id] = Table(table_id, notty, settings_, seats, None, 0.0, 0)
+    (tables,) = ann.send(ListTables())  # delivered through a real frame, or it would raise
+    listed = [info["table"] for info in tables.tables]
+    assert 0 < len(listed) < 200 and listed == list(range(300, 300 - len(listed), -1))  # newest first
+
+
 # -- the table's level: how well its expert bots play ---------------------------------------
 
 
-def test_the_server_and_the_protocol_agree_on_the_levels() -> None:
-    assert LEVELS == BOT_LEVELS
-    assert all(f"expert-{level}" in BOTS for level in LEVELS)
+def test_the_games_level_option_and_the_bots_agree_on_the_levels() -> None:
+    level = GAMES["notty"].options["level"]
+    assert level.choices == BOT_LEVELS and level.default == "medium"
+    assert all(f"expert-{level}" in BOTS for level in BOT_LEVELS)
 
 
 def test_expert_seats_play_at_the_tables_level_and_other_bots_as_named() -> None:
     net = Net()
     ann = net.client("ann")
-    ann.send(CreateTable("classic", 3, ("expert", "greedy"), bot_delay_ms=0, level="hard"))
+    ann.send(notty("classic", 3, ("expert", "greedy"), bot_delay_ms=0, level="hard"))
     table = ann.table
-    assert table.level == "hard"
+    assert table.settings.options["level"] == "hard"
     assert ann.view["names"] == ("ann", "expert-2", "greedy-3")
     assert expert_level(table.bots[1]) == "hard"
     assert isinstance(table.bots[2], GreedyBot)
     assert expert_level(table.bots[0]) == "hard"  # ann's stand-in, should she need one
     (listing,) = ann.send(ListTables())
     (info,) = listing.tables
-    assert info["level"] == "hard"
+    assert info["options"]["level"] == "hard"
     assert [seat["bot"] for seat in info["seats"]] == [None, "expert-hard", "greedy"]
 
 
 def test_an_expert_named_with_its_level_keeps_that_level() -> None:
     net = Net()
     ann = net.client("ann")
-    ann.send(CreateTable("five-colour", 3, ("expert-easy", "random"), bot_delay_ms=0, level="hard"))
+    ann.send(notty("five-colour", 3, ("expert-easy", "random"), bot_delay_ms=0, level="hard"))
     table = ann.table
     assert ann.view["names"] == ("ann", "expert-easy-2", "random-3")
     assert expert_level(table.bots[1]) == "easy"
@@ -447,34 +473,37 @@ def test_an_expert_named_with_its_level_keeps_that_level() -> None:
 def test_a_table_is_medium_unless_told() -> None:
     net = Net()
     ann = net.client("ann")
-    ann.send(CreateTable("classic", 2, ("expert",), bot_delay_ms=0))
-    assert ann.table.level == "medium"
+    ann.send(notty("classic", 2, ("expert",), bot_delay_ms=0))
+    assert ann.table.settings.options["level"] == "medium"
     assert expert_level(ann.table.bots[1]) == "medium"
     assert expert_level(ann.table.bots[0]) == "medium"
-    assert ann.send(ListTables())[0].tables[0]["level"] == "medium"
+    assert ann.send(ListTables())[0].tables[0]["options"]["level"] == "medium"
 
 
 def test_an_unknown_level_is_refused_and_changes_nothing() -> None:
     net = Net()
     ann = net.client("ann")
-    # Sent as raw bytes: ann's own connection would not let her build such a message.
-    body = {"type": "create_table", "preset": "classic", "seats": 2, "bots": ["expert"], "level": "wizard"}
-    ann.server_side.receive_data(encode_frame(body))
-    with pytest.raises(ProtocolError) as refused:
-        ann.server_side.next_event()
-    assert refused.value.code == "bad-message" and not refused.value.fatal
-    assert "create_table.level" in refused.value.message
-    assert ann.server_side.state is ConnectionState.LOBBY
+    # The protocol carries any option; the game refuses what it does not know, in words.
+    (refused,) = ann.send(notty("classic", 2, ("expert",), level="wizard"))
+    assert isinstance(refused, Error) and refused.code == "bad-option"
+    assert "level is one of easy, medium, hard" in refused.message
+    (refused,) = ann.send(CreateTable("notty", 2, options={"colour": "red"}))
+    assert refused.code == "bad-option" and "'colour'" in refused.message
     assert net.host.tables == {}
-    with pytest.raises(ProtocolError):
-        CreateTable("classic", 2, ("expert",), level="wizard")
+    # A v2 request (a preset, no game) is not half understood: the protocol refuses it.
+    body = {"type": "create_table", "preset": "classic", "seats": 2, "bots": ["expert"], "level": "hard"}
+    ann.server_side.receive_data(encode_frame(body))
+    with pytest.raises(ProtocolError) as bad:
+        ann.server_side.next_event()
+    assert bad.value.code == "bad-message" and not bad.value.fatal
+    assert ann.server_side.state is ConnectionState.LOBBY
     assert ann.send(ListTables())[0].tables == ()  # the connection goes on; still no table
 
 
 def test_the_bots_that_fill_empty_seats_on_start_play_at_the_tables_level() -> None:
     net = Net()
     ann = net.client("ann")
-    ann.send(CreateTable("classic", 3, level="easy"))
+    ann.send(notty("classic", 3, level="easy"))
     ann.send(Start())
     table = ann.table
     assert ann.view["names"] == ("ann", "expert-2", "expert-3")
@@ -485,7 +514,7 @@ def test_the_bots_that_fill_empty_seats_on_start_play_at_the_tables_level() -> N
 def _mover_of_two(net: Net, **settings: Any) -> Client:
     """ann and bob at a new table with these settings: whichever of them is to move."""
     ann, bob = net.client("ann"), net.client("bob")
-    table = ann.send(CreateTable("classic", 2, **settings))[0].table
+    table = ann.send(notty("classic", 2, **settings))[0].table
     bob.send(Join(table))
     return ann if ann.view["current"] == 0 else bob
 
@@ -538,19 +567,20 @@ def test_a_dropped_player_gets_the_expert_at_the_tables_level() -> None:
 def test_a_state_built_unchecked_is_the_checked_one_byte_for_byte(
     seed: int, moves: int, seat: int | None
 ) -> None:
-    game = Game(PRESETS["five-colour"], ["a", "b", "c"], random.Random(seed))
+    game = GAMES["notty"]
+    settings_ = game.settings("five-colour", 3, {})
+    table = Table(7, game, settings_, [], creator=None, bot_delay=0, turn_seconds=0)
+    match = table.match = game.new_match(settings_, ["a", "b", "c"], random.Random(seed))
     rng = random.Random(seed)
-    events: list[Any] = list(game.opening)
+    events: list[Any] = list(match.opening)
     for _ in range(moves):
-        if game.over:
+        if match.over:
             break
-        events = game.apply(rng.choice(game.legal_actions()))
-    shared = view_to_wire(game.view(None))
-    view = shared if seat is None else seat_view(shared, game, seat)
-    assert view == view_to_wire(game.view(seat))
-    wire_events = tuple(event_to_wire(event, game.names) for event in events)
-    fast = State.unchecked(table=7, view=view, events=wire_events)
-    checked = State(7, view, wire_events)
+        legal = match.legal_actions(match.current)
+        events = list(match.apply(match.current, match.parse_action(rng.choice(legal))).events)
+    ((_, fast),) = states(table, events, [(1, seat)])
+    assert isinstance(fast, State)
+    checked = State(7, fast.view, fast.events)
     assert (
         encode_frame(fast.wire_body()) == encode_frame(checked.wire_body()) == encode_frame(checked.to_wire())
     )
@@ -562,3 +592,24 @@ def test_an_unchecked_message_still_needs_every_field_and_no_other() -> None:
     with pytest.raises(TypeError, match="no field"):
         State.unchecked(table=1, view={}, events=(), extra=1)
     assert Pong.unchecked(nonce=3) == Pong(3)
+
+
+def test_names_the_server_gives_seats_keep_within_a_players_name() -> None:
+    long_bot = "robot-with-a-long-name-x"  # as long as a bot's name may be
+
+    class LongNamedBots(hidden_game.HiddenGame):
+        def __init__(self) -> None:
+            super().__init__()
+            self.name, self.bots = "long", (long_bot,)
+
+        def stand_in(self, settings: Any) -> str:
+            return long_bot
+
+    net = Net(games={"long": LongNamedBots()})
+    ann = net.client("a" * MAX_NAME)
+    ann.send(CreateTable("long", 4, bots=(long_bot,)))
+    ann.send(Start())  # the two empty seats get stand-ins, named after them
+    names = ann.view["names"]  # delivered through real frames: a name too long would not decode
+    assert len(names) == 4 and len({name.casefold() for name in names}) == 4
+    assert all(len(name) <= MAX_NAME for name in names)
+    assert names[1].endswith("-2") and names[3].endswith("-4")

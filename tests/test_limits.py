@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from conftest import notty_table
 from hypothesis import given
 from hypothesis import strategies as st
 from test_net import Client, _my_turn
@@ -28,7 +29,6 @@ from protocol import (
     Act,
     AskHint,
     Bye,
-    CreateTable,
     Error,
     Goodbye,
     Hello,
@@ -394,7 +394,7 @@ async def test_a_silent_client_is_dropped_and_one_that_pings_is_kept(start: Star
     server, port = await start(Limits(idle_seconds=0.5))
     ann = await Client.connect(port, "ann")
     quiet_since = trio.current_time()  # no later than the server hears her last message
-    await ann.send(CreateTable("classic", 2))
+    await ann.send(notty_table("classic", 2))
     await ann.expect(Seated)
     bob = await Client.connect(port, "bob")
 
@@ -425,7 +425,7 @@ async def test_a_message_over_the_rate_is_refused_and_changes_nothing(start: Sta
     ann = await _raw(port)
     # hello and two pings use the burst; the table is one message too many.
     await ann.stream.send_all(
-        _frames(Hello(PROTOCOL_VERSION, "ann"), Ping(1), Ping(2), CreateTable("classic", 2))
+        _frames(Hello(PROTOCOL_VERSION, "ann"), Ping(1), Ping(2), notty_table("classic", 2))
     )
     replies = [await ann.receive() for _ in range(4)]
     assert isinstance(replies[0], Welcome)
@@ -474,7 +474,7 @@ async def test_only_refusals_in_a_row_close_a_connection(start: Start) -> None:
 async def test_hints_have_their_own_stricter_rate(start: Start) -> None:
     _, port = await start(Limits(hint_rate=0.5, hint_burst=2))
     ann = await Client.connect(port, "ann")
-    await ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=10_000))
+    await ann.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=10_000))
     await ann.expect(State)  # the game is on: hints are worth asking for
     await ann.stream.send_all(_frames(AskHint(), AskHint(), AskHint(), Ping(7)))
     with trio.fail_after(10):
@@ -515,16 +515,16 @@ async def test_a_table_over_the_limit_is_refused_until_one_closes(start: Start) 
     server, port = await start(Limits(max_tables=1))
     ann = await Client.connect(port, "ann")
     bob = await Client.connect(port, "bob")
-    await ann.send(CreateTable("classic", 2))
+    await ann.send(notty_table("classic", 2))
     table = (await ann.expect(Seated)).table
-    await bob.send(CreateTable("classic", 3, ("greedy",)))
+    await bob.send(notty_table("classic", 3, ("greedy",)))
     refused = await bob.expect(Error)
     assert refused.code == "too-many-tables" and "1 tables" in refused.message
     await bob.send(ListTables())
     assert [t["table"] for t in (await bob.expect(Tables)).tables] == [table]
     await ann.send(Leave())  # the only table empties and goes away
     await ann.expect(Left)
-    await bob.send(CreateTable("classic", 3, ("greedy",)))
+    await bob.send(notty_table("classic", 3, ("greedy",)))
     assert (await bob.expect(Seated)).table != table
     assert len(server.host.tables) == 1
 
@@ -569,39 +569,39 @@ async def test_tables_from_one_address_over_its_cap_are_refused_until_one_closes
     server, port = await start(Limits(tables_per_address=2))
     ann = await Client.connect(port, "ann")
     bob = await Client.connect(port, "bob")
-    await ann.send(CreateTable("classic", 2))
+    await ann.send(notty_table("classic", 2))
     first = (await ann.expect(Seated)).table
-    await bob.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=10_000))  # a game under way counts
+    await bob.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=10_000))  # a game under way counts
     await bob.expect(Seated)
     await bob.stream.aclose()  # and it still counts after its creator's connection is gone
     await _gone(server, 1)
     carol = await Client.connect(port, "carol")
-    await carol.send(CreateTable("classic", 2))
+    await carol.send(notty_table("classic", 2))
     refused = await carol.expect(Error)
     assert refused.code == "too-many-tables" and "2 tables created from 127.0.0.1" in refused.message
     assert len(server.host.tables) == 2
     dan = await _from_another_address(port, "dan")
-    await dan.send(CreateTable("classic", 2))  # another address has its own count
+    await dan.send(notty_table("classic", 2))  # another address has its own count
     await dan.expect(Seated)
     await ann.send(Leave())  # ann's waiting table empties and goes away: room again for 127.0.0.1
     await ann.expect(Left)
     assert first not in server.host.tables
-    await carol.send(CreateTable("classic", 2))
+    await carol.send(notty_table("classic", 2))
     await carol.expect(Seated)
 
 
 async def test_finished_games_nobody_is_at_do_not_count_against_the_table_limit(start: Start) -> None:
     server, port = await start(Limits(max_tables=1))
     ann = await Client.connect(port, "ann")
-    await ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0, turn_limit=1))
+    await ann.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=0, turn_limit=1))
     finished = (await ann.expect(Seated)).table
-    while (await ann.state_when(_my_turn))["end_reason"] is None:
+    while (await ann.state_when(_my_turn))["result"] is None:
         await ann.send(Act("end"))
     await ann.stream.aclose()  # gone without a leave: the finished table stays behind
     await _gone(server, 0)
     assert list(server.host.tables) == [finished]
     bob = await Client.connect(port, "bob")
-    await bob.send(CreateTable("classic", 2))
+    await bob.send(notty_table("classic", 2))
     assert (await bob.expect(Seated)).table != finished
     assert finished not in server.host.tables
 
@@ -618,7 +618,7 @@ async def test_a_client_that_does_not_read_is_dropped_when_its_queue_is_full(
     for conn in range(-200, 0):  # 200 open tables make every table list about 30 KB
         host.connect(conn)
         host.handle(conn, Hello(PROTOCOL_VERSION, f"p{-conn}"), 0.0)
-        host.handle(conn, CreateTable("classic", 3), 0.0)
+        host.handle(conn, notty_table("classic", 3), 0.0)
     server, port = await start(Limits(queue=queue, queue_bytes=queue_bytes, rate=1000, burst=1000), host)
     bob = await Client.connect(port, "bob")
     eve = await _raw(port)
@@ -638,12 +638,12 @@ async def test_a_goodbye_from_elsewhere_closes_a_connection_that_stopped_reading
     for conn in range(-200, 0):  # 200 open tables make every table list about 30 KB
         host.connect(conn)
         host.handle(conn, Hello(PROTOCOL_VERSION, f"p{-conn}"), 0.0)
-        host.handle(conn, CreateTable("classic", 3), 0.0)
+        host.handle(conn, notty_table("classic", 3), 0.0)
     server, port = await start(
         Limits(queue=1000, queue_bytes=1 << 30, rate=1000, burst=1000, idle_seconds=60), host
     )
     eve = await Client.connect(port, "eve")
-    await eve.send(CreateTable("classic", 2))
+    await eve.send(notty_table("classic", 2))
     token = (await eve.expect(Seated)).token
     eve.stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     await eve.stream.send_all(_frames(*[ListTables()] * 300))  # and she reads none of the answers
@@ -666,7 +666,7 @@ async def test_seat_tokens_never_reach_the_log(start: Start, caplog: pytest.LogC
     caplog.set_level(logging.DEBUG)
     server, port = await start(host=_host(real_tokens=True))
     ann = await Client.connect(port, "ann")
-    await ann.send(CreateTable("classic", 3, ("greedy",), bot_delay_ms=0))
+    await ann.send(notty_table("classic", 3, ("greedy",), bot_delay_ms=0))
     ann_token = (await ann.expect(Seated)).token
     bob = await Client.connect(port, "bob")
     await bob.send(ListTables())
@@ -713,7 +713,7 @@ def test_seat_tokens_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPat
     host = _host()
     host.connect(1)
     host.handle(1, Hello(PROTOCOL_VERSION, "ann"), 0.0)
-    (_, seated), *_ = host.handle(1, CreateTable("classic", 2, ("greedy",)), 0.0)
+    (_, seated), *_ = host.handle(1, notty_table("classic", 2, ("greedy",)), 0.0)
     assert isinstance(seated, Seated)
     host.disconnect(1, 1.0)
     monkeypatch.setattr(hmac, "compare_digest", spy)

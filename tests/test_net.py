@@ -9,18 +9,21 @@ import struct
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import msgpack
 import pytest
 import trio
+from conftest import notty_table
 
+from games.notty import game as notty_game
+from games.notty.engine import Action, View
 from protocol import (
     PROTOCOL_VERSION,
     Act,
     AskHint,
     Connection,
-    CreateTable,
     Error,
     Goodbye,
     Hello,
@@ -39,11 +42,11 @@ from protocol import (
     Welcome,
     encode_frame,
 )
-from server import host as host_module
-from server.engine import Action, View
 from server.host import Host
+from server.journal import Moved
 from server.limits import Limits
 from server.net import NottyServer
+from server.store import Store
 
 
 class Client:
@@ -100,34 +103,34 @@ async def server_port() -> AsyncIterator[int]:
 
 
 def _my_turn(view: Any) -> bool:
-    return view["end_reason"] is not None or (view["current"] == view["seat"] and bool(view["legal"]))
+    return view["result"] is not None or (view["current"] == view["seat"] and bool(view["legal"]))
 
 
 async def test_whole_game_against_a_bot_to_the_end(server_port: int) -> None:
     ann = await Client.connect(server_port, "ann")
-    await ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0, turn_limit=40))
+    await ann.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=0, turn_limit=40))
     seated = await ann.expect(Seated)
     assert seated.seat == 0
     while True:
         view = await ann.state_when(_my_turn)
-        if view["end_reason"] is not None:
+        if view["result"] is not None:
             break
         legal = view["legal"]
         action = next((a for a in legal if a.startswith("discard")), None) or (
             "draw 1" if "draw 1" in legal else "end"
         )
         await ann.send(Act(action))
-    assert view["end_reason"] in {"discard", "stolen", "turn-limit", "stalemate"}
+    assert view["result"]["reason"] in {"discard", "stolen", "turn-limit", "stalemate"}
     ended = [e for m in ann.seen if isinstance(m, State) for e in m.events if e["kind"] == "game-ended"]
     assert len(ended) == 1
-    assert sum(len(hand) for hand in view["hands"]) + view["deck_size"] == 80
+    assert sum(len(hand) for hand in view["body"]["hands"]) + view["body"]["deck_size"] == 80
 
 
 async def test_two_humans_a_bot_and_a_spectator(server_port: int) -> None:
     ann = await Client.connect(server_port, "ann")
     bob = await Client.connect(server_port, "bob")
     eve = await Client.connect(server_port, "eve")
-    await ann.send(CreateTable("classic", 3, ("greedy",), bot_delay_ms=0))
+    await ann.send(notty_table("classic", 3, ("greedy",), bot_delay_ms=0))
     table = (await ann.expect(Seated)).table
     await bob.send(Join(table))
     assert (await bob.expect(Seated)).seat == 1
@@ -135,7 +138,7 @@ async def test_two_humans_a_bot_and_a_spectator(server_port: int) -> None:
     assert isinstance(await eve.receive(), Watching)
     eve_view = (await eve.expect(State)).view
     assert eve_view["seat"] is None and eve_view["legal"] == ()
-    assert len(eve_view["hands"]) == 3 and all(eve_view["hands"])  # every hand is visible
+    assert len(eve_view["body"]["hands"]) == 3 and all(eve_view["body"]["hands"])  # every hand is visible
     # Whoever is to move acts; everyone sees the same hands afterwards.
     mover = ann if eve_view["current"] == 0 else bob if eve_view["current"] == 1 else None
     if mover is not None:
@@ -158,14 +161,14 @@ async def test_two_humans_a_bot_and_a_spectator(server_port: int) -> None:
 
 async def test_illegal_actions_and_bad_frames_over_tcp(server_port: int) -> None:
     ann = await Client.connect(server_port, "ann")
-    await ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))
+    await ann.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=0))
     await ann.state_when(_my_turn)
     await ann.send(Act("draw 9"))
     error = await ann.expect(Error)
     assert error.code == "illegal-action" and error.rule == "draw-count"
     await ann.send(AskHint())
     hint = await ann.expect(Hint)
-    assert hint.size == sum(len(g) for g in hint.best)
+    assert hint.data["size"] == sum(len(g) for g in hint.data["best"])
     # Garbage inside a well-formed frame: refused, and the connection goes on.
     await ann.stream.send_all(struct.pack(">I", 3) + b"\xc1\xc1\xc1")
     assert (await ann.expect(Error)).code == "bad-frame"
@@ -192,7 +195,7 @@ async def test_oversized_frame_is_refused_before_its_body(server_port: int) -> N
 
 async def test_drop_and_resume_with_the_token(server_port: int) -> None:
     ann = await Client.connect(server_port, "ann")
-    await ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))
+    await ann.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=0))
     token = (await ann.expect(Seated)).token
     view = await ann.state_when(_my_turn)
     await ann.stream.aclose()
@@ -200,20 +203,20 @@ async def test_drop_and_resume_with_the_token(server_port: int) -> None:
     seated = await again.expect(Seated)
     assert seated.seat == 0
     resumed = (await again.expect(State)).view
-    assert resumed["hands"] == view["hands"]
+    assert resumed["body"]["hands"] == view["body"]["hands"]
 
 
 async def test_a_client_that_stops_reading_is_dropped_and_others_play_on(server_port: int) -> None:
     eve = await Client.connect(server_port, "eve")
     eve.stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    await eve.send(CreateTable("classic", 2, ("greedy", "greedy"), turn_limit=100_000))
+    await eve.send(notty_table("classic", 2, ("greedy", "greedy"), turn_limit=100_000))
     ann = await Client.connect(server_port, "ann")
-    await ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0, turn_limit=30))
+    await ann.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=0, turn_limit=30))
     await ann.expect(Seated)
     # eve never reads; ann's game goes on regardless and she is answered promptly.
     for _ in range(5):
         view = await ann.state_when(_my_turn, timeout=10)
-        if view["end_reason"] is not None:
+        if view["result"] is not None:
             break
         await ann.send(Act("end"))
     await ann.send(Ping(9))
@@ -226,10 +229,13 @@ async def test_a_client_that_stops_reading_is_dropped_and_others_play_on(server_
 
 async def test_an_unknown_level_is_refused_and_the_connection_goes_on(server_port: int) -> None:
     ann = await Client.connect(server_port, "ann")
-    body = {"type": "create_table", "preset": "classic", "seats": 2, "bots": ["expert"], "level": "wizard"}
-    await ann.stream.send_all(encode_frame(body))  # past ann's own checks, which would refuse it
+    await ann.send(notty_table("classic", 2, ("expert",), level="wizard"))
     error = await ann.expect(Error)
-    assert error.code == "bad-message" and "create_table.level" in error.message
+    assert error.code == "bad-option" and "level is one of easy, medium, hard" in error.message
+    body = {"type": "create_table", "preset": "classic", "seats": 2, "bots": ["expert"], "level": "hard"}
+    await ann.stream.send_all(encode_frame(body))  # a v2 request: refused whole, not half understood
+    error = await ann.expect(Error)
+    assert error.code == "bad-message" and "preset" in error.message
     await ann.send(ListTables())
     assert (await ann.expect(Tables)).tables == ()  # no table was made
 
@@ -252,15 +258,15 @@ async def test_a_thinking_bot_does_not_hold_up_the_server(
     server_port: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     made: list[SlowBot] = []
-    real = host_module.make_bot
+    real = notty_game.make_bot
 
     def make_slow_bot(name: str, rng: random.Random) -> SlowBot:
         made.append(SlowBot(real(name, rng), seconds=1.0))
         return made[-1]
 
-    monkeypatch.setattr(host_module, "make_bot", make_slow_bot)
+    monkeypatch.setattr(notty_game, "make_bot", make_slow_bot)
     ann = await Client.connect(server_port, "ann")
-    await ann.send(CreateTable("classic", 2, ("expert",), bot_delay_ms=0, turn_limit=40))
+    await ann.send(notty_table("classic", 2, ("expert",), bot_delay_ms=0, turn_limit=40))
     view = (await ann.expect(State)).view
     if view["current"] == 0:
         await ann.send(Act("end"))
@@ -274,3 +280,47 @@ async def test_a_thinking_bot_does_not_hold_up_the_server(
     (bot,) = [bot for bot in made if bot.threads]
     assert bot.name == "expert-medium"
     assert threading.get_ident() not in bot.threads  # it thought in a worker thread
+
+
+class CountingStore(Store):
+    """The real store, noting each transaction's records and whether a client had been told of them."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.batches: list[list[Any]] = []
+
+    def write(self, records: Any) -> None:
+        records = list(records)
+        self.batches.append(records)
+        super().write(records)
+
+
+async def test_replies_wait_for_their_moves_to_be_stored_and_one_commit_serves_a_round(
+    tmp_path: Path,
+) -> None:
+    store = CountingStore(tmp_path / "notty.db")
+    tokens = (f"token{n:035d}" for n in itertools.count())
+    host = Host(new_rng=lambda: random.Random(3), new_token=lambda: next(tokens))
+    server = NottyServer(host, store=store)
+    async with trio.open_nursery() as nursery:
+        (listener,) = await nursery.start(server.serve, "127.0.0.1", 0)
+        port = listener.socket.getsockname()[1]
+        ann = await Client.connect(port, "ann")
+        bob = await Client.connect(port, "bob")
+        await ann.send(notty_table("classic", 2))
+        table = (await ann.expect(Seated)).table
+        await bob.send(Join(table))
+        await bob.expect(Seated)
+        view = (await ann.expect(State)).view
+        await bob.expect(State)
+        mover = ann if view["current"] == 0 else bob
+        # Two moves in one write: the server reads both in one round, and stores both in one commit.
+        both = encode_frame(Act("draw 1").to_wire()) + encode_frame(Act("end").to_wire())
+        await mover.stream.send_all(both)
+        await mover.expect(State)
+        saved = store.game(table)
+        assert saved is not None and len(saved.moves) == 2  # stored before the first reply was sent
+        moved = [[type(record) for record in batch] for batch in store.batches if Moved in map(type, batch)]
+        assert moved == [[Moved, Moved]]
+        await mover.expect(State)
+        nursery.cancel_scope.cancel()

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol import CLASSIC, Card
-from server.bots._outlook import Outlook, bump, minus, size
+from games.notty import CLASSIC, Card
+from games.notty.bots._outlook import Outlook, bump, minus, size
 
 LOOK = Outlook(CLASSIC)
 FULL = LOOK.flat(CLASSIC.full_deck())

@@ -1,4 +1,4 @@
-"""The ``qlearn`` baseline (server/bots/_qlearn.py) and its training (server/bots/qlearn_train.py).
+"""The ``qlearn`` baseline (games/notty/bots/_qlearn.py) and its training (games/notty/bots/qlearn_train.py).
 
 A reimplementation of the public five-colour Notty's tabular Q-learning agent:
 state = (own hand bucket, deck bucket, holds a group, opponents' average hand
@@ -19,10 +19,10 @@ from conftest import PRESET_IDS, PRESETS, cards, groupless_hands, position
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol import CLASSIC, FIVE_COLOUR, Card, Rules, rules_from
-from server.bots import QLearnBot, make_bot, qlearn_train
-from server.bots import _qlearn as ql
-from server.engine import (
+from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules, rules_from
+from games.notty.bots import QLearnBot, make_bot, qlearn_train
+from games.notty.bots import _qlearn as ql
+from games.notty.engine import (
     Action,
     Discard,
     Draw,
@@ -36,7 +36,7 @@ from server.engine import (
     View,
     legal_actions,
 )
-from server.match import play_bots, seeded_game
+from games.notty.match import play_bots, seeded_game
 
 C = Card.parse
 presets = pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)

@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ServerProcess
+from conftest import ServerProcess, notty_table
 
+from games.notty import CLASSIC
 from protocol import (
-    CLASSIC,
     PROTOCOL_VERSION,
     Act,
     Connection,
-    CreateTable,
     Error,
     Hello,
     Join,
@@ -96,7 +95,7 @@ def play_turns(players: list[Player], rng: random.Random, actions: int) -> None:
     for _ in range(actions):
         view = players[0].view
         assert view is not None
-        if view["end_reason"] is not None:
+        if view["result"] is not None:
             return
         mover = players[view["current"]]
         assert mover.view is not None
@@ -106,8 +105,9 @@ def play_turns(players: list[Player], rng: random.Random, actions: int) -> None:
 
 
 def conserved(view: dict[str, Any]) -> bool:
-    held = Counter(card for hand in view["hands"] for card in hand)
-    return sum(held.values()) + view["deck_size"] == len(CLASSIC.full_deck())
+    body = view["body"]
+    held = Counter(card for hand in body["hands"] for card in hand)
+    return sum(held.values()) + body["deck_size"] == len(CLASSIC.full_deck())
 
 
 def test_killed_mid_game_the_server_restores_it_exactly_and_the_players_finish_it(
@@ -116,7 +116,7 @@ def test_killed_mid_game_the_server_restores_it_exactly_and_the_players_finish_i
     db = tmp_path / "notty.db"
     servers.append(server := ServerProcess(db, *FAST))
     ann = Player(server.port, "ann")
-    ann.send(CreateTable("classic", 2, (), turn_limit=40))
+    ann.send(notty_table("classic", 2, turn_limit=40))
     ann.expect(Seated)
     bob = Player(server.port, "bob")
     assert ann.table is not None
@@ -143,7 +143,7 @@ def test_killed_mid_game_the_server_restores_it_exactly_and_the_players_finish_i
 
     play_turns(resumed, random.Random(9), 10_000)
     for player in resumed:
-        assert player.view is not None and player.view["end_reason"] is not None
+        assert player.view is not None and player.view["result"] is not None
         player.close()
     server.stop()
 
@@ -167,14 +167,14 @@ def test_killed_while_bots_play_nothing_anyone_saw_is_lost(
     db = tmp_path / "notty.db"
     servers.append(server := ServerProcess(db, *FAST))
     watcher = Player(server.port, "cy")
-    watcher.send(CreateTable("classic", 3, ("greedy", "greedy", "random"), bot_delay_ms=0, turn_limit=300))
+    watcher.send(notty_table("classic", 3, ("greedy", "greedy", "random"), bot_delay_ms=0, turn_limit=300))
     watcher.expect(Watching)
     while len(watcher.events) < 60:
         watcher.expect(State)
     server.kill()  # the bots are still playing: the kill lands between two of their moves
     watcher.close()
     seen = watcher.events
-    assert watcher.view is not None and watcher.view["end_reason"] is None
+    assert watcher.view is not None and watcher.view["result"] is None
 
     servers.append(server := ServerProcess(db, *FAST))
     again = Player(server.port, "cy")
@@ -184,7 +184,7 @@ def test_killed_while_bots_play_nothing_anyone_saw_is_lost(
     again.expect(State)
     assert again.view is not None and conserved(again.view)
     assert again.view["turn"] >= watcher.view["turn"]
-    while again.view["end_reason"] is None:  # someone watches, so the bots play on to the end
+    while again.view["result"] is None:  # someone watches, so the bots play on to the end
         again.expect(State)
     again.close()
     server.stop()

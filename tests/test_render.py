@@ -1,36 +1,29 @@
-"""What the client prints for a table: pure text from the server's view, checked without a terminal."""
+"""What the client prints for a Notty table: pure text from the server's view, checked without a terminal."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from test_client_session import notty_view as _view
 
-from client.render import legal_summary, state_text
+from client.session import read_view
+from games.notty.ui import UI, legal_summary
 
 
-def _view(**changes: Any) -> dict[str, Any]:
-    view: dict[str, Any] = {
-        "preset": "classic",
-        "names": ["ann", "bob"],
-        "seat": 0,
-        "hands": [["R1", "R2"], ["Y5"]],
-        "deck_size": 77,
-        "current": 1,
-        "turn": 12,
-        "drew": True,
-        "stole": False,
-        "exchanged": False,
-        "must_put_back": False,
-        "winner": None,
-        "end_reason": None,
-        "legal": [],
-    }
-    return view | changes
+def state_text(table: int, view: dict[str, Any], events: list[dict[str, Any]], colour: bool) -> str:
+    return UI.state_text(table, read_view(view, UI), events, colour)
+
+
+def _result(winner: int | None, reason: str) -> dict[str, Any]:
+    ranking = [[0, 1]] if winner is None else [[winner], [1 - winner]]
+    return {"ranking": ranking, "reason": reason, "text": "the server's words"}
 
 
 def test_a_table_shows_every_hand_whose_turn_and_what_they_may_still_do() -> None:
-    text = state_text(3, _view(), [{"text": "bob draws 1 card: Y5"}], colour=False)
+    text = state_text(
+        3, _view(), [{"kind": "drew", "text": "bob draws 1 card: Y5", "data": {}}], colour=False
+    )
     assert text.splitlines() == [
         "  bob draws 1 card: Y5",
         "table 3 · classic · turn 12 · deck 77 cards",
@@ -38,6 +31,18 @@ def test_a_table_shows_every_hand_whose_turn_and_what_they_may_still_do() -> Non
         " > bob [ 1]  Y5",
         "bob to play; may still steal, discard, end the turn",
     ]
+
+
+def test_five_colour_offers_draw_and_discard_until_it_is_used() -> None:
+    five = _view(variant="five-colour", body={"drew": False})
+    assert state_text(3, five, [], colour=False).splitlines()[-1] == (
+        "bob to play; may still draw, steal, draw-and-discard, discard, end the turn"
+    )
+    exchanging = _view(variant="five-colour", body={"exchanged": True, "must_put_back": True})
+    assert (
+        state_text(3, exchanging, [], colour=False).splitlines()[-1]
+        == "bob to play; may still put back a card"
+    )
 
 
 @pytest.mark.parametrize(
@@ -51,9 +56,9 @@ def test_a_table_shows_every_hand_whose_turn_and_what_they_may_still_do() -> Non
     ],
 )
 def test_the_end_says_who_won_and_how(winner: int | None, reason: str, says: str) -> None:
-    last = state_text(3, _view(winner=winner, end_reason=reason), [], colour=False).splitlines()[-1]
+    last = state_text(3, _view(result=_result(winner, reason)), [], colour=False).splitlines()[-1]
     assert last == says + "; 'leave' returns to the lobby"
-    watching = state_text(3, _view(seat=None, winner=winner, end_reason=reason), [], colour=False)
+    watching = state_text(3, _view(seat=None, result=_result(winner, reason)), [], colour=False)
     assert watching.splitlines()[-1] == last  # a spectator, too, leaves the table to go on
     assert " > " not in watching  # nobody is to move
 

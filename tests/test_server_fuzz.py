@@ -38,13 +38,14 @@ import attrs
 import msgpack
 import pytest
 import trio
-from conftest import snapshot
+from conftest import notty_table, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_net import Client, _my_turn
 from test_wire import SAMPLES, frame
 from test_wire_fuzz import INTERESTING_INT, INTERESTING_TEXT, SEGMENTS, bodies, mutated, values
 
+from games.notty.engine import ActionSyntaxError, parse_action
 from protocol import (
     MAX_FRAME,
     PROTOCOL_VERSION,
@@ -53,7 +54,6 @@ from protocol import (
     Bye,
     Connection,
     ConnectionState,
-    CreateTable,
     Error,
     Hello,
     Join,
@@ -74,7 +74,6 @@ from protocol import (
     Welcome,
     encode_frame,
 )
-from server.engine import ActionSyntaxError, parse_action
 from server.host import Host
 from server.net import NottyServer
 
@@ -108,8 +107,8 @@ ERROR_CODES = frozenset(re.findall(r"^\| `([a-z][a-z0-9-]*)` \| (?:yes|no)", DOC
 def table_state(server: NottyServer, table_id: int) -> tuple[Any, ...]:
     """Everything about a running table that a message could change (but its spectators: watching is fine)."""
     table = server.host.tables[table_id]
-    game = table.game
-    assert game is not None
+    assert table.match is not None
+    game = table.match.game  # Notty's engine, behind the seam
     seats = tuple(
         (seat.name, seat.bot, seat.token_hash, seat.conn, seat.dropped_at, seat.stand_in, seat.auto)
         for seat in table.seats
@@ -129,8 +128,8 @@ def table_state(server: NottyServer, table_id: int) -> tuple[Any, ...]:
 def game_state(server: NottyServer, table_id: int) -> tuple[Any, ...]:
     """A table's game and move count (what a refused message must not change)."""
     table = server.host.tables[table_id]
-    assert table.game is not None
-    return snapshot(table.game), table.moves
+    assert table.match is not None
+    return snapshot(table.match.game), table.moves
 
 
 def server_errors(records: Sequence[logging.LogRecord]) -> list[str]:
@@ -220,12 +219,13 @@ class World:
         """A new, normal client is served at a table of its own."""
         with trio.fail_after(ATTACK_SECONDS):
             client = await Client.connect(self.port, "probe")
-            await client.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))
+            await client.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=0))
             seated = await client.expect(Seated)
             state = await client.expect(State)
             await client.stream.aclose()
         assert seated.table != TABLE_A and seated.seat == 0
-        assert state.table == seated.table and state.view["seat"] == 0 and len(state.view["hands"]) == 2
+        assert state.table == seated.table and state.view["seat"] == 0
+        assert len(state.view["body"]["hands"]) == 2
 
     async def attack(self, attack: Attack, expected: list[str] | None = None) -> None:
         """Run one attack and check everything the module docstring promises.
@@ -286,7 +286,7 @@ class World:
         if prelude == "lobby":
             return client, ConnectionState.LOBBY, None
         assert prelude == "seated", prelude
-        await client.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))
+        await client.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=0))
         seated = await client.expect(Seated)
         await client.state_when(_my_turn)  # the bot is done: table B stands still too
         return client, ConnectionState.SEATED, seated.table
@@ -324,15 +324,15 @@ async def world(caplog: pytest.LogCaptureFixture) -> AsyncIterator[World]:
         listeners = await nursery.start(server.serve, "127.0.0.1", 0)
         port = listeners[0].socket.getsockname()[1]
         ann = await Client.connect(port, "ann")
-        await ann.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))
+        await ann.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=0))
         seated = await ann.expect(Seated)
         assert seated.table == TABLE_A
         view = await ann.state_when(_my_turn)
-        assert view["end_reason"] is None
+        assert view["result"] is None
         assert "draw 1" in view["legal"]
         await ann.send(Act("draw 1"))  # a turn flag set: drew
         view = (await ann.expect(State)).view
-        assert view["drew"] and view["current"] == view["seat"] == 0
+        assert view["body"]["drew"] and view["current"] == view["seat"] == 0
         (ann_link,) = server.links
         world = World(server, port, ann, seated.token, ann_link, table_state(server, TABLE_A), caplog)
         nursery.start_soon(world.heartbeat)
@@ -813,10 +813,8 @@ CASES: dict[str, Case] = {
                 *(_ping(pack(n)) for n in (2**63 - 1, -(2**63), 2**64 - 1, 2**32, -1)),
                 *(_join(pack(n)) for n in (2**63 - 1, -(2**63), 2**31, 0)),
                 _join(pack(TABLE_A), ("seat", pack(2**63 - 1))),
-                packed_frame({"type": "create_table", "preset": "classic", "seats": 2**64 - 1}),
-                packed_frame(
-                    {"type": "create_table", "preset": "classic", "seats": 2, "turn_limit": -(2**63)}
-                ),
+                packed_frame({"type": "create_table", "game": "notty", "seats": 2**64 - 1}),
+                packed_frame({"type": "create_table", "game": "notty", "seats": 2, "bot_delay_ms": -(2**63)}),
             ]
         ),
         True,
@@ -899,7 +897,7 @@ CASES: dict[str, Case] = {
             Act("discard R1 R1 R1 R1 R1"),
             Join(TABLE_A, 1),
             Watch(TABLE_A),
-            CreateTable("classic", 2),
+            notty_table("classic", 2),
             Start(),
         ),
         True,
@@ -978,7 +976,7 @@ async def test_a_hint_for_a_player_who_has_left_is_dropped_quietly(
     monkeypatch.setattr(NottyServer, "_hint", hint)
     logs = len(world.caplog.records)
     client = await Client.connect(world.port, "eve")
-    await client.send(CreateTable("classic", 2, ("greedy",), bot_delay_ms=0))
+    await client.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=0))
     await client.expect(Seated)
     await client.state_when(_my_turn)
     await client.stream.send_all(_frames(AskHint(), Leave()))

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import re
 
+import hidden_game
 import pytest
 
 from client import watch
-from protocol import rules_from
+from games import GAMES
 from server import sim
 from server.stats import wilson_interval
 
@@ -33,7 +34,8 @@ def test_seating_rotates_every_player_through_every_seat() -> None:
 
 
 def _config(games: int = 6, players: tuple[str, ...] = ("greedy", "random")) -> sim.SimConfig:
-    return sim.SimConfig(rules_from("classic", turn_limit=40), players, games, seed=11)
+    settings = GAMES["notty"].settings("classic", len(players), {"turn_limit": 40})
+    return sim.SimConfig(settings, players, games, seed=11)
 
 
 def test_results_do_not_depend_on_worker_count() -> None:
@@ -112,7 +114,10 @@ def test_cli_text_report(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["--players", "greedy,nobody"], "unknown bot"),
         (["--players", "greedy"], "2 to 3 players"),
-        (["--preset", "poker"], "unknown preset"),
+        (["--preset", "poker"], "no variant 'poker'"),
+        (["--variant", "poker"], "variants are classic, five-colour"),
+        (["--game", "poker"], "invalid choice"),
+        (["--max-turns", "100001"], "turn_limit is a whole number from 0 to 100000"),
         (["--games", "0"], "--games"),
         (["--max-turns", "-1"], "--max-turns"),
     ],
@@ -133,3 +138,26 @@ def test_watch_prints_a_whole_game_in_plain_text(capsys: pytest.CaptureFixture[s
     # The same seed shows the same game.
     assert watch.main(["--seed", "5", "--max-turns", "12", "--players", "greedy,random"]) == 0
     assert capsys.readouterr().out == out
+
+
+def test_the_simulator_plays_any_registered_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Through the seam alone: a game with hidden hands, its own bots and its own reasons."""
+    monkeypatch.setattr(sim, "GAMES", {**GAMES, "hidden": hidden_game.GAME})
+    args = ["--game", "hidden", "--players", "random,random,random", "--games", "9", "--jobs", "1", "--json"]
+    assert sim.main([*args, "--max-turns", "12"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["game"], summary["preset"], summary["max_turns"]) == ("hidden", "standard", 12)
+    assert sum(bot["wins"] for bot in summary["bots"]) + summary["no_winner"]["total"] == 9
+    assert set(summary["no_winner"]) >= {"total", "stalemate", "turn_limit"}
+    assert sim.main([*args, "--max-turns", "12"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    for key in ("seconds", "games_per_second"):
+        del summary[key], again[key]
+    assert again == summary  # the same seed plays the same games
+    assert sim.main([*args[:-1], "--max-turns", "12"]) == 0
+    assert "9 games of hidden standard: random vs random vs random" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        sim.main(["--game", "hidden", "--players", "greedy,random"])
+    assert "unknown bot(s) greedy: bots are random" in capsys.readouterr().err

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol import CLASSIC, FIVE_COLOUR, Card, GroupKind, Rules, classify_group, parse_cards, rules_from
+from games.notty import CLASSIC, FIVE_COLOUR, Card, GroupKind, Rules, classify_group, parse_cards, rules_from
 from solver import Out, all_best_discards, best_discard, max_discard, outs
 
 PRESETS = [CLASSIC, FIVE_COLOUR]

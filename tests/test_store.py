@@ -4,38 +4,41 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import sys
 import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import attrs
+import hidden_game
 import pytest
 import trio
+from conftest import notty_table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol import (
-    CLASSIC,
-    FIVE_COLOUR,
-    PROTOCOL_VERSION,
-    Act,
-    CreateTable,
-    Error,
-    Hello,
-    Join,
-    Leave,
-    Seated,
-    State,
-)
+from games import Match, Step
+from games.autoplay import play_match, seeded_match
+from games.notty import CLASSIC, FIVE_COLOUR
+from games.notty.bots import ExpertBot
+from games.notty.engine import Action, Deal, EndTurn, Game, View
+from games.notty.game import NottyMatch
+from protocol import PROTOCOL_VERSION, Act, Error, Hello, Join, Leave, Seated, State
 from server import cli, net
-from server.bots import ExpertBot
-from server.engine import Action, Deal, EndTurn, Game, View
-from server.host import Host, dealt, rebuild, replay_move
-from server.journal import GameBegun, Moved, SavedGame
+from server.host import Host
+from server.journal import GameBegun, GameOver, Moved, SavedGame, SeatRecord
+from server.record import dealt, rebuild, replay_move
+from server.replay import print_game, print_games
 from server.store import SCHEMA_VERSION, Store, StoreError
 
 TOKENS = [f"token-{n:02d}-" + "x" * 30 for n in range(100)]
+
+
+def engine(match: Match | None) -> Game:
+    """The engine game behind a Notty match."""
+    assert isinstance(match, NottyMatch)
+    return match.game
 
 
 def snapshot(game: Game) -> dict[str, Any]:
@@ -58,13 +61,13 @@ def new_host(store: Store, seed: int = 0) -> Host:
 
 def play(host: Host, store: Store, table: int, rng: random.Random, steps: int) -> None:
     """Random legal moves for the humans (connections 1 and 2 hold seats 0 and 1), journalled."""
-    game = host.tables[table].game
-    assert game is not None
+    match = host.tables[table].match
+    assert match is not None
     for _ in range(steps):
-        if game.over:
+        if match.over:
             return
-        action = rng.choice(game.legal_actions())
-        out = host.handle(game.current + 1, Act(str(action)), 0.0)
+        action = rng.choice(match.legal_actions(match.current))
+        out = host.handle(match.current + 1, Act(action), 0.0)
         assert not any(isinstance(message, Error) for _, message in out), out
         store.write(host.take_journal())
 
@@ -73,7 +76,7 @@ def seat_two(host: Host, store: Store, preset: str = "classic", turn_limit: int 
     for conn, name in ((1, "ann"), (2, "bob")):
         host.connect(conn)
         host.handle(conn, Hello(PROTOCOL_VERSION, name), 0.0)
-    out = host.handle(1, CreateTable(preset, 2, (), turn_limit=turn_limit), 0.0)
+    out = host.handle(1, notty_table(preset, 2, turn_limit=turn_limit), 0.0)
     (seated,) = [m for _, m in out if isinstance(m, Seated)]
     host.handle(2, Join(seated.table), 0.0)
     store.write(host.take_journal())
@@ -234,11 +237,10 @@ def test_a_stored_game_rebuilds_exactly_at_any_point(
     host = new_host(store, seed)
     table = seat_two(host, store, preset)
     play(host, store, table, random.Random(seed), steps)
-    live = host.tables[table].game
-    assert live is not None
+    live = engine(host.tables[table].match)
     saved = store.game(table)
     assert saved is not None
-    assert snapshot(rebuild(saved, random.Random(0))) == snapshot(live)
+    assert snapshot(engine(rebuild(saved, random.Random(0)))) == snapshot(live)
     assert (table in {s.begun.table for s in store.unfinished()}) == (not live.over)
     assert (saved.over is not None) == live.over
     full = Counter(live.rules.full_deck())
@@ -249,25 +251,23 @@ def test_a_restored_host_holds_the_seats_for_their_tokens(store: Store) -> None:
     host = new_host(store)
     table = seat_two(host, store, turn_limit=500)
     play(host, store, table, random.Random(3), 17)
-    live = host.tables[table].game
-    assert live is not None
+    live = engine(host.tables[table].match)
 
     again = new_host(store)
     for saved in store.unfinished():
         again.restore(saved, now=100.0)
-    restored = again.tables[table].game
-    assert restored is not None and snapshot(restored) == snapshot(live)
+    assert snapshot(engine(again.tables[table].match)) == snapshot(live)
     assert again.take_journal() == []  # restoring records nothing new
     again.connect(7)
     out = again.handle(7, Hello(PROTOCOL_VERSION, "ann", TOKENS[0]), 101.0)
     kinds = [type(message) for _, message in out]
     assert Seated in kinds and State in kinds
     state = next(message for _, message in out if isinstance(message, State))
-    assert state.to_wire()["view"]["hands"] == [[str(c) for c in hand] for hand in live.hands]
+    assert state.to_wire()["view"]["body"]["hands"] == [[str(c) for c in hand] for hand in live.hands]
     # New tables never reuse a recorded game's number.
     again.connect(8)
     again.handle(8, Hello(PROTOCOL_VERSION, "cy"), 0.0)
-    out = again.handle(8, CreateTable("classic", 2, ()), 0.0)
+    out = again.handle(8, notty_table("classic", 2), 0.0)
     (seated,) = [m for _, m in out if isinstance(m, Seated)]
     assert seated.table > table
 
@@ -287,7 +287,7 @@ def expert_against_greedy(host: Host, store: Store) -> int:
     """A table of ``expert`` (seat 0) and ``greedy``, its creator watching so that the bots play."""
     host.connect(1)
     host.handle(1, Hello(PROTOCOL_VERSION, "ann"), 0.0)
-    out = host.handle(1, CreateTable("classic", 2, ("expert", "greedy"), bot_delay_ms=0, level="hard"), 0.0)
+    out = host.handle(1, notty_table("classic", 2, ("expert", "greedy"), level="hard", bot_delay_ms=0), 0.0)
     store.write(host.take_journal())
     (state,) = [m for _, m in out if isinstance(m, State)]
     return state.table
@@ -303,19 +303,19 @@ def test_a_restored_bot_remembers_what_it_saw_and_chooses_as_it_would_have(
     table = expert_against_greedy(host, store)
     bots_play(host, store, moves)
     live = host.tables[table]
-    assert live.game is not None
+    game = engine(live.match)
     again = new_host(store, seed + 1)
     for saved in store.unfinished():
         again.restore(saved, now=0.0)
-    if live.game.over:
+    if game.over:
         assert table not in again.tables
         return
     restored = again.tables[table]
     expert, twin = live.bots[0], restored.bots[0]
     assert isinstance(expert, ExpertBot) and isinstance(twin, ExpertBot)
     assert vars(twin.thefts) == vars(expert.thefts)  # how often it was robbed, and the last position it saw
-    seat = live.game.current
-    view = live.game.view(seat)
+    seat = game.current
+    view = game.view(seat)
     assert restored.bots[seat].choose(view) == live.bots[seat].choose(view)
 
 
@@ -357,7 +357,7 @@ def test_a_rebuild_shows_each_seat_the_positions_it_moved_from(
     replay = dealt(saved.begun, random.Random(0))
     expected = []
     for move in saved.moves:
-        expected.append((move.seat, replay.view(move.seat)))
+        expected.append((move.seat, replay.bot_view(move.seat)))
         replay_move(replay, move)
 
     def how(seat: int, view: View) -> str:
@@ -372,8 +372,7 @@ def test_a_restored_stand_in_for_a_human_catches_up_but_never_chooses(
     """A plan made from a position its human then moved on from would be stale when it stands in."""
     host = new_host(store)
     table = seat_two(host, store)
-    game = host.tables[table].game
-    assert game is not None
+    game = engine(host.tables[table].match)
     host.handle(game.current + 1, Act("draw 1"), 0.0)  # a turn under way, played by a person
     store.write(host.take_journal())
     calls: list[str] = []
@@ -391,13 +390,13 @@ def test_a_bot_that_fails_to_catch_up_costs_its_memory_not_the_game(
     host = new_host(store)
     table = seat_two(host, store)
     play(host, store, table, random.Random(6), 9)  # mid-turn or not, both seats have moved
-    live = host.tables[table].game
-    assert live is not None and not live.over
+    live = engine(host.tables[table].match)
+    assert not live.over
     saved = store.game(table)
     assert saved is not None
     shown: list[tuple[str, int, View]] = []
     failing = {seat: Recorder(shown, seat, fails=True) for seat in (0, 1)}
-    assert snapshot(rebuild(saved, random.Random(0), failing, own=(0, 1))) == snapshot(live)
+    assert snapshot(engine(rebuild(saved, random.Random(0), failing, own=(0, 1)))) == snapshot(live)
     assert len(shown) == len(saved.moves)  # every position was still offered
     assert f"table {table}: the bot at seat" in caplog.text
 
@@ -422,12 +421,11 @@ def test_a_finished_game_is_not_restored_but_can_be_replayed(
 ) -> None:
     host = new_host(store)
     table = seat_two(host, store, turn_limit=6)
-    live = host.tables[table].game
-    assert live is not None
+    live = engine(host.tables[table].match)
     dealt_hands = [tuple(hand) for hand in live.hands]  # as the live game dealt them, not as rebuilt
     play(host, store, table, random.Random(5), 1000)
-    game = host.tables[table].game
-    assert game is not None and game.over
+    game = engine(host.tables[table].match)
+    assert game.over
     assert store.unfinished() == []
     saved = store.game(table)
     assert saved is not None and saved.over is not None
@@ -487,7 +485,7 @@ def test_a_game_of_bots_nobody_watches_is_abandoned_in_the_record(store: Store) 
     host = new_host(store)
     host.connect(1)
     host.handle(1, Hello(PROTOCOL_VERSION, "cy"), 0.0)
-    out = host.handle(1, CreateTable("classic", 2, ("greedy", "random")), 0.0)
+    out = host.handle(1, notty_table("classic", 2, ("greedy", "random")), 0.0)
     (table,) = {message.table for _, message in out if isinstance(message, State)}
     for job in host.bot_jobs():
         host.bot_acted(job, job.bot.choose(job.view), 0.0)
@@ -550,3 +548,80 @@ def test_a_game_nobody_comes_back_to_is_abandoned_after_the_limit_and_not_before
     host.connect(4)
     out = host.handle(4, Hello(PROTOCOL_VERSION, "ann", TOKENS[0]), 231.0)
     assert any(isinstance(message, Error) and message.code == "bad-token" for _, message in out)
+
+
+def test_any_game_is_listed_and_replayed_through_its_seam(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game with hidden hands: the operator's replay shows every holding, and the moves as a
+    spectator saw them."""
+    game = hidden_game.GAME
+    settings = game.settings(None, 3, {"turn_limit": 9})
+    match, bots = seeded_match(game, settings, ["random"] * 3, "replay")
+    deal = match.deal_record()
+    seats = tuple(SeatRecord(name, "random", None) for name in match.names)
+    dealt_holdings = match.position_text()
+    store.write([GameBegun(5, "hidden", "standard", settings.options, 0.0, 0, seats, deal.cards, deal.first)])
+    moves: list[Moved] = []
+
+    def record(_: Match, seat: int, action: Any, step: Step) -> None:
+        moves.append(Moved(5, len(moves) + 1, seat, match.action_text(action), step.outcome))
+
+    played = play_match(match, bots, record)
+    store.write([*moves, GameOver(5, played.outcome.winner, played.outcome.reason)])
+
+    print_games(store.games(), sys.stdout)
+    assert "game 5: hidden standard, random-1 vs random-2 vs random-3, " in capsys.readouterr().out
+    saved = store.game(5)
+    assert saved is not None
+    print_game(saved, sys.stdout, {"hidden": game})
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "game 5: hidden standard, random-1 (random) vs random-2 (random) vs random-3 (random)"
+    assert lines[1:4] == [
+        f"      {name} is dealt {holding}" for name, holding in zip(match.names, dealt_holdings, strict=True)
+    ]
+    turns = [line.split(": ", 1)[1] for line in lines if ". turn " in line]
+    assert len(turns) == len(moves)
+    assert any(text.endswith(" draws a card") for text in turns)  # as a spectator is told it
+    assert lines[-1] == "      in hand at the end: " + ", ".join(
+        f"{name} {holding}" for name, holding in zip(match.names, match.position_text(), strict=True)
+    )
+
+
+def test_a_game_the_record_left_unended_is_closed_on_restore_not_brought_back(store: Store) -> None:
+    host = new_host(store)
+    table = seat_two(host, store, turn_limit=6)
+    play(host, store, table, random.Random(5), 1000)
+    saved = store.game(table)
+    assert saved is not None and saved.over is not None
+    unended = attrs.evolve(saved, over=None)  # as if the record had lost its end
+    again = new_host(store, seed=1)
+    again.restore(unended, 0.0)
+    assert table not in again.tables  # nobody could play it: it is over
+    (ended,) = again.take_journal()
+    assert isinstance(ended, GameOver) and (ended.table, ended.reason) == (table, saved.over.reason)
+    assert again._next_table > table  # its number is still not given to another table
+
+
+def test_the_record_keeps_how_every_seat_ranked(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
+    host = new_host(store)
+    table = seat_two(host, store, turn_limit=6)
+    play(host, store, table, random.Random(5), 1000)
+    match = host.tables[table].match
+    assert match is not None and match.over
+    outcome = match.outcome()
+    assert outcome is not None
+    saved = store.game(table)
+    assert saved is not None and saved.over is not None
+    assert saved.over.ranking == outcome.ranking and len({s for place in outcome.ranking for s in place}) == 2
+    # A game that ranks every seat is listed by its ranking, not only by a winner.
+    seats = tuple(SeatRecord(name, "random", None) for name in ("ann", "bob", "cy"))
+    store.write([GameBegun(9, "hidden", "standard", {"turn_limit": 5}, 0.0, 0, seats, hidden_game.DECK, 0)])
+    store.write([GameOver(9, 1, "turn-limit", ((1,), (0, 2)))])
+    store.write([GameBegun(10, "hidden", "standard", {"turn_limit": 5}, 0.0, 0, seats, hidden_game.DECK, 0)])
+    store.write([GameOver(10, 2, "turn-limit", ((2,), (0,), (1,)))])
+    print_games(store.games(), sys.stdout)
+    listing = capsys.readouterr().out
+    assert "game 10: hidden standard, ann vs bob vs cy, " in listing
+    assert "ranked cy, ann, bob (turn-limit)" in listing
+    assert "bob won (turn-limit)" in listing  # a winner and the rest: said as before

@@ -7,9 +7,9 @@ from conftest import groupless, position
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol import CLASSIC, Card
-from server.bots._thefts import Thefts
-from server.engine import Game
+from games.notty import CLASSIC, Card
+from games.notty.bots._thefts import Thefts
+from games.notty.engine import Game
 
 
 def seen(record: Thefts, game: Game, turn: int) -> None:

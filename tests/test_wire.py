@@ -3,29 +3,34 @@
 The contract (docs/PROTOCOL.md): a frame is a 4-byte big-endian unsigned length and then that many bytes
 of one msgpack map with a string key "type"; a header announcing more than 64 KiB is refused as soon as it
 arrives; bodies are decoded with raw=False and strict_map_key=True and no extension types; every message is
-a frozen class that validates every field (naming the field when it refuses one); a state machine refuses
-messages illegal in the current state; the first message of each side carries the protocol version.
+a frozen class that validates every field (naming the field when it refuses one), and the data a game defines
+(a view's body, an event's data, a hint's data, a table's options) within documented bounds; a state machine
+refuses messages illegal in the current state; the first message of each side carries the protocol version,
+read before anything else in it (a version 2 client gets the fatal ``version`` error, not ``bad-message``).
 
 The field tables below are written from the document, not read from the code, so a spec that drifts from the
-contract breaks them. ``SAMPLES`` and ``FIELDS`` are shared with test_wire_fuzz.py.
+contract breaks them. ``SAMPLES``, ``FIELDS`` and ``DATA_FIELDS`` are shared with test_wire_fuzz.py.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+import random
 import struct
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
 import attrs
 import msgpack
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from protocol import (
     CLIENT_MAY_SEND,
     MAX_FRAME,
+    MAX_SEATS,
     MESSAGES,
     PROTOCOL_VERSION,
     SERVER_MAY_SEND,
@@ -113,7 +118,12 @@ class F:
     bad: tuple[Bad, ...]
 
 
-CONTROL = ("\x00", "\t", "\n", "\r", "\x1b", "\x1f", "\x7f", "\x80", "\x85", "\x9f", "\u2028", "\u2029")
+#: Characters no text may hold: controls, the line and paragraph separators, and lone surrogates (which
+#: UTF-8 cannot encode, so only a local sender could try them).
+CONTROL = (
+    *("\x00", "\t", "\n", "\r", "\x1b", "\x1f", "\x7f", "\x80", "\x85", "\x9f", "\u2028", "\u2029"),
+    *("\ud800", "\udfff"),
+)
 
 
 def Int_(low: int, high: int) -> F:
@@ -180,97 +190,169 @@ def Map_(fields: dict[str, F], omittable: Iterable[str] = ()) -> F:
     return F(tuple(good), tuple(refused))
 
 
-def OneOf_(*values: str) -> F:
-    """Exactly one of these words."""
-    near = [v.upper() for v in values] + [v + " " for v in values] + [" " + values[0], values[0] + "\x00"]
-    wrong = [None, True, 1, 1.5, values[0].encode(), [values[0]], {values[0]: 1}, "", "expert", "a" * 100]
-    return F(values, tuple(Bad(v) for v in [*near, *wrong]))
+def nest(levels: int, leaf: Any = 0) -> Any:
+    """``leaf`` inside ``levels`` lists: ``nest(2) == [[0]]``."""
+    for _ in range(levels):
+        leaf = [leaf]
+    return leaf
+
+
+#: Map keys that game data refuses: not text, empty, too long, or holding a control character.
+BAD_KEYS: tuple[Any, ...] = (1, -1, None, True, b"k", 1.5, "", "k" * 65, "a\nb", "\x7f", "\u2028", "\x00")
+#: Values of a type that game data does not have.
+NOT_DATA: tuple[Any, ...] = (1.5, float("nan"), b"x", bytearray(b"x"), {1, 2}, frozenset(), 1j, object())
+OUT_OF_RANGE = (2**64, -(2**63) - 1, 2**100)
+
+
+def Data_(depth: int, most: int, text: int, mapping: bool, usual: Iterable[Any] = ()) -> F:
+    """Game data as the document bounds it: nil, bool, int -2**63..2**64-1, text of 0..``text``
+    printable chars, lists, maps with text keys of 1..64 printable chars; at most ``most`` items in
+    each list or map and ``depth`` levels of them; a map at the top if ``mapping``. ``usual`` are
+    the values a game really sends (the first is the usual one)."""
+    scalars: list[Any] = [None, True, False, 0, -(2**63), 2**64 - 1, "", "a" * text, "é🃏" * (text // 2)]
+    good: list[Any] = list(usual)
+    bad: list[Bad] = []
+    if mapping:
+        good += [
+            {},
+            {"k": nest(depth - 1)},  # exactly as deep as allowed
+            {f"k{i}": i for i in range(most)},
+            {"K" * 64: 0, "é": "a" * text, **{f"s{i}": v for i, v in enumerate(scalars)}},
+        ]
+        if depth >= 2:
+            good += [{"k": [0] * most}, {"k": {"m": nest(depth - 2, "x")}}]
+        bad += [Bad(v) for v in (None, [], ["k"], "k", 1, True, 1.5, b"k")]  # not a map
+        bad.append(Bad({"k": nest(depth)}, ".k" + "[0]" * (depth - 1)))  # one level too deep
+        bad.append(Bad({f"k{i}": i for i in range(most + 1)}))
+        bad += [Bad({key: 0}) for key in BAD_KEYS]
+        bad.append(Bad({"k": "a" * (text + 1)}, ".k"))
+        bad += [Bad({"k": "a" + c}, ".k") for c in CONTROL]
+        bad += [Bad({"k": v}, ".k") for v in (*NOT_DATA, *OUT_OF_RANGE)]
+        if depth >= 2:
+            bad += [Bad({"k": [0] * (most + 1)}, ".k"), Bad({"k": [1.5]}, ".k[0]")]
+            bad += [Bad({"k": [{"ok": 0, key: 0}]}, ".k[0]") for key in BAD_KEYS]
+            bad += [Bad({"k": {"m": "a\n"}}, ".k.m"), Bad({"a": 1, "k": [0, 2**64]}, ".k[1]")]
+    else:
+        good += scalars
+        if depth >= 1:
+            good += [nest(depth), [0] * most, {"k": 1}]
+        bad.append(Bad(nest(depth + 1), "[0]" * depth))
+        bad += [Bad("a" * (text + 1)), *(Bad("a" + c) for c in CONTROL)]
+        bad += [Bad(v) for v in (*NOT_DATA, *OUT_OF_RANGE)]
+    return F(tuple(good), tuple(bad))
 
 
 TABLE_ID = Int_(1, 2**31 - 1)
-SEAT = Int_(0, 2)
+SEAT = Int_(0, 7)
+#: A version field: this version is the usual value (another is refused by a Connection, not by the message).
+VERSION = F((PROTOCOL_VERSION, *Int_(1, 65535).good), Int_(1, 65535).bad)
 NAME = Str_(
     1, 24, good=("Ann Lee_1.-", "0", "Z9"), bad=(" ann", "-ann", ".a", "ann!", "änn", "a\u00a0b", "a/b")
 )
 TOKEN = Str_(32, 64, good=("Ab0_-" * 8,), bad=("a" * 31 + "=", "a" * 31 + " ", "a" * 31 + "+", "é" * 32))
 CODE = Str_(1, 40, good=("not-now", "a1-", "z"), bad=("A", "1a", "-a", "a_b", "a b", "é"))
-CARD = Str_(
-    2,
-    3,
-    make=lambda n: {2: "R1", 3: "R10"}.get(n, "R" + "1" * (n - 1)),
-    good=("Y9", "G5", "B3", "K7", "K10"),
-    bad=("r1", "X1", "R0", "R", "R01", "1R", "R 1", "RR", "R1 ", "R100"),
-)
-CARDS = List_(CARD, 200)
-GROUPS = List_(CARDS, 100)
 ACTION = Str_(1, 400, good=("discard R3 R4 R5", "draw 2", "é" * 400, "🃏" * 400))
 TEXT = Str_(0, 400, good=("ann draws 2 cards: R4 Y9", "é" * 400))
+GAME_NAME = Str_(1, 32, good=("notty", "ochos-locos", "a1-"), bad=("Notty", "1a", "-a", "a_b", "a b", "é"))
+VARIANT = Str_(1, 32, good=("classic", "five-colour", "0"), bad=("Classic", "-a", "a b", "a_b", "é"))
+BOT = Str_(1, 24, good=("greedy", "expert-hard", "0"), bad=("Greedy", "-a", "a b", "a_b", "é"))
 
-LOWER = Str_(1, 32, good=("classic", "five-colour", "0"), bad=("Classic", "a b", "a_b", "é"))
-LEVEL = OneOf_("medium", "easy", "hard")
-SEAT_INFO = Map_({"name": nil(NAME), "bot": nil(Str_(1, 16, good=("greedy",))), "connected": Bool_()})
+NOTTY_BODY = {
+    "hands": [["R1", "R2", "Y10"], ["K3"]],
+    "deck_size": 40,
+    "drew": False,
+    "stole": False,
+    "exchanged": False,
+    "must_put_back": False,
+}
+#: A body of a game with hidden hands: your cards, and how many the others hold.
+HIDDEN_BODY = {"hand": ["3H", "QS"], "counts": [2, 5, 5, 5], "table": [["4D", "5D", "6D"]], "stock": 31}
+NOTTY_HINT = {
+    "size": 3,
+    "best": [["R3", "R4", "R5"]],
+    "alternatives": [["Y1", "Y2", "Y3"]],
+    "outs": [{"card": "R6", "gain": 1}],
+}
+NOTTY_OPTIONS = {"level": "hard", "turn_limit": 0}
+
+BODY = Data_(6, 1000, 2000, mapping=True, usual=(NOTTY_BODY, HIDDEN_BODY))
+EVENT_DATA = Data_(4, 1000, 2000, mapping=True, usual=({"seat": 0, "cards": ["R4", "Y9"]}, {"seat": 1}))
+HINT_DATA = Data_(6, 1000, 2000, mapping=True, usual=(NOTTY_HINT,))
+OPTIONS = Data_(1, 32, 64, mapping=True, usual=(NOTTY_OPTIONS, {"level": "easy"}))
+OPTION_DEFAULT = Data_(0, 1000, 64, mapping=False, usual=("medium", 0))
+
+SEAT_INFO = Map_({"name": nil(NAME), "bot": nil(BOT), "connected": Bool_()})
 TABLE_INFO = Map_(
     {
         "table": TABLE_ID,
-        "preset": Str_(1, 32, good=("classic", "five-colour")),
-        "seats": List_(SEAT_INFO, 3),
+        "game": GAME_NAME,
+        "variant": VARIANT,
+        "seats": List_(SEAT_INFO, 8),
         "started": Bool_(),
         "over": Bool_(),
         "spectators": Int_(0, 10_000),
         "turn_seconds": Int_(0, 3600),
-        "turn_limit": Int_(0, 100_000),
-        "level": LEVEL,
+        "options": OPTIONS,
+    }
+)
+RESULT = Map_(
+    {
+        "ranking": List_(List_(SEAT, 8), 8),
+        "reason": CODE,
+        "text": Str_(1, 400, good=("bob wins by discarding their last cards",)),
     }
 )
 VIEW = Map_(
     {
-        "preset": LOWER,
-        "names": List_(NAME, 3),
+        "game": GAME_NAME,
+        "variant": VARIANT,
+        "names": List_(NAME, 8),
         "seat": nil(SEAT),
-        "hands": List_(CARDS, 3),
-        "deck_size": Int_(0, 1000),
         "current": SEAT,
         "turn": Int_(1, 2**31 - 1),
-        "drew": Bool_(),
-        "stole": Bool_(),
-        "exchanged": Bool_(),
-        "must_put_back": Bool_(),
-        "winner": nil(SEAT),
-        "end_reason": nil(CODE),
         "legal": List_(ACTION, 1000),
+        "result": nil(RESULT),
+        "body": BODY,
     }
 )
-EVENT = Map_(
-    {
-        "kind": CODE,
-        "seat": nil(SEAT),
-        "victim": SEAT,
-        "cards": CARDS,
-        "card": CARD,
-        "group": CODE,
-        "next_seat": SEAT,
-        "turn": Int_(1, 2**31 - 1),
-        "winner": nil(SEAT),
-        "reason": CODE,
-        "text": TEXT,
-    },
-    omittable=("seat", "victim", "cards", "card", "group", "next_seat", "turn", "winner", "reason"),
+EVENT = Map_({"kind": CODE, "text": TEXT, "data": EVENT_DATA})
+VARIANT_INFO = Map_(
+    {"name": VARIANT, "min_players": Int_(1, 8), "max_players": Int_(1, 8), "summary": Str_(0, 200)}
 )
-BOT = Str_(1, 16, good=("greedy", "random-2"), bad=("Greedy", "a b", "a_b"))
+OPTION_INFO = Map_(
+    {
+        "name": Str_(1, 32, good=("turn_limit", "level", "a1_"), bad=("Level", "1a", "_a", "a-b", "a b")),
+        "summary": Str_(0, 200),
+        "default": OPTION_DEFAULT,
+        "choices": List_(Str_(1, 32, good=("medium", "Hard cases")), 32),
+        "low": Int_(-(2**31), 2**31),
+        "high": Int_(-(2**31), 2**31),
+    },
+    omittable=("choices", "low", "high"),
+)
+GAME_INFO = Map_(
+    {
+        "name": GAME_NAME,
+        "title": Str_(1, 64, good=("Notty", "Ochos Locos")),
+        "variants": List_(VARIANT_INFO, 32),
+        "bots": List_(BOT, 64),
+        "options": List_(OPTION_INFO, 32),
+    }
+)
 
 
 #: Every field of every message: what it accepts and refuses.
 FIELDS: dict[type[Message], dict[str, F]] = {
-    Hello: {"version": Int_(1, 65535), "name": NAME, "token": nil(TOKEN)},
+    Hello: {"version": VERSION, "name": NAME, "token": nil(TOKEN)},
     ListTables: {},
     CreateTable: {
-        "preset": LOWER,
-        "seats": Int_(2, 3),
-        "bots": List_(BOT, 3),
+        "game": GAME_NAME,
+        "seats": Int_(1, 8),
+        "variant": nil(VARIANT),
+        "bots": List_(BOT, 8),
+        "options": OPTIONS,
         "turn_seconds": Int_(0, 3600),
         "bot_delay_ms": Int_(0, 10_000),
-        "turn_limit": Int_(0, 100_000),
-        "level": LEVEL,
     },
     Join: {"table": TABLE_ID, "seat": nil(SEAT)},
     Watch: {"table": TABLE_ID},
@@ -281,17 +363,20 @@ FIELDS: dict[type[Message], dict[str, F]] = {
     PlayForMe: {},
     Ping: {"nonce": Int_(0, 2**32 - 1)},
     Bye: {},
-    Welcome: {"version": Int_(1, 65535), "server": Str_(1, 64, good=("notty 0.1.0", "é" * 64))},
+    Welcome: {
+        "version": VERSION,
+        "server": Str_(1, 64, good=("notty 0.1.0", "é" * 64)),
+        "games": List_(GAME_INFO, 32),
+    },
     Tables: {"tables": List_(TABLE_INFO, 10_000)},
     Seated: {"table": TABLE_ID, "seat": SEAT, "token": TOKEN},
     Watching: {"table": TABLE_ID},
     Left: {"table": TABLE_ID},
     State: {"table": TABLE_ID, "view": VIEW, "events": List_(EVENT, 1000)},
     Hint: {
-        "size": Int_(0, 1000),
-        "best": GROUPS,
-        "alternatives": GROUPS,
-        "outs": List_(Map_({"card": CARD, "gain": Int_(1, 1000)}), 200),
+        "text": Str_(0, 2000, good=("discard 3 cards: R3 R4 R5", "é" * 2000)),
+        "actions": List_(ACTION, 50),
+        "data": HINT_DATA,
     },
     Error: {
         "code": CODE,
@@ -305,8 +390,10 @@ FIELDS: dict[type[Message], dict[str, F]] = {
 #: The fields that may be left out, and their values then.
 DEFAULTS: dict[type[Message], dict[str, Any]] = {
     Hello: {"token": None},
-    CreateTable: {"bots": (), "turn_seconds": 0, "bot_delay_ms": 1000, "turn_limit": 0, "level": "medium"},
+    CreateTable: {"variant": None, "bots": (), "options": {}, "turn_seconds": 0, "bot_delay_ms": 1000},
     Join: {"seat": None},
+    Welcome: {"games": ()},
+    Hint: {"actions": (), "data": {}},
     Error: {"rule": None},
 }
 
@@ -328,61 +415,76 @@ def kwargs_of(body: Mapping[str, Any]) -> dict[str, Any]:
 TOKEN_VALUE = "k3J_-" * 8
 INFO = {
     "table": 7,
-    "preset": "classic",
+    "game": "notty",
+    "variant": "classic",
     "seats": [
         {"name": "ann", "bot": None, "connected": True},
-        {"name": None, "bot": "greedy", "connected": False},
+        {"name": None, "bot": "expert-hard", "connected": False},
     ],
     "started": True,
     "over": False,
     "spectators": 2,
     "turn_seconds": 30,
-    "turn_limit": 0,
-    "level": "hard",
+    "options": NOTTY_OPTIONS,
+}
+NOTTY_INFO = {
+    "name": "notty",
+    "title": "Notty",
+    "variants": [
+        {"name": "classic", "min_players": 2, "max_players": 3, "summary": "four colours"},
+        {"name": "five-colour", "min_players": 2, "max_players": 3, "summary": "five colours"},
+    ],
+    "bots": ["random", "greedy", "qlearn", "expert", "expert-easy", "expert-medium", "expert-hard"],
+    "options": [
+        {"name": "level", "summary": "how well", "default": "medium", "choices": ["easy", "medium", "hard"]},
+        {"name": "turn_limit", "summary": "turns", "default": 0, "low": 0, "high": 100_000},
+    ],
 }
 VIEW_VALUE = {
-    "preset": "classic",
+    "game": "notty",
+    "variant": "classic",
     "names": ["ann", "greedy"],
     "seat": 0,
-    "hands": [["R1", "R2", "Y10"], ["K3"]],
-    "deck_size": 40,
     "current": 0,
     "turn": 1,
-    "drew": False,
-    "stole": False,
-    "exchanged": False,
-    "must_put_back": False,
-    "winner": None,
-    "end_reason": None,
     "legal": ["draw 1", "draw 2", "draw 3", "steal 1", "end"],
+    "result": None,
+    "body": NOTTY_BODY,
 }
 EVENTS_VALUE = [
-    {"kind": "game-started", "seat": 0, "text": "ann starts"},
-    {"kind": "drew", "seat": 0, "cards": ["R4", "Y9"], "text": "ann draws 2 cards: R4 Y9"},
-    {"kind": "stole", "seat": 1, "victim": 0, "card": "R4", "text": ""},
-    {"kind": "discarded", "seat": 0, "cards": ["R3", "R4", "R5"], "group": "run", "text": "run"},
-    {"kind": "turn-ended", "seat": 0, "next_seat": 1, "turn": 2, "text": "next"},
-    {"kind": "game-ended", "winner": None, "reason": "stalemate", "text": "stalemate"},
+    {"kind": "game-started", "text": "ann starts", "data": {"seat": 0}},
+    {"kind": "drew", "text": "ann draws 2 cards: R4 Y9", "data": {"seat": 0, "cards": ["R4", "Y9"]}},
+    {"kind": "stole", "text": "", "data": {"seat": 1, "victim": 0, "card": "R4"}},
+    {"kind": "discarded", "text": "run", "data": {"seat": 0, "cards": ["R3", "R4", "R5"], "group": "run"}},
+    {"kind": "turn-ended", "text": "next", "data": {"seat": 0, "next_seat": 1, "turn": 2}},
+    {"kind": "game-ended", "text": "stalemate", "data": {"winner": None, "reason": "stalemate"}},
 ]
+RESULT_VALUE = {
+    "ranking": [[1], [0]],
+    "reason": "discard",
+    "text": "greedy wins by discarding their last cards",
+}
+EIGHT = [f"p{i}" for i in range(8)]
 
 #: At least one valid message of every type; the first of each type is the "usual" one.
 SAMPLES: list[Message] = [
     Hello(version=PROTOCOL_VERSION, name="ann"),
     Hello(version=PROTOCOL_VERSION, name="Ann Lee_1.-", token=TOKEN_VALUE),
     ListTables(),
-    CreateTable(preset="classic", seats=2),
+    CreateTable(game="notty", seats=2),
     CreateTable(
-        preset="five-colour",
+        game="notty",
         seats=3,
+        variant="five-colour",
         bots=["greedy", "random"],
+        options={"level": "hard", "turn_limit": 100_000},
         turn_seconds=3600,
         bot_delay_ms=0,
-        turn_limit=100_000,
-        level="hard",
     ),
-    CreateTable(preset="classic", seats=3, bots=["expert", "expert-easy"], level="easy"),
+    CreateTable(game="notty", seats=3, variant="classic", bots=["expert", "expert-easy"], options={}),
+    CreateTable(game="ochos-locos", seats=8, bots=["random"] * 7),
     Join(table=1),
-    Join(table=2**31 - 1, seat=2),
+    Join(table=2**31 - 1, seat=7),
     Watch(table=3),
     Start(),
     Leave(),
@@ -393,22 +495,32 @@ SAMPLES: list[Message] = [
     Ping(nonce=0),
     Ping(nonce=2**32 - 1),
     Bye(),
+    Welcome(version=PROTOCOL_VERSION, server="notty 0.1.0", games=[NOTTY_INFO]),
     Welcome(version=PROTOCOL_VERSION, server="notty 0.1.0"),
     Tables(tables=[]),
-    Tables(tables=[INFO, {**INFO, "table": 8, "seats": []}]),
+    Tables(tables=[INFO, {**INFO, "table": 8, "seats": [], "options": {}}]),
     Seated(table=1, seat=0, token=TOKEN_VALUE),
+    Seated(table=1, seat=7, token=TOKEN_VALUE),
     Watching(table=1),
     Left(table=1),
     State(table=1, view=VIEW_VALUE, events=EVENTS_VALUE),
+    State(table=1, view={**VIEW_VALUE, "seat": None, "result": RESULT_VALUE, "legal": []}, events=[]),
     State(
-        table=1,
-        view={**VIEW_VALUE, "seat": None, "winner": 1, "end_reason": "discard", "legal": []},
-        events=[],
+        table=2,
+        view={
+            **VIEW_VALUE,
+            "game": "huxxy",
+            "variant": "standard",
+            "names": EIGHT,
+            "seat": 7,
+            "current": 7,
+            "body": HIDDEN_BODY,
+            "result": {"ranking": [[2], [0, 7], [1, 3, 4, 5, 6]], "reason": "out", "text": "p2 goes out"},
+        },
+        events=[{"kind": "drew", "text": "p7 draws a card", "data": {"seat": 7}}],
     ),
-    Hint(
-        size=3, best=[["R3", "R4", "R5"]], alternatives=[["Y1", "Y2", "Y3"]], outs=[{"card": "R6", "gain": 1}]
-    ),
-    Hint(size=0, best=[], alternatives=[], outs=[]),
+    Hint(text="discard 3 cards: R3 R4 R5", actions=["discard R3 R4 R5"], data=NOTTY_HINT),
+    Hint(text=""),
     Error(code="not-now", message="join is not allowed while seated"),
     Error(code="illegal-action", message="draw 1 to 3 cards, not 4", rule="draw-count"),
     Pong(nonce=12345),
@@ -430,9 +542,11 @@ def test_tables_cover_every_message_and_field() -> None:
         assert set(defaults) <= set(FIELDS[cls])
 
 
-def test_protocol_version_is_two() -> None:
-    """Version 2 added create_table.level and the table map's level (a version 1 peer refuses both)."""
-    assert PROTOCOL_VERSION == 2
+def test_protocol_version_is_three_and_seats_go_up_to_eight() -> None:
+    """Version 3 hosts many games: create_table names a game, the welcome lists them, and views,
+    events and hints carry a body each game defines. A table has up to 8 seats."""
+    assert PROTOCOL_VERSION == 3
+    assert MAX_SEATS == 8
 
 
 # --------------------------------------------------------------------------- framing: round trips
@@ -441,10 +555,10 @@ def test_protocol_version_is_two() -> None:
 def test_documented_hello_frame_bytes() -> None:
     """The hex example of docs/PROTOCOL.md, byte for byte."""
     expected = bytes.fromhex(
-        "00 00 00 25 84 a4 74 79 70 65 a5 68 65 6c 6c 6f a7 76 65 72 73 69 6f 6e 02"
+        "00 00 00 25 84 a4 74 79 70 65 a5 68 65 6c 6c 6f a7 76 65 72 73 69 6f 6e 03"
         " a4 6e 61 6d 65 a3 61 6e 6e a5 74 6f 6b 65 6e c0"
     )
-    hello = Hello(version=2, name="ann")
+    hello = Hello(version=3, name="ann")
     assert encode_frame(hello.to_wire()) == expected
     assert Connection(CLIENT).send(hello) == expected
     assert message_from_wire(decode_all(expected)[0], CLIENT) == hello
@@ -508,10 +622,13 @@ def test_nested_maps_cannot_change_after_validation() -> None:
     tables = message_from_wire(Tables(tables=[INFO]).to_wire(), SERVER)
     assert isinstance(state, State) and isinstance(tables, Tables)
     for mapping, key, value in [
-        (state.view, "deck_size", -5),
-        (state.events[0], "seat", 9),
+        (state.view, "turn", -5),
+        (state.view["body"], "deck_size", -5),
+        (state.events[0], "kind", "x"),
+        (state.events[0]["data"], "seat", 9),
         (tables.tables[0], "table", 0),
         (tables.tables[0]["seats"][0], "connected", "yes"),
+        (tables.tables[0]["options"], "level", "impossible"),
     ]:
         with pytest.raises(TypeError):
             mapping[key] = value  # type: ignore[index]
@@ -521,9 +638,13 @@ def test_nested_maps_cannot_change_after_validation() -> None:
 def test_lists_come_back_as_tuples() -> None:
     state = message_from_wire(FIRST[State].to_wire(), SERVER)
     assert isinstance(state, State)
-    assert state.events[1]["cards"] == ("R4", "Y9")
-    assert state.view["hands"] == (("R1", "R2", "Y10"), ("K3",))
-    assert CreateTable(preset="classic", seats=2, bots=["greedy"]).bots == ("greedy",)
+    assert state.events[1]["data"]["cards"] == ("R4", "Y9")
+    assert state.view["body"]["hands"] == (("R1", "R2", "Y10"), ("K3",))
+    assert state.view["legal"][0] == "draw 1" and isinstance(state.view["legal"], tuple)
+    assert CreateTable(game="notty", seats=2, bots=["greedy"]).bots == ("greedy",)
+    welcome = message_from_wire(FIRST[Welcome].to_wire(), SERVER)
+    assert isinstance(welcome, Welcome)
+    assert welcome.games[0]["options"][0]["choices"] == ("easy", "medium", "hard")
 
 
 ALL_FRAMES = b"".join(encode_frame(m.to_wire()) for m in SAMPLES)
@@ -888,10 +1009,11 @@ def test_ext_type_errors_say_so() -> None:
     [
         {"type": "ping", "nonce": msgpack.Timestamp(0, 0)},
         {"type": "act", "action": msgpack.Timestamp(1_700_000_000, 5)},
-        {"type": "create_table", "preset": "classic", "seats": 2, "bots": [msgpack.Timestamp(2**40, 0)]},
+        {"type": "create_table", "game": "notty", "seats": 2, "bots": [msgpack.Timestamp(2**40, 0)]},
+        {"type": "hint", "text": "", "data": {"when": msgpack.Timestamp(0, 0)}},
         {"type": "hello", "version": 1, "name": "ann", "when": msgpack.Timestamp(-1, 0)},
     ],
-    ids=["int-field", "str-field", "nested", "unknown-field"],
+    ids=["int-field", "str-field", "nested", "game-data", "unknown-field"],
 )
 def test_timestamps_are_refused_and_the_next_frame_still_decodes(body: dict[str, Any]) -> None:
     """A msgpack timestamp is an extension type (-1): it never becomes a message field."""
@@ -915,8 +1037,9 @@ def test_binary_keys_are_refused_by_a_connection() -> None:
         {"type": "ping", b"nonce": 1},
         {"type": "ping", "nonce": 1, b"nonce": 2},
         {"type": "state", "table": 1, "view": {**VIEW_VALUE, b"seat": 0}, "events": []},
+        {"type": "state", "table": 1, "view": {**VIEW_VALUE, "body": {b"hands": []}}, "events": []},
     ]
-    for body, sender in zip(bodies, (CLIENT, CLIENT, SERVER), strict=True):
+    for body, sender in zip(bodies, (CLIENT, CLIENT, SERVER, SERVER), strict=True):
         connection = Connection(SERVER if sender is CLIENT else CLIENT)
         connection.receive_data(packed(body))
         with pytest.raises(ProtocolError) as info:
@@ -1010,14 +1133,25 @@ def test_wrong_values_over_the_wire_are_not_fatal(cls: type[Message], name: str)
         receiver.receive_data(data)
         with pytest.raises(ProtocolError) as info:
             receiver.next_event()
-        assert info.value.code == "bad-message", (bad, info.value.message)
         assert not info.value.fatal
-        assert f"{cls.TYPE}.{name}{bad.path}" in info.value.message
         assert receiver.state is ConnectionState.HELLO
         checked += 1
+        if not _text_keys_only(bad.value):  # msgpack's strict_map_key: refused as a frame
+            assert info.value.code == "bad-frame", (bad, info.value.message)
+            continue
+        assert info.value.code == "bad-message", (bad, info.value.message)
+        assert f"{cls.TYPE}.{name}{bad.path}" in info.value.message
     assert checked
     receiver.receive_data(follow_frame)
     assert receiver.next_event() == follow
+
+
+def _text_keys_only(value: Any) -> bool:
+    if isinstance(value, Mapping):
+        return all(isinstance(key, str) and _text_keys_only(item) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return all(_text_keys_only(item) for item in value)
+    return True
 
 
 @pytest.mark.parametrize("cls", list(FIELDS), ids=[f"{c.TYPE}-{c.SENDER.value}" for c in FIELDS])
@@ -1091,7 +1225,7 @@ def test_hint_means_a_request_from_a_client_and_an_answer_from_the_server() -> N
         message_from_wire({"type": "hint"}, SERVER)
     assert info.value.code == "bad-message"
     with pytest.raises(ProtocolError):
-        message_from_wire({"type": "hint", "size": 0, "best": [], "alternatives": [], "outs": []}, CLIENT)
+        message_from_wire({"type": "hint", "text": "", "actions": [], "data": {}}, CLIENT)
 
 
 @pytest.mark.parametrize(
@@ -1101,29 +1235,64 @@ def test_hint_means_a_request_from_a_client_and_an_answer_from_the_server() -> N
         (lambda: Hello(version=1, name="ann\n"), "hello.name"),
         (lambda: Hello(version=1, name="ann", token="short"), "hello.token"),
         (lambda: Join(table=0), "join.table"),
-        (lambda: Join(table=1, seat=3), "join.seat"),
+        (lambda: Join(table=1, seat=8), "join.seat"),
         (lambda: Ping(nonce=2**32), "ping.nonce"),
         (lambda: Ping(nonce=-1), "ping.nonce"),
         (lambda: Ping(nonce=1.0), "ping.nonce"),
-        (lambda: CreateTable(preset="classic", seats=True), "create_table.seats"),
-        (lambda: CreateTable(preset="classic", seats=2, bots="greedy"), "create_table.bots"),
-        (lambda: CreateTable(preset="classic", seats=2, bots=None), "create_table.bots"),
-        (lambda: CreateTable(preset="classic", seats=2, bots=["a"] * 4), "create_table.bots"),
+        (lambda: CreateTable(game="notty", seats=True), "create_table.seats"),
+        (lambda: CreateTable(game="notty", seats=9), "create_table.seats"),
+        (lambda: CreateTable(game="Notty", seats=2), "create_table.game"),
+        (lambda: CreateTable(game="notty", seats=2, variant=""), "create_table.variant"),
+        (lambda: CreateTable(game="notty", seats=2, bots="greedy"), "create_table.bots"),
+        (lambda: CreateTable(game="notty", seats=2, bots=None), "create_table.bots"),
+        (lambda: CreateTable(game="notty", seats=2, bots=["a"] * 9), "create_table.bots"),
+        (lambda: CreateTable(game="notty", seats=2, options=None), "create_table.options"),
+        (
+            lambda: CreateTable(game="notty", seats=2, options={"level": ["hard"]}),
+            "create_table.options.level",
+        ),
+        (lambda: CreateTable(game="notty", seats=2, options={"level": 1.5}), "create_table.options.level"),
         (lambda: Act(action=""), "act.action"),
         (lambda: Act(action="a" * 401), "act.action"),
+        (lambda: Act(action="   "), "act.action"),
+        (lambda: Act(action=" end"), "act.action"),
+        (lambda: Act(action="end "), "act.action"),
+        (lambda: State(table=1, view={**VIEW_VALUE, "legal": [" "]}, events=[]), "state.view.legal[0]"),
+        (lambda: Hint(text="", actions=["draw 1", ""]), "hint.actions[1]"),
         (lambda: Seated(table=1, seat=None, token=TOKEN_VALUE), "seated.seat"),
-        (lambda: State(table=1, view={**VIEW_VALUE, "deck_size": -1}, events=[]), "state.view.deck_size"),
+        (lambda: State(table=1, view={**VIEW_VALUE, "turn": 0}, events=[]), "state.view.turn"),
+        (lambda: State(table=1, view={**VIEW_VALUE, "current": 8}, events=[]), "state.view.current"),
+        (lambda: State(table=1, view={**VIEW_VALUE, "names": EIGHT * 2}, events=[]), "state.view.names"),
         (
-            lambda: State(table=1, view={**VIEW_VALUE, "hands": [["R1", "x"]]}, events=[]),
-            "state.view.hands[0][1]",
+            lambda: State(table=1, view={**VIEW_VALUE, "body": {"hands": [["R1", 1.5]]}}, events=[]),
+            "state.view.body.hands[0][1]",
         ),
+        (lambda: State(table=1, view={**VIEW_VALUE, "body": []}, events=[]), "state.view.body"),
+        (
+            lambda: State(
+                table=1, view={**VIEW_VALUE, "result": {**RESULT_VALUE, "ranking": [[8]]}}, events=[]
+            ),
+            "state.view.result.ranking[0][0]",
+        ),
+        (lambda: State(table=1, view={**VIEW_VALUE, "result": {}}, events=[]), "state.view.result"),
         (lambda: State(table=1, view=VIEW_VALUE, events=[{"kind": "drew"}]), "state.events[0]"),
-        (lambda: State(table=1, view=VIEW_VALUE, events=[{"kind": "x", "text": 1}]), "state.events[0].text"),
-        (lambda: Tables(tables=[{**INFO, "seats": [{"name": "a"}]}]), "tables.tables[0].seats[0]"),
         (
-            lambda: Hint(size=0, best=[], alternatives=[], outs=[{"card": "R1", "gain": 0}]),
-            "hint.outs[0].gain",
+            lambda: State(table=1, view=VIEW_VALUE, events=[{"kind": "x", "text": 1, "data": {}}]),
+            "state.events[0].text",
         ),
+        (
+            lambda: State(table=1, view=VIEW_VALUE, events=[{"kind": "x", "text": "", "data": {"": 1}}]),
+            "state.events[0].data",
+        ),
+        (lambda: Welcome(version=3, server="s", games=[{}]), "welcome.games[0]"),
+        (
+            lambda: Welcome(version=3, server="s", games=[{**NOTTY_INFO, "bots": ["Expert"]}]),
+            "welcome.games[0].bots[0]",
+        ),
+        (lambda: Tables(tables=[{**INFO, "seats": [{"name": "a"}]}]), "tables.tables[0].seats[0]"),
+        (lambda: Hint(text="x", data={"outs": [{"card": "R1", "gain": 0.5}]}), "hint.data.outs[0].gain"),
+        (lambda: Hint(text="x", actions=["end"] * 51), "hint.actions"),
+        (lambda: Hint(text="x", data=None), "hint.data"),
         (lambda: Error(code="Bad", message="m"), "error.code"),
         (lambda: Goodbye(reason=""), "goodbye.reason"),
     ],
@@ -1159,7 +1328,9 @@ def test_a_deeply_nested_value_is_refused_not_recursed() -> None:
     for _ in range(5000):
         deep = [deep]
     for body, sender in (
-        ({"type": "hint", "size": 0, "best": deep, "alternatives": [], "outs": []}, SERVER),
+        ({"type": "hint", "text": "", "data": {"best": deep}}, SERVER),
+        ({"type": "state", "table": 1, "view": {**VIEW_VALUE, "body": {"b": deep}}, "events": []}, SERVER),
+        ({"type": "create_table", "game": "notty", "seats": 2, "options": {"o": deep}}, CLIENT),
         ({"type": "act", "action": deep}, CLIENT),
         ({"type": "state", "table": 1, "view": {**VIEW_VALUE, "legal": deep}, "events": []}, SERVER),
     ):
@@ -1269,7 +1440,7 @@ def test_a_whole_session() -> None:
         (Tables(tables=[INFO]), "lobby"),
         (Ping(nonce=1), "lobby"),
         (Pong(nonce=1), "lobby"),
-        (CreateTable(preset="classic", seats=2, bots=["greedy"]), "lobby"),
+        (CreateTable(game="notty", seats=2, bots=["greedy"]), "lobby"),
         (Seated(table=1, seat=0, token=TOKEN_VALUE), "seated"),
         (FIRST[State], "seated"),
         (AskHint(), "seated"),
@@ -1399,7 +1570,7 @@ def test_hello_first() -> None:
     assert server.next_event() == HELLO
 
 
-@pytest.mark.parametrize("version", [1, 3, 65535])
+@pytest.mark.parametrize("version", [1, 2, 4, 65535])
 def test_a_client_of_another_version_is_refused_fatally(version: int) -> None:
     server = Connection(SERVER)
     server.receive_data(encode_frame(Hello(version=version, name="ann").to_wire()))
@@ -1424,7 +1595,7 @@ def test_a_client_of_another_version_is_refused_fatally(version: int) -> None:
     assert server.state is S.CLOSED
 
 
-@pytest.mark.parametrize("version", [1, 3, 65535])
+@pytest.mark.parametrize("version", [1, 2, 4, 65535])
 def test_a_server_of_another_version_is_refused_fatally(version: int) -> None:
     pair = Pair()
     pair.deliver(HELLO)
@@ -1569,35 +1740,587 @@ def test_random_walks_agree_with_the_document(messages: list[Message]) -> None:
         assert sender.state is receiver.state is S(pair.state)
 
 
-# --------------------------------------------------------------------------- the table level (version 2)
+# --------------------------------------------------------------------------- many games (version 3)
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-def test_a_table_level_round_trips_both_ways(level: str) -> None:
+def test_the_welcome_lists_the_games_a_server_hosts() -> None:
+    """What the registry says of each game fits the welcome, and a client reads it back unchanged."""
+    from games import GAMES, describe
+
+    welcome = Welcome(
+        version=PROTOCOL_VERSION, server="notty 0.1.0", games=[describe(game) for game in GAMES.values()]
+    )
+    pair = Pair()
+    pair.deliver(HELLO)
+    received = pair.deliver(welcome)
+    assert isinstance(received, Welcome)
+    assert [game["name"] for game in received.games] == list(GAMES)
+    notty = received.games[0]
+    assert notty["name"] == "notty"
+    assert {variant["name"] for variant in notty["variants"]} == {"classic", "five-colour"}
+    assert "expert" in notty["bots"]
+    assert {option["name"]: option["default"] for option in notty["options"]} == {
+        "level": "medium",
+        "turn_limit": 0,
+    }
+
+
+def test_a_welcome_without_games_lists_none() -> None:
+    assert message_from_wire({"type": "welcome", "version": 3, "server": "s"}, SERVER) == Welcome(3, "s", ())
+
+
+def test_create_table_names_a_game_a_variant_seats_bots_and_options() -> None:
     pair = Pair.in_state("lobby")
-    request = CreateTable(preset="classic", seats=3, bots=["expert"], level=level)
-    assert request.to_wire()["level"] == level
+    request = CreateTable(
+        game="notty",
+        seats=3,
+        variant="five-colour",
+        bots=["expert"],
+        options={"level": "hard", "turn_limit": 200},
+    )
+    assert request.to_wire() == {
+        "type": "create_table",
+        "game": "notty",
+        "seats": 3,
+        "variant": "five-colour",
+        "bots": ["expert"],
+        "options": {"level": "hard", "turn_limit": 200},
+        "turn_seconds": 0,
+        "bot_delay_ms": 1000,
+    }
     assert pair.deliver(request) == request
-    pair = Pair.in_state("seated")
-    listing = Tables(tables=[{**INFO, "level": level}])
-    received = pair.deliver(listing)
-    assert isinstance(received, Tables) and received.tables[0]["level"] == level
+    # Left out: the game's default variant, no bots, the game's default options.
+    bare = message_from_wire({"type": "create_table", "game": "notty", "seats": 2}, CLIENT)
+    assert isinstance(bare, CreateTable)
+    assert (bare.variant, bare.bots, dict(bare.options)) == (None, (), {})
 
 
-def test_a_table_level_defaults_to_medium_and_only_levels_are_accepted() -> None:
-    body = {"type": "create_table", "preset": "classic", "seats": 2}
-    assert CreateTable(preset="classic", seats=2).level == "medium"
-    received = message_from_wire(body, CLIENT)
-    assert isinstance(received, CreateTable) and received.level == "medium"
-    for bad in ("expert", "Hard", "impossible", "", 2, None):
-        with pytest.raises(ProtocolError) as info:
-            message_from_wire({**body, "level": bad}, CLIENT)
-        assert info.value.code == "bad-message" and not info.value.fatal
-        assert "create_table.level" in info.value.message
-    info_without_level = {key: value for key, value in INFO.items() if key != "level"}
+@pytest.mark.parametrize(
+    ("options", "where"),
+    [
+        ({"level": ["hard"]}, "create_table.options.level"),  # options are names to single values
+        ({"level": {"is": "hard"}}, "create_table.options.level"),
+        ({"level": 1.5}, "create_table.options.level"),
+        ({"level": "h" * 65}, "create_table.options.level"),
+        ({f"o{i}": 0 for i in range(33)}, "create_table.options"),
+        ({"o" * 65: 0}, "create_table.options"),
+        ({1: 0}, "create_table.options"),
+        ([["level", "hard"]], "create_table.options"),
+        ("level=hard", "create_table.options"),
+    ],
+)
+def test_table_options_are_a_small_flat_map(options: Any, where: str) -> None:
+    body = {"type": "create_table", "game": "notty", "seats": 2, "options": options}
     with pytest.raises(ProtocolError) as info:
-        message_from_wire({"type": "tables", "tables": [info_without_level]}, SERVER)
-    assert "level" in info.value.message
+        message_from_wire(body, CLIENT)
+    assert info.value.code == "bad-message" and not info.value.fatal
+    assert info.value.message.startswith(f"{where}: ")
+
+
+@pytest.mark.parametrize("seats", range(1, 9))
+def test_tables_have_up_to_eight_seats(seats: int) -> None:
+    names = EIGHT[:seats]
+    assert CreateTable(game="any", seats=seats, bots=["random"] * seats).seats == seats
+    assert Join(table=1, seat=seats - 1).seat == seats - 1
+    assert Seated(table=1, seat=seats - 1, token=TOKEN_VALUE).seat == seats - 1
+    view = {**VIEW_VALUE, "names": names, "seat": seats - 1, "current": seats - 1}
+    view["result"] = {"ranking": [[seat] for seat in range(seats)], "reason": "out", "text": "over"}
+    pair = Pair.in_state("seated")
+    pair.deliver(State(table=1, view=view, events=[]))
+    seat_info = {"name": None, "bot": None, "connected": False}
+    pair.deliver(Tables(tables=[{**INFO, "seats": [seat_info] * seats}]))
+
+
+@pytest.mark.parametrize(
+    ("build", "where"),
+    [
+        (lambda: CreateTable(game="any", seats=9), "create_table.seats"),
+        (lambda: CreateTable(game="any", seats=0), "create_table.seats"),
+        (lambda: CreateTable(game="any", seats=8, bots=["random"] * 9), "create_table.bots"),
+        (lambda: Join(table=1, seat=8), "join.seat"),
+        (lambda: Seated(table=1, seat=8, token=TOKEN_VALUE), "seated.seat"),
+        (lambda: State(table=1, view={**VIEW_VALUE, "names": [*EIGHT, "p8"]}, events=[]), "state.view.names"),
+        (lambda: State(table=1, view={**VIEW_VALUE, "seat": 8}, events=[]), "state.view.seat"),
+        (
+            lambda: Tables(tables=[{**INFO, "seats": [{"name": None, "bot": None, "connected": False}] * 9}]),
+            "tables.tables[0].seats",
+        ),
+    ],
+)
+def test_a_ninth_seat_is_refused(build: Callable[[], Message], where: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        build()
+    assert info.value.code == "bad-message" and info.value.message.startswith(f"{where}: ")
+
+
+def test_a_result_ranks_every_seat() -> None:
+    """Places first to last; seats tied share a place; nil while the game goes on."""
+    for ranking in ([[0], [1, 2]], [[0, 1, 2]], [[3], [1], [0], [2]], [[seat] for seat in range(8)]):
+        result = {"ranking": ranking, "reason": "discard", "text": "over"}
+        state = State(table=1, view={**VIEW_VALUE, "result": result, "legal": []}, events=[])
+        again = message_from_wire(decode_all(encode_frame(state.to_wire()))[0], SERVER)
+        assert isinstance(again, State) and again.view["result"]["ranking"] == plain(ranking)
+    assert FIRST[State].view["result"] is None  # type: ignore[attr-defined]
+    for result, where in (
+        ({"ranking": [[0]], "reason": "discard"}, "state.view.result"),
+        (
+            {
+                "ranking": [[0]],
+                "reason": "discard",
+                "text": "",
+            },
+            "state.view.result.text",
+        ),
+        ({"ranking": [[0]], "reason": "Discard", "text": "x"}, "state.view.result.reason"),
+        ({"ranking": [0, 1], "reason": "discard", "text": "x"}, "state.view.result.ranking[0]"),
+        ({"ranking": [[0]] * 9, "reason": "discard", "text": "x"}, "state.view.result.ranking"),
+        ({"ranking": [[0]], "reason": "discard", "text": "x", "winner": 0}, "state.view.result"),
+    ):
+        with pytest.raises(ProtocolError) as info:
+            State(table=1, view={**VIEW_VALUE, "result": result}, events=[])
+        assert info.value.message.startswith(f"{where}: "), info.value.message
+
+
+# --------------------------------------------------------------------------- versions: a v2 client
+
+#: A version 2 client's first frame, byte for byte (version 2's document gave it in hex).
+V2_HELLO = bytes.fromhex(
+    "00 00 00 25 84 a4 74 79 70 65 a5 68 65 6c 6c 6f a7 76 65 72 73 69 6f 6e 02"
+    " a4 6e 61 6d 65 a3 61 6e 6e a5 74 6f 6b 65 6e c0"
+)
+
+
+def test_a_version_2_client_gets_the_fatal_version_error_and_a_goodbye() -> None:
+    server = Connection(SERVER)
+    server.receive_data(V2_HELLO + encode_frame(ListTables().to_wire()))
+    with pytest.raises(ProtocolError) as info:
+        server.next_event()
+    assert info.value.code == "version" and info.value.fatal
+    assert "2" in info.value.message and str(PROTOCOL_VERSION) in info.value.message
+    assert server.state is S.CLOSED
+    # error and goodbye have the shape they had in version 2, so the old client reads why.
+    data = server.send(Error(code="version", message=info.value.message)) + server.send(
+        Goodbye(reason="version")
+    )
+    assert decode_all(data) == [
+        {"type": "error", "code": "version", "message": info.value.message, "rule": None},
+        {"type": "goodbye", "reason": "version"},
+    ]
+    with pytest.raises(LocalProtocolError):
+        server.send(WELCOME)
+    with pytest.raises(ProtocolError) as after:
+        server.next_event()  # what the old client sent next is not read as a request
+    assert after.value.code == "not-now"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": "hello", "version": 2, "name": "ann", "token": None},
+        {"type": "hello", "version": 2, "name": "ann", "token": "k3J_-" * 8},
+        {"type": "hello", "version": 2, "name": "ann", "level": "hard"},  # a field this version lacks
+        {"type": "hello", "version": 2},  # or without one this version needs
+        {"type": "hello", "version": 1, "name": "a" * 100},
+        {"type": "hello", "version": 4, "name": "ann", "games": ["notty"], "token": 7},
+        {"type": "hello", "version": 65535, "name": None},
+    ],
+)
+def test_a_hello_of_another_version_is_a_version_error_whatever_else_it_holds(body: dict[str, Any]) -> None:
+    """The version is read first: a client of another version learns that, not which field it got wrong."""
+    server = Connection(SERVER)
+    server.receive_data(packed(body))
+    with pytest.raises(ProtocolError) as info:
+        server.next_event()
+    assert info.value.code == "version" and info.value.fatal
+    assert str(body["version"]) in info.value.message
+    assert server.state is S.CLOSED
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": "welcome", "version": 2, "server": "notty 0.0.9"},
+        {"type": "welcome", "version": 4, "server": "notty 9", "games": [{"name": "chess"}], "motd": "hi"},
+    ],
+)
+def test_a_welcome_of_another_version_is_a_version_error_whatever_else_it_holds(body: dict[str, Any]) -> None:
+    pair = Pair()
+    pair.deliver(HELLO)
+    pair.client.receive_data(packed(body))
+    with pytest.raises(ProtocolError) as info:
+        pair.client.next_event()
+    assert info.value.code == "version" and info.value.fatal
+    assert pair.client.state is S.CLOSED
+
+
+@pytest.mark.parametrize(
+    ("body", "word"),
+    [
+        ({"type": "hello", "version": 3, "name": "ann", "level": "hard"}, "level"),
+        ({"type": "hello", "version": 3}, "name"),
+        ({"type": "hello", "version": "2", "name": "ann"}, "hello.version"),
+        ({"type": "hello", "version": 2.0, "name": "ann"}, "hello.version"),
+        ({"type": "hello", "version": True, "name": "ann"}, "hello.version"),
+        ({"type": "hello", "version": None, "name": "ann"}, "hello.version"),
+        ({"type": "hello", "name": "ann"}, "version"),
+    ],
+)
+def test_a_hello_of_this_version_or_of_none_is_checked_field_by_field(
+    body: dict[str, Any], word: str
+) -> None:
+    server = Connection(SERVER)
+    server.receive_data(packed(body) + encode_frame(HELLO.to_wire()))
+    with pytest.raises(ProtocolError) as info:
+        server.next_event()
+    assert info.value.code == "bad-message" and not info.value.fatal
+    assert word in info.value.message
+    assert server.next_event() == HELLO
+
+
+def test_a_late_hello_of_another_version_is_only_not_now() -> None:
+    pair = Pair.in_state("seated")
+    pair.server.receive_data(V2_HELLO)
+    with pytest.raises(ProtocolError) as info:
+        pair.server.next_event()
+    assert info.value.code == "not-now" and not info.value.fatal
+    assert pair.server.state is S.SEATED
+
+
+# --------------------------------------------------------------------------- game data: the Data spec
+
+#: Text without the characters game data refuses.
+PRINTABLE = st.characters(codec="utf-8", exclude_categories=("Cs", "Cc"), exclude_characters="\u2028\u2029")
+
+
+@attrs.frozen
+class DataField:
+    """A field holding game data, with the bounds the document gives it."""
+
+    where: str  # as a refusal names it
+    depth: int
+    most: int
+    text: int
+    mapping: bool
+    sender: Sender
+    put: Callable[[Any], dict[str, Any]]  # a whole message body with the value in place
+
+
+OTHER_OPTION = {"name": "o", "summary": "", "default": 0}
+DATA_FIELDS = [
+    DataField("hint.data", 6, 1000, 2000, True, SERVER, lambda v: {**full_body(Hint), "data": v}),
+    DataField(
+        "state.view.body", 6, 1000, 2000, True, SERVER,
+        lambda v: {"type": "state", "table": 1, "view": {**VIEW_VALUE, "body": v}, "events": []},
+    ),
+    DataField(
+        "state.events[0].data", 4, 1000, 2000, True, SERVER,
+        lambda v: {**full_body(State), "view": VIEW_VALUE, "events": [{**EVENTS_VALUE[0], "data": v}]},
+    ),
+    DataField(
+        "create_table.options", 1, 32, 64, True, CLIENT,
+        lambda v: {**full_body(CreateTable), "options": v},
+    ),
+    DataField(
+        "tables.tables[0].options", 1, 32, 64, True, SERVER,
+        lambda v: {"type": "tables", "tables": [{**INFO, "options": v}]},
+    ),
+    DataField(
+        "welcome.games[0].options[1].default", 0, 1000, 64, False, SERVER,
+        lambda v: {
+            "type": "welcome",
+            "version": 3,
+            "server": "s",
+            "games": [{**NOTTY_INFO, "options": [NOTTY_INFO["options"][0], {**OTHER_OPTION, "default": v}]}],
+        },
+    ),
+]  # fmt: skip
+DATA_IDS = [field.where for field in DATA_FIELDS]
+
+
+@functools.cache
+def game_data(depth: int, text: int, mapping: bool) -> st.SearchStrategy[Any]:
+    """Any game data within these bounds (lists and maps kept small)."""
+    leaves = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**63), 2**64 - 1),
+        st.sampled_from([-(2**63), 2**63 - 1, 2**63, 2**64 - 1]),
+        st.text(PRINTABLE, max_size=min(text, 10)),
+        st.sampled_from(["", "a" * text, "é" * text, "🃏" * text]),
+    )
+    if depth == 0:
+        return leaves
+    inner = game_data(depth - 1, text, False)
+    keys = st.one_of(
+        st.text(PRINTABLE, min_size=1, max_size=8), st.sampled_from(["k" * 64, "🃏" * 64, "type"])
+    )
+    maps = st.dictionaries(keys, inner, max_size=3)
+    return maps if mapping else st.one_of(leaves, st.lists(inner, max_size=3), maps)
+
+
+def _path_text(path: tuple[Any, ...]) -> str:
+    return "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in path)
+
+
+def _placed(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    """``value`` with ``new`` at ``path`` (a list index one past the end appends, a new key adds)."""
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        return {**value, head: _placed(value.get(head), rest, new)}
+    copy = list(value)
+    if head == len(copy):
+        copy.append(None)
+    copy[head] = _placed(copy[head], rest, new)
+    return copy
+
+
+def _slots(value: Any, path: tuple[Any, ...], depth: int) -> Iterable[tuple[tuple[Any, ...], int]]:
+    """Every place in ``value`` a value could go (each item, one more item of each list and map),
+    with the depth the spec still allows there."""
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            yield (*path, index), depth - 1
+            yield from _slots(item, (*path, index), depth - 1)
+        yield (*path, len(value)), depth - 1
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield (*path, key), depth - 1
+            yield from _slots(item, (*path, key), depth - 1)
+        yield (*path, "new-key"), depth - 1
+
+
+def _maps(value: Any, path: tuple[Any, ...] = ()) -> Iterable[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        yield path
+    if isinstance(value, dict | list):
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for step, item in items:
+            yield from _maps(item, (*path, step))
+
+
+@st.composite
+def one_fault(draw: st.DrawFn, field: DataField) -> tuple[Any, str]:
+    """Valid data for ``field`` with one thing wrong in it, and where the refusal must point."""
+    value = draw(game_data(field.depth, field.text, field.mapping))
+    slots = list(_slots(value, (), field.depth))
+    if not field.mapping:
+        slots.append(((), field.depth))
+    kinds = ["deep", "long-text", "bad-char", "not-data", "out-of-range"]
+    maps = list(_maps(value))
+    if maps:
+        kinds.append("bad-key-here")
+    if field.mapping:
+        kinds.append("not-a-map")
+    kind = draw(st.sampled_from(kinds))
+    if kind == "not-a-map":
+        top = draw(st.one_of(st.lists(game_data(0, 10, False), max_size=3), game_data(0, 10, False)))
+        return top, ""
+    if kind == "bad-key-here":
+        path = draw(st.sampled_from(maps))
+        bad_key = draw(st.one_of(st.sampled_from(BAD_KEYS), st.integers(), st.binary(max_size=3)))
+        target: Any = value
+        for step in path:
+            target = target[step]
+        return _placed(value, path, {**target, bad_key: 0}), _path_text(path)
+    path, depth = draw(st.sampled_from(slots))
+    if depth >= 1:
+        kind = draw(st.sampled_from([kind, "long-list", "long-map", "bad-key"]))
+    fault: Any
+    below = ""
+    match kind:
+        case "deep":
+            fault, below = nest(depth + 1), "[0]" * depth
+        case "long-text":
+            fault = "a" * (field.text + 1)
+        case "bad-char":
+            around = draw(st.text(PRINTABLE, max_size=field.text // 2 - 1))
+            fault = around + draw(st.sampled_from(CONTROL)) + around
+        case "not-data":
+            fault = draw(st.one_of(st.sampled_from(NOT_DATA), st.floats(), st.binary()))
+        case "out-of-range":
+            fault = draw(st.one_of(st.integers(min_value=2**64), st.integers(max_value=-(2**63) - 1)))
+        case "long-list":
+            fault = [0] * (field.most + 1)
+        case "long-map":
+            fault = {f"k{i}": 0 for i in range(field.most + 1)}
+        case _:  # a map with a key that is not short printable text
+            bad_key = draw(
+                st.one_of(
+                    st.sampled_from(BAD_KEYS),
+                    st.integers(),
+                    st.text(PRINTABLE, min_size=65, max_size=70),
+                    st.builds(lambda a, c: a + c, st.text(PRINTABLE, max_size=5), st.sampled_from(CONTROL)),
+                )
+            )
+            fault = {bad_key: 0}
+    return _placed(value, path, fault), _path_text(path) + below
+
+
+def _built_locally(field: DataField, value: Any) -> Message:
+    body = field.put(value)
+    return MESSAGES[(field.sender, body["type"])](**kwargs_of(body))
+
+
+@pytest.mark.parametrize("field", DATA_FIELDS, ids=DATA_IDS)
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_game_data_within_its_bounds_is_accepted_and_round_trips(
+    field: DataField, data: st.DataObject
+) -> None:
+    value = data.draw(game_data(field.depth, field.text, field.mapping))
+    body = field.put(value)
+    received = message_from_wire(body, field.sender)
+    assert received == _built_locally(field, value)
+    assert received.to_wire() == body  # lists stay lists on the wire; nothing added, nothing lost
+    payload = msgpack.packb(received.to_wire(), use_bin_type=True)
+    if len(payload) <= MAX_FRAME:
+        assert message_from_wire(decode_body(payload), field.sender) == received
+        assert decode_body(payload) == body
+
+
+@pytest.mark.parametrize("field", DATA_FIELDS, ids=DATA_IDS)
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_game_data_out_of_bounds_is_refused_naming_where(field: DataField, data: st.DataObject) -> None:
+    """Too deep, too long, a key that is not short text, a control character, a type that is not
+    data: a non-fatal bad-message naming the field, down to the item at fault."""
+    value, below = data.draw(one_fault(field))
+    where = field.where + below
+    for how, call in (
+        ("from the wire", lambda: message_from_wire(field.put(value), field.sender)),
+        ("built locally", lambda: _built_locally(field, value)),
+    ):
+        with pytest.raises(ProtocolError) as info:
+            call()
+        assert info.value.code == "bad-message" and not info.value.fatal, how
+        assert info.value.message.startswith(f"{where}: "), (how, where, info.value.message)
+        Error(code=info.value.code, message=info.value.message[:500])  # and it can be passed on
+    try:
+        payload = msgpack.packb(field.put(value), use_bin_type=True)
+    except (OverflowError, TypeError, ValueError):
+        return  # not representable in msgpack: no peer can send it
+    try:
+        decoded = decode_body(payload)
+    except ProtocolError as error:  # keys that are not text never get past the framing
+        assert error.code == "bad-frame" and not error.fatal
+        return
+    with pytest.raises(ProtocolError) as info:
+        message_from_wire(decoded, field.sender)
+    assert info.value.code == "bad-message" and not info.value.fatal
+
+
+@pytest.mark.parametrize("field", DATA_FIELDS, ids=DATA_IDS)
+def test_game_data_at_its_exact_bounds(field: DataField) -> None:
+    """The most items, characters and levels are accepted; one more of any is refused."""
+    at_limit: list[Any] = ["a" * field.text, "🃏" * field.text, -(2**63), 2**64 - 1]
+    over: list[tuple[Any, str]] = [("a" * (field.text + 1), ""), (2**64, ""), (-(2**63) - 1, "")]
+    if field.mapping:
+        at_limit = [{"k": item} for item in at_limit] + [{"k": nest(field.depth - 1)}, {"k" * 64: 0}]
+        at_limit.append({f"k{i}": 0 for i in range(field.most)})
+        over = [({"k": item}, f".k{path}") for item, path in over]
+        over += [({"k": nest(field.depth)}, ".k" + "[0]" * (field.depth - 1)), ({"k" * 65: 0}, "")]
+        over.append(({f"k{i}": 0 for i in range(field.most + 1)}, ""))
+    else:
+        at_limit.append(nest(field.depth))
+        over.append((nest(field.depth + 1), "[0]" * field.depth))
+    for value in at_limit:
+        assert message_from_wire(field.put(value), field.sender).to_wire() == field.put(value)
+    for value, below in over:
+        with pytest.raises(ProtocolError) as info:
+            message_from_wire(field.put(value), field.sender)
+        assert info.value.message.startswith(f"{field.where}{below}: "), info.value.message
+
+
+# --------------------------------------------------------------------------- unchecked states
+
+
+def _notty_states(seed: int, moves: int) -> Iterator[tuple[int | None, dict[str, Any], tuple[Any, ...]]]:
+    """A real Notty match played at random: after each move, for every seat and a spectator, the
+    envelope a host builds around the game's body, and the events as that viewer sees them."""
+    from games.notty.game import GAME
+
+    settings = GAME.settings("five-colour", 3, {})
+    match = GAME.new_match(settings, ["ann", "bob", "cy"], random.Random(seed))
+    rng = random.Random(seed)
+    events: list[Any] = list(match.opening)
+    for _ in range(moves + 1):
+        outcome = match.outcome()
+        for seat in (None, 0, 1, 2):
+            view = {
+                "game": settings.game,
+                "variant": settings.variant,
+                "names": list(match.names),
+                "seat": seat,
+                "current": match.current,
+                "turn": match.turn,
+                "legal": [] if seat is None else match.legal_actions(seat),
+                "result": None if outcome is None else outcome.to_wire(),
+                "body": match.view(seat),
+            }
+            yield seat, view, tuple(match.event(event, seat) for event in events)
+        if match.over:
+            return
+        legal = match.legal_actions(match.current)
+        events = list(match.apply(match.current, match.parse_action(rng.choice(legal))).events)
+
+
+def _same_bytes(table: int, view: Mapping[str, Any], events: tuple[Any, ...]) -> None:
+    fast = State.unchecked(table=table, view=view, events=events)
+    checked = State(table, view, events)
+    data = encode_frame(checked.wire_body())
+    assert encode_frame(fast.wire_body()) == data == encode_frame(checked.to_wire())
+    assert message_from_wire(decode_all(data)[0], SERVER) == checked
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), moves=st.integers(0, 80), order=st.randoms(use_true_random=False))
+def test_a_state_built_unchecked_is_the_checked_one_byte_for_byte(
+    seed: int, moves: int, order: random.Random
+) -> None:
+    """A host builds states unchecked from its own game: they must pack exactly as the checked
+    message does, for every viewer, whatever order the host writes the envelope's keys in."""
+    for _, view, events in _notty_states(seed, moves):
+        _same_bytes(7, view, events)
+        keys = list(view)
+        order.shuffle(keys)
+        _same_bytes(7, {key: view[key] for key in keys}, events)
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(
+    body=game_data(6, 2000, True),
+    data=st.lists(game_data(4, 2000, True), max_size=3),
+    seat=st.one_of(st.none(), st.integers(0, 7)),
+    over=st.booleans(),
+    order=st.randoms(use_true_random=False),
+)
+def test_any_valid_state_built_unchecked_is_the_checked_one_byte_for_byte(
+    body: dict[str, Any], data: list[Any], seat: int | None, over: bool, order: random.Random
+) -> None:
+    result = {"ranking": [[1], [0, 2]], "reason": "out", "text": "bob goes out"} if over else None
+    view = {**VIEW_VALUE, "names": EIGHT, "seat": seat, "result": result, "body": body}
+    keys = list(view)
+    order.shuffle(keys)
+    events = tuple({"kind": "moved", "text": f"move {i}", "data": item} for i, item in enumerate(data))
+    _same_bytes(3, {key: view[key] for key in keys}, events)
+
+
+@pytest.mark.parametrize("message", SAMPLES, ids=SAMPLE_IDS)
+def test_every_sample_built_unchecked_from_its_wire_form_packs_the_same(message: Message) -> None:
+    wire = message.to_wire()
+    fast = type(message).unchecked(**kwargs_of(wire))
+    assert encode_frame(fast.wire_body()) == encode_frame(message.wire_body()) == encode_frame(wire)
+
+
+def test_an_unchecked_message_still_needs_every_field_and_no_other() -> None:
+    with pytest.raises(TypeError, match="needs view"):
+        State.unchecked(table=1, events=())
+    with pytest.raises(TypeError, match="no field"):
+        State.unchecked(table=1, view=VIEW_VALUE, events=(), extra=1)
+    assert Pong.unchecked(nonce=3) == Pong(3)
+    assert Hint.unchecked(text="t") == Hint(text="t")  # defaults fill in, as for the checked one
 
 
 # --------------------------------------------------------------------------- errors can be passed on
@@ -1610,9 +2333,13 @@ REFUSED_BODIES = [
     ({"type": "hello", "version": 1, "name": "\u2028" * 24}, CLIENT),
     ({"type": "join", "table": 1, "k" * 5000: 1}, CLIENT),
     (
-        {"type": "state", "table": 1, "view": {**VIEW_VALUE, "hands": [["R1", "é\x85" * 30]]}, "events": []},
+        {"type": "state", "table": 1, "view": {**VIEW_VALUE, "names": ["R1", "é\x85" * 30]}, "events": []},
         SERVER,
     ),
+    ({"type": "hint", "text": "", "data": {"\u2028" * 64: 1}}, SERVER),
+    ({"type": "hint", "text": "", "data": {"k" * 5000: 1}}, SERVER),
+    ({"type": "hint", "text": "", "data": {"é\x85" * 20: {"\x00" * 30: 1}}}, SERVER),
+    ({"type": "hint", "text": "", "data": {"k": "\x85" * 5000}}, SERVER),
 ]
 
 

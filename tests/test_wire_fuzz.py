@@ -2,8 +2,9 @@
 
 Byte streams of real, broken and random frames, cut into random chunks, go into a Connection of either role;
 random msgpack values (deep, huge, with extension types) go into decode_body; random and mutated maps go into
-message_from_wire. Accepted messages must be exactly what the document allows, and refusals must be the
-documented kind. The sample messages and the state model come from test_wire.py.
+message_from_wire, and random values into every field that holds a game's data. Accepted messages must be
+exactly what the document allows, and refusals must be the documented kind. The sample messages, the
+game-data fields and the state model come from test_wire.py.
 """
 
 from __future__ import annotations
@@ -17,7 +18,18 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from test_wire import FIELDS, LIMIT, SAMPLES, frame, model_may_send, model_next
+from test_wire import (
+    DATA_FIELDS,
+    DATA_IDS,
+    FIELDS,
+    LIMIT,
+    SAMPLES,
+    V2_HELLO,
+    DataField,
+    frame,
+    model_may_send,
+    model_next,
+)
 
 from protocol import (
     MAX_FRAME,
@@ -40,12 +52,17 @@ CLIENT, SERVER = Sender.CLIENT, Sender.SERVER
 FUZZ = settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 TYPES = sorted({t for (_, t) in MESSAGES})
-NAMES = sorted(
-    {name for fields in FIELDS.values() for name in fields} | {"type", "kind", "text", "seats", "card"}
-)
+#: Field names, and the keys of the maps inside them (the envelope, results, tables, games, options).
+NESTED = {
+    "kind", "text", "data", "seats", "card", "body", "result", "ranking", "reason", "legal", "current",
+    "turn", "names", "seat", "game", "variant", "options", "default", "choices", "low", "high", "variants",
+    "bots", "title", "min_players", "max_players", "summary", "connected", "started", "over", "spectators",
+}  # fmt: skip
+NAMES = sorted({name for fields in FIELDS.values() for name in fields} | {"type"} | NESTED)
 INTERESTING_TEXT = [
     *TYPES, *NAMES, "", "R1", "R10", "K3", "r1", "ann", "a" * 32, "a" * 65, "draw 2", "end", "classic",
-    "not-now", "é", "\x00", "\n", "\u2028", "x" * 401,
+    "notty", "five-colour", "expert", "medium", "not-now", "é", "\x00", "\n", "\u2028", "x" * 401, "k" * 64,
+    "k" * 65,
 ]  # fmt: skip
 INTERESTING_INT = [
     0, 1, 2, 3, -1, 1000, 1001, 2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**63 - 1, -(2**63), 2**64 - 1,
@@ -209,6 +226,29 @@ def test_mutated_messages_over_the_wire(case: tuple[dict[Any, Any], Sender]) -> 
     _check_message_from_wire(decoded, sender)
 
 
+# -- game data -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("field", DATA_FIELDS, ids=DATA_IDS)
+@FUZZ
+@given(data=st.data())
+def test_random_values_as_game_data_only_raise_protocol_errors(field: DataField, data: st.DataObject) -> None:
+    """Anything at all where a game's data goes (a body, an event's data, a hint's, options): accepted
+    and sent on unchanged, or refused as a bad message; as Python values and as msgpack."""
+    value = data.draw(values(packable=data.draw(st.booleans())))
+    _check_message_from_wire(field.put(value), field.sender)
+    try:
+        payload = msgpack.packb(field.put(value), use_bin_type=True)
+    except (OverflowError, TypeError, ValueError):
+        return
+    try:
+        decoded = decode_body(payload)
+    except ProtocolError as error:
+        assert error.code == "bad-frame" and not error.fatal
+        return
+    _check_message_from_wire(decoded, field.sender)
+
+
 # -- decode_body -------------------------------------------------------------------------------------------
 
 
@@ -260,8 +300,14 @@ def _packed_frame(value: Any) -> bytes:
 SEGMENTS = st.one_of(
     st.sampled_from([encode_frame(m.to_wire()) for m in SAMPLES]),  # real frames, legal now or not
     st.sampled_from([encode_frame(m.to_wire()) for m in SAMPLES]),
-    st.sampled_from(
-        [encode_frame(Hello(version=1, name="x").to_wire()), encode_frame(Welcome(3, "x").to_wire())]
+    st.sampled_from(  # openings of other versions: a version 2 client's hello, byte for byte, and others
+        [
+            V2_HELLO,
+            encode_frame(Hello(version=1, name="x").to_wire()),
+            encode_frame(Welcome(2, "x").to_wire()),
+            _packed_frame({"type": "hello", "version": 4, "name": "ann", "games": ["notty"]}),
+            _packed_frame({"type": "welcome", "version": 2, "server": "old", "level": "hard"}),
+        ]
     ),
     bodies(packable=True).map(_packed_frame),
     mutated(packable=True).map(lambda case: _packed_frame(case[0])),

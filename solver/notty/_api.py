@@ -8,7 +8,7 @@ from functools import cache, lru_cache
 
 import attrs
 
-from protocol import Card, Rules
+from games.notty import Card, Rules
 
 from ._dp import Grid, best_plan, has_any_group, max_discard_size, plan_groups
 from ._enumerate import optimal_discards

@@ -6,7 +6,7 @@ from collections import Counter
 
 import attrs
 
-from protocol import Card, Rules
+from games.notty import Card, Rules
 
 from ._events import EndReason
 

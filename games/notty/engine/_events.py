@@ -10,7 +10,7 @@ import enum
 
 import attrs
 
-from protocol import Card, GroupKind
+from games.notty import Card, GroupKind
 
 
 class EndReason(enum.StrEnum):

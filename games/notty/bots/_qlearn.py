@@ -18,7 +18,7 @@ learned value; everything else is a fixed hand-written rule:
 ``discard_group``         the largest single valid group
 ``next_turn``             end the turn
 
-Learning (offline self-play only, see :mod:`server.bots.qlearn_train`) is
+Learning (offline self-play only, see :mod:`games.notty.bots.qlearn_train`) is
 one-step Q-learning with the original's rewards and constants. The shipped bot
 plays the trained tables (``qlearn_tables.json``) frozen: argmax of Q over the
 legal action types, ties broken with its own random source.
@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import Final, TypedDict
 
-from protocol import Card, Rules, has_group, valid_groups
+from games.notty import Card, Rules, has_group, valid_groups
 
 from ..engine import (
     Action,
@@ -273,7 +273,7 @@ class Learner:
 @functools.cache
 def load_tables() -> dict[str, PresetTable]:
     """The trained tables shipped with the package, read once."""
-    text = resources.files("server.bots").joinpath(TABLES_FILE).read_text(encoding="utf-8")
+    text = resources.files("games.notty.bots").joinpath(TABLES_FILE).read_text(encoding="utf-8")
     tables: dict[str, PresetTable] = json.loads(text)
     return tables
 

@@ -1,4 +1,4 @@
-"""Cards, rulesets and group validity (protocol/), checked against shared/rules/notty.md."""
+"""Notty's cards, rulesets and group validity (games/notty/), checked against shared/rules/notty.md."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol import (
+from games.notty import (
     CLASSIC,
     COLOUR_ORDER,
     FIVE_COLOUR,

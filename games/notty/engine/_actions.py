@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import attrs
 
-from protocol import Card, CardError, parse_cards
+from games.notty import Card, CardError, parse_cards
 
 
 class ActionSyntaxError(ValueError):

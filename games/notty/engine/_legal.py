@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
-from protocol import Card, InvalidGroup, Rules, classify_group, has_group, valid_groups
+from games.notty import Card, InvalidGroup, Rules, classify_group, has_group, valid_groups
 
 from ._actions import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal
 from ._errors import IllegalAction, Rule

@@ -2,14 +2,14 @@
 
 Everything here is arithmetic over public information: the hands, and the
 deck's contents (never its order). Hands are flat count vectors, as in
-:mod:`solver._chance`, so the hot path never builds cards.
+:mod:`solver.notty._chance`, so the hot path never builds cards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from protocol import Card, Rules
+from games.notty import Card, Rules
 from solver import Flat, chance_flat, flatten
 
 from ..engine import draw_room

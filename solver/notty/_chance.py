@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from math import comb
 
-from protocol import Card, Rules
+from games.notty import Card, Rules
 
 Flat = tuple[int, ...]  # copies per card, index (number - 1) * colours + colour
 

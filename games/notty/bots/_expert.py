@@ -1,7 +1,7 @@
 """The ``expert`` bot: plans each turn by the exact chances of going out.
 
 Hands are face up and the deck's contents are known, so a draw is a chance
-event with odds the bot computes exactly (:mod:`solver._chance`); it never
+event with odds the bot computes exactly (:mod:`solver.notty._chance`); it never
 looks at the deck's order. Each turn it
 
 1. goes out at once whenever its whole hand can be discarded;
@@ -34,13 +34,16 @@ import random
 
 import attrs
 
-from protocol import LEVELS, Card, Rules, valid_groups
+from games.notty import Card, Rules, valid_groups
 from solver import Flat, best_discard, max_discard, unflatten
 
 from ..engine import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal, View, is_legal, stuck
 from ._base import Bot, an_opponent_can_act
 from ._outlook import Outlook, minus, plus, size
 from ._thefts import Thefts
+
+#: How well an ``expert`` plays, weakest first: a table's ``level`` option names one.
+LEVELS = ("easy", "medium", "hard")
 
 
 @attrs.frozen

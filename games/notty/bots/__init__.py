@@ -5,10 +5,8 @@ from __future__ import annotations
 import functools
 import random
 
-from protocol import LEVELS
-
 from ._base import Bot, BotFactory
-from ._expert import ExpertBot
+from ._expert import LEVELS, ExpertBot
 from ._greedy import GreedyBot
 from ._qlearn import QLearnBot
 from ._random import RandomBot

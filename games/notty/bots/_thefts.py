@@ -13,7 +13,7 @@ table. (An opponent stuck at the hand limit cannot act; that is no evidence.)
 
 from __future__ import annotations
 
-from protocol import Card
+from games.notty import Card
 
 from ..engine import View
 from ._base import an_opponent_can_act

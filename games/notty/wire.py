@@ -1,61 +1,42 @@
-"""Engine objects in wire form: views and events as the protocol's maps."""
+"""Notty's engine objects in wire form: the view's body and each event as the protocol carries them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from protocol import Card
+from games.notty import Card
 
 from .engine import (
     Discarded,
     Drew,
     DrewToExchange,
     Event,
-    Game,
     GameEnded,
     GameStarted,
     ReturnedCard,
     Stole,
     TurnEnded,
     View,
-    legal_actions,
 )
 
 
-def view_to_wire(view: View) -> dict[str, Any]:
-    """Everything ``view.seat`` may see, including the actions it may take now."""
-    legal = [str(action) for action in legal_actions(view)] if view.my_turn else []
+def view_body(view: View) -> dict[str, Any]:
+    """The game's part of a view: every hand (Notty's hands are face up), the deck's size and what
+    the player to move has used up this turn. Never the deck's order."""
     return {
-        "preset": view.rules.name,
-        "names": list(view.names),
-        "seat": view.seat,
         "hands": [_cards(hand) for hand in view.hands],
         "deck_size": view.deck_size,
-        "current": view.current,
-        "turn": view.turn,
         "drew": view.drew,
         "stole": view.stole,
         "exchanged": view.exchanged,
         "must_put_back": view.must_put_back,
-        "winner": view.winner,
-        "end_reason": None if view.end_reason is None else view.end_reason.value,
-        "legal": legal,
     }
 
 
-def seat_view(shared: dict[str, Any], game: Game, seat: int) -> dict[str, Any]:
-    """``view_to_wire(game.view(seat))`` from the spectators' form: hands are face up, so a
-    seat's view adds only whose it is and, on its turn, what it may do."""
-    view = dict(shared)
-    view["seat"] = seat
-    if seat == game.current and not game.over:
-        view["legal"] = [str(action) for action in legal_actions(game.view(seat))]
-    return view
-
-
 def event_to_wire(event: Event, names: Sequence[str]) -> dict[str, Any]:
-    """An event as a map with a ``kind``, its facts, and a line of ``text`` for people."""
+    """An event as the protocol carries it: a ``kind``, a line of ``text`` for people, and its facts
+    as ``data``."""
     fields: dict[str, Any]
     match event:
         case GameStarted(first):
@@ -89,8 +70,8 @@ def event_to_wire(event: Event, names: Sequence[str]) -> dict[str, Any]:
                 text = f"{names[winner]} wins: their last card was stolen"
         case _:  # pragma: no cover
             raise TypeError(f"not an event: {event!r}")
-    fields["text"] = text
-    return fields
+    kind = fields.pop("kind")
+    return {"kind": kind, "text": text, "data": fields}
 
 
 def _cards(cards: Sequence[Card]) -> list[str]:

@@ -5,8 +5,8 @@ preset (turn cap 300), all randomness derived from ``--seed``: the same
 arguments always train the same table. Classic and five-colour get a table each
 (classic has no draw-and-discard)::
 
-    python -m server.bots.qlearn_train                      # both presets, shipped settings
-    python -m server.bots.qlearn_train --preset classic --games 100 --out /tmp/q.json
+    python -m games.notty.bots.qlearn_train                      # both presets, shipped settings
+    python -m games.notty.bots.qlearn_train --preset classic --games 100 --out /tmp/q.json
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from protocol import PRESETS
+from games.notty import PRESETS
 
 from ..engine import Game
 from ._qlearn import TABLES_FILE, Learner, PresetTable, QLearnBot
@@ -55,7 +55,8 @@ def default_out() -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m server.bots.qlearn_train", description="Train the qlearn bot's tables by self-play."
+        prog="python -m games.notty.bots.qlearn_train",
+        description="Train the qlearn bot's tables by self-play.",
     )
     parser.add_argument(
         "--games", type=int, default=GAMES, help=f"self-play games per preset (default {GAMES})"

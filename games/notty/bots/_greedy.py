@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from protocol import Card
+from games.notty import Card
 from solver import best_discard
 
 from ..engine import Action, Discard, Draw, EndTurn, PutBack, Steal, View, is_legal

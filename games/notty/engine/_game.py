@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from protocol import Card, Rules, classify_group
+from games.notty import Card, Rules, classify_group
 
 from ._actions import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal
 from ._errors import IllegalAction, Rule

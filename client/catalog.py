@@ -1,0 +1,100 @@
+"""What a server hosts, as its welcome lists it: each game's variants, bots and options, the UI
+the client plays it with, and how its tables are described in the lobby."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from games import Option, Variant
+from games._ui import GameUI, ui_for
+
+from .generic import GenericUI
+
+
+@attrs.frozen
+class GameInfo:
+    """A game as the welcome describes it (protocol ``GAME_INFO``); the first variant is the default."""
+
+    name: str
+    title: str
+    variants: Mapping[str, Variant]
+    bots: tuple[str, ...]
+    options: Mapping[str, Option]
+
+    @classmethod
+    def from_wire(cls, info: Mapping[str, Any]) -> GameInfo:
+        """Read a welcome's entry (its shape already checked by the protocol)."""
+        variants = {
+            v["name"]: Variant(v["name"], v["min_players"], v["max_players"], v["summary"])
+            for v in info["variants"]
+            if v["min_players"] <= v["max_players"]  # no table could be made: not worth offering
+        }
+        options = {
+            o["name"]: Option(
+                o["name"],
+                o["summary"],
+                o["default"],
+                tuple(o.get("choices", ())),
+                o.get("low", 0),
+                o.get("high", 0),
+            )
+            for o in info["options"]
+        }
+        return cls(info["name"], info["title"], variants, tuple(info["bots"]), options)
+
+
+class Catalog:
+    """The games of one server, in the order its welcome lists them (the first is the default)."""
+
+    def __init__(self, games: Iterable[GameInfo]) -> None:
+        self.games = {game.name: game for game in games if game.variants}
+        self._uis: dict[str, GameUI] = {}
+
+    @classmethod
+    def from_welcome(cls, games: Sequence[Mapping[str, Any]]) -> Catalog:
+        return cls(GameInfo.from_wire(info) for info in games)
+
+    def ui(self, game: str) -> GameUI:
+        """The UI ``game`` is played with here: its own, or the generic one."""
+        found = self._uis.get(game)
+        if found is None:
+            info = self.games.get(game) or GameInfo(game, game, {}, (), {})
+            found = self._uis[game] = ui_for(game) or GenericUI(info)
+        return found
+
+    def own_uis(self) -> list[GameUI]:
+        """The UIs of the games that have one of their own (not the generic one)."""
+        return [ui for ui in map(ui_for, self.games) if ui is not None]
+
+    def ui_claiming(self, verb: str) -> GameUI | None:
+        """Away from any known game, the first game's own UI that has ``verb`` as a command (the
+        generic UI takes every word, so it is never guessed at)."""
+        return next((ui for ui in self.own_uis() if ui.is_action(verb)), None)
+
+    def describe(self, game: str, variant: str, options: Mapping[str, Any]) -> str:
+        """A table's game in a few words: ``classic, level medium`` (the game's title first when
+        the server hosts several). Choices always show; numbers only when not the default."""
+        info = self.games.get(game)
+        known = info.options if info is not None else {}
+        words = {word.option: name for name, word in self.ui(game).number_words.items()}
+        parts = [variant if len(self.games) <= 1 or info is None else f"{info.title} {variant}"]
+        for name, value in options.items():
+            option = known.get(name)
+            if option is None or option.choices or value != option.default:
+                parts.append(f"{words.get(name, name)} {value}")
+        return ", ".join(parts)
+
+
+def table_line(info: Mapping[str, Any], catalog: Catalog, here: int | None) -> str:
+    """One table of a list (protocol ``TABLE_INFO``), ending in what the reader may do about it."""
+    seats = ", ".join(seat["name"] or "(free)" for seat in info["seats"])
+    status = "over" if info["over"] else "playing" if info["started"] else "waiting"
+    free = not info["started"] and any(seat["name"] is None for seat in info["seats"])
+    then = f"'join {info['table']}'" if free else f"'watch {info['table']}'"
+    if info["table"] == here:
+        then = "you are here"
+    kind = catalog.describe(info["game"], info["variant"], info["options"])
+    return f"table {info['table']}: {kind}, {status}, seats: {seats} · {then}"

@@ -1,0 +1,162 @@
+"""``new [GAME] [VARIANT] [SEATS] [BOT|human...] [OPTION...]``: a table asked for in words, read
+against what the server's welcome says it hosts (:class:`client.catalog.Catalog`).
+
+An option is set by one of its choices anywhere in the line (Notty: ``hard`` sets ``level``) or
+by ``NAME VALUE`` (``turn_limit 200``, or a word of the game's own for it: ``limit 200``). The
+rest is positional: the game, its variant, the number of seats, then who sits in the other seats;
+seats left unnamed stay open, and with no one named the game's default bot takes them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games import Option
+from games._ui import GameUI, NumberWord, is_number
+from protocol import CreateTable
+
+from .catalog import Catalog, GameInfo
+
+#: The word in ``new`` for a seat kept for a person, who joins it later.
+HUMAN = "human"
+USAGE = "new [GAME] [VARIANT] [SEATS] [BOT|human...] [OPTION...]"
+
+
+def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
+    """The table ``new ARGS`` asks for; :class:`ValueError` saying what is wrong with the words."""
+    words = [word.lower() for word in args]
+    game = _which_game(words, catalog)
+    ui = catalog.ui(game.name)
+    players = (*game.bots, HUMAN)
+    options, rest = _options(words, game, ui, reserved={game.name, *game.variants, *players})
+    if rest and rest[0] == game.name:
+        rest.pop(0)
+    variant = next(iter(game.variants))
+    if rest and not is_number(rest[0]) and rest[0] not in players:
+        variant = rest.pop(0)
+        if variant not in game.variants:
+            raise ValueError(_neither(variant, game, ui, players, catalog))
+    low, high = game.variants[variant].min_players, game.variants[variant].max_players
+    bot = ui.default_bot if ui.default_bot in game.bots else next(iter(game.bots), None)
+    if rest and is_number(rest[0]):
+        seats = int(rest.pop(0))
+        others = rest  # what sits in the other seats
+    else:  # no count: one seat each for the players named, and one for you
+        seats, others = (len(rest) + 1 if rest else low), rest
+    if not low <= seats <= high:  # before anything is built for that many seats
+        raise ValueError(f"a {variant} table has {_range(low, high)} seats")
+    if not others and bot is not None:
+        others = [bot] * (seats - 1)
+    _check_others(others, game, ui, players)
+    bots = [word for word in others if word != HUMAN]
+    if HUMAN in others and len(others) >= seats:
+        raise ValueError(f"{len(others)} players besides you do not fit at {seats} seats")
+    if len(bots) > seats:
+        raise ValueError(f"{len(bots)} bots do not fit at {seats} seats")
+    return CreateTable(game.name, seats, variant, tuple(bots), options)
+
+
+def new_words(catalog: Catalog) -> list[str]:
+    """Every word ``new`` knows, for tab completion."""
+    words = [HUMAN]
+    for game in catalog.games.values():
+        ui = catalog.ui(game.name)
+        words += [game.name, *game.variants, *game.bots, *ui.number_words]
+        for option in game.options.values():
+            words += option.choices or [option.name]
+    return words
+
+
+def _which_game(words: Sequence[str], catalog: Catalog) -> GameInfo:
+    """The game named, else the first with a variant named, else the server's first."""
+    if not catalog.games:
+        raise ValueError("this server hosts no game this client can start")
+    named = sorted({word for word in words if word in catalog.games})
+    if len(named) > 1:
+        raise ValueError(f"one game, please, not {' and '.join(named)}")
+    if named:
+        return catalog.games[named[0]]
+    for game in catalog.games.values():
+        if any(word in game.variants for word in words):
+            return game
+    return next(iter(catalog.games.values()))
+
+
+def _options(
+    words: list[str], game: GameInfo, ui: GameUI, reserved: set[str]
+) -> tuple[dict[str, int | str], list[str]]:
+    """The options the words set, and the words left once those are taken out."""
+    numbers = {
+        **{name: NumberWord(name, o.low, "a whole number", None) for name, o in game.options.items()},
+        **{word: alias for word, alias in ui.number_words.items() if alias.option in game.options},
+    }
+    chosen: dict[str, set[str]] = {}  # choices named, by option: the same one twice is no conflict
+    counted: dict[str, int | str] = {}
+    rest: list[str] = []
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word in numbers and word not in reserved:
+            value = words[at + 1] if at + 1 < len(words) else ""
+            name = numbers[word].option
+            if name in counted or name in chosen:
+                raise ValueError(f"one {word}, please")
+            counted[name] = _value(word, value, numbers[word], game.options[name])
+            at += 2
+            continue
+        owners = [o for o in game.options.values() if word in o.choices]
+        if len(owners) == 1 and word not in reserved:
+            if owners[0].name in counted:
+                raise ValueError(f"one {owners[0].name}, please")
+            chosen.setdefault(owners[0].name, set()).add(word)
+        else:
+            rest.append(word)
+        at += 1
+    for name, values in chosen.items():
+        if len(values) > 1:
+            order = game.options[name].choices
+            raise ValueError(f"one {name}, please, not {' and '.join(sorted(values, key=order.index))}")
+        counted[name] = values.pop()
+    return counted, rest
+
+
+def _value(word: str, value: str, number: NumberWord, option: Option) -> int | str:
+    """The value after an option's name: a choice of it, or a whole number in its range."""
+    if option.choices:
+        if value not in option.choices:
+            raise ValueError(f"'{word}' takes one of {', '.join(option.choices)}")
+        return value
+    low, high = max(number.low, option.low), option.high
+    if not is_number(value) or not low <= int(value) <= high:
+        example = f", e.g. '{word} {number.example}'" if number.example is not None else ""
+        raise ValueError(f"'{word}' takes {number.what}, {low:,} to {high:,}{example}")
+    return int(value)
+
+
+def _check_others(others: Sequence[str], game: GameInfo, ui: GameUI, players: Sequence[str]) -> None:
+    """Who is to sit in the other seats: each a bot of this game or ``human``."""
+    for word in others:
+        if is_number(word):
+            raise ValueError(f"the number of seats goes first: {_usage(ui)}")
+        if word == game.name or word in game.variants:
+            raise ValueError(
+                f"the {'game' if word == game.name else ui.variant_noun} goes first: {_usage(ui)}"
+            )
+        if word not in players:
+            raise ValueError(f"{word!r} is not a player here: players are {', '.join(players)}")
+
+
+def _neither(word: str, game: GameInfo, ui: GameUI, players: Sequence[str], catalog: Catalog) -> str:
+    variants = f"a {ui.variant_noun}" + (f" of {game.name}" if len(catalog.games) > 1 else "")
+    variants += f" ({', '.join(game.variants)})"
+    if len(catalog.games) > 1:
+        variants = f"a game ({', '.join(catalog.games)}), {variants}"
+    return f"{word!r} is neither {variants} nor a player ({', '.join(players)})"
+
+
+def _usage(ui: GameUI) -> str:
+    return USAGE.replace("VARIANT", ui.variant_noun.upper())
+
+
+def _range(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low} or {high}" if high == low + 1 else f"{low} to {high}"

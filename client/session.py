@@ -1,0 +1,280 @@
+"""The client's state and logic, sans-IO: messages in, lines to show and messages to send out;
+typed lines in, messages out. :mod:`client.app` is the Trio shell around it (the connection,
+reconnecting, the heartbeat, the terminal), as :mod:`server.net` is around the server's host.
+
+A session outlives its connections: a dropped one is replaced and the seat resumed with the
+token kept here (and on disk, through a :class:`client.tokens.SeatStore`, when given one).
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from games import Outcome
+from games._ui import GameDataError, GameUI, TableView
+from protocol import (
+    PROTOCOL_VERSION,
+    ConnectionState,
+    CreateTable,
+    Error,
+    Goodbye,
+    Hello,
+    Hint,
+    Join,
+    Left,
+    ListTables,
+    Message,
+    Pong,
+    Seated,
+    State,
+    Tables,
+    Watch,
+    Watching,
+    Welcome,
+)
+
+from .catalog import Catalog, table_line
+from .commands import Reply, completions, interpret, why_not
+from .generic import plain_hint
+from .tokens import SeatStore, StoredSeat
+
+
+@attrs.frozen
+class Output:
+    """What a message from the server calls for: lines to show, and messages to send once shown."""
+
+    lines: tuple[str, ...] = ()
+    send: tuple[Message, ...] = ()
+
+
+class Session:
+    """One player's client: what it knows of the server, its table and its game."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        interactive: bool = False,
+        colour: bool = False,
+        seats: SeatStore | None = None,
+        server: str = "",
+    ) -> None:
+        self.name = name
+        self.interactive, self.colour = interactive, colour
+        self.seats = seats  # where the seat token is kept between runs; None: not kept
+        self.server = server  # this server's key in ``seats``
+        self.catalog: Catalog | None = None  # the games the server hosts, from its welcome
+        self.table: int | None = None
+        self.token: str | None = None
+        self.view: TableView | None = None
+        self.game: str | None = None  # the game at our table, once known
+        self.game_over = False
+        self.replies = 0  # messages a script waiting for an answer counts (not pongs, not news)
+        self.open_seats = 0  # seats the table we asked for keeps for others to join
+        self.tables_seen: list[int] = []  # the numbers in the last table list, for tab completion
+        self.tables_asked = 0  # table lists asked for and not yet answered; any other is seat news
+        self._games_of: dict[int, str] = {}  # each table's game, from every list seen
+        self._joining: str | None = None  # the game of the table we asked to sit or watch at
+
+    # -- what we say ---------------------------------------------------------------
+
+    def hello(self) -> Hello:
+        """The first message on each connection: it resumes our seat, if we hold one."""
+        self.open_seats = 0  # a table asked for on a lost connection is not waiting here
+        return Hello(PROTOCOL_VERSION, self.name, self.token)
+
+    def arrival(self, built_in: bool) -> Reply:
+        """What to ask for once welcomed the first time: at the built-in server a table (a plain
+        ``new``), or, for a person arriving without a seat, what could be joined."""
+        if built_in:
+            return self.typed("new")
+        return Reply((ListTables(),) if self.interactive and self.token is None else ())
+
+    def typed(self, line: str) -> Reply:
+        return interpret(line, self.catalog, self.game_ui(), self.view)
+
+    def sending(self, message: Message) -> None:
+        """Note what a message about to go out means for the replies it will get."""
+        if isinstance(message, CreateTable):  # before sending: the reply may be read first
+            self.open_seats = message.seats - 1 - len(message.bots)
+            self._joining = message.game
+        elif isinstance(message, Join | Watch):
+            self._joining = self._games_of.get(message.table)
+        elif isinstance(message, ListTables):
+            self.tables_asked += 1
+
+    def why_not(self, message: Message, state: ConnectionState) -> str:
+        return why_not(message, state, self.table)
+
+    def completions(self, before: str, text: str) -> list[str]:
+        return completions(before, text, self.catalog, self.game_ui(), self.view, self.tables_seen)
+
+    def leaving(self) -> list[str]:
+        """On quitting: a seat in a game under way is kept (and we say how to take it back); one at
+        a table still waiting is freed by the server, so it is not worth keeping."""
+        if self.seats is None or self.token is None or self.game_over:
+            return []
+        if self.view is None:
+            self.drop_seat()
+            return []
+        again = f"notty-client {self.server} --name {shlex.quote(self.name)}"
+        return [f"your seat at table {self.table} is kept: run {again} again to take it back"]
+
+    # -- what we hear --------------------------------------------------------------
+
+    def receive(self, message: Message) -> Output:
+        """What ``message`` from the server changes, and what to show and ask for because of it."""
+        if isinstance(message, Pong):
+            return Output()  # the heartbeat's answer: not news, and not the reply a script waits for
+        if isinstance(message, Tables) and not self.tables_asked:
+            self._note_tables(message.tables)  # news of our waiting table: not the list to complete
+            return Output(tuple(self._table_line(info) for info in message.tables))  # from, nor a reply
+        self.replies += 1
+        return self._answer(message)
+
+    def _answer(self, message: Message) -> Output:
+        match message:
+            case Welcome(_, server, games):
+                self.catalog = Catalog.from_welcome(games)
+                resuming = ""
+                if self.token:
+                    at = f" at table {self.table}" if self.table is not None else ""
+                    resuming = f" (resuming your seat{at})"
+                return Output((f"connected to {server}{resuming}",))
+            case Tables(tables):
+                self.tables_asked -= 1
+                self._note_tables(tables)
+                self.tables_seen = [info["table"] for info in tables]
+                lines = [self._table_line(info) for info in tables]
+                return Output(tuple(lines or ["no tables yet: 'new' creates one"]))
+            case Seated(table, seat, token):
+                return Output(tuple(self._seated(table, seat, token)))
+            case Watching(table):
+                self.table, self.game = table, self._joining
+                return Output((f"you are watching table {table}",))
+            case Left(table):
+                self.back_to_lobby()
+                return Output((f"you left table {table}",))
+            case State(table, view, events):
+                return Output((self._state(table, view, events),))
+            case Hint(text, actions, data):
+                return Output((self._hint(text, actions, data),))
+            case Error("bad-token", _, _):
+                gone = f" at table {self.table}" if self.table is not None else ""
+                self.back_to_lobby()
+                line = (
+                    f"your seat{gone} is gone (its game is over, or had not begun: a seat is kept only once "
+                    "the game starts); you are in the lobby"
+                )
+                # as on arriving without a seat: show a person what could be joined
+                return Output((line,), (ListTables(),) if self.interactive else ())
+            case Error(code, text, rule):
+                self.open_seats = 0  # perhaps the table we asked for: no seat waits now
+                return Output((f"refused: {text}" + (f" [{rule}]" if rule else f" [{code}]"),))
+            case Goodbye(reason):
+                return Output((f"server says goodbye: {reason}",))
+        return Output()
+
+    def _seated(self, table: int, seat: int, token: str) -> list[str]:
+        self.table, self.token = table, token
+        self.game = self._joining or self.game
+        problem = self.keep_seat(StoredSeat(token, table))  # on disk before the user is told
+        lines = [f"you sit at table {table}, seat {seat}"]
+        if problem:
+            lines.append(f"(your seat will not be resumed after a restart: {problem})")
+        if self.open_seats > 0:
+            others = "1 more player" if self.open_seats == 1 else f"{self.open_seats} more players"
+            ui = self.game_ui()
+            bots = f"{ui.default_bot} bots" if ui is not None and ui.default_bot else "bots"
+            then = f"'start' begins now, with {bots} in the empty seats"
+            lines.append(f"waiting for {others}: they type 'join {table}'; {then}")
+        self.open_seats = 0
+        return lines
+
+    def _state(self, table: int, raw: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> str:
+        catalog = self.catalog or Catalog(())
+        ui = catalog.ui(raw["game"])
+        try:
+            view = read_view(raw, ui)
+        except GameDataError as error:
+            return f"the server sent a table this client cannot read ({error}); nothing changed"
+        self.view, self.game = view, view.game
+        self.game_over = view.over
+        if self.game_over and view.seat is not None:
+            self.drop_seat()  # nothing left to resume
+        return ui.state_text(table, view, events, self.colour)
+
+    def _hint(self, text: str, actions: Sequence[str], data: Any) -> str:
+        ui = self.game_ui()
+        if ui is None:
+            return plain_hint(text, actions)
+        try:
+            return ui.hint_text(text, actions, data, self.colour)
+        except GameDataError as error:
+            return f"the server sent a hint this client cannot read ({error})"
+
+    def _note_tables(self, tables: Sequence[Mapping[str, Any]]) -> None:
+        self._games_of.update((info["table"], info["game"]) for info in tables)
+
+    def _table_line(self, info: Mapping[str, Any]) -> str:
+        return table_line(info, self.catalog or Catalog(()), self.table)
+
+    # -- where we are ----------------------------------------------------------------
+
+    def game_ui(self) -> GameUI | None:
+        """The UI of the game at our table, once we know which game that is."""
+        if self.game is None or self.catalog is None:
+            return None
+        return self.catalog.ui(self.game)
+
+    def my_turn(self) -> bool:
+        view = self.view
+        return (
+            view is not None
+            and not view.over
+            and view.seat is not None
+            and view.current == view.seat
+            and bool(view.legal)
+        )
+
+    def keep_seat(self, seat: StoredSeat) -> str | None:
+        """Save the seat for the next run; why not, if it could not be saved."""
+        return None if self.seats is None else self.seats.put(self.server, self.name, seat)
+
+    def drop_seat(self) -> None:
+        if self.seats is not None and self.token is not None:
+            self.seats.forget(self.server, self.name, self.token)
+
+    def back_to_lobby(self) -> None:
+        """No table any more: nothing to resume, nothing to show, no game whose end stops a script."""
+        self.drop_seat()
+        self.table, self.token, self.view, self.game, self._joining = None, None, None, None, None
+        self.game_over = False  # else a script's moves at its next table are dropped as too late
+        self.open_seats = 0
+
+
+def read_view(raw: Mapping[str, Any], ui: GameUI) -> TableView:
+    """A view's envelope (its shape checked by the protocol) with every seat it names at the table,
+    and its body as ``ui`` reads it; :class:`GameDataError` if either is not so."""
+    names = tuple(raw["names"])
+    result = raw["result"]
+    ranking = tuple(tuple(place) for place in result["ranking"]) if result is not None else ()
+    seats = [raw["current"], *([] if raw["seat"] is None else [raw["seat"]])]
+    seats += [seat for place in ranking for seat in place]
+    if not names or any(seat >= len(names) for seat in seats):
+        raise GameDataError(f"view: a seat beyond the {len(names)} players")
+    return TableView(
+        game=raw["game"],
+        variant=raw["variant"],
+        names=names,
+        seat=raw["seat"],
+        current=raw["current"],
+        turn=raw["turn"],
+        legal=tuple(raw["legal"]),
+        result=None if result is None else Outcome(ranking, result["reason"], result["text"]),
+        body=ui.read_body(raw["body"], names),
+    )

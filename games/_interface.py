@@ -1,0 +1,311 @@
+"""The seam between the platform and a game: what the host, store, simulator and client may ask.
+
+A game is an object satisfying :class:`Game` (its settings, bots and how to
+start a :class:`Match`); a match is one game in progress. Everything the
+platform sends a viewer comes from the match, built for that viewer
+(:meth:`Match.view`, :meth:`Match.event`), so a game with hidden hands never
+depends on the host to hide them. Chance is explicit, as in OpenSpiel: the
+deal and every move's chance outcome are records, and applying a move with
+its recorded outcome replays it exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+import attrs
+
+
+class SettingsError(ValueError):
+    """Settings a game cannot be played with; the message says why, in words a player reads."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+class ActionError(ValueError):
+    """An action refused: unreadable (``bad-action``) or against the rules (``illegal-action``,
+    with the ``rule`` it breaks). The match is unchanged."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.rule = code, message, rule
+
+
+@attrs.frozen
+class Variant:
+    name: str
+    min_players: int
+    max_players: int
+    summary: str
+
+
+@attrs.frozen
+class Option:
+    """A setting a table may change: a whole number in ``low..high`` or one of ``choices``."""
+
+    name: str
+    summary: str
+    default: int | str
+    choices: tuple[str, ...] = ()
+    low: int = 0
+    high: int = 0
+
+    def check(self, value: object) -> int | str:
+        if self.choices:
+            if value not in self.choices:
+                raise SettingsError(
+                    "bad-option", f"{self.name} is one of {', '.join(self.choices)}, not {value!r}"
+                )
+            return str(value)
+        if type(value) is not int or not self.low <= value <= self.high:
+            raise SettingsError(
+                "bad-option", f"{self.name} is a whole number from {self.low} to {self.high}, not {value!r}"
+            )
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        shape: dict[str, Any] = (
+            {"choices": list(self.choices)}
+            if self.choices
+            else {
+                "low": self.low,
+                "high": self.high,
+            }
+        )
+        return {"name": self.name, "summary": self.summary, "default": self.default, **shape}
+
+
+def _sorted(options: Mapping[str, int | str]) -> dict[str, int | str]:
+    return dict(sorted(options.items()))
+
+
+@attrs.frozen
+class Settings:
+    """A table's game as validated by the game: every option present, defaults filled in."""
+
+    game: str
+    variant: str
+    seats: int
+    options: Mapping[str, int | str] = attrs.field(converter=_sorted)
+
+    def __hash__(self) -> int:
+        return hash((self.game, self.variant, self.seats, tuple(self.options.items())))
+
+
+@attrs.frozen
+class DealRecord:
+    """The opening chance outcome as the record keeps it: tokens the game reads back, and who starts."""
+
+    cards: tuple[str, ...]
+    first: int
+
+
+@attrs.frozen
+class Outcome:
+    """How a match ended: every seat ranked (``ranking[0]`` is first place; seats tied share a
+    place), a stable ``reason`` code and a sentence for people."""
+
+    ranking: tuple[tuple[int, ...], ...]
+    reason: str
+    text: str
+
+    @property
+    def winner(self) -> int | None:
+        """The seat alone in first place, if the match has one."""
+        first = self.ranking[0] if self.ranking else ()
+        return first[0] if len(first) == 1 else None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"ranking": [list(place) for place in self.ranking], "reason": self.reason, "text": self.text}
+
+
+@attrs.frozen
+class Step:
+    """What one applied action did: the game's events, and the chance outcome to record
+    (tokens; empty if chance played no part)."""
+
+    events: tuple[Any, ...]
+    outcome: tuple[str, ...]
+
+
+@attrs.frozen
+class HintAnswer:
+    """A hint: a sentence or two, the actions to type in order, and data the game's client renders."""
+
+    text: str
+    actions: tuple[str, ...] = ()
+    data: Mapping[str, Any] = attrs.Factory(dict)
+
+
+class Bot(Protocol):
+    """A policy over what one seat may see (:meth:`Match.bot_view`); actions as the match takes them."""
+
+    @property
+    def name(self) -> str: ...
+
+    def choose(self, view: Any) -> Any: ...
+
+    def catch_up(self, view: Any) -> None: ...
+
+
+class Match(Protocol):
+    """One game in progress between seats ``0 .. len(names) - 1``."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+    @property
+    def opening(self) -> Sequence[Any]:
+        """What the deal itself caused (who starts, an immediate end), for those there from the start."""
+        ...
+
+    @property
+    def current(self) -> int: ...
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def deal_record(self) -> DealRecord: ...
+
+    def legal_actions(self, seat: int) -> list[str]:
+        """What ``seat`` may do now, as text it could type (empty when it is not theirs to act)."""
+        ...
+
+    def parse_action(self, text: str) -> Any:
+        """The action ``text`` names; :class:`ActionError` (``bad-action``) if it names none."""
+        ...
+
+    def apply(self, seat: int, action: Any, outcome: tuple[str, ...] | None = None) -> Step:
+        """Take ``action`` for ``seat``; ``outcome`` replays a recorded chance outcome instead of
+        drawing one. :class:`ActionError` and no change if it is not allowed."""
+        ...
+
+    def action_text(self, action: Any) -> str:
+        """``action`` as the record keeps it: :meth:`parse_action` reads it back."""
+        ...
+
+    def outcome(self) -> Outcome | None: ...
+
+    def view(self, seat: int | None) -> Mapping[str, Any]:
+        """The game's part of what ``seat`` (``None``: a spectator) may see now; never what
+        another seat keeps hidden, nor the order of a stock."""
+        ...
+
+    def event(self, event: Any, seat: int | None) -> Mapping[str, Any]:
+        """``event`` as ``seat`` may see it: ``{"kind", "text", "data"}``."""
+        ...
+
+    def bot_view(self, seat: int) -> Any:
+        """What the game's bots choose from for ``seat``: only what that seat may see."""
+        ...
+
+    def fallback_action(self, seat: int) -> Any | None:
+        """What to do for ``seat`` when its bot fails: something always legal, or ``None``."""
+        ...
+
+    def position_text(self) -> list[str]:
+        """Each seat's holding in words, in seat order (Notty: ``"R3 R4 Y9"``), nothing hidden: for
+        the operator's replay of the record."""
+        ...
+
+    def hint(self, seat: int) -> Callable[[], HintAnswer] | None:
+        """A pure job answering ``seat``'s hint, over a snapshot (the host runs it off the event
+        loop); ``None`` if the game gives no hints."""
+        ...
+
+
+class Game(Protocol):
+    """A game the server hosts; the registry (:data:`games.GAMES`) maps its ``name`` to it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def variants(self) -> Mapping[str, Variant]:
+        """Every variant by name; the first is the default."""
+        ...
+
+    @property
+    def options(self) -> Mapping[str, Option]: ...
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        """The bots a table may seat, by name."""
+        ...
+
+    def settings(self, variant: str | None, seats: int, options: Mapping[str, Any]) -> Settings:
+        """Validated settings, defaults filled in; :class:`SettingsError` saying what is wrong."""
+        ...
+
+    def seat_bot(self, bot: str, settings: Settings) -> str:
+        """The bot a seat asked to hold ``bot`` gets (a level-less name may take the table's level)."""
+        ...
+
+    def stand_in(self, settings: Settings) -> str:
+        """The bot, as a seat would ask for it, that plays for a dropped player, a timed-out turn or
+        ``auto``, and fills the seats left empty when a table starts early."""
+        ...
+
+    def new_match(
+        self, settings: Settings, names: Sequence[str], rng: random.Random, deal: DealRecord | None = None
+    ) -> Match:
+        """A new match: dealt from ``rng``, or exactly as ``deal`` records it."""
+        ...
+
+    def new_bot(self, name: str, settings: Settings, rng: random.Random) -> Bot: ...
+
+
+def describe(game: Game) -> dict[str, Any]:
+    """What a server's welcome says of a game, so clients need not hard-code it."""
+    return {
+        "name": game.name,
+        "title": game.title,
+        "variants": [
+            {"name": v.name, "min_players": v.min_players, "max_players": v.max_players, "summary": v.summary}
+            for v in game.variants.values()
+        ],
+        "bots": list(game.bots),
+        "options": [option.describe() for option in game.options.values()],
+    }
+
+
+def check_settings(
+    game: Game, variant: str | None, seats: int, options: Mapping[str, Any]
+) -> tuple[Variant, dict[str, int | str]]:
+    """The checks every game's :meth:`Game.settings` starts with: a known variant, a seat count it
+    allows, known options with acceptable values (defaults filled in)."""
+    name = next(iter(game.variants)) if variant is None else variant
+    chosen = game.variants.get(name)
+    if chosen is None:
+        raise SettingsError(
+            "unknown-variant",
+            f"{game.name} has no variant {name!r}: variants are {', '.join(game.variants)}",
+        )
+    if not chosen.min_players <= seats <= chosen.max_players:
+        raise SettingsError(
+            "bad-seats",
+            f"{game.name} {chosen.name} is for {chosen.min_players} to {chosen.max_players} players, "
+            f"not {seats}",
+        )
+    unknown = sorted(set(options) - set(game.options))
+    if unknown:
+        known = ", ".join(game.options) or "none"
+        raise SettingsError("bad-option", f"{game.name} has no option {unknown[0]!r}: options are {known}")
+    filled = {
+        name: option.check(options[name]) if name in options else option.default
+        for name, option in game.options.items()
+    }
+    return chosen, filled

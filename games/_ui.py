@@ -1,0 +1,181 @@
+"""What the terminal client asks of a game: its commands, help, completion and look.
+
+The client (``client/``) speaks for the platform: tables, seats, hints asked
+for, the envelope every view shares. For what happens inside a game it asks
+that game's UI: ``games/<name>/ui.py``, a module whose ``UI`` satisfies
+:class:`GameUI`, imported only when the client meets the game (:func:`ui_for`).
+A game without one is still playable: the client falls back on a generic UI
+that prints events' text and the legal actions and sends what is typed as it
+was typed.
+
+Everything a UI reads came from the network: a body or a hint it cannot read is
+a :class:`GameDataError`, which the client reports and ignores, never a crash.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+import attrs
+
+from ._interface import Outcome
+
+
+class GameDataError(ValueError):
+    """Game data from the server (a view's body, a hint's data) that a UI cannot read; says where."""
+
+
+class CommandError(ValueError):
+    """A typed command that means nothing, or nothing allowed; the message says why, for the player."""
+
+
+@attrs.frozen
+class TableView:
+    """A view as the client keeps it: the envelope every game shares, checked by the client, and
+    the ``body`` as the game's UI read it (:meth:`GameUI.read_body`)."""
+
+    game: str
+    variant: str
+    names: tuple[str, ...]
+    seat: int | None  # None: a spectator
+    current: int
+    turn: int
+    legal: tuple[str, ...]
+    result: Outcome | None  # how the game ended, if it has
+    body: Any
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, if the game is not over."""
+        return None if self.over else self.current
+
+
+@attrs.frozen
+class NumberWord:
+    """A word of the game's own that sets a number option in ``new``, followed by its value
+    (Notty: ``limit 200`` sets ``turn_limit``); ``low`` may be above the option's own least
+    value when that value means "none" and so is not worth typing."""
+
+    option: str
+    low: int
+    what: str  # what the number counts, for the error: "a number of turns"
+    example: int | None = None  # a value to show in the error
+
+
+class GameUI(Protocol):
+    """A game's part of the terminal client. Attributes may be plain class attributes."""
+
+    @property
+    def help(self) -> str:
+        """The game's lines of ``help``, laid out like the client's own (two-space indent,
+        descriptions from column 31)."""
+        ...
+
+    @property
+    def variant_noun(self) -> str:
+        """What the game calls its variants, in messages and help (Notty: ``preset``)."""
+        ...
+
+    @property
+    def default_bot(self) -> str | None:
+        """The bot ``new`` seats when told nothing, and the one named as filling empty seats;
+        ``None``: the first of the bots the server lists."""
+        ...
+
+    @property
+    def number_words(self) -> Mapping[str, NumberWord]:
+        """Words for ``new`` besides the options' own names: ``{"limit": NumberWord(...)}``."""
+        ...
+
+    def commands(self, view: TableView | None) -> tuple[str, ...]:
+        """The game commands tab may complete at the start of a line."""
+        ...
+
+    def is_action(self, verb: str) -> bool:
+        """Whether ``verb`` (lower case) is a game command: a script waits for its turn to send it."""
+        ...
+
+    def action(self, verb: str, args: Sequence[str], view: TableView | None) -> str:
+        """The action text to send for a typed game command (``steal bob`` -> ``steal 1``), checked
+        as far as the view allows; :class:`ValueError` (e.g. :class:`CommandError`) says why not."""
+        ...
+
+    def complete(self, words: Sequence[str], text: str, view: TableView | None) -> list[str]:
+        """What the word beginning ``text`` may be after ``words`` (the command, lower case, and
+        any arguments typed before it). Notty: cards after ``discard``, names after ``steal``."""
+        ...
+
+    def read_body(self, body: Any, names: Sequence[str]) -> Any:
+        """The view's ``body`` as this UI renders it; :class:`GameDataError` if it cannot."""
+        ...
+
+    def state_text(
+        self, table: int, view: TableView, events: Sequence[Mapping[str, Any]], colour: bool
+    ) -> str:
+        """The table after a change: what happened (``events``, oldest first), the position, and
+        who is to do what (or how the game ended)."""
+        ...
+
+    def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:
+        """A hint answer; :class:`GameDataError` if ``data`` cannot be read."""
+        ...
+
+
+def ui_for(game: str) -> GameUI | None:
+    """The UI of ``game`` (``games.<game>.ui.UI``, imported on first use), or ``None`` if the game
+    has none here: the client then plays it through its generic UI. Only games this install
+    registers are looked for, so a server's word can import nothing else."""
+    if game not in _LOADED:
+        from . import GAMES  # its names only: no game is imported by asking for them
+
+        _LOADED[game] = None
+        if game in tuple(GAMES):
+            module = f"games.{game.replace('-', '_')}.ui"
+            try:
+                _LOADED[game] = importlib.import_module(module).UI
+            except ModuleNotFoundError as error:
+                if error.name != module:  # a module the UI itself needs: a real fault
+                    raise
+    return _LOADED[game]
+
+
+_LOADED: dict[str, GameUI | None] = {}
+
+
+# -- helpers every UI may share -------------------------------------------------------
+
+
+def is_number(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also takes '²', which ``int`` refuses."""
+    return text.isascii() and text.isdigit()
+
+
+def nothing_after(verb: str, args: Sequence[str]) -> None:
+    """Refuse words after a command complete in itself: ``end now`` is a mistake, not an ``end``."""
+    if args:
+        raise CommandError(f"'{verb}' takes nothing after it")
+
+
+def seat_lines(
+    names: Sequence[str], details: Sequence[str], to_move: int | None, you: int | None
+) -> list[str]:
+    """A line per seat, ``>`` marking the one ``to_move`` (``None`` once the game is over) and
+    ``(you)`` this client's: the name, then ``details[seat]`` (what the game shows of the seat)."""
+    width = max(len(name) for name in names)
+    lines = []
+    for seat, (name, detail) in enumerate(zip(names, details, strict=True)):
+        marker = ">" if seat == to_move else " "
+        mine = " (you)" if seat == you else ""
+        lines.append(f" {marker} {name:<{width}}{detail}{mine}".rstrip())
+    return lines
+
+
+def game_over_line(outcome: str) -> str:
+    """The last line of a finished game's table, whatever the game: how it ended, and what next."""
+    return f"game over: {outcome}; 'leave' returns to the lobby"

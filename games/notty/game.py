@@ -1,0 +1,250 @@
+"""Notty behind the game seam (:mod:`games`): its settings, bots, matches, views and hints.
+
+The engine (:mod:`games.notty.engine`) knows nothing of tables or the wire;
+this module is the one place that turns it into what the platform asks for.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from games._interface import (
+    ActionError,
+    Bot,
+    DealRecord,
+    HintAnswer,
+    Option,
+    Outcome,
+    Settings,
+    Step,
+    Variant,
+    check_settings,
+)
+from solver import all_best_discards, best_discard, outs
+
+from ._cards import Card, CardError
+from ._rules import PRESETS, Rules
+from .bots import BOTS, LEVELS, make_bot
+from .engine import (
+    Action,
+    ActionSyntaxError,
+    Deal,
+    EndTurn,
+    Game,
+    GameEnded,
+    IllegalAction,
+    Rule,
+    parse_action,
+)
+from .engine import Outcome as Chance
+from .engine import outcome_of as chance_of
+from .wire import event_to_wire, view_body
+
+NAME = "notty"
+#: The bot that plays at the table's level: seats named so, stand-ins, and early-start fillers.
+EXPERT = "expert"
+DEFAULT_LEVEL = "medium"
+#: The most turns a table's limit may be.
+MAX_TURN_LIMIT = 100_000
+#: A hint lists at most this many other best discards.
+MAX_ALTERNATIVES = 10
+
+OPTIONS = {
+    "level": Option(
+        "level", "how well the table's expert bots play, stand-ins included", DEFAULT_LEVEL, choices=LEVELS
+    ),
+    "turn_limit": Option(
+        "turn_limit", "the game ends with no winner after this many turns (0: never)", 0, low=0,
+        high=MAX_TURN_LIMIT,
+    ),
+}  # fmt: skip
+_SUMMARIES = {
+    "classic": "four colours, 1 to 10 twice over: runs of 3+, sets of 3+",
+    "five-colour": "five colours with draw-and-discard",
+}
+
+
+def bot_at_level(bot: str, level: str) -> str:
+    """The bot a seat named ``bot`` gets at a table of ``level``: a plain ``expert`` plays at the
+    table's level; any other name (``expert-hard``, ``greedy``...) is taken as given."""
+    return f"{EXPERT}-{level}" if bot == EXPERT else bot
+
+
+def rules_for(settings: Settings) -> Rules:
+    return PRESETS[settings.variant].replace(turn_limit=int(settings.options["turn_limit"]))
+
+
+class NottyGame:
+    """The game Notty, as the registry holds it."""
+
+    def __init__(self) -> None:
+        self.name = NAME
+        self.title = "Notty"
+        self.variants = {
+            name: Variant(name, rules.min_players, rules.max_players, _SUMMARIES.get(name, name))
+            for name, rules in PRESETS.items()
+        }
+        self.options = OPTIONS
+        self.bots = tuple(BOTS)
+
+    def settings(self, variant: str | None, seats: int, options: Mapping[str, Any]) -> Settings:
+        chosen, filled = check_settings(self, variant, seats, options)
+        return Settings(NAME, chosen.name, seats, filled)
+
+    def seat_bot(self, bot: str, settings: Settings) -> str:
+        return bot_at_level(bot, str(settings.options["level"]))
+
+    def stand_in(self, settings: Settings) -> str:
+        return EXPERT
+
+    def new_match(
+        self, settings: Settings, names: Sequence[str], rng: random.Random, deal: DealRecord | None = None
+    ) -> NottyMatch:
+        order = None if deal is None else Deal(tuple(Card.parse(card) for card in deal.cards), deal.first)
+        return NottyMatch(settings, Game(rules_for(settings), names, rng, deal=order))
+
+    def new_bot(self, name: str, settings: Settings, rng: random.Random) -> Bot:
+        return make_bot(name, rng)
+
+
+class NottyMatch:
+    """A Notty game in progress. Hands are face up, so every viewer's body is the same: it is
+    built once per position and shared, as is each event's wire form."""
+
+    def __init__(self, settings: Settings, game: Game) -> None:
+        self.settings = settings
+        self.game = game
+        self.names = game.names
+        self.opening = tuple(game.opening)
+        self._body: dict[str, Any] | None = None
+        self._events: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+    @property
+    def current(self) -> int:
+        return self.game.current
+
+    @property
+    def turn(self) -> int:
+        return self.game.turn
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    def deal_record(self) -> DealRecord:
+        deal = self.game.deal
+        return DealRecord(tuple(str(card) for card in deal.order), deal.first)
+
+    def legal_actions(self, seat: int) -> list[str]:
+        game = self.game
+        if seat != game.current or game.over:
+            return []
+        return [str(action) for action in game.legal_actions()]
+
+    def parse_action(self, text: str) -> Action:
+        try:
+            return parse_action(text)
+        except ActionSyntaxError as error:
+            raise ActionError("bad-action", str(error)) from None
+
+    def action_text(self, action: Action) -> str:
+        return str(action)
+
+    def apply(self, seat: int, action: Action, outcome: tuple[str, ...] | None = None) -> Step:
+        game = self.game
+        try:
+            events = game.apply(action, seat=seat, outcome=_chance(outcome) if outcome else None)
+        except IllegalAction as error:
+            message = error.message
+            if error.rule is Rule.NOT_YOUR_TURN:  # the engine counts seats; a player knows names
+                message = f"it is {game.names[game.current]}'s turn, not yours"
+            raise ActionError("illegal-action", message, str(error.rule)) from None
+        self._body = None
+        self._events = {}
+        return Step(tuple(events), _tokens(chance_of(events)))
+
+    def outcome(self) -> Outcome | None:
+        game = self.game
+        if game.end_reason is None:
+            return None
+        end = GameEnded(game.winner, game.end_reason)
+        text = event_to_wire(end, game.names)["text"]
+        seats = range(len(game.names))
+        if game.winner is None:
+            return Outcome((tuple(seats),), game.end_reason.value, text)
+        others = tuple(seat for seat in seats if seat != game.winner)
+        return Outcome(((game.winner,), others), game.end_reason.value, text)
+
+    def view(self, seat: int | None) -> Mapping[str, Any]:
+        if self._body is None:
+            self._body = view_body(self.game.view(None))
+        return self._body
+
+    def event(self, event: Any, seat: int | None) -> Mapping[str, Any]:
+        cached = self._events.get(id(event))
+        if cached is None or cached[0] is not event:
+            cached = self._events[id(event)] = (event, event_to_wire(event, self.game.names))
+        return cached[1]
+
+    def bot_view(self, seat: int) -> Any:
+        return self.game.view(seat)
+
+    def fallback_action(self, seat: int) -> Action | None:
+        """End the turn; in the middle of draw-and-discard, put a card back first (the rules
+        require one, and any will do)."""
+        game = self.game
+        if game.over or seat != game.current:
+            return None
+        if game.must_put_back:
+            return parse_action(f"putback {game.hands[seat][-1]}")
+        return EndTurn()
+
+    def position_text(self) -> list[str]:
+        return [" ".join(str(card) for card in hand) or "nothing" for hand in self.game.hands]
+
+    def hint(self, seat: int) -> Callable[[], HintAnswer] | None:
+        hand, rules = tuple(self.game.hands[seat]), self.game.rules
+        return lambda: make_hint(hand, rules)
+
+
+def make_hint(hand: Sequence[Card], rules: Rules) -> HintAnswer:
+    """The solver's answer for a hand: its best discard, the other optimal ones, and the outs."""
+    best = best_discard(hand, rules)
+    best_cards = tuple(sorted(card for group in best for card in group))
+    alternatives = [d for d in all_best_discards(hand, rules) if d != best_cards][:MAX_ALTERNATIVES]
+    gains = outs(hand, rules)
+    groups = [tuple(str(card) for card in group) for group in best]
+    if groups:
+        text = f"discard {len(best_cards)} cards: " + "  ".join(" ".join(group) for group in groups)
+    else:
+        text = "nothing can be discarded now"
+    return HintAnswer(
+        text=text,
+        actions=tuple("discard " + " ".join(group) for group in groups),
+        data={
+            "size": len(best_cards),
+            "best": [list(group) for group in groups],
+            "alternatives": [[str(card) for card in discard] for discard in alternatives],
+            "outs": [{"card": str(out.card), "gain": out.gain} for out in gains],
+        },
+    )
+
+
+def _chance(tokens: tuple[str, ...]) -> Chance:
+    """A recorded chance outcome in the form the engine takes: one card, or the cards drawn."""
+    try:
+        cards = tuple(Card.parse(token) for token in tokens)
+    except CardError as error:
+        raise ActionError("bad-outcome", f"a recorded outcome is not cards: {error}") from None
+    return cards[0] if len(cards) == 1 else cards
+
+
+def _tokens(chance: Chance | None) -> tuple[str, ...]:
+    if chance is None:
+        return ()
+    return (str(chance),) if isinstance(chance, Card) else tuple(str(card) for card in chance)
+
+
+GAME = NottyGame()

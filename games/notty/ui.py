@@ -1,0 +1,317 @@
+"""Notty in the terminal client: its commands, help, completion, and how a table, a hint and the
+game's end look (:class:`games._ui.GameUI`). Only the vocabulary (cards, rules, groups) is
+imported, never the engine: the client need not load it to play."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from games._ui import (
+    CommandError,
+    GameDataError,
+    GameUI,
+    NumberWord,
+    TableView,
+    game_over_line,
+    is_number,
+    nothing_after,
+    seat_lines,
+)
+
+from ._cards import Card, CardError, parse_cards
+from ._groups import InvalidGroup, classify_group
+from ._rules import PRESETS
+
+HELP = """\
+  new [PRESET] [SEATS] [BOT|human...] [LEVEL] [limit TURNS]
+                              e.g. 'new classic 3 expert greedy hard'; PRESET is classic (the default)
+                              or five-colour; name no one else and they are expert bots ('new human':
+                              a table for two people); LEVEL, anywhere in the line, is how well the
+                              expert bots play: easy, medium (the default) or hard; 'limit 200',
+                              anywhere too, ends the game with no winner after 200 turns
+  draw N                      draw 1-3 cards     steal NAME     steal from a player
+  discard CARDS               e.g. 'discard R3 R4 R5'
+  dd                          draw-and-discard (five-colour); then 'putback CARD'
+  end                         end your turn      hint           the most you can discard now, and how"""
+
+COMMANDS = ("draw", "steal", "discard", "dd", "putback", "end")
+
+#: Why a game ended (the result's ``reason``), in words.
+ENDINGS = {
+    "discard": "last cards discarded",
+    "stolen": "last card stolen",
+    "stalemate": "stalemate: every hand full, no group in any",
+    "turn-limit": "the table's turn limit",
+}
+
+_ANSI = {"R": "\x1b[1;31m", "Y": "\x1b[1;33m", "G": "\x1b[1;32m", "B": "\x1b[1;34m", "K": "\x1b[1;90m"}
+_RESET = "\x1b[0m"
+#: The body's turn flags, in :class:`Body`'s order.
+_FLAGS = ("drew", "stole", "exchanged", "must_put_back")
+_CARD_WORD = re.compile(r"\b([RYGBK])(\d{1,2})\b")
+
+
+@attrs.frozen
+class Body:
+    """Notty's part of a view: every hand (face up), the deck's size, and what the player to move
+    has used up this turn."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    deck_size: int
+    drew: bool
+    stole: bool
+    exchanged: bool
+    must_put_back: bool
+
+
+@attrs.frozen
+class HintData:
+    """The solver's answer: how many cards the best discard holds, its groups, the other best
+    discards, and the cards that would let more be discarded (with how many more)."""
+
+    size: int
+    best: tuple[tuple[str, ...], ...]
+    alternatives: tuple[tuple[str, ...], ...]
+    outs: tuple[tuple[str, int], ...]
+
+
+class NottyUI:
+    """Notty's part of the terminal client (:class:`games._ui.GameUI`)."""
+
+    help = HELP
+    variant_noun = "preset"
+    default_bot = "expert"
+    number_words: Mapping[str, NumberWord] = MappingProxyType(
+        {"limit": NumberWord("turn_limit", 1, "a number of turns", 200)}
+    )
+
+    def commands(self, view: TableView | None) -> tuple[str, ...]:
+        return COMMANDS
+
+    def is_action(self, verb: str) -> bool:
+        return verb in COMMANDS
+
+    def action(self, verb: str, args: Sequence[str], view: TableView | None) -> str:
+        match verb:
+            case "draw":
+                if len(args) != 1 or not is_number(args[0]):
+                    raise CommandError("usage: draw N (1 to 3)")
+                return f"draw {int(args[0])}"
+            case "steal":
+                if len(args) != 1:
+                    raise CommandError("usage: steal NAME")
+                return f"steal {_seat_of(args[0], view)}"
+            case "discard":
+                return "discard " + _cards_text(_group(args, view))
+            case "dd" if not args:
+                return "dd"
+            case "putback" | "dd":  # 'dd CARD': the putback that finishes a draw-and-discard
+                if len(args) != 1:
+                    raise CommandError("usage: putback CARD")
+                return f"putback {Card.parse(args[0])}"
+            case "end":
+                nothing_after(verb, args)
+                return "end"
+        raise CommandError(f"{verb!r} is not a Notty command")
+
+    def complete(self, words: Sequence[str], text: str, view: TableView | None) -> list[str]:
+        if view is None:
+            return []
+        if words[0] == "steal":
+            found: Iterable[str] = (name for seat, name in enumerate(view.names) if seat != view.seat)
+        elif words[0] in ("discard", "putback", "dd") and view.seat is not None:
+            found = dict.fromkeys(str(card) for card in _body(view).hands[view.seat])  # in hand order
+        else:
+            return []
+        return [word for word in found if word.lower().startswith(text.lower())]
+
+    def read_body(self, body: Any, names: Sequence[str]) -> Body:
+        if not isinstance(body, Mapping):
+            raise GameDataError("body: not a map")
+        hands = body.get("hands")
+        if not isinstance(hands, list | tuple) or len(hands) != len(names):
+            raise GameDataError(f"body.hands: not a hand for each of {len(names)} players")
+        deck_size = body.get("deck_size")
+        if type(deck_size) is not int or deck_size < 0:
+            raise GameDataError("body.deck_size: not a number of cards")
+        for key in _FLAGS:
+            if type(body.get(key)) is not bool:
+                raise GameDataError(f"body.{key}: not true or false")
+        return Body(
+            tuple(tuple(sorted(_cards(hand, f"body.hands[{seat}]"))) for seat, hand in enumerate(hands)),
+            deck_size,
+            *(bool(body[key]) for key in _FLAGS),
+        )
+
+    def state_text(
+        self, table: int, view: TableView, events: Sequence[Mapping[str, Any]], colour: bool
+    ) -> str:
+        body = _body(view)
+        lines = [colour_cards_in(f"  {event['text']}", colour) for event in events]
+        lines.append(f"table {table} · {view.variant} · turn {view.turn} · deck {body.deck_size} cards")
+        lines += hand_lines(view.names, body.hands, view.to_move, view.seat, colour)
+        if view.result is not None:
+            winner, how = view.result.winner, ENDINGS.get(view.result.reason, view.result.reason)
+            lines.append(
+                game_over_line(
+                    f"{view.names[winner]} wins ({how})" if winner is not None else f"no winner ({how})"
+                )
+            )
+        elif view.legal:
+            lines.append("your turn: " + legal_summary(view.legal))
+        else:
+            lines.append(f"{view.names[view.current]} to play; may still {', '.join(still_possible(view))}")
+        return "\n".join(lines)
+
+    def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:
+        hint = read_hint(data)
+        if not hint.size:
+            lines = ["hint: nothing can be discarded now"]
+        else:
+            groups = "  ".join(cards_text(group, colour) for group in hint.best)
+            lines = [f"hint: discard {hint.size} cards: {groups}"]
+            lines += [f"      or: {cards_text(other, colour)}" for other in hint.alternatives]
+        if hint.outs:
+            lines.append(
+                "outs: " + ", ".join(f"{colour_cards_in(card, colour)} (+{gain})" for card, gain in hint.outs)
+            )
+        return "\n".join(lines)
+
+
+UI: GameUI = NottyUI()
+
+
+# -- the look ------------------------------------------------------------------------
+
+
+def colour_cards_in(text: str, colour: bool) -> str:
+    """Colour every card name in a line of text (the server's wording, say)."""
+    if not colour:
+        return text
+    return _CARD_WORD.sub(lambda m: f"{_ANSI[m.group(1)]}{m.group(0)}{_RESET}", text)
+
+
+def cards_text(cards: Iterable[Card | str], colour: bool) -> str:
+    """Cards as they are given, space separated (``-`` for none)."""
+    return " ".join(colour_cards_in(str(card), colour) for card in cards) or "-"
+
+
+def hand_lines(
+    names: Sequence[str], hands: Sequence[Sequence[Card]], to_move: int | None, you: int | None, colour: bool
+) -> list[str]:
+    """A line per seat: its name, how many cards it holds, and the cards (hands are face up)."""
+    return seat_lines(
+        names, [f" [{len(hand):>2}]  {cards_text(hand, colour)}" for hand in hands], to_move, you
+    )
+
+
+def still_possible(view: TableView) -> list[str]:
+    """What the player to move has not used up this turn (from the body's flags)."""
+    body = _body(view)
+    if body.must_put_back:
+        return ["put back a card"]
+    rules = PRESETS.get(view.variant)
+    options = [] if body.drew else ["draw"]
+    options += [] if body.stole else ["steal"]
+    options += (
+        ["draw-and-discard"] if rules is not None and rules.draw_and_discard and not body.exchanged else []
+    )
+    return [*options, "discard", "end the turn"]
+
+
+def legal_summary(legal: Sequence[str]) -> str:
+    """The legal actions, grouped: 'draw 1-3, steal NAME, discard (2 groups), end'."""
+    verbs: dict[str, int] = {}
+    for action in legal:
+        verb = action.split()[0]
+        verbs[verb] = verbs.get(verb, 0) + 1
+    parts = []
+    for verb, count in verbs.items():
+        if verb == "draw":
+            parts.append(f"draw 1-{count}")
+        elif verb == "discard":
+            parts.append(f"discard ({count} group{'s' if count > 1 else ''})")
+        elif verb == "steal":
+            parts.append("steal NAME")
+        elif verb == "putback":
+            parts.append("putback CARD")
+        else:
+            parts.append(verb)
+    return ", ".join(parts)
+
+
+# -- reading what was typed and what arrived ---------------------------------------------
+
+
+def _body(view: TableView) -> Body:
+    """The body this UI read; a view read by another game's UI is a bug in the client."""
+    assert isinstance(view.body, Body), f"not a Notty view: {view.body!r}"
+    return view.body
+
+
+def _seat_of(name: str, view: TableView | None) -> int:
+    if is_number(name):
+        return int(name)
+    if view is None:
+        raise CommandError("you are not at a table")
+    names = [n.lower() for n in view.names]
+    if name.lower() not in names:
+        raise CommandError(f"no player called {name!r}; players are {', '.join(view.names)}")
+    return names.index(name.lower())
+
+
+def _group(args: Sequence[str], view: TableView | None) -> list[Card]:
+    """The cards typed after ``discard``, checked as a group when the table's preset is known."""
+    cards = parse_cards(" ".join(args))
+    if not cards:
+        raise CommandError("usage: discard CARDS, e.g. discard R3 R4 R5")
+    rules = None if view is None else PRESETS.get(view.variant)
+    if rules is not None:
+        try:
+            classify_group(cards, rules)
+        except InvalidGroup as error:
+            raise CommandError(f"not a group: {error}") from None
+    return cards
+
+
+def _cards_text(cards: Iterable[Card]) -> str:
+    return " ".join(str(card) for card in cards)
+
+
+def _cards(cards: Any, where: str) -> list[Card]:
+    if not isinstance(cards, list | tuple):
+        raise GameDataError(f"{where}: not a list of cards")
+    try:
+        return [Card.parse(card) for card in cards]
+    except CardError as error:
+        raise GameDataError(f"{where}: {error}") from None
+
+
+def read_hint(data: Any) -> HintData:
+    """A hint's data (``{size, best, alternatives, outs}``), checked; :class:`GameDataError` if not."""
+    if not isinstance(data, Mapping):
+        raise GameDataError("hint data: not a map")
+    size = data.get("size")
+    if type(size) is not int or size < 0:
+        raise GameDataError("hint data.size: not a number of cards")
+    groups: dict[str, tuple[tuple[str, ...], ...]] = {}
+    for key in ("best", "alternatives"):
+        value = data.get(key)
+        if not isinstance(value, list | tuple):
+            raise GameDataError(f"hint data.{key}: not a list of groups")
+        groups[key] = tuple(
+            tuple(map(str, _cards(group, f"hint data.{key}[{i}]"))) for i, group in enumerate(value)
+        )
+    outs = data.get("outs")
+    if not isinstance(outs, list | tuple) or not all(
+        isinstance(out, Mapping) and type(out.get("gain")) is int for out in outs
+    ):
+        raise GameDataError("hint data.outs: not a list of cards with gains")
+    cards = _cards([out.get("card") for out in outs], "hint data.outs")
+    gains = tuple((str(card), int(out["gain"])) for card, out in zip(cards, outs, strict=True))
+    return HintData(size, groups["best"], groups["alternatives"], gains)

@@ -1,0 +1,358 @@
+"""The table driver, sans-IO: a table's seats and match, its moves, what each viewer is sent, its bots.
+
+Every view and event a connection receives is built for that connection's
+seat by the game (:meth:`games.Match.view`, :meth:`games.Match.event`): the
+driver never copies one seat's view to another, so a game with hidden hands
+stays hidden whatever the host does with it.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from games import ActionError, Bot, Game, Match, Settings
+from protocol import Error, Message, State, Tables
+
+from .journal import GameBegun, GameOver, Moved, Record, SeatRecord
+
+log = logging.getLogger("notty.host")
+
+ConnId = int
+Outgoing = tuple[ConnId, Message]
+
+#: How the record ends a game of bots that nobody was left to watch.
+ABANDONED = "abandoned"
+
+
+class Refusal(Exception):
+    """A request the host turns down; becomes an ``error`` message. Nothing changed."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.rule = code, message, rule
+
+
+@attrs.define
+class Seat:
+    name: str | None = None
+    bot: str | None = None  # the bot that owns this seat; None for a human seat
+    token_hash: bytes | None = None
+    conn: ConnId | None = None
+    dropped_at: float | None = None  # when its human's connection went
+    stand_in: bool = False  # a bot plays this human seat (dropped too long, or left)
+    auto: bool = False  # "play for me": a bot plays the rest of this turn
+
+    @property
+    def free(self) -> bool:
+        return self.bot is None and self.token_hash is None
+
+    @property
+    def bot_controls(self) -> bool:
+        return self.bot is not None or self.stand_in or self.auto
+
+
+@attrs.define
+class Table:
+    id: int
+    game: Game
+    settings: Settings
+    seats: list[Seat]
+    creator: ConnId | None
+    bot_delay: float
+    turn_seconds: int
+    spectators: set[ConnId] = attrs.Factory(set)
+    address: str | None = None  # its creator's, for the per-address cap; None once restored
+    match: Match | None = None
+    bots: dict[int, Bot] = attrs.Factory(dict)
+    moves: int = 0  # actions applied so far; a bot job for an older count is stale
+    job_out: bool = False
+    turn_started: float = 0.0
+    empty_since: float | None = None  # since when nobody has been at a running game
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "table": self.id,
+            "game": self.settings.game,
+            "variant": self.settings.variant,
+            "seats": [
+                {
+                    "name": seat.name,
+                    "bot": seat.bot,
+                    "connected": seat.bot is not None or seat.conn is not None,
+                }
+                for seat in self.seats
+            ],
+            "started": self.match is not None,
+            "over": self.match is not None and self.match.over,
+            "spectators": len(self.spectators),
+            "turn_seconds": self.turn_seconds,
+            "options": dict(self.settings.options),
+        }
+
+    @property
+    def stand_in_bot(self) -> str:
+        """The bot that plays for a human after a drop, a turn timeout or "play for me", and takes
+        the empty seats when the creator starts early."""
+        return self.game.seat_bot(self.game.stand_in(self.settings), self.settings)
+
+    @property
+    def running(self) -> bool:
+        return self.match is not None and not self.match.over
+
+    def anyone_here(self) -> bool:
+        """Bots wait while nobody is at the table to see them (a dropped player may resume)."""
+        return bool(self.spectators) or any(seat.conn is not None for seat in self.seats)
+
+    def viewers(self) -> list[tuple[ConnId, int | None]]:
+        """Everyone at the table, with the seat whose view they get (``None``: a spectator's)."""
+        seated = [(seat.conn, index) for index, seat in enumerate(self.seats) if seat.conn is not None]
+        return seated + [(conn, None) for conn in sorted(self.spectators)]
+
+    def seat_news(self, mover: ConnId) -> list[Outgoing]:
+        """Someone took or gave up a seat at a table still waiting: the others there see its seats.
+
+        Otherwise a creator waiting for a friend could not tell when to ``start``.
+        """
+        told = Tables((self.info(),))
+        return [(conn, told) for conn, _ in self.viewers() if conn != mover]
+
+
+def states(table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int | None]]) -> list[Outgoing]:
+    """A ``state`` for each viewer in ``to``: the match as their seat sees it, after ``events`` as
+    their seat sees them. Everything seat-specific comes from the game, for that seat."""
+    match = table.match
+    assert match is not None
+    outcome = match.outcome() if match.over else None
+    current = match.current
+    shared = {
+        "game": table.settings.game,
+        "variant": table.settings.variant,
+        "names": list(match.names),
+        "current": current,
+        "turn": match.turn,
+        "result": None if outcome is None else outcome.to_wire(),
+    }
+    out: list[Outgoing] = []
+    for conn, seat in to:
+        view = {
+            **shared,
+            "seat": seat,
+            # Only the seat to move may act (the envelope names one): nobody else is asked.
+            "legal": match.legal_actions(seat) if seat == current else [],
+            "body": match.view(seat),
+        }
+        seen = tuple([match.event(event, seat) for event in events])
+        # Built from the game's own view and events, which need no checking (see
+        # protocol.Message.unchecked; tests hold it to the checked message).
+        out.append((conn, State.unchecked(table=table.id, view=view, events=seen)))
+    return out
+
+
+@attrs.frozen
+class BotJob:
+    """Ask ``bot`` for an action at ``view``, wait ``delay`` seconds, then call ``bot_acted``."""
+
+    table: int
+    seat: int
+    moves: int
+    bot: Bot
+    view: Any
+    delay: float
+
+
+class Driver:
+    """Every table's match: begins them, applies moves, tells each viewer, hands out bot work.
+
+    It appends what must be recorded to ``journal`` and notes in ``stirred``
+    the tables where a bot may have become due, for the host to pass on.
+    """
+
+    def __init__(self, journal: list[Record], stirred: set[int]) -> None:
+        self.tables: dict[int, Table] = {}
+        self._journal = journal
+        self._stirred = stirred
+
+    def begin(self, table: Table, rng: random.Random, now: float) -> list[Outgoing]:
+        names = [seat.name or f"seat-{i}" for i, seat in enumerate(table.seats)]
+        match = table.match = table.game.new_match(table.settings, names, random.Random(rng.getrandbits(64)))
+        table.bots = seat_bots(table, rng)
+        table.turn_started = now
+        deal = match.deal_record()
+        self._journal.append(
+            GameBegun(
+                table=table.id,
+                game=table.settings.game,
+                variant=table.settings.variant,
+                options=table.settings.options,
+                bot_delay=table.bot_delay,
+                turn_seconds=table.turn_seconds,
+                seats=tuple(
+                    SeatRecord(name, seat.bot, seat.token_hash)
+                    for name, seat in zip(names, table.seats, strict=True)
+                ),
+                deal=deal.cards,
+                first=deal.first,
+            )
+        )
+        self._note_end(table)
+        log.info("table %d: %s started between %s", table.id, table.settings.game, ", ".join(names))
+        return self.broadcast(table, match.opening)
+
+    def apply(self, table: Table, seat: int, action: Any, now: float) -> list[Outgoing]:
+        match = running(table)
+        turn = match.turn
+        try:
+            step = match.apply(seat, action)
+        except ActionError as error:
+            raise Refusal(error.code, error.message, error.rule) from None
+        table.moves += 1
+        self._journal.append(Moved(table.id, table.moves, seat, match.action_text(action), step.outcome))
+        self._note_end(table)
+        if match.turn != turn:  # a new turn: "play for me" was for the last one
+            for other in table.seats:
+                other.auto = False
+            table.turn_started = now
+        return self.broadcast(table, step.events)
+
+    def _note_end(self, table: Table) -> None:
+        assert table.match is not None
+        outcome = table.match.outcome() if table.match.over else None
+        if outcome is not None:
+            self._journal.append(GameOver(table.id, outcome.winner, outcome.reason, outcome.ranking))
+            log.info("table %d: game over after %d turns: %s", table.id, table.match.turn, outcome.text)
+
+    def broadcast(self, table: Table, events: Sequence[Any]) -> list[Outgoing]:
+        """Everyone at the table sees what happened, each as their seat may."""
+        self._stirred.add(table.id)
+        return states(table, events, table.viewers())
+
+    # -- bots and timers ------------------------------------------------------------
+
+    def bot_jobs(self) -> list[BotJob]:
+        """Seats a bot should play now, at most one per table; each is handed out once."""
+        jobs = []
+        stirred = sorted(self._stirred)
+        self._stirred.clear()
+        for table_id in stirred:
+            table = self.tables.get(table_id)
+            if table is None or not table.running or table.job_out or not table.anyone_here():
+                continue
+            match = running(table)
+            seat = table.seats[match.current]
+            if seat.bot_controls:
+                table.job_out = True
+                delay = table.bot_delay if seat.bot is not None else 0.0
+                bot = table.bots[match.current]
+                jobs.append(
+                    BotJob(table.id, match.current, table.moves, bot, match.bot_view(match.current), delay)
+                )
+        return jobs
+
+    def bot_acted(self, job: BotJob, action: Any | None, now: float) -> list[Outgoing]:
+        """Apply a bot's choice (``None``: it failed), unless the game moved on while it thought.
+
+        A choice the game refuses, like a failure, gives way to the game's fallback
+        (Notty: end the turn), so a bot's bug never stalls a table.
+        """
+        table = self.tables.get(job.table)
+        if table is None:
+            return []
+        table.job_out = False
+        self._stirred.add(table.id)
+        if not table.running or table.moves != job.moves or not table.seats[job.seat].bot_controls:
+            return []
+        match = running(table)
+        if action is not None:
+            try:
+                return self.apply(table, job.seat, action, now)
+            except Refusal as refusal:
+                # The code and rule only: the message may name the bot's own hidden cards.
+                log.error(
+                    "table %d: bot %s chose a refused action (%s %s)",
+                    table.id,
+                    job.bot.name,
+                    refusal.code,
+                    refusal.rule,
+                )
+        fallback = match.fallback_action(job.seat)
+        return [] if fallback is None else self.apply(table, job.seat, fallback, now)
+
+    def tick(self, now: float, grace: float, abandon_after: float) -> list[Outgoing]:
+        """Let time pass: dropped players past their grace get a stand-in; slow turns get help;
+        a game nobody has been at for ``abandon_after`` seconds is given up."""
+        out: list[Outgoing] = []
+        for table in list(self.tables.values()):
+            if not table.running:
+                continue
+            match = running(table)
+            self._stirred.add(table.id)  # stand-ins and turn timers start bots; and a safety net
+            if table.anyone_here():
+                table.empty_since = None
+            elif table.empty_since is None:
+                table.empty_since = now
+            elif now - table.empty_since >= abandon_after:
+                self.abandon(table, abandon_after)
+                continue
+            for seat in table.seats:
+                if seat.dropped_at is not None and not seat.stand_in and now - seat.dropped_at >= grace:
+                    seat.stand_in = True
+            current = table.seats[match.current]
+            if (
+                table.turn_seconds
+                and not current.bot_controls
+                and now - table.turn_started >= table.turn_seconds
+            ):
+                current.auto = True
+                if current.conn is not None:
+                    message = Error("turn-time", "your time is up: the server plays the rest of this turn")
+                    out.append((current.conn, message))
+        return out
+
+    def abandon(self, table: Table, after: float) -> None:
+        del self.tables[table.id]
+        self._journal.append(GameOver(table.id, None, ABANDONED))
+        log.info("table %d closed: nobody came back to it for %g seconds", table.id, after)
+
+    def forget_if_empty(self, table: Table, after: float) -> None:
+        """A table nobody is at goes away, unless its game is held for players who may come back.
+
+        A game of bots alone, with nobody watching, is abandoned: no one could
+        resume it, and its bots only play while someone watches.
+        """
+        humans = any(seat.bot is None for seat in table.seats)
+        if table.anyone_here() or (table.running and humans) or table.id not in self.tables:
+            return
+        if table.running:
+            self.abandon(table, after)
+        else:
+            del self.tables[table.id]
+            log.info("table %d closed", table.id)
+
+
+def running(table: Table) -> Match:
+    if table.match is None:
+        raise Refusal("not-started", "the game has not started")
+    return table.match
+
+
+def unfinished(table: Table) -> Match:
+    """The match, for asking about the next move: there is none once it has ended."""
+    match = running(table)
+    if match.over:
+        raise Refusal("game-over", "the game is over: 'leave' returns to the lobby")
+    return match
+
+
+def seat_bots(table: Table, rng: random.Random) -> dict[int, Bot]:
+    """A bot for every seat: its own, or the stand-in that plays for its human when needed."""
+    return {
+        i: table.game.new_bot(
+            seat.bot or table.stand_in_bot, table.settings, random.Random(rng.getrandbits(64))
+        )
+        for i, seat in enumerate(table.seats)
+    }

@@ -1,0 +1,453 @@
+"""The client's sans-IO session: what it shows and sends for each message and typed line.
+
+No terminal, no socket: messages go in as the protocol delivers them, lines come out. The
+welcome is the one a real server sends (``games.describe``), plus a game with no UI of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from client.session import Session
+from client.tokens import SeatStore, StoredSeat
+from games import GAMES, describe
+from games._ui import ui_for
+from protocol import (
+    PROTOCOL_VERSION,
+    Act,
+    CreateTable,
+    Error,
+    Hint,
+    ListTables,
+    Message,
+    Pong,
+    Seated,
+    State,
+    Tables,
+    Welcome,
+)
+
+NOTTY = describe(GAMES["notty"])
+#: A game the server hosts and this client has no UI for.
+PARLOUR = {
+    "name": "parlour",
+    "title": "Parlour",
+    "variants": [
+        {"name": "duel", "min_players": 2, "max_players": 2, "summary": "one against one"},
+        {"name": "grand", "min_players": 3, "max_players": 6, "summary": ""},
+    ],
+    "bots": ["dummy", "sharp"],
+    "options": [
+        {"name": "speed", "summary": "how fast", "default": "slow", "choices": ["slow", "quick"]},
+        {"name": "points", "summary": "to win", "default": 100, "low": 10, "high": 500},
+    ],
+}
+TOKEN = "t" * 40
+
+
+def welcomed(*games: Mapping[str, Any], **settings: Any) -> Session:
+    """A session its server has welcomed, hosting ``games`` (Notty alone unless told)."""
+    session = Session("ann", **settings)
+    session.receive(Welcome(PROTOCOL_VERSION, "test", games or (NOTTY,)))
+    return session
+
+
+def notty_view(**changes: Any) -> dict[str, Any]:
+    """A Notty view as the wire carries it; ``changes`` to the envelope, ``body`` merged into its body."""
+    body = {
+        "hands": [["R1", "R2"], ["Y5"]],
+        "deck_size": 77,
+        "drew": True,
+        "stole": False,
+        "exchanged": False,
+        "must_put_back": False,
+    } | changes.pop("body", {})
+    view = {
+        "game": "notty",
+        "variant": "classic",
+        "names": ["ann", "bob"],
+        "seat": 0,
+        "current": 1,
+        "turn": 12,
+        "legal": [],
+        "result": None,
+        "body": body,
+    }
+    return view | changes
+
+
+def seated(session: Session, view: Mapping[str, Any], table: int = 3) -> list[str]:
+    """Sit ``session`` at ``table`` and show it ``view``: the lines the state printed."""
+    session.receive(Seated(table, 0 if view["seat"] is None else view["seat"], TOKEN))
+    return shown(session, State(table, view, ()))
+
+
+def shown(session: Session, message: Message) -> list[str]:
+    return [line for text in session.receive(message).lines for line in text.splitlines()]
+
+
+def table(
+    variant: str, seats: int, bots: Sequence[str] = (), game: str = "notty", **options: Any
+) -> CreateTable:
+    return CreateTable(game, seats, variant, tuple(bots), options)
+
+
+# -- the welcome -----------------------------------------------------------------------
+
+
+def test_the_welcome_says_which_games_the_server_hosts() -> None:
+    session = Session("ann")
+    assert session.typed("new").say == "not connected yet: wait a moment"  # nothing known yet
+    out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY, PARLOUR)))
+    assert out.lines == ("connected to test",)
+    assert session.catalog is not None
+    notty, parlour = session.catalog.games.values()
+    assert (notty.name, notty.title, list(notty.variants)) == ("notty", "Notty", ["classic", "five-colour"])
+    assert "expert-hard" in notty.bots and notty.options["level"].choices == ("easy", "medium", "hard")
+    assert (notty.options["turn_limit"].low, notty.options["turn_limit"].high) == (0, 100_000)
+    assert parlour.variants["grand"].max_players == 6 and parlour.options["points"].default == 100
+
+
+def test_a_resumed_seat_is_named_on_arrival() -> None:
+    session = Session("ann")
+    session.token, session.table = TOKEN, 7
+    out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+    assert out.lines == ("connected to test (resuming your seat at table 7)",)
+
+
+def test_help_lists_the_clients_commands_then_each_games() -> None:
+    help_text = welcomed(NOTTY, PARLOUR).typed("help").say
+    assert help_text.startswith("commands:\n  tables")
+    assert "new [GAME] [VARIANT] [SEATS] [BOT|human...] [OPTION...]" in help_text
+    notty = help_text.index("Notty (notty):")
+    parlour = help_text.index("Parlour (parlour):")
+    assert notty < help_text.index("discard CARDS") < parlour
+    assert "variants: duel (2 players: one against one); grand (3 to 6 players)" in help_text[parlour:]
+    assert "speed: slow, quick (default slow)" in help_text[parlour:]
+
+
+def test_a_game_with_a_ui_gets_its_own_and_any_other_none() -> None:
+    ui = ui_for("notty")
+    assert ui is not None and ui.is_action("discard") and not ui.is_action("tables")
+    assert ui_for("parlour") is None
+    assert ui_for("no-such-game") is None
+
+
+# -- new, read against the welcome -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [  # every example README gives
+        ("new", table("classic", 2, ["expert"])),
+        ("new 3", table("classic", 3, ["expert", "expert"])),
+        ("new hard", table("classic", 2, ["expert"], level="hard")),
+        ("new classic 2 human", table("classic", 2)),
+        ("new classic 3 expert hard", table("classic", 3, ["expert"], level="hard")),
+        ("new five-colour 3 expert greedy easy", table("five-colour", 3, ["expert", "greedy"], level="easy")),
+        ("new classic 2 greedy", table("classic", 2, ["greedy"])),
+        ("new limit 200 classic 2 greedy", table("classic", 2, ["greedy"], turn_limit=200)),
+        ("new classic 2 limit 200 greedy", table("classic", 2, ["greedy"], turn_limit=200)),
+        ("new notty five-colour human", table("five-colour", 2)),  # the game named, as with several
+        ("new turn_limit 9", table("classic", 2, ["expert"], turn_limit=9)),  # the option's own name
+        ("new level easy 3", table("classic", 3, ["expert", "expert"], level="easy")),
+    ],
+)
+def test_new_reads_the_welcome(line: str, expected: CreateTable) -> None:
+    reply = welcomed().typed(line)
+    assert reply.say == ""
+    assert reply.messages == (expected,)
+
+
+def test_the_built_in_servers_first_table_is_a_plain_new() -> None:
+    session = welcomed(interactive=True)
+    assert session.arrival(built_in=True).messages == (table("classic", 2, ["expert"]),)
+    assert session.arrival(built_in=False).messages == (ListTables(),)  # a person sees the tables
+    assert welcomed(interactive=False).arrival(built_in=False).messages == ()  # a script does not
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("new parlour", table("duel", 2, ["dummy"], game="parlour")),  # its first bot: it names no default
+        ("new grand", table("grand", 3, ["dummy", "dummy"], game="parlour")),  # a variant names its game
+        (
+            "new parlour grand 4 sharp human quick",
+            table("grand", 4, ["sharp"], game="parlour", speed="quick"),
+        ),
+        ("new points 250 parlour", table("duel", 2, ["dummy"], game="parlour", points=250)),
+        ("new hard", table("classic", 2, ["expert"], level="hard")),  # the first game is the default
+    ],
+)
+def test_new_plays_any_game_the_server_lists(line: str, expected: CreateTable) -> None:
+    assert welcomed(NOTTY, PARLOUR).typed(line).messages == (expected,)
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("new notty parlour", "one game, please, not notty and parlour"),
+        ("new parlour 7", "a duel table has 2 seats"),
+        ("new grand 9", "a grand table has 3 to 6 seats"),
+        (
+            "new parlour expert",
+            "'expert' is neither a game (notty, parlour), a variant of parlour (duel, grand)",
+        ),
+        ("new parlour points 5", "'points' takes a whole number, 10 to 500"),
+        ("new parlour speed fast", "'speed' takes one of slow, quick"),
+        ("new parlour slow quick", "one speed, please, not slow and quick"),
+        ("new 3 notty", "the game goes first"),
+        ("new 3 classic", "the preset goes first"),
+        ("new 3 greedy nobody", "'nobody' is not a player here: players are random, greedy"),
+    ],
+)
+def test_new_says_what_is_wrong_and_sends_nothing(line: str, says: str) -> None:
+    reply = welcomed(NOTTY, PARLOUR).typed(line)
+    assert reply.messages == ()
+    assert says in reply.say
+
+
+def test_a_server_with_no_game_it_can_start_says_so() -> None:
+    session = welcomed({**PARLOUR, "variants": []})  # no variant: no table could be made
+    assert session.typed("new").say == "this server hosts no game this client can start"
+
+
+# -- tables ----------------------------------------------------------------------------
+
+
+def table_info(number: int, names: list[str | None], game: str = "notty", **options: Any) -> dict[str, Any]:
+    seats = [{"name": name, "bot": None, "connected": name is not None} for name in names]
+    variant = "classic" if game == "notty" else "duel"
+    settings = {"level": "medium", "turn_limit": 0} if game == "notty" else {"speed": "slow", "points": 100}
+    return {
+        "table": number, "game": game, "variant": variant, "seats": seats, "started": False, "over": False,
+        "spectators": 0, "turn_seconds": 0, "options": settings | options,
+    }  # fmt: skip
+
+
+def test_tables_show_their_variant_and_options() -> None:
+    session = welcomed()
+    session.sending(ListTables())
+    lines = shown(session, Tables([table_info(3, ["ann", None]), table_info(4, ["bob"], turn_limit=200)]))
+    assert lines == [
+        "table 3: classic, level medium, waiting, seats: ann, (free) · 'join 3'",
+        "table 4: classic, level medium, limit 200, waiting, seats: bob · 'watch 4'",
+    ]
+    several = welcomed(NOTTY, PARLOUR)
+    several.sending(ListTables())
+    lines = shown(several, Tables([table_info(3, [None, None]), table_info(5, [None, None], "parlour")]))
+    assert lines[0].startswith("table 3: Notty classic, level medium, waiting")
+    assert lines[1].startswith(
+        "table 5: Parlour duel, speed slow, waiting"
+    )  # points at the default: not shown
+
+
+def test_seat_news_is_shown_but_is_neither_the_list_to_complete_from_nor_a_reply() -> None:
+    session = welcomed()
+    session.sending(ListTables())  # 'tables' was typed
+    replies = session.replies
+    session.receive(Tables([table_info(3, [None, None]), table_info(7, ["ann", None])]))
+    assert session.tables_seen == [3, 7] and session.replies == replies + 1
+    session.table = 7
+    lines = shown(session, Tables([table_info(7, ["ann", "bob"])]))  # unasked: bob sat down
+    assert lines == ["table 7: classic, level medium, waiting, seats: ann, bob · you are here"]
+    assert session.tables_seen == [3, 7]  # 'join 3' still completes
+    assert session.replies == replies + 1  # a script waiting for a reply still waits
+
+
+def test_a_pong_is_neither_shown_nor_a_reply() -> None:
+    session = welcomed()
+    replies = session.replies
+    assert session.receive(Pong(1)).lines == () and session.replies == replies
+
+
+def test_joining_a_listed_table_knows_its_game_before_the_game_starts() -> None:
+    session = welcomed(NOTTY, PARLOUR)
+    session.sending(ListTables())
+    session.receive(Tables([table_info(5, ["bob", None], "parlour")]))
+    session.sending(session.typed("join 5").messages[0])
+    session.receive(Seated(5, 1, TOKEN))
+    assert session.typed("wave").messages == (Act("wave"),)  # parlour's: sent as typed
+    assert session.typed("wave").action  # and a script waits for its turn to send it
+
+
+def test_a_table_waiting_for_people_says_how_they_join_and_who_fills_the_rest() -> None:
+    session = welcomed()
+    session.sending(session.typed("new classic 3 human human").messages[0])
+    lines = shown(session, Seated(4, 0, TOKEN))
+    assert lines == [
+        "you sit at table 4, seat 0",
+        "waiting for 2 more players: they type 'join 4'; "
+        "'start' begins now, with expert bots in the empty seats",
+    ]
+
+
+# -- a Notty table ------------------------------------------------------------------------
+
+
+def test_a_notty_table_is_shown_as_ever() -> None:
+    session = welcomed()
+    lines = seated(session, notty_view())
+    assert lines == [
+        "table 3 · classic · turn 12 · deck 77 cards",
+        "   ann [ 2]  R1 R2 (you)",
+        " > bob [ 1]  Y5",
+        "bob to play; may still steal, discard, end the turn",
+    ]
+    assert session.view is not None and session.game == "notty" and not session.my_turn()
+
+
+def test_a_hint_is_shown_with_its_groups_alternatives_and_outs() -> None:
+    session = welcomed()
+    seated(session, notty_view(current=0, legal=["draw 1", "end"]))
+    data = {
+        "size": 6,
+        "best": [["R6", "Y6", "B6"], ["G5", "G6", "G7"]],
+        "alternatives": [["R6", "Y6", "G6", "B6"]],
+        "outs": [{"card": "K6", "gain": 1}, {"card": "G8", "gain": 1}],
+    }
+    lines = shown(session, Hint("discard 6 cards: R6 Y6 B6  G5 G6 G7", ("discard R6 Y6 B6",), data))
+    assert lines == [
+        "hint: discard 6 cards: R6 Y6 B6  G5 G6 G7",
+        "      or: R6 Y6 G6 B6",
+        "outs: K6 (+1), G8 (+1)",
+    ]
+    nothing = {"size": 0, "best": [], "alternatives": [], "outs": []}
+    assert shown(session, Hint("nothing can be discarded now", (), nothing)) == [
+        "hint: nothing can be discarded now"
+    ]
+
+
+def test_colour_marks_the_cards() -> None:
+    session = welcomed(colour=True)
+    lines = seated(session, notty_view())
+    assert "\x1b[1;31mR1\x1b[0m \x1b[1;31mR2\x1b[0m (you)" in lines[1]
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ({"hands": [["R1"]]}, "body.hands: not a hand for each of 2 players"),
+        ({"hands": [["R1"], ["X9"]]}, "body.hands[1]: 'X9' is not a card"),
+        ({"hands": [["R1"], "Y5"]}, "body.hands[1]: not a list of cards"),
+        ({"deck_size": -1}, "body.deck_size: not a number of cards"),
+        ({"deck_size": True}, "body.deck_size: not a number of cards"),
+        ({"drew": 1}, "body.drew: not true or false"),
+        ({"must_put_back": None}, "body.must_put_back: not true or false"),
+    ],
+)
+def test_a_malformed_notty_body_is_refused_and_changes_nothing(body: dict[str, Any], says: str) -> None:
+    session = welcomed()
+    seated(session, notty_view())
+    before = session.view
+    (line,) = shown(session, State(3, notty_view(turn=13, body=body), ()))
+    assert line.startswith("the server sent a table this client cannot read (body.")
+    assert line.endswith("); nothing changed") and says in line
+    assert session.view is before
+
+
+@pytest.mark.parametrize(
+    ("view", "says"),
+    [
+        (notty_view(current=2), "view: a seat beyond the 2 players"),
+        (notty_view(seat=5), "view: a seat beyond the 2 players"),
+        (
+            notty_view(result={"ranking": [[0], [1, 2]], "reason": "discard", "text": "ann wins"}),
+            "view: a seat beyond the 2 players",
+        ),
+    ],
+)
+def test_a_view_naming_seats_nobody_holds_is_refused(view: dict[str, Any], says: str) -> None:
+    session = welcomed()
+    lines = shown(session, State(3, view, ()))
+    assert lines == [f"the server sent a table this client cannot read ({says}); nothing changed"]
+    assert session.view is None
+
+
+def test_a_malformed_hint_is_refused() -> None:
+    session = welcomed()
+    seated(session, notty_view())
+    lines = shown(
+        session, Hint("discard", (), {"size": 3, "best": [["R1", "Q2"]], "alternatives": [], "outs": []})
+    )
+    assert lines == ["the server sent a hint this client cannot read (hint data.best[0]: 'Q2' is not a card: "
+                     "colour letters are R, Y, G, B, K)"]  # fmt: skip
+
+
+def test_the_end_of_a_game_forgets_the_seat(tmp_path: Path) -> None:
+    store = SeatStore(tmp_path / "seats.json")
+    session = welcomed(seats=store, server="h:1")
+    seated(session, notty_view())
+    assert store.get("h:1", "ann") == StoredSeat(TOKEN, 3)
+    assert session.leaving() == [
+        "your seat at table 3 is kept: run notty-client h:1 --name ann again to take it back"
+    ]
+    result = {"ranking": [[1], [0]], "reason": "stolen", "text": "bob wins: their last card was stolen"}
+    lines = shown(session, State(3, notty_view(result=result), ()))
+    assert lines[-1] == "game over: bob wins (last card stolen); 'leave' returns to the lobby"
+    assert session.game_over and store.get("h:1", "ann") is None
+    assert session.leaving() == []
+
+
+def test_a_seat_at_a_table_not_yet_playing_is_not_kept_on_quitting(tmp_path: Path) -> None:
+    store = SeatStore(tmp_path / "seats.json")
+    session = welcomed(seats=store, server="h:1")
+    session.receive(Seated(3, 0, TOKEN))
+    assert session.leaving() == [] and store.get("h:1", "ann") is None
+
+
+def test_a_lost_seat_sends_a_person_back_to_the_tables() -> None:
+    person = welcomed(interactive=True)
+    person.table = 7
+    out = person.receive(Error("bad-token", "no such seat"))
+    assert out.lines[0].startswith("your seat at table 7 is gone") and out.send == (ListTables(),)
+    assert person.table is None
+    assert welcomed().receive(Error("bad-token", "no such seat")).send == ()  # a script gets no list
+
+
+# -- a game with no UI of its own -------------------------------------------------------------
+
+
+def parlour_view(**changes: Any) -> dict[str, Any]:
+    view = {
+        "game": "parlour", "variant": "grand", "names": ["ann", "bob", "cy"], "seat": 0, "current": 0,
+        "turn": 4, "legal": ["play 3", "play 7", "pass"], "result": None, "body": {"whatever": [1, 2]},
+    }  # fmt: skip
+    return view | changes
+
+
+def test_a_game_with_no_ui_is_shown_and_played_generically() -> None:
+    session = welcomed(NOTTY, PARLOUR)
+    session.receive(Seated(5, 0, TOKEN))
+    events = ({"kind": "played", "text": "cy plays 5", "data": {"card": 5}},)
+    lines = shown(session, State(5, parlour_view(), events))
+    assert lines == [
+        "  cy plays 5",
+        "table 5 · parlour · grand · turn 4",
+        " > ann (you)",
+        "   bob",
+        "   cy",
+        "your turn: play 3, play 7, pass",
+    ]
+    assert session.my_turn()
+    reply = session.typed("play 7")
+    assert reply.messages == (Act("play 7"),) and reply.action
+    assert session.typed("tables").messages == (ListTables(),)  # the client's own commands stay its own
+    assert session.completions("", "p") == ["pass", "play"]
+    assert session.completions("play ", "") == ["3", "7"]
+    hint = shown(session, Hint("play the 7", ("play 7",), {}))
+    assert hint == ["hint: play the 7", "      type: play 7"]
+    result = {"ranking": [[2], [0, 1]], "reason": "out", "text": "cy wins"}
+    assert shown(session, State(5, parlour_view(result=result, legal=[]), ()))[-1] == (
+        "game over: cy wins; 'leave' returns to the lobby"
+    )
+
+
+def test_away_from_a_game_its_commands_are_the_games_with_a_ui() -> None:
+    session = welcomed(NOTTY, PARLOUR)
+    assert session.typed("draw 1").messages == (Act("draw 1"),)  # Notty's, refused later as not seated
+    assert session.typed("wave").say.startswith("unknown command 'wave'")  # parlour's are not guessed
