@@ -4,6 +4,7 @@ from ._connection import CLIENT_MAY_SEND, SERVER_MAY_SEND, Connection, Connectio
 from ._framing import MAX_FRAME, FrameDecoder, ProtocolError, decode_body, encode_frame
 from ._messages import (
     DEFAULT_PORT,
+    MAX_LEGAL,
     MAX_NAME,
     MAX_SEATS,
     MESSAGES,
@@ -40,6 +41,7 @@ __all__ = [
     "CLIENT_MAY_SEND",
     "DEFAULT_PORT",
     "MAX_FRAME",
+    "MAX_LEGAL",
     "MAX_NAME",
     "MAX_SEATS",
     "MESSAGES",

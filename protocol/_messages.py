@@ -30,6 +30,8 @@ DEFAULT_PORT = 4008
 
 #: The most seats a table may have, in any game.
 MAX_SEATS = 8
+#: The most legal actions a view lists; a game may allow more, which a player can still type.
+MAX_LEGAL = 1000
 TABLE_ID = Int(1, 2**31 - 1)
 SEAT = Int(0, MAX_SEATS - 1)
 #: The longest player name; a server that makes a name unique at a table keeps to it too.
@@ -259,7 +261,7 @@ VIEW = Map(
         "seat": Optional(SEAT),
         "current": SEAT,
         "turn": Int(1, 2**31 - 1),
-        "legal": List(ACTION, 1000),
+        "legal": List(ACTION, MAX_LEGAL),
         "result": Optional(RESULT),
         "body": Data(mapping=True),
     }

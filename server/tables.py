@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from games import ActionError, Bot, Game, Match, Settings
-from protocol import Error, Message, State, Tables
+from protocol import MAX_LEGAL, Error, Message, State, Tables
 
 from .journal import GameBegun, GameOver, Moved, Record, SeatRecord
 
@@ -142,8 +142,9 @@ def states(table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int |
         view = {
             **shared,
             "seat": seat,
-            # Only the seat to move may act (the envelope names one): nobody else is asked.
-            "legal": match.legal_actions(seat) if seat == current else [],
+            # Only the seat to move may act (the envelope names one): nobody else is asked. A
+            # game may allow more actions than a view lists; the rest can still be typed.
+            "legal": match.legal_actions(seat)[:MAX_LEGAL] if seat == current else [],
             "body": match.view(seat),
         }
         seen = tuple([match.event(event, seat) for event in events])

@@ -17,6 +17,7 @@ from games import GAMES, Game, Settings
 from games.notty.bots import BOTS, ExpertBot, GreedyBot, RandomBot
 from games.notty.bots import LEVELS as BOT_LEVELS
 from protocol import (
+    MAX_LEGAL,
     MAX_NAME,
     MAX_SEATS,
     PROTOCOL_VERSION,
@@ -613,3 +614,24 @@ def test_names_the_server_gives_seats_keep_within_a_players_name() -> None:
     assert len(names) == 4 and len({name.casefold() for name in names}) == 4
     assert all(len(name) <= MAX_NAME for name in names)
     assert names[1].endswith("-2") and names[3].endswith("-4")
+
+
+def test_a_view_lists_at_most_the_legal_actions_the_protocol_carries() -> None:
+    class ManyWays(hidden_game.HiddenMatch):
+        def legal_actions(self, seat: int) -> list[str]:
+            offered = super().legal_actions(seat)
+            return offered + [f"wait {n}" for n in range(1500)] if offered else []
+
+    class Generous(hidden_game.HiddenGame):
+        def new_match(self, settings: Any, names: Any, rng: Any, deal: Any = None) -> ManyWays:
+            return ManyWays(settings, names, rng, deal)
+
+    net = Net(games={"hidden": Generous()})
+    ann, bob = net.client("ann"), net.client("bob")
+    ann.send(CreateTable("hidden", 2))
+    bob.send(Join(ann.last(Seated).table))
+    mover = ann if ann.view["current"] == 0 else bob
+    legal = mover.view["legal"]  # delivered through real frames: more would not decode
+    assert len(legal) == MAX_LEGAL and legal[0].startswith(("play", "draw"))
+    mover.send(Act(legal[0]))  # the view's actions still work
+    assert mover.view["turn"] == 2
