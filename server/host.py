@@ -49,7 +49,7 @@ from protocol import (
     encode_frame,
 )
 
-from .journal import GameOver, Record, SavedGame, SeatLeft
+from .journal import Record, SavedGame, SeatLeft
 from .record import rebuild
 from .tables import (
     BotJob,
@@ -185,10 +185,7 @@ class Host:
         table.match = rebuild(saved, game_rng, table.bots, own, self.games)
         table.moves = len(saved.moves)
         self._next_table = max(self._next_table, table.id + 1)
-        outcome = table.match.outcome() if table.match.over else None
-        if outcome is not None:  # it ended, but the record had not said so: say it now, and let it go
-            self._journal.append(GameOver(table.id, outcome.winner, outcome.reason, outcome.ranking))
-            log.info("table %d was over already (%s): not restored", table.id, outcome.reason)
+        if self.driver.note_end(table):  # it ended, but the record had not said so: say it now, and let it go
             return
         table.turn_started = now
         self.tables[table.id] = table

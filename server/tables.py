@@ -200,7 +200,7 @@ class Driver:
                 first=deal.first,
             )
         )
-        self._note_end(table)
+        self.note_end(table)
         log.info("table %d: %s started between %s", table.id, table.settings.game, ", ".join(names))
         return self.broadcast(table, match.opening)
 
@@ -213,19 +213,21 @@ class Driver:
             raise Refusal(error.code, error.message, error.rule) from None
         table.moves += 1
         self._journal.append(Moved(table.id, table.moves, seat, match.action_text(action), step.outcome))
-        self._note_end(table)
+        self.note_end(table)
         if match.turn != turn:  # a new turn: "play for me" was for the last one
             for other in table.seats:
                 other.auto = False
             table.turn_started = now
         return self.broadcast(table, step.events)
 
-    def _note_end(self, table: Table) -> None:
+    def note_end(self, table: Table) -> bool:
+        """Record the match's end, if it has ended; say whether it has."""
         assert table.match is not None
         outcome = table.match.outcome() if table.match.over else None
         if outcome is not None:
             self._journal.append(GameOver(table.id, outcome.winner, outcome.reason, outcome.ranking))
             log.info("table %d: game over after %d turns: %s", table.id, table.match.turn, outcome.text)
+        return outcome is not None
 
     def broadcast(self, table: Table, events: Sequence[Any]) -> list[Outgoing]:
         """Everyone at the table sees what happened, each as their seat may."""
