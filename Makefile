@@ -47,6 +47,8 @@ bench: $(BENCHING)
 	$(BIN)/python bench/sim_throughput.py
 	$(BIN)/python bench/chance_vs_enumeration.py
 	$(BIN)/python bench/load.py
+	$(BIN)/python bench/lobby_list.py
+	$(BIN)/python bench/faults.py
 
 ladder: $(BENCHING)
 	$(BIN)/python bench/ladder.py --deals 40 --trio-deals 20 --markdown

@@ -256,6 +256,10 @@ def server_flags(settings: Settings) -> list[str]:
         flags += ["--max-connections-per-address", str(settings.clients + 10)]
     if "--max-tables-per-address" in usage and settings.tables + 10 > 50:
         flags += ["--max-tables-per-address", str(settings.tables + 10)]
+    if "--address-rate" in usage:  # one address plays every seat, at machine speed
+        flags += ["--address-rate", "1000000", "--address-burst", "1000000"]
+    if "--max-games-per-hour" in usage:  # tables are formed anew as games end, many an hour
+        flags += ["--max-games-per-hour", "1000000"]
     return flags
 
 

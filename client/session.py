@@ -70,6 +70,7 @@ class Session:
         self.catalog: Catalog | None = None  # the games the server hosts, from its welcome
         self.table: int | None = None
         self.token: str | None = None
+        self.stopped = False  # the server could not record our table's game, and is stopping it
         self.view: TableView | None = None
         self.game: str | None = None  # the game at our table, once known
         self.game_over = False
@@ -156,9 +157,20 @@ class Session:
             case Watching(table):
                 self.table, self.game = table, self._joining
                 return Output((f"you are watching table {table}",))
+            case Left(table) if self.stopped and self.view is not None and self.token is not None:
+                # The server could not record the game and stopped it: its seat is kept on disk,
+                # for the token resumes it once the server is back. (A game we never saw begin
+                # was not recorded at all: nothing to keep.)
+                self.token = None
+                self.back_to_lobby()
+                again = f"notty-client {self.server} --name {shlex.quote(self.name)}"
+                return Output((f"table {table} stopped: once the server is back, run {again} to resume it",))
             case Left(table):
                 self.back_to_lobby()
                 return Output((f"you left table {table}",))
+            case Error("not-recorded", text, _):
+                self.stopped = True
+                return Output((f"the server stopped your game: {text}",))
             case State(table, view, events):
                 return Output((self._state(table, view, events),))
             case Hint(text, actions, data):
@@ -255,6 +267,7 @@ class Session:
         self.table, self.token, self.view, self.game, self._joining = None, None, None, None, None
         self.game_over = False  # else a script's moves at its next table are dropped as too late
         self.open_seats = 0
+        self.stopped = False
 
 
 def read_view(raw: Mapping[str, Any], ui: GameUI) -> TableView:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import random
 import secrets
@@ -10,6 +11,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import trio
 
@@ -17,11 +19,13 @@ from protocol import DEFAULT_PORT
 
 from .host import Host
 from .limits import DEFAULT_LIMITS, Limits, add_limit_arguments, limits_from_args
+from .lock import LockError, WriterLock, address_text
 from .net import NottyServer
 from .replay import print_game, print_games
-from .store import Store, StoreError, default_path
+from .store import Store, StoreError, default_path, make_directory, tighten_default_directory
 
 log = logging.getLogger("notty.server")
+E = TypeVar("E", bound=BaseException)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -80,11 +84,24 @@ def make_host(name: str, grace: float, first_table: int = 1, limits: Limits = DE
         max_tables=limits.max_tables,
         tables_per_address=limits.tables_per_address,
         abandon_after=limits.abandon_seconds,
+        bot_tables_per_address=limits.bot_tables_per_address,
+        games_per_hour=limits.games_per_hour,
+        bot_only_delay=limits.bot_only_delay,
     )
 
 
+class ListenError(Exception):
+    """The server could not open its listening sockets (the port is taken, say)."""
+
+
 async def run(
-    host: str | None, port: int, name: str, grace: float, store: Store, limits: Limits = DEFAULT_LIMITS
+    host: str | None,
+    port: int,
+    name: str,
+    grace: float,
+    store: Store,
+    lock: WriterLock | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> None:
     notty = make_host(name, grace, store.next_table_id(), limits)
     for saved in store.unfinished():
@@ -95,7 +112,13 @@ async def run(
     server = NottyServer(notty, store=store, limits=limits)
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
-            await nursery.start(server.serve, host, port)
+            try:
+                listeners = await nursery.start(server.serve, host, port)
+            except* OSError as failed:
+                raise ListenError(_listen_failure(host, port, _first(failed))) from None
+            log.info("recording games in %s", store.path)  # said once serving: a failed start is one line
+            if lock is not None:  # whoever is refused the database next is told where this server is
+                lock.describe([address_text(listener.socket.getsockname()) for listener in listeners])
 
             async def stop_on_signal() -> None:
                 async for signum in signals:
@@ -105,6 +128,25 @@ async def run(
                     return
 
             nursery.start_soon(stop_on_signal)
+
+
+def _first(group: BaseExceptionGroup[E]) -> E:
+    """The first exception of a group, however deep the nurseries nested it."""
+    first = group.exceptions[0]
+    return _first(first) if isinstance(first, BaseExceptionGroup) else first
+
+
+def _listen_failure(host: str | None, port: int, error: OSError) -> str:
+    where = f"port {port}" if host is None else f"{host} port {port}"
+    reason = _lowered(error.strerror or str(error))
+    if error.errno == errno.EADDRINUSE:
+        reason += " (another program holds it: stop it, or pick another --port)"
+    return f"cannot listen on {where}: {reason}"
+
+
+def _lowered(text: str) -> str:
+    """An OS error's text in the middle of a sentence: "Address already in use" -> "address ..."."""
+    return text[:1].lower() + text[1:]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -117,30 +159,64 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.grace < 0:
         _parser().error("--grace must be 0 or more")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
+    path = args.db or default_path()
+    # Every failure to start is one line and exit status 1: nothing to debug, something to do.
     try:
-        store = Store(args.db or default_path(), checkpoint_inline=False)  # NottyServer checkpoints
+        lock = _lock(path, default=args.db is None)
+    except (StoreError, LockError) as error:
+        log.error("%s", error)
+        return 1
+    try:
+        return _serve(args, path, lock)
+    finally:
+        lock.release()
+
+
+def _lock(path: Path, *, default: bool) -> WriterLock:
+    """The database's writer lock, in its directory (made 0700 if missing; the default one tightened)."""
+    try:
+        make_directory(path.parent)
+    except OSError as error:
+        raise StoreError(
+            f"cannot use the database {path}: it cannot be written: "
+            f"cannot create {error.filename or path.parent} ({_lowered(error.strerror or str(error))})"
+        ) from error
+    if default:
+        tighten_default_directory(path.parent)
+    return WriterLock.acquire(path)
+
+
+def _serve(args: argparse.Namespace, path: Path, lock: WriterLock) -> int:
+    try:
+        store = Store(path, checkpoint_inline=False)  # NottyServer checkpoints
     except StoreError as error:
         log.error("%s", error)
         return 1
-    log.info("recording games in %s", store.path)
+    failure: str | None = None
     try:
-        trio.run(run, args.host, args.port, args.name, args.grace, store, limits_from_args(args))
-    except OSError as error:
-        log.error("cannot listen on port %d: %s", args.port, error.strerror or error)
-        return 1
+        trio.run(run, args.host, args.port, args.name, args.grace, store, lock, limits_from_args(args))
+    except* ListenError as group:
+        failure = str(_first(group))
+    except* StoreError as group:  # a read that failed as the saved games were restored
+        failure = str(_first(group))
     finally:
         store.close()
+    if failure is not None:
+        log.error("%s", failure)
+        return 1
     log.info("stopped")
     return 0
 
 
 def _show_record(args: argparse.Namespace) -> int:
+    """``games`` and ``replay``: readers. They open the database read-only and take no lock, so they
+    work beside a running server and on a database they may not write."""
     path = args.db or default_path()
     if not path.exists():
         sys.stderr.write(f"notty-server: no database at {path} (no game recorded yet?)\n")
         return 1
     try:
-        store = Store(path)
+        store = Store(path, read_only=True)
     except StoreError as error:
         sys.stderr.write(f"notty-server: {error}\n")
         return 1
@@ -159,6 +235,10 @@ def _show_record(args: argparse.Namespace) -> int:
             sys.stderr.write(f"notty-server: game {args.game} cannot be replayed: {error}\n")
             return 1
         return 0
+    except StoreError as error:
+        sys.stdout.flush()
+        sys.stderr.write(f"notty-server: {error}\n")
+        return 1
     finally:
         store.close()
 

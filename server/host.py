@@ -13,8 +13,9 @@ import hashlib
 import hmac
 import itertools
 import logging
+import math
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -50,6 +51,7 @@ from protocol import (
 )
 
 from .journal import Record, SavedGame, SeatLeft
+from .limits import TokenBucket
 from .record import rebuild
 from .tables import (
     BotJob,
@@ -68,11 +70,17 @@ from .tables import (
 log = logging.getLogger("notty.host")
 
 #: The most tables a list names: a two-seat Notty table lists in about 150 bytes, so this many fit
-#: in one frame; tables of more seats list longer, and fewer of them are sent (see _table_list).
+#: in one frame; tables of more seats list longer, and fewer of them are sent (see build_table_list).
 MAX_LISTED = 200
+#: Addresses whose allowance of games is tracked before those grown back in full are forgotten.
+MAX_ADDRESSES_COUNTED = 10_000
 #: A hint's text and actions as the protocol bounds them.
 MAX_HINT_TEXT = 2000
 MAX_HINT_ACTIONS = 50
+
+
+#: Messages that change nothing the lobby's list shows (a move may end a game: the driver notes that).
+_LEAVES_LIST_AS_IS = (Ping, ListTables, AskHint, PlayForMe, Act)
 
 
 @attrs.define
@@ -83,14 +91,18 @@ class Session:
     seat: int | None = None  # None at a table: watching
 
 
-@attrs.frozen
+@attrs.define(eq=False)
 class HintJob:
-    """Run ``solve`` (the game's pure hint job) for ``conn``, then pass its answer to ``hint_ready``."""
+    """Run ``solve`` (the game's pure hint job) for ``conn``, then pass its answer to ``hint_ready``.
+
+    Until then the seat has a hint out and may not ask for another (see ``Host._hint``).
+    """
 
     conn: ConnId
     solve: Callable[[], HintAnswer]
     table: int | None = None
     seat: int | None = None
+    address: str | None = None  # the asker's: whose share of the worker threads it takes
 
 
 def hint_message(answer: HintAnswer) -> Hint:
@@ -116,6 +128,9 @@ class Host:
         max_tables: int = 1000,
         tables_per_address: int = 50,
         abandon_after: float = 43200.0,
+        bot_tables_per_address: int | None = None,
+        games_per_hour: int | None = None,
+        bot_only_delay: float = 0.0,
         games: Mapping[str, Game] = GAMES,
     ) -> None:
         self.name = name
@@ -124,6 +139,11 @@ class Host:
         self.tables_per_address = tables_per_address  # so that one client cannot claim them all
         # A game nobody comes back to must not hold a table for ever: one client could fill them all.
         self.abandon_after = abandon_after
+        # What one address may have recorded (None: no cap): see server.limits.Limits.
+        self.bot_tables_per_address = bot_tables_per_address
+        self.games_per_hour = games_per_hour
+        self.bot_only_delay = bot_only_delay
+        self._games_begun: dict[str, TokenBucket] = {}  # per address, while not full
         self.games = games
         # Built, and checked against the protocol, once: a game that describes itself wrongly
         # stops the server here rather than every connection's hello.
@@ -132,12 +152,15 @@ class Host:
         self._new_token = new_token
         self.sessions: dict[ConnId, Session] = {}
         self._next_table = first_table
-        self._hints: list[HintJob] = []
+        self._hints: list[HintJob] = []  # asked for, not yet handed to the shell
+        # Every hint not yet answered, by table and seat: the shell answers each through hint_ready.
+        self._hints_out: dict[tuple[int | None, int | None], HintJob] = {}
         self._journal: list[Record] = []
         # Tables where a bot may have become due since bot_jobs last looked: checking only
         # these keeps the shell's call after every message independent of the table count.
         self._stirred: set[int] = set()
         self.driver = Driver(self._journal, self._stirred)
+        self._listed: tuple[int, Tables] | None = None  # the lobby's list, and driver.listing then
 
     @property
     def tables(self) -> dict[int, Table]:
@@ -163,8 +186,8 @@ class Host:
             Seat(
                 name=record.name,
                 bot=record.bot,
-                token_hash=record.token_hash,
-                dropped_at=None if record.bot is not None else now,
+                token_hash=None if index in saved.left else record.token_hash,  # left: no way back
+                dropped_at=None if record.bot is not None or index in saved.left else now,
                 stand_in=index in saved.left,
             )
             for index, record in enumerate(begun.seats)
@@ -189,8 +212,45 @@ class Host:
             return
         table.turn_started = now
         self.tables[table.id] = table
+        self.driver.listing += 1
         self._stirred.add(table.id)
         log.info("table %d restored at turn %d", table.id, table.match.turn)
+
+    def halt(self, table_ids: Iterable[int], why: str, unbegun: Container[int] = ()) -> list[Outgoing]:
+        """Stop tables whose last changes the store could not record: their game goes no further here.
+
+        Whatever the failed write carried was never acknowledged (the shell
+        drops the replies held for it), so the record still ends at the last
+        state everyone saw; a restart restores the game from there, and its
+        seats' tokens resume it; unless the game's very start is what failed
+        (its table is in ``unbegun``): then there is nothing to resume. Everyone
+        at a stopped table is told why and sent back to the lobby.
+        """
+        out: list[Outgoing] = []
+        for table_id in table_ids:
+            table = self.tables.pop(table_id, None)
+            if table is None:
+                continue
+            self.driver.listing += 1
+            log.error("table %d stopped: its game could not be recorded (%s)", table_id, why)
+            if table_id in unbegun:
+                text = (
+                    f"the server could not record the start of the game at table {table_id} "
+                    f"({why[:120]}), so it did not begin, and nothing of it is kept"
+                )
+            else:
+                text = (
+                    f"the server could not record the last change at table {table_id} ({why[:120]}), so "
+                    "it did not happen and the game stops here. Nothing before it is lost: once the "
+                    "server's operator has fixed this and restarted the server, your seat token resumes "
+                    "the game where you last saw it."
+                )
+            for conn, _ in table.viewers():
+                session = self.sessions.get(conn)
+                if session is not None and session.table == table_id:
+                    session.table = session.seat = None
+                    out += [(conn, Error("not-recorded", text[:500])), (conn, Left(table_id))]
+        return out
 
     # -- connections -----------------------------------------------------------
 
@@ -202,6 +262,7 @@ class Host:
         session = self.sessions.pop(conn, None)
         if session is None or session.table is None:
             return []
+        self.driver.listing += 1  # a seat shows as not connected, or a spectator fewer
         table = self.tables[session.table]
         if session.seat is None:
             table.spectators.discard(conn)
@@ -224,6 +285,8 @@ class Host:
 
     def handle(self, conn: ConnId, message: Message, now: float) -> list[Outgoing]:
         """The replies to one message from ``conn`` (which the protocol layer found legal now)."""
+        if not isinstance(message, _LEAVES_LIST_AS_IS):
+            self.driver.listing += 1
         try:
             return self._dispatch(conn, message, now)
         except Refusal as refusal:
@@ -235,12 +298,15 @@ class Host:
             case Hello():
                 return self._hello(conn, session, message)
             case ListTables():
-                return [(conn, self._table_list())]
+                return [(conn, self.table_list())]
             case CreateTable():
+                _in_lobby(session)
                 return self._create(conn, session, message, now)
             case Join(table_id, seat):
+                _in_lobby(session)
                 return self._join(conn, session, self._table(table_id), seat, now)
             case Watch(table_id):
+                _in_lobby(session)
                 return self._watch(conn, session, self._table(table_id))
             case Start():
                 return self._start(conn, session, now)
@@ -258,7 +324,15 @@ class Host:
                 return [(conn, Goodbye("bye"))]
         raise Refusal("not-now", f"{message.TYPE} is not something a server answers")  # pragma: no cover
 
-    def _table_list(self) -> Tables:
+    def table_list(self) -> Tables:
+        """The lobby's list, built (and checked) once per change to what it shows, not per request:
+        a list of 200 tables costs milliseconds to build, and any client may ask for it."""
+        listed = self._listed
+        if listed is None or listed[0] != self.driver.listing:
+            listed = self._listed = (self.driver.listing, self.build_table_list())
+        return listed[1]
+
+    def build_table_list(self) -> Tables:
         """The newest tables, as many as fit in one frame: a table of many seats lists longer."""
         newest = sorted(self.tables.values(), key=lambda table: -table.id)[:MAX_LISTED]
         infos = [table.info() for table in newest]
@@ -268,7 +342,10 @@ class Host:
             except ProtocolError:  # only tables of many seats with long names list this long
                 infos = infos[: len(infos) * 3 // 4]
             else:
-                return Tables(tuple(infos))
+                Tables(tuple(infos))  # checked once, here: a game describing a table wrongly is our bug
+                # Sent as the plain maps it was built from: the checked message holds read-only
+                # copies, which pack eight times slower, and it goes out to anyone who asks.
+                return Tables.unchecked(tables=tuple(infos))
 
     def _hello(self, conn: ConnId, session: Session, hello: Hello) -> list[Outgoing]:
         if hello.version != PROTOCOL_VERSION:  # the protocol layer checks too; stay safe
@@ -293,7 +370,8 @@ class Host:
                     if table.match is not None:
                         out += states(table, (), [(conn, index)])
                     return out
-        return [*out, (conn, Error("bad-token", "that seat token is not valid here (the game may be over)"))]
+        gone = Error("bad-token", "that seat token is not valid here (its game is over, or you left it)")
+        return [*out, (conn, gone)]
 
     def _evict(self, conn: ConnId) -> list[Outgoing]:
         session = self.sessions.get(conn)
@@ -335,6 +413,8 @@ class Host:
         if len(request.bots) > request.seats:
             raise Refusal("too-many-bots", f"{len(request.bots)} bots for {request.seats} seats")
         humans = request.seats - len(request.bots)
+        if address is not None:
+            self._check_record_allowance(address, not humans, now)
         seats = [Seat() for _ in range(humans)]
         seats += [
             Seat(name=_numbered(bot, humans + i + 1), bot=game.seat_bot(bot, settings))
@@ -347,11 +427,13 @@ class Host:
             seats=seats,
             creator=conn,
             address=session.address,
-            bot_delay=request.bot_delay_ms / 1000 if humans else 0.0,
+            bot_delay=request.bot_delay_ms / 1000 if humans else self.bot_only_delay,
             turn_seconds=request.turn_seconds,
         )
         self._next_table += 1
         self.tables[table.id] = table
+        if address is not None and self.games_per_hour is not None:
+            self._games_begun[address].take(now)
         log.info(
             "table %d created: %s %s, %d seats, bots %s, options %s",
             table.id,
@@ -364,6 +446,43 @@ class Host:
         if humans:
             return self._join(conn, session, table, 0, now)
         return self._watch(conn, session, table) + self._begin(table, now)
+
+    def _check_record_allowance(self, address: str, bots_only: bool, now: float) -> None:
+        """Refuse a table the record could not afford from ``address``: every table is a game the
+        store keeps, and a table of bots alone plays (and records) with nobody there to pace it."""
+        if bots_only and self.bot_tables_per_address is not None:
+            mine = [
+                table
+                for table in self.tables.values()
+                if table.address == address and table.bots_alone
+            ]
+            if self._full(mine, self.bot_tables_per_address):
+                raise Refusal(
+                    "too-many-bot-tables",
+                    f"{self.bot_tables_per_address} tables of bots alone created from {address} are still "
+                    "playing, the most one address may have: leave one first, or take a seat at the new one",
+                )
+        if self.games_per_hour is None:
+            return
+        bucket = self._games_begun.get(address)
+        if bucket is None:
+            if len(self._games_begun) >= MAX_ADDRESSES_COUNTED:
+                self._forget_full_buckets(now)
+            bucket = self._games_begun[address] = TokenBucket(self.games_per_hour / 3600, self.games_per_hour)
+        tokens = bucket.available(now)
+        if tokens < 1:
+            wait = math.ceil((1 - tokens) / bucket.rate / 60)
+            raise Refusal(
+                "too-many-games",
+                f"{self.games_per_hour} games were started from {address} within the last hour, the most "
+                f"one address may start: the next may start in {wait} minute{'s' if wait != 1 else ''}",
+            )
+
+    def _forget_full_buckets(self, now: float) -> None:
+        """An address whose allowance has grown back in full is no different from a new one."""
+        for address, bucket in list(self._games_begun.items()):
+            if bucket.available(now) >= bucket.burst:
+                del self._games_begun[address]
 
     def _full(self, tables: list[Table], limit: int) -> bool:
         """Do ``tables`` reach ``limit``, once the finished games nobody is at among them have gone?"""
@@ -437,7 +556,10 @@ class Host:
             out += table.seat_news(conn)
         else:
             seat = table.seats[session.seat]
-            seat.conn, seat.stand_in = None, True
+            # Given up for good: a bot plays it, and its token no longer brings anyone back to it.
+            seat.conn, seat.stand_in, seat.token_hash = None, True, None
+            if table.bots_alone:  # the last person has given up their seat: bots alone play on
+                table.bot_delay = max(table.bot_delay, self.bot_only_delay)
             self._stirred.add(table.id)
             self._journal.append(SeatLeft(table.id, session.seat))
         session.table = session.seat = None
@@ -468,18 +590,32 @@ class Host:
         solve = unfinished(table).hint(seat)
         if solve is None:
             raise Refusal("no-hints", f"{table.game.title} has no hints")
-        self._hints.append(HintJob(conn, solve, table.id, seat))
+        # One hint out per seat, so asking again cannot queue more work.
+        if (table.id, seat) in self._hints_out:
+            text = "your last hint is still being worked out: wait for it before asking again"
+            raise Refusal("hint-pending", text)
+        job = self._hints_out[table.id, seat] = HintJob(conn, solve, table.id, seat, session.address)
+        self._hints.append(job)
         return []
 
-    def hint_ready(self, job: HintJob, answer: HintAnswer) -> list[Outgoing]:
-        """The hint, if its asker still holds the seat it was for (they may have left meanwhile)."""
+    def hint_ready(self, job: HintJob, answer: HintAnswer | Error) -> list[Outgoing]:
+        """The hint, if its asker still holds the seat it was for (they may have left meanwhile);
+        an ``Error`` (the job failed, or the shell had no room for it) goes to the asker as it is.
+
+        Either way the seat's hint is no longer out, and it may ask again.
+        """
+        if self._hints_out.get((job.table, job.seat)) is job:
+            del self._hints_out[job.table, job.seat]
+        if isinstance(answer, Error):
+            return [(job.conn, answer)] if job.conn in self.sessions else []
         session = self.sessions.get(job.conn)
         if session is None or (session.table, session.seat) != (job.table, job.seat):
             return []
         return [(job.conn, hint_message(answer))]
 
     def hint_jobs(self) -> list[HintJob]:
-        """Hints asked for since the last call: the shell computes them off the event loop."""
+        """Hints asked for since the last call: the shell computes them off the event loop, and
+        passes each answer to ``hint_ready``."""
         jobs, self._hints = self._hints, []
         return jobs
 
@@ -508,6 +644,14 @@ class Host:
 
     def _forget_if_empty(self, table: Table) -> None:
         self.driver.forget_if_empty(table, self.abandon_after)
+
+
+def _in_lobby(session: Session) -> None:
+    """Refuse a second table to a connection at one already. The protocol's state allows only one,
+    but it moves on as replies are sent, and a reply may wait for the record: requests sent
+    back to back would otherwise seat one connection at several tables."""
+    if session.table is not None:
+        raise Refusal("not-now", f"you are at table {session.table} already: 'leave' it first")
 
 
 def _numbered(name: str, number: int) -> str:

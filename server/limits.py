@@ -42,9 +42,23 @@ class Limits:
     # From one address, so that a single client cannot take every connection or every table.
     connections_per_address: int = attrs.field(default=200, validator=_positive)
     tables_per_address: int = attrs.field(default=50, validator=_positive)
+    # What one address may have recorded: games of bots alone play unattended and as fast as the
+    # CPU allows, so they are few at once and paced; and games begun (any kind) are so many an hour.
+    bot_tables_per_address: int = attrs.field(default=2, validator=_positive)
+    games_per_hour: int = attrs.field(default=60, validator=_positive)
+    bot_only_delay: float = attrs.field(default=0.2, validator=_positive)
     queue: int = attrs.field(default=256, validator=_positive)
     queue_bytes: int = attrs.field(default=1 << 20, validator=_positive)
     abandon_seconds: float = attrs.field(default=43200.0, validator=_positive)
+    # One address's share over all its connections, which the per-connection rates alone would let
+    # grow with connections_per_address: five connections' messages, four connections' hints (and
+    # never less than one connection's, whatever the flags say).
+    address_rate: float = attrs.field(default=100.0, validator=_positive)
+    address_burst: int = attrs.field(default=200, validator=_positive)
+    address_hint_rate: float = attrs.field(default=2.0, validator=_positive)
+    address_hint_burst: int = attrs.field(default=6, validator=_positive)
+    # Bot and hint jobs waiting for a worker thread before hints are refused (bots never are).
+    work_queue: int = attrs.field(default=256, validator=_positive)
 
 
 @attrs.define
@@ -60,13 +74,17 @@ class TokenBucket:
     tokens: float = attrs.field(default=attrs.Factory(lambda self: float(self.burst), takes_self=True))
     stamp: float | None = None  # when tokens was last brought up to date
 
-    def take(self, now: float, cost: float = 1.0) -> bool:
-        """Spend ``cost`` tokens if there are that many; a refusal spends nothing."""
+    def available(self, now: float) -> float:
+        """The tokens there are at ``now``."""
         if self.stamp is None or now > self.stamp:  # a clock that steps back mints nothing
             if self.stamp is not None:
                 self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
             self.stamp = now
-        if self.tokens >= cost:
+        return self.tokens
+
+    def take(self, now: float, cost: float = 1.0) -> bool:
+        """Spend ``cost`` tokens if there are that many; a refusal spends nothing."""
+        if self.available(now) >= cost:
             self.tokens -= cost
             return True
         return False
@@ -132,9 +150,29 @@ _FLAGS: dict[str, tuple[str, type, str]] = {
         int,
         "tables created from one address that are still open; creating more is refused",
     ),
+    "--max-bot-tables-per-address": (
+        "bot_tables_per_address",
+        int,
+        "tables of bots alone (no human seat) created from one address that are still open",
+    ),
+    "--max-games-per-hour": (
+        "games_per_hour",
+        int,
+        "tables one address may create in an hour, each a game the record keeps",
+    ),
+    "--bot-only-delay": (
+        "bot_only_delay",
+        float,
+        "seconds between moves at a table of bots alone, at the least",
+    ),
     "--abandon-after": ("abandon_seconds", float, "seconds a game with nobody at it is kept for its players"),
     "--queue": ("queue", int, "messages waiting for a slow client before it is dropped"),
     "--queue-bytes": ("queue_bytes", int, "bytes waiting for a slow client before it is dropped"),
+    "--address-rate": ("address_rate", float, "messages a second one address may send, on average"),
+    "--address-burst": ("address_burst", int, "messages one address may send at once, above its rate"),
+    "--address-hint-rate": ("address_hint_rate", float, "hints a second one address may ask for, on average"),
+    "--address-hint-burst": ("address_hint_burst", int, "hints one address may ask for at once"),
+    "--work-queue": ("work_queue", int, "bot and hint jobs waiting for a thread; more hints are refused"),
 }
 
 

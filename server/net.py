@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 import trio
 
+from games import HintAnswer
 from protocol import (
     MAX_FRAME,
     AskHint,
@@ -32,14 +33,16 @@ from protocol import (
     Message,
     ProtocolError,
     Sender,
+    State,
 )
 
 from .host import HintJob, Host
-from .journal import Record
+from .journal import GameBegun, Record
 from .limits import DEFAULT_LIMITS, MAX_REFUSALS, Limits, TokenBucket, counted_address
-from .sockets import NonBlockingSocket
+from .sockets import ACCEPT_SHORTAGES, LINGER_BYTES, NonBlockingSocket
 from .store import Store
 from .tables import BotJob, Outgoing
+from .work import Workers
 
 log = logging.getLogger("notty.server")
 
@@ -50,6 +53,8 @@ FLUSH_SECONDS = 2.0
 #: How often the game record's log is copied into its database file, in a worker thread.
 CHECKPOINT_SECONDS = 1.0
 MAX_TEXT = 500
+#: Addresses whose allowances are kept before those grown back in full are forgotten.
+MAX_ALLOWANCES = 4096
 
 
 @attrs.define(eq=False)
@@ -81,7 +86,10 @@ class NottyServer:
         self.links: dict[int, Link] = {}
         self._from: collections.Counter[str] = collections.Counter()  # open connections per address
         self._ids = itertools.count(1)
-        self._cpu = trio.CapacityLimiter(bot_threads)
+        # Bot and hint work, in bot_threads threads, shared fairly between addresses and tables.
+        self._work = Workers(bot_threads, total=limits.work_queue)
+        # Each address's message and hint buckets, over all its connections; gone with its last one.
+        self._allowances: dict[str, tuple[TokenBucket, TokenBucket]] = {}
         self._nursery: trio.Nursery | None = None
         # Group commit: what the host journals waits here for the next commit, and every message
         # queued meanwhile waits with it, in order, so none is sent before what it follows from is
@@ -108,7 +116,42 @@ class NottyServer:
                 nursery.start_soon(self._checkpoints, self.store)
                 nursery.start_soon(self._committer, self.store)
             task_status.started(listeners)
-            await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
+            for listener in listeners:
+                nursery.start_soon(self._accept, listener, nursery)
+
+    async def _accept(self, listener: trio.SocketListener, nursery: trio.Nursery) -> None:
+        """Accept connections until cancelled, serving each in ``nursery``.
+
+        Out of descriptors, accept fails until a connection closes, and
+        ``trio.serve_listeners`` would log a traceback every 0.1 s meanwhile:
+        here it is one warning when it starts and one line when it ends, and
+        retries back off from 0.1 s to 1 s. Other errors propagate, as there.
+        """
+        failed = 0
+        async with listener:
+            while True:
+                try:
+                    stream = await listener.accept()
+                except OSError as error:
+                    if error.errno not in ACCEPT_SHORTAGES:
+                        raise
+                    if not failed:
+                        short = ACCEPT_SHORTAGES[error.errno]
+                        log.warning("%s: not accepting new connections until some close", short)
+                    failed += 1
+                    await trio.sleep(min(0.1 * 2 ** min(failed - 1, 4), 1.0))
+                    continue
+                if failed:
+                    log.info("accepting connections again (%d accepts failed meanwhile)", failed)
+                    failed = 0
+                nursery.start_soon(self._serve_accepted, stream)
+
+    async def _serve_accepted(self, stream: trio.SocketStream) -> None:
+        """Serve one accepted connection; its descriptor is closed whatever happens."""
+        try:
+            await self._handle(stream)
+        finally:
+            await trio.aclose_forcefully(stream)
 
     async def shutdown(self, reason: str = "the server is shutting down") -> None:
         """Tell every client goodbye and give the messages a moment to leave."""
@@ -167,6 +210,10 @@ class NottyServer:
                 # The reader is done (end of stream, bye, or a fatal error): let the
                 # flusher send what is queued, but not for long.
                 self._finish(link)
+            # A lingering close (see NonBlockingSocket.linger): the peer reads why and goodbye,
+            # where closing now could reset the connection under them. It still counts as open.
+            with trio.move_on_after(FLUSH_SECONDS):
+                await link.socket.linger()
         finally:
             link.socket.close()  # first: nothing below can leave the descriptor open
             self.links.pop(link.id, None)
@@ -185,6 +232,12 @@ class NottyServer:
         try:
             with trio.move_on_after(FLUSH_SECONDS):
                 await stream.send_all(data)
+                # As for any connection we end: half-close, and drop what it sends meanwhile (its
+                # hello, say), or the reset for its unread bytes could destroy the error on its way.
+                await stream.send_eof()
+                discarded = 0
+                while discarded <= LINGER_BYTES and (chunk := await stream.receive_some(65536)):
+                    discarded += len(chunk)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         finally:
@@ -214,7 +267,6 @@ class NottyServer:
                     data = await link.socket.receive(MAX_FRAME)
                     if not data:
                         return
-                    link.heard = trio.current_time()
                     try:
                         link.protocol.receive_data(data)
                     except ProtocolError as error:
@@ -234,17 +286,23 @@ class NottyServer:
                 if error.fatal:
                     self._refuse(link, error)
                     return
+                link.heard = trio.current_time()  # a whole frame, if not a good one
                 if self._admit(link, None):  # a refusal is an answer too: it costs a message
                     self._refuse(link, error)
                 continue
             if message is None:
                 return
+            # Only a whole message counts as hearing from the peer: a byte at a time must not
+            # keep a connection past its idle timeout.
+            link.heard = trio.current_time()
             if self._admit(link, message):
                 self._dispatch(self._ask(self.host.handle, link.id, message, trio.current_time()))
                 self._run_hints()
 
     def _admit(self, link: Link, message: Message | None) -> bool:
-        """Charge one message to the connection's buckets; if it is over the rate, refuse it.
+        """Charge one message to the connection's buckets and its address's; if it is over a rate,
+        refuse it. The address's buckets stop one client from multiplying its share by opening
+        more connections.
 
         Each refusal is answered, so a client that keeps flooding is closed after
         ``MAX_REFUSALS`` in a row: what the server writes stays bounded.
@@ -252,10 +310,22 @@ class NottyServer:
         if isinstance(message, Bye):  # leaving costs less than refusing to let it leave
             return True
         now, limits = trio.current_time(), self.limits
+        address, (messages, hints) = self._allowance(link)
+        hint = isinstance(message, AskHint)
         if not link.messages.take(now):
             text = f"too many messages: at most {limits.rate:g} a second, {limits.burst} at once"
-        elif isinstance(message, AskHint) and not link.hints.take(now):
+        elif not messages.take(now):
+            text = (
+                f"too many messages from your address ({address}): at most {messages.rate:g} a "
+                f"second, {messages.burst:g} at once, all its connections together"
+            )
+        elif hint and not link.hints.take(now):
             text = f"too many hints: at most {limits.hint_rate:g} a second, {limits.hint_burst} at once"
+        elif hint and not hints.take(now):
+            text = (
+                f"too many hints from your address ({address}): at most {hints.rate:g} a "
+                f"second, {hints.burst:g} at once, all its connections together"
+            )
         else:
             link.refusals = 0
             return True
@@ -266,6 +336,39 @@ class NottyServer:
         else:
             self._queue(link, Error("rate-limit", f"{text}; this one was ignored"))
         return False
+
+    def _allowance(self, link: Link) -> tuple[str, tuple[TokenBucket, TokenBucket]]:
+        """The address ``link`` counts under, and that address's message and hint buckets.
+
+        Made when first needed, and kept after the address's last connection closes until they
+        have grown back in full: closing every connection and opening new ones buys no fresh
+        burst. They are forgotten then (see ``_forget_allowances``), so there are never many more
+        than there are addresses connected. An address may always send what one connection may:
+        raising a connection's rate raises its address's with it.
+        """
+        session = self.host.sessions.get(link.id)
+        address = "?" if session is None or session.address is None else session.address
+        allowance = self._allowances.get(address)
+        if allowance is None:
+            if len(self._allowances) >= MAX_ALLOWANCES:
+                self._forget_allowances()
+            limits = self.limits
+            allowance = self._allowances[address] = (
+                TokenBucket(max(limits.address_rate, limits.rate), max(limits.address_burst, limits.burst)),
+                TokenBucket(
+                    max(limits.address_hint_rate, limits.hint_rate),
+                    max(limits.address_hint_burst, limits.hint_burst),
+                ),
+            )
+        return address, allowance
+
+    def _forget_allowances(self) -> None:
+        """Forget the buckets of addresses with no connection open whose allowance has grown back
+        in full: a new connection from one of them would get the very same."""
+        now = trio.current_time()
+        for address, buckets in list(self._allowances.items()):
+            if address not in self._from and all(b.available(now) >= b.burst for b in buckets):
+                del self._allowances[address]
 
     def _time_out(self, link: Link, welcomed: bool) -> None:
         if welcomed:
@@ -332,16 +435,22 @@ class NottyServer:
             self._commit(store)  # what is pending when the server stops is stored, not dropped
 
     def _commit(self, store: Store) -> None:
-        """Store what the host changed, then send what was held for it."""
+        """Store what the host changed, then send what was held for it.
+
+        Fails closed: a table whose changes could not be stored is stopped, and
+        the replies held for it are dropped, so no client is told of a move the
+        record does not hold. Every other table's replies go out as usual.
+        """
         records, self._unrecorded = self._unrecorded, []
         held, self._held = self._held, []
-        if records:
-            try:
-                store.write(records)
-            except Exception:
-                log.exception("could not record %d change(s): they would be lost in a crash", len(records))
+        failed = _store(store, records) if records else {}
         for link, message in held:
-            self._send(link, message)
+            if not failed or _table_of(message) not in failed:
+                self._send(link, message)
+        unbegun = {record.table for record in records if isinstance(record, GameBegun)}
+        for why in set(failed.values()):
+            tables = [table for table, error in failed.items() if error == why]
+            self._dispatch(self._ask(self.host.halt, tables, why, unbegun))
 
     def _queue(self, link: Link, message: Message) -> None:
         """Send ``message`` once everything journaled before it is stored."""
@@ -384,12 +493,19 @@ class NottyServer:
 
     async def _checkpoints(self, store: Store) -> None:
         """Checkpoints fsync: in a worker thread they hold up no reply, or far fewer (see :class:`Store`)."""
+        failing = 0  # checkpoints failed in a row: the first is logged in full, the rest when it ends
         while True:
             await trio.sleep(CHECKPOINT_SECONDS)
             try:
                 await trio.to_thread.run_sync(store.checkpoint)
-            except Exception:
-                log.exception("could not checkpoint the game record (it stays in the log meanwhile)")
+            except Exception as error:
+                if not failing:
+                    log.warning("could not checkpoint the record (it stays in the log meanwhile): %s", error)
+                failing += 1
+            else:
+                if failing:
+                    log.info("checkpoints work again, after %d failed", failing)
+                failing = 0
 
     def _run_hints(self) -> None:
         assert self._nursery is not None
@@ -397,13 +513,19 @@ class NottyServer:
             self._nursery.start_soon(self._hint, job)
 
     async def _hint(self, job: HintJob) -> None:
-        try:
-            hint = await trio.to_thread.run_sync(job.solve, limiter=self._cpu)
-        except Exception:
-            log.exception("hint failed")
-            self._dispatch([(job.conn, Error("internal-error", "the server failed to work out a hint"))])
-            return
-        self._dispatch(self._ask(self.host.hint_ready, job, hint))
+        """Work out a hint in its asker's address's share of the threads, unless too many wait."""
+        assert self._nursery is not None
+        ticket = self._work.submit(self._nursery, job.address, job.table, job.solve)
+        answer: HintAnswer | Error
+        if ticket is None:
+            answer = Error("server-busy", "the server is busy: try the hint again in a moment")
+        else:
+            try:
+                answer = await ticket.result()
+            except Exception:
+                log.exception("hint failed")
+                answer = Error("internal-error", "the server failed to work out a hint")
+        self._dispatch(self._ask(self.host.hint_ready, job, answer))
 
     def _run_bots(self) -> None:
         assert self._nursery is not None
@@ -411,16 +533,58 @@ class NottyServer:
             self._nursery.start_soon(self._bot, job)
 
     async def _bot(self, job: BotJob) -> None:
+        """Choose a bot's move in its table's creator's share of the threads (never refused: a
+        table has at most one out), then wait out the table's bot delay."""
+        assert self._nursery is not None
         started = trio.current_time()
+        ticket = self._work.submit(
+            self._nursery, job.address, job.table, job.bot.choose, job.view, bounded=False
+        )
+        assert ticket is not None
         action: Any | None
         try:
-            action = await trio.to_thread.run_sync(job.bot.choose, job.view, limiter=self._cpu)
+            action = await ticket.result()
         except Exception:  # the host falls back on what the game says is always allowed
             log.exception("bot %s failed at table %d", job.bot.name, job.table)
             action = None
         await trio.sleep(max(0.0, job.delay - (trio.current_time() - started)))
         self._dispatch(self._ask(self.host.bot_acted, job, action, trio.current_time()))
         self._run_bots()
+
+
+def _store(store: Store, records: list[Record]) -> dict[int, str]:
+    """Write ``records``; return the tables whose changes could not be stored, each with why.
+
+    All in one transaction first. If that fails, each table's changes are tried
+    once more in a transaction of their own: a fault that passes (a busy disk)
+    costs nothing, and one that lasts stops only the tables it touches.
+    """
+    try:
+        store.write(records)
+        return {}
+    except Exception as error:
+        log.warning("could not record %d change(s) (%s): trying each table's alone", len(records), error)
+    by_table: dict[int, list[Record]] = {}
+    for record in records:
+        by_table.setdefault(record.table, []).append(record)
+    failed: dict[int, str] = {}
+    for table, changes in by_table.items():
+        try:
+            store.write(changes)
+        except Exception as error:  # the host logs the table's stop, with why
+            failed[table] = _why(error)
+    return failed
+
+
+def _why(error: Exception) -> str:
+    """A store failure in a few words a player can pass on to the server's operator."""
+    text = str(error) or type(error).__name__
+    return text.splitlines()[0][:120]
+
+
+def _table_of(message: Message) -> int | None:
+    """The table a held reply reports on, if it reports a table's game."""
+    return message.table if isinstance(message, State) else None
 
 
 def _printable(text: str) -> str:

@@ -14,9 +14,22 @@ and a peer that stops reading fills its backlog, not the server's memory.
 from __future__ import annotations
 
 import collections
+import errno
 import socket
 
 import trio
+
+#: The most a closing connection reads (and drops) from a peer that goes on sending.
+LINGER_BYTES = 1 << 20
+
+#: What accept(2) fails with when the process or the machine runs short, and what is short:
+#: the listener is fine, and accepting works again once something is freed.
+ACCEPT_SHORTAGES = {
+    errno.EMFILE: "out of file descriptors",
+    errno.ENFILE: "the system is out of file descriptors",
+    errno.ENOBUFS: "out of socket buffers",
+    errno.ENOMEM: "out of memory",
+}
 
 
 class NonBlockingSocket:
@@ -107,6 +120,31 @@ class NonBlockingSocket:
             except trio.ClosedResourceError:
                 return
             self._send_backlog()
+
+    async def linger(self, max_bytes: int = LINGER_BYTES) -> None:
+        """Half-close once the backlog has left, then drop what the peer still sends until it closes too.
+
+        Closing a socket that has unread bytes makes Linux reset the connection, and the
+        reset can destroy what the peer has not read yet: the error and goodbye that say
+        why it was closed. Shutting down the sending side instead puts a FIN after them.
+        Returns at the peer's end of stream, past ``max_bytes`` discarded, or at once if
+        the backlog never left (the peer is not reading: nothing would reach it); the
+        caller bounds the time, then closes.
+        """
+        self.closing = True
+        if self.broken or self._backlog:
+            return
+        try:
+            self._sock.shutdown(socket.SHUT_WR)
+        except OSError:  # the peer is gone already
+            self.close()
+            return
+        discarded = 0
+        while discarded <= max_bytes:
+            data = await self.receive(65536)
+            if not data:
+                return
+            discarded += len(data)
 
     def _send_backlog(self) -> None:
         while self._backlog:

@@ -101,6 +101,12 @@ class Table:
         return self.game.seat_bot(self.game.stand_in(self.settings), self.settings)
 
     @property
+    def bots_alone(self) -> bool:
+        """No seat can be taken back by a person: each is a bot's, given up with ``leave``, or free.
+        Its game plays unattended, so the host caps and paces such tables per address."""
+        return all(seat.token_hash is None for seat in self.seats)
+
+    @property
     def running(self) -> bool:
         return self.match is not None and not self.match.over
 
@@ -164,6 +170,7 @@ class BotJob:
     bot: Bot
     view: Any
     delay: float
+    address: str | None = None  # whose share of the bot threads it takes: its table's creator's
 
 
 class Driver:
@@ -177,12 +184,16 @@ class Driver:
         self.tables: dict[int, Table] = {}
         self._journal = journal
         self._stirred = stirred
+        # Counts changes to what the lobby's list shows (tables come and go, start, end): the host
+        # builds the list again only when it has moved. The host counts its own changes here too.
+        self.listing = 0
 
     def begin(self, table: Table, rng: random.Random, now: float) -> list[Outgoing]:
         names = [seat.name or f"seat-{i}" for i, seat in enumerate(table.seats)]
         match = table.match = table.game.new_match(table.settings, names, random.Random(rng.getrandbits(64)))
         table.bots = seat_bots(table, rng)
         table.turn_started = now
+        self.listing += 1
         deal = match.deal_record()
         self._journal.append(
             GameBegun(
@@ -225,6 +236,7 @@ class Driver:
         assert table.match is not None
         outcome = table.match.outcome() if table.match.over else None
         if outcome is not None:
+            self.listing += 1
             self._journal.append(GameOver(table.id, outcome.winner, outcome.reason, outcome.ranking))
             log.info("table %d: game over after %d turns: %s", table.id, table.match.turn, outcome.text)
         return outcome is not None
@@ -249,11 +261,12 @@ class Driver:
             seat = table.seats[match.current]
             if seat.bot_controls:
                 table.job_out = True
-                delay = table.bot_delay if seat.bot is not None else 0.0
+                # A stand-in for a dropped player hurries (they may be back); one for a seat given
+                # up plays at the table's pace, as its own bots do.
+                delay = table.bot_delay if seat.bot is not None or seat.token_hash is None else 0.0
                 bot = table.bots[match.current]
-                jobs.append(
-                    BotJob(table.id, match.current, table.moves, bot, match.bot_view(match.current), delay)
-                )
+                view = match.bot_view(match.current)
+                jobs.append(BotJob(table.id, match.current, table.moves, bot, view, delay, table.address))
         return jobs
 
     def bot_acted(self, job: BotJob, action: Any | None, now: float) -> list[Outgoing]:
@@ -318,6 +331,7 @@ class Driver:
 
     def abandon(self, table: Table, after: float) -> None:
         del self.tables[table.id]
+        self.listing += 1
         self._journal.append(GameOver(table.id, None, ABANDONED))
         log.info("table %d closed: nobody came back to it for %g seconds", table.id, after)
 
@@ -327,13 +341,13 @@ class Driver:
         A game of bots alone, with nobody watching, is abandoned: no one could
         resume it, and its bots only play while someone watches.
         """
-        humans = any(seat.bot is None for seat in table.seats)
-        if table.anyone_here() or (table.running and humans) or table.id not in self.tables:
+        if table.anyone_here() or (table.running and not table.bots_alone) or table.id not in self.tables:
             return
         if table.running:
             self.abandon(table, after)
         else:
             del self.tables[table.id]
+            self.listing += 1
             log.info("table %d closed", table.id)
 
 

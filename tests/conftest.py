@@ -236,6 +236,15 @@ class ServerProcess:
 
 
 @pytest.fixture
+def servers() -> Iterator[list[ServerProcess]]:
+    """Real servers a test starts (append each): every one is stopped when the test ends."""
+    started: list[ServerProcess] = []
+    yield started
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
 def server_port(tmp_path: Path) -> Iterator[int]:
     """A real notty-server process on a free port, recording in a fresh database."""
     server = ServerProcess(tmp_path / "notty.db")
@@ -243,3 +252,14 @@ def server_port(tmp_path: Path) -> Iterator[int]:
         yield server.port
     finally:
         server.stop()
+
+
+def notty_server(
+    *args: str, prefix: Sequence[str] = (), timeout: float = 30, **options: Any
+) -> subprocess.CompletedProcess[str]:
+    """Run ``notty-server`` with ``args`` to its end: a start meant to fail, or ``games`` and ``replay``.
+
+    ``prefix`` runs it through another command (``setpriv`` to run as another user, say); ``options``
+    go to :func:`subprocess.run`."""
+    command = [*prefix, str(Path(sys.executable).parent / "notty-server"), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, **options)

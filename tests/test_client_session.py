@@ -22,6 +22,7 @@ from protocol import (
     CreateTable,
     Error,
     Hint,
+    Left,
     ListTables,
     Message,
     Pong,
@@ -391,6 +392,23 @@ def test_the_end_of_a_game_forgets_the_seat(tmp_path: Path) -> None:
     assert lines[-1] == "game over: bob wins (last card stolen); 'leave' returns to the lobby"
     assert session.game_over and store.get("h:1", "ann") is None
     assert session.leaving() == []
+
+
+def test_a_game_the_server_stopped_keeps_its_seat_for_when_the_server_is_back(tmp_path: Path) -> None:
+    store = SeatStore(tmp_path / "seats.json")
+    session = welcomed(seats=store, server="h:1")
+    seated(session, notty_view())
+    stopped = shown(session, Error("not-recorded", "the server could not record the last change at table 3"))
+    assert stopped == ["the server stopped your game: the server could not record the last change at table 3"]
+    assert shown(session, Left(3)) == [
+        "table 3 stopped: once the server is back, run notty-client h:1 --name ann to resume it"
+    ]
+    assert session.table is None and store.get("h:1", "ann") == StoredSeat(TOKEN, 3)
+    seated(session, notty_view(), table=4)  # a table left as usual afterwards is forgotten as usual
+    assert shown(session, Left(4)) == ["you left table 4"] and store.get("h:1", "ann") is None
+    session.receive(Seated(5, 0, TOKEN))  # a game stopped before it began was never recorded:
+    shown(session, Error("not-recorded", "the server could not record the start of the game at table 5"))
+    assert shown(session, Left(5)) == ["you left table 5"] and store.get("h:1", "ann") is None
 
 
 def test_a_seat_at_a_table_not_yet_playing_is_not_kept_on_quitting(tmp_path: Path) -> None:

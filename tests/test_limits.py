@@ -16,6 +16,7 @@ import random
 import socket
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -43,6 +44,8 @@ from protocol import (
     Seated,
     State,
     Tables,
+    Watch,
+    Watching,
     Welcome,
     encode_frame,
 )
@@ -226,9 +229,17 @@ def test_the_defaults_are_the_documented_ones() -> None:
             max_tables=1000,
             connections_per_address=200,
             tables_per_address=50,
+            bot_tables_per_address=2,
+            games_per_hour=60,
+            bot_only_delay=0.2,
             queue=256,
             queue_bytes=1048576,
             abandon_seconds=43200.0,
+            address_rate=100.0,
+            address_burst=200,
+            address_hint_rate=2.0,
+            address_hint_burst=6,
+            work_queue=256,
         )
     )
     doc = (Path(__file__).resolve().parent.parent / "docs" / "SERVER.md").read_text(encoding="utf-8")
@@ -243,6 +254,14 @@ def test_the_defaults_are_the_documented_ones() -> None:
         ("--max-tables", "1000"),
         ("--max-connections-per-address", "200"),
         ("--max-tables-per-address", "50"),
+        ("--max-bot-tables-per-address", "2"),
+        ("--max-games-per-hour", "60"),
+        ("--bot-only-delay", "0.2"),
+        ("--address-rate", "100"),
+        ("--address-burst", "200"),
+        ("--address-hint-rate", "2"),
+        ("--address-hint-burst", "6"),
+        ("--work-queue", "256"),
         ("--abandon-after", "43200"),
         ("--queue", "256"),
         ("--queue-bytes", "1048576"),
@@ -289,6 +308,22 @@ def test_every_flag_sets_its_limit() -> None:
             "65536",
             "--abandon-after",
             "600",
+            "--max-bot-tables-per-address",
+            "1",
+            "--max-games-per-hour",
+            "12",
+            "--bot-only-delay",
+            "0.5",
+            "--address-rate",
+            "50",
+            "--address-burst",
+            "60",
+            "--address-hint-rate",
+            "1.5",
+            "--address-hint-burst",
+            "4",
+            "--work-queue",
+            "32",
         ]
     )
     assert limits_from_args(args) == Limits(
@@ -305,6 +340,14 @@ def test_every_flag_sets_its_limit() -> None:
         queue=16,
         queue_bytes=65536,
         abandon_seconds=600.0,
+        bot_tables_per_address=1,
+        games_per_hour=12,
+        bot_only_delay=0.5,
+        address_rate=50.0,
+        address_burst=60,
+        address_hint_rate=1.5,
+        address_hint_burst=4,
+        work_queue=32,
     )
 
 
@@ -476,7 +519,10 @@ async def test_hints_have_their_own_stricter_rate(start: Start) -> None:
     ann = await Client.connect(port, "ann")
     await ann.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=10_000))
     await ann.expect(State)  # the game is on: hints are worth asking for
-    await ann.stream.send_all(_frames(AskHint(), AskHint(), AskHint(), Ping(7)))
+    for _ in range(2):  # one at a time: a seat has one hint out at most (else hint-pending)
+        await ann.send(AskHint())
+        await ann.expect(Hint)
+    await ann.stream.send_all(_frames(AskHint(), Ping(7)))
     with trio.fail_after(10):
         while sum(isinstance(m, Hint) for m in ann.seen) < 2 or not any(
             isinstance(m, Pong) for m in ann.seen
@@ -721,3 +767,78 @@ def test_seat_tokens_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPat
     replies = [message for _, message in host.handle(2, Hello(PROTOCOL_VERSION, "ann", seated.token), 2.0)]
     assert any(isinstance(message, Seated) for message in replies)
     assert (hashlib.sha256(seated.token.encode()).digest(),) * 2 in compared
+
+
+# -- what one address may have recorded ---------------------------------------------------------
+
+
+def _recording_host(**caps: Any) -> tuple[Host, Callable[[int, Message, float], list[Message]]]:
+    """A sans-IO host whose connections 1-9 come from 10.0.0.1 and 10-19 from 10.0.0.2."""
+    tokens = (f"token{n:035d}" for n in itertools.count())
+    host = Host(new_rng=lambda: random.Random(1), new_token=lambda: next(tokens), **caps)
+    for conn in range(1, 20):
+        host.connect(conn, "10.0.0.1" if conn < 10 else "10.0.0.2")
+        host.handle(conn, Hello(PROTOCOL_VERSION, f"p{conn}"), 0.0)
+
+    def send(conn: int, message: Message, now: float) -> list[Message]:
+        return [reply for to, reply in host.handle(conn, message, now) if to == conn]
+
+    return host, send
+
+
+def test_tables_of_bots_alone_from_one_address_are_capped_and_paced() -> None:
+    host, send = _recording_host(bot_tables_per_address=2, bot_only_delay=0.25)
+    bots = notty_table("classic", 2, ("greedy", "random"), bot_delay_ms=0)
+    for conn in (1, 2):
+        assert isinstance(send(conn, bots, 0.0)[0], Watching)
+    (refused,) = send(3, bots, 0.0)
+    assert isinstance(refused, Error) and refused.code == "too-many-bot-tables"
+    assert "2 tables of bots alone created from 10.0.0.1" in refused.message
+    assert isinstance(send(3, notty_table("classic", 2, ("greedy",)), 0.0)[0], Seated)  # with a human: fine
+    assert isinstance(send(10, bots, 0.0)[0], Watching)  # another address has its own count
+    assert {table.bot_delay for table in host.tables.values() if table.address == "10.0.0.1"} == {0.25, 1.0}
+    send(1, Leave(), 1.0)  # nobody watches: the game of bots is given up, and there is room again
+    assert isinstance(send(3, Leave(), 1.0)[0], Left)
+    assert isinstance(send(3, bots, 1.0)[0], Watching)
+
+
+def test_games_an_hour_from_one_address_are_capped_and_grow_back() -> None:
+    _, send = _recording_host(games_per_hour=3)
+    table = notty_table("classic", 2)
+    for conn in (1, 2, 3):
+        assert isinstance(send(conn, table, 0.0)[0], Seated)
+        send(conn, Leave(), 0.0)  # a table left before it starts still counts: it was asked for
+    (refused,) = send(4, table, 60.0)
+    assert isinstance(refused, Error) and refused.code == "too-many-games"
+    assert "3 games were started from 10.0.0.1 within the last hour" in refused.message
+    assert "in 19 minutes" in refused.message  # one comes back every 20 minutes
+    assert isinstance(send(10, table, 60.0)[0], Seated)  # another address has its own allowance
+    assert isinstance(send(4, table, 1200.0)[0], Seated)
+    (refused,) = send(5, table, 1200.0)
+    assert isinstance(refused, Error) and refused.code == "too-many-games"
+
+
+def test_a_game_every_person_has_left_counts_as_bots_alone_paced_and_let_go() -> None:
+    host, send = _recording_host(bot_tables_per_address=1, bot_only_delay=0.25)
+    table = send(1, notty_table("classic", 2, ("greedy",), bot_delay_ms=0), 0.0)[0].table
+    send(1, Leave(), 1.0)  # her seat is given up for good, and nobody is left to watch
+    assert table not in host.tables  # nobody can ever resume it: not kept for 12 hours
+    table = send(2, notty_table("classic", 2, ("greedy",), bot_delay_ms=0), 2.0)[0].table
+    assert isinstance(send(3, Watch(table), 2.0)[0], Watching)
+    send(2, Leave(), 2.0)  # kept by its watcher: a game of bots alone now,
+    assert host.tables[table].bot_delay == 0.25  # paced as such, its given-up seat's stand-in too,
+    (refused,) = send(4, notty_table("classic", 2, ("greedy", "random")), 2.0)  # and counted
+    assert isinstance(refused, Error) and refused.code == "too-many-bot-tables"
+    (job,) = host.bot_jobs()
+    assert job.delay == 0.25
+
+
+def test_requests_sent_back_to_back_seat_a_connection_at_one_table_only() -> None:
+    host, send = _recording_host()
+    assert isinstance(send(1, notty_table("classic", 2), 0.0)[0], Seated)
+    # The protocol's state moves on only as replies are sent, which may wait for the record.
+    for request in (notty_table("classic", 2), Join(1), Watch(1)):
+        (refused,) = send(1, request, 0.0)
+        assert isinstance(refused, Error) and refused.code == "not-now"
+        assert "table 1 already" in refused.message
+    assert len(host.tables) == 1

@@ -8,11 +8,9 @@ import socket
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from conftest import ServerProcess, notty_table
 
 from games.notty import CLASSIC
@@ -36,15 +34,18 @@ BIN = Path(sys.executable).parent
 
 
 #: These players act at machine speed, far over the default message rate meant for people.
-FAST = ("--rate", "10000", "--burst", "10000")
-
-
-@pytest.fixture
-def servers() -> Iterator[list[ServerProcess]]:
-    started: list[ServerProcess] = []
-    yield started
-    for server in started:
-        server.stop()
+FAST = (
+    "--rate",
+    "10000",
+    "--burst",
+    "10000",
+    "--address-rate",
+    "10000",
+    "--address-burst",
+    "10000",
+    "--bot-only-delay",
+    "0.001",
+)
 
 
 class Player:

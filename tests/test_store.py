@@ -625,3 +625,23 @@ def test_the_record_keeps_how_every_seat_ranked(store: Store, capsys: pytest.Cap
     assert "game 10: hidden standard, ann vs bob vs cy, " in listing
     assert "ranked cy, ann, bob (turn-limit)" in listing
     assert "bob won (turn-limit)" in listing  # a winner and the rest: said as before
+
+
+def test_a_seat_given_up_with_leave_cannot_be_resumed_with_its_token_now_or_after_a_restart(
+    store: Store,
+) -> None:
+    host = new_host(store)
+    table = seat_two(host, store)
+    play(host, store, table, random.Random(5), 4)
+    host.handle(1, Leave(), 1.0)  # ann gives her seat up for good: a bot plays it
+    store.write(host.take_journal())
+    host.connect(3)
+    out = host.handle(3, Hello(PROTOCOL_VERSION, "ann", TOKENS[0]), 2.0)
+    assert [m.code for _, m in out if isinstance(m, Error)] == ["bad-token"]
+    restored = new_host(store, seed=1)
+    (saved,) = store.unfinished()
+    restored.restore(saved, 3.0)
+    for conn, token, resumed in ((1, TOKENS[0], False), (2, TOKENS[1], True)):
+        restored.connect(conn)
+        out = restored.handle(conn, Hello(PROTOCOL_VERSION, "x", token), 4.0)
+        assert any(isinstance(m, Seated) for _, m in out) is resumed, out

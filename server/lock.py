@@ -1,0 +1,174 @@
+"""One server writes a database at a time: an exclusive ``flock`` on ``<db>.lock``, held for its life.
+
+Two servers on one database would both restore its unfinished games and hand
+out the same table numbers. The lock is a side file rather than the database
+itself, so readers (``notty-server games``, ``replay``) never wait on it. The
+kernel drops an ``flock`` when its holder dies, even by ``SIGKILL``, so a file
+left behind by a crash never keeps the next server out. The file is never
+deleted: unlinking a lock file lets two processes each lock a file of that name.
+
+The holder writes who it is into the file, so the refused server can say which
+server to stop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import json
+import os
+import socket
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import attrs
+
+
+class LockError(Exception):
+    """The database is another server's, or its lock file cannot be used."""
+
+
+def lock_path(database: str | os.PathLike[str]) -> Path:
+    """``<db>.lock`` beside the database, the link-free path: every name for one file locks one file."""
+    resolved = Path(database).resolve()
+    return resolved.with_name(resolved.name + ".lock")
+
+
+@attrs.frozen
+class Holder:
+    """Who holds a database, as written into its lock file."""
+
+    pid: int
+    host: str
+    since: float  # seconds since the epoch
+    listening: tuple[str, ...] = ()  # "address:port" of each listener, once bound
+
+    def describe(self) -> str:
+        where = f", listening on {', '.join(self.listening)}" if self.listening else ""
+        since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(self.since))
+        return f"notty-server pid {self.pid} on {self.host}{where}, since {since}"
+
+    def text(self) -> str:
+        return json.dumps(attrs.asdict(self), separators=(",", ":")) + "\n"
+
+    @classmethod
+    def parse(cls, text: str) -> Holder | None:
+        """The holder a lock file names; None if it names none (empty, or half written)."""
+        try:
+            fields = json.loads(text)
+            return cls(
+                int(fields["pid"]),
+                str(fields["host"]),
+                float(fields["since"]),
+                tuple(str(address) for address in fields.get("listening", ())),
+            )
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return None
+
+
+class WriterLock:
+    """The right to write one database: :meth:`acquire` it before opening the store to serve."""
+
+    def __init__(self, database: Path, path: Path, fd: int, holder: Holder) -> None:
+        self.database = database
+        self.path = path
+        self.holder = holder
+        self._fd: int | None = fd
+
+    @classmethod
+    def acquire(
+        cls, database: str | os.PathLike[str], *, clock: Callable[[], float] = time.time
+    ) -> WriterLock:
+        """Lock ``database`` for this process, or raise :class:`LockError` naming whoever holds it."""
+        database = Path(database)
+        path = lock_path(database)
+        try:
+            # Never O_TRUNC: until the lock is ours, what the file says is the holder's.
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError as error:
+            raise LockError(
+                f"cannot use the database {database}: it cannot be written: "
+                f"cannot open its lock file {path} ({_reason(error)})"
+            ) from error
+        try:
+            _private(fd)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            holder = None
+            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                with contextlib.suppress(OSError):
+                    holder = Holder.parse(os.pread(fd, 4096, 0).decode("utf-8", "replace"))
+            os.close(fd)
+            if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise LockError(
+                    f"cannot use the database {database}: cannot lock {path} ({_reason(error)})"
+                ) from error
+            who = holder.describe() if holder else "another notty-server (it has not said which yet)"
+            raise LockError(
+                f"cannot use the database {database}: it is in use by {who}: "
+                "stop that server first, or give this one another --db"
+            ) from None
+        lock = cls(database, path, fd, Holder(os.getpid(), socket.gethostname(), clock()))
+        try:
+            lock._write()
+        except OSError as error:  # a full disk, most likely: found now rather than at the first game
+            lock.release()
+            raise LockError(
+                f"cannot use the database {database}: it cannot be written: "
+                f"cannot write its lock file {path} ({_reason(error)})"
+            ) from error
+        return lock
+
+    def describe(self, listening: Sequence[str]) -> None:
+        """Name the addresses this server listens on, for whoever is refused next. Only a courtesy:
+        a failure to write it leaves the last description, and the lock held."""
+        self.holder = attrs.evolve(self.holder, listening=tuple(listening))
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                self._write()
+
+    def release(self) -> None:
+        """Unlock (the file stays: see the module's docstring). Closing the descriptor is what unlocks."""
+        if self._fd is None:
+            return
+        fd, self._fd = self._fd, None
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)  # no stale description for anyone to read
+        os.close(fd)
+
+    def _write(self) -> None:
+        """Overwrite the description: the new text first, then cut what was longer, so a reader never sees
+        an empty file between two holders."""
+        assert self._fd is not None
+        data = self.holder.text().encode()
+        os.pwrite(self._fd, data, 0)
+        os.ftruncate(self._fd, len(data))
+
+    def __enter__(self) -> WriterLock:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.release()
+
+
+def address_text(sockname: object) -> str:
+    """A listener's ``getsockname()`` as ``address:port`` (IPv6 in brackets)."""
+    if isinstance(sockname, tuple) and len(sockname) >= 2:
+        host, port = sockname[0], sockname[1]
+        return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
+    return str(sockname)
+
+
+def _private(fd: int) -> None:
+    """The lock file names this server's pid and addresses: the user's alone, as the database is."""
+    mode = os.fstat(fd).st_mode & 0o777
+    if mode != 0o600:
+        with contextlib.suppress(PermissionError):  # someone else's file that we may write: theirs to set
+            os.fchmod(fd, 0o600)
+
+
+def _reason(error: OSError) -> str:
+    text = error.strerror or str(error)
+    return text[:1].lower() + text[1:]

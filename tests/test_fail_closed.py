@@ -1,0 +1,193 @@
+"""Nothing acknowledged is ever lost: a change the store cannot record stops its table, unacknowledged.
+
+Each test plays over real TCP against an in-process server whose store fails
+in a chosen way, then "restarts" it (a new host restored from the same
+database file, as ``notty-server`` does) and resumes every seat with its
+token: the view it gets back must be the last one it was sent before.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import sqlite3
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import trio
+from conftest import notty_table
+from test_net import Client
+
+from protocol import Act, Error, Left, ListTables, Ping, Pong, Seated, State, Tables
+from server.host import Host
+from server.journal import Record
+from server.net import NottyServer
+from server.store import Store
+
+
+class FaultyStore(Store):
+    """The real store, made to fail when ``fails(records)`` says so (before writing anything)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.fails: Callable[[list[Record]], bool] = lambda records: False
+        self.failures = 0
+
+    def write(self, records: Iterable[Record]) -> None:
+        records = list(records)
+        if self.fails(records):
+            self.failures += 1
+            raise sqlite3.OperationalError("disk I/O error")
+        super().write(records)
+
+
+def _host(seed: int) -> Host:
+    tokens = (f"token{seed}-{n:030d}" for n in itertools.count())
+    return Host(new_rng=lambda: random.Random(seed), new_token=lambda: next(tokens), grace=30)
+
+
+async def _serve(nursery: trio.Nursery, host: Host, store: Store) -> tuple[NottyServer, int]:
+    server = NottyServer(host, store=store)
+    (listener,) = await nursery.start(server.serve, "127.0.0.1", 0)
+    return server, listener.socket.getsockname()[1]
+
+
+class Seat:
+    """A human seat against bots: its token, and the last view the server acknowledged to it."""
+
+    def __init__(self, client: Client, table: int, token: str) -> None:
+        self.client, self.table, self.token = client, table, token
+        self.last: dict[str, Any] | None = None
+
+    @classmethod
+    async def at_new_table(cls, port: int, name: str, bots: tuple[str, ...] = ("greedy",)) -> Seat:
+        client = await Client.connect(port, name)
+        await client.send(notty_table("classic", 1 + len(bots), bots, bot_delay_ms=0))
+        seated = await client.expect(Seated)
+        seat = cls(client, seated.table, seated.token)
+        await seat.my_turn()
+        return seat
+
+    async def my_turn(self) -> bool:
+        """Read states until it is this seat's turn (True) or the table stops (False)."""
+        while True:
+            message = await self.client.receive()
+            if isinstance(message, State):
+                self.last = message.view
+                if message.view["current"] == message.view["seat"] and message.view["legal"]:
+                    return True
+                assert message.view["result"] is None, "the game ended: give it a longer turn limit"
+            elif isinstance(message, Error) and message.code == "not-recorded":
+                assert f"table {self.table}" in message.message and "could not record" in message.message
+                assert isinstance(await self.client.receive(), Left)
+                return False
+
+    async def move(self) -> bool:
+        """One action the view offers; False once the table has stopped."""
+        assert self.last is not None
+        legal = self.last["legal"]
+        action = next((a for a in legal if a.startswith("discard")), None) or (
+            "draw 1" if "draw 1" in legal else "end"
+        )
+        await self.client.send(Act(action))
+        return await self.my_turn()
+
+    async def resume(self, port: int) -> dict[str, Any]:
+        client = await Client.connect(port, "back", self.token)
+        assert (await client.expect(Seated)).table == self.table
+        view: dict[str, Any] = (await client.expect(State)).view
+        return view
+
+
+async def _restart_and_check(path: Path, seats: list[Seat]) -> None:
+    """A new server on the same database gives every seat back the last view it was sent."""
+    store = Store(path)
+    host = _host(99)
+    for saved in store.unfinished():
+        host.restore(saved, trio.current_time())
+    async with trio.open_nursery() as nursery:
+        _, port = await _serve(nursery, host, store)
+        for seat in seats:
+            assert await seat.resume(port) == seat.last
+        nursery.cancel_scope.cancel()
+    store.close()
+
+
+def _touches(table: int) -> Callable[[list[Record]], bool]:
+    return lambda records: any(record.table == table for record in records)
+
+
+async def test_a_table_whose_moves_cannot_be_recorded_stops_and_the_others_play_on(tmp_path: Path) -> None:
+    store = FaultyStore(tmp_path / "notty.db")
+    async with trio.open_nursery() as nursery:
+        _, port = await _serve(nursery, _host(1), store)
+        ann = await Seat.at_new_table(port, "ann")
+        cat = await Seat.at_new_table(port, "cat")
+        for _ in range(3):
+            assert await ann.move() and await cat.move()
+        seen = ann.last
+        store.fails = _touches(ann.table)  # for good, and only ann's table
+        assert not await ann.move()  # refused in words, and sent back to the lobby
+        assert ann.last == seen  # no state after the move that was not recorded
+        assert store.failures == 2  # the round's transaction, then the table's own
+        for _ in range(3):  # cat's table never noticed
+            assert await cat.move()
+        await ann.client.send(Ping(7))  # and the server still answers ann
+        assert await ann.client.expect(Pong) == Pong(7)
+        await ann.client.send(ListTables())
+        listed = await ann.client.expect(Tables)
+        assert [info["table"] for info in listed.tables] == [cat.table]
+        store.fails = lambda records: True  # now nothing can be recorded: a new game cannot begin
+        dan = await Client.connect(port, "dan")
+        await dan.send(notty_table("classic", 2, ("greedy",)))
+        table = (await dan.expect(Seated)).table
+        error = await dan.expect(Error)
+        assert error.code == "not-recorded" and "disk I/O error" in error.message
+        assert f"the start of the game at table {table}" in error.message and "did not begin" in error.message
+        assert (await dan.expect(Left)).table == table
+        assert not any(isinstance(message, State) for message in dan.seen)
+        nursery.cancel_scope.cancel()
+    store.close()
+    await _restart_and_check(tmp_path / "notty.db", [ann, cat])
+
+
+async def test_a_write_that_fails_once_costs_nothing(tmp_path: Path) -> None:
+    store = FaultyStore(tmp_path / "notty.db")
+    async with trio.open_nursery() as nursery:
+        _, port = await _serve(nursery, _host(2), store)
+        ann = await Seat.at_new_table(port, "ann")
+        failures = iter([True])
+        store.fails = lambda records: next(failures, False)
+        for _ in range(4):
+            assert await ann.move()  # every move acknowledged: the table's own retry stored it
+        assert store.failures == 1
+        nursery.cancel_scope.cancel()
+    store.close()
+    await _restart_and_check(tmp_path / "notty.db", [ann])
+
+
+async def test_a_full_database_stops_every_table_that_moves_and_a_restart_restores_them(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "notty.db"
+    store = Store(path)
+    async with trio.open_nursery() as nursery:
+        _, port = await _serve(nursery, _host(3), store)
+        ann = await Seat.at_new_table(port, "ann")
+        bob = await Seat.at_new_table(port, "bob", ("greedy", "random"))
+        # SQLite's own SQLITE_FULL, as on a full disk: the file may not grow past its size now.
+        (pages,) = store._db.execute("PRAGMA page_count").fetchone()
+        store._db.execute(f"PRAGMA max_page_count = {pages}")
+        stopped = []
+        for _ in range(200):
+            for seat in (ann, bob):
+                if seat not in stopped and not await seat.move():
+                    stopped.append(seat)
+            if len(stopped) == 2:
+                break
+        assert len(stopped) == 2, "the database never filled"
+        assert "database or disk is full" in str(ann.client.seen[-2])
+        nursery.cancel_scope.cancel()
+    store.close()
+    await _restart_and_check(path, [ann, bob])

@@ -1,0 +1,122 @@
+"""Starting notty-server: one writer a database, and a port that is taken, each end in one line.
+
+Real server processes, as an operator starts them. A start that cannot go on
+writes one line to standard error and exits with status 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ServerProcess, notty_server
+
+from server.lock import Holder, LockError, WriterLock, lock_path
+
+SERVE = ("--host", "127.0.0.1", "--port", "0")
+
+
+def one_line(stderr: str) -> str:
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr
+    return lines[0]
+
+
+def described(db: Path, port: int) -> dict[str, object]:
+    """The lock file's description, once it names the port (written just after the log says it)."""
+    deadline = time.monotonic() + 10
+    while True:
+        text = lock_path(db).read_text()
+        # Read while it is rewritten, the file may hold the new text and the old one's tail: a reader
+        # retries, as the server's own (Holder.parse) gives up on it.
+        if (f":{port}" in text and Holder.parse(text) is not None) or time.monotonic() > deadline:
+            holder: dict[str, object] = json.loads(text)
+            return holder
+        time.sleep(0.01)
+
+
+# -- one writer ----------------------------------------------------------------------------------
+
+
+def test_a_second_server_on_the_database_is_refused_naming_the_first_and_readers_still_read(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    db = tmp_path / "notty.db"
+    servers.append(first := ServerProcess(db))
+    holder = described(db, first.port)
+    assert (holder["pid"], holder["host"], holder["listening"]) == (
+        first.process.pid,
+        socket.gethostname(),
+        [f"127.0.0.1:{first.port}"],
+    )
+    (tmp_path / "link.db").symlink_to(db)
+    for name in ("notty.db", "link.db"):  # another name for the file is the same database
+        second = notty_server(*SERVE, "--db", str(tmp_path / name))
+        assert second.returncode == 1
+        line = one_line(second.stderr)
+        who = f"notty-server pid {first.process.pid}"
+        assert f"cannot use the database {tmp_path / name}: it is in use by {who} " in line
+        assert f" on {socket.gethostname()}, listening on 127.0.0.1:{first.port}, since 20" in line
+        assert line.endswith("stop that server first, or give this one another --db")
+    listed = notty_server("games", "--db", str(db))  # readers take no lock
+    assert (listed.returncode, listed.stdout) == (0, "no games recorded yet\n")
+    assert first.process.poll() is None
+
+
+def test_a_server_killed_with_sigkill_does_not_keep_the_next_one_out(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    db = tmp_path / "notty.db"
+    servers.append(first := ServerProcess(db))
+    described(db, first.port)
+    first.kill()
+    assert lock_path(db).read_text()  # the crash left its description behind: it does not matter
+    servers.append(second := ServerProcess(db))
+    assert described(db, second.port)["pid"] == second.process.pid
+    second.stop()
+    assert lock_path(db).read_text() == ""  # a clean stop leaves no description
+
+
+def test_the_lock_is_one_holders_at_a_time_and_says_whose_it_is(tmp_path: Path) -> None:
+    db = tmp_path / "notty.db"
+    lock = WriterLock.acquire(db, clock=lambda: 0.0)
+    lock.describe(["0.0.0.0:4008", "[::]:4008"])
+    with pytest.raises(LockError) as refused:
+        WriterLock.acquire(db)  # a second open file, as a second process has: flock refuses it too
+    who = f"notty-server pid {os.getpid()} on {socket.gethostname()}"
+    assert f"in use by {who}, listening on 0.0.0.0:4008, " in str(refused.value)
+    assert "[::]:4008, since " in str(refused.value)
+    lock.release()
+    WriterLock.acquire(db).release()
+
+
+def test_a_lock_file_that_names_nobody_yet_is_still_respected(tmp_path: Path) -> None:
+    db = tmp_path / "notty.db"
+    lock = WriterLock.acquire(db)
+    lock_path(db).write_text('{"pid": 12')  # as if read half written
+    with pytest.raises(LockError, match="in use by another notty-server"):
+        WriterLock.acquire(db)
+    lock.release()
+
+
+# -- the port ------------------------------------------------------------------------------------
+
+
+def test_a_port_in_use_ends_the_server_in_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        ran = notty_server("--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "notty.db"))
+    assert ran.returncode == 1
+    line = one_line(ran.stderr)
+    assert line.endswith(
+        f" notty.server cannot listen on 127.0.0.1 port {port}: address already in use "
+        "(another program holds it: stop it, or pick another --port)"
+    )
+    WriterLock.acquire(tmp_path / "notty.db").release()  # the lock went with the process

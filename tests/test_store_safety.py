@@ -1,0 +1,373 @@
+"""The game record at start-up: a database that cannot be written, a damaged one, and who may read it.
+
+A server finds out at once, in one line, that it could not record a game; the
+reading commands (``games``, ``replay``) still work wherever the file can be
+read. Modes are checked with os.stat. Tests that need a file mode to stop
+someone run their process as ``nobody`` when the tests run as root, whom no
+mode stops.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pwd
+import random
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import notty_server
+
+from games.notty import CLASSIC
+from games.notty.engine import Game
+from server import cli
+from server.journal import GameBegun, GameOver, Moved, SeatRecord
+from server.lock import WriterLock, lock_path
+from server.store import MIGRATIONS, Store, StoreError
+
+SERVE = ("--host", "127.0.0.1", "--port", "0")
+
+
+def record_games(path: Path, count: int, moves: int = 0) -> None:
+    """``count`` two-seat Notty games of ``moves`` moves each (their first ``count - 1`` finished)."""
+    deal = Game(CLASSIC, ["ann", "bob"], random.Random(1)).deal
+    seats = (SeatRecord("ann", None, b"\x01" * 32), SeatRecord("bob", None, b"\x02" * 32))
+    store = Store(path, clock=lambda: 1_700_000_000.0)
+    for table in range(1, count + 1):
+        records: list[Any] = [
+            GameBegun(
+                table,
+                "notty",
+                "classic",
+                {"level": "medium", "turn_limit": 0},
+                0.5,
+                30,
+                seats,
+                tuple(str(card) for card in deal.order),
+                deal.first,
+            )
+        ]
+        records += [Moved(table, number, number % 2, "draw 1", ("R1",)) for number in range(1, moves + 1)]
+        if table < count:
+            records.append(GameOver(table, 0, "won", ((0,), (1,))))
+        store.write(records)
+    store.close()
+
+
+def one_line(stderr: str) -> str:
+    """The one line a failed start or read writes, checked to be one and no traceback."""
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr
+    return lines[0]
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+# -- who file modes stop ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def confined(tmp_path: Path) -> Iterator[tuple[Path, list[str]]]:
+    """A directory, and a ``prefix`` for :func:`conftest.notty_server`, for a user whom file modes
+    stop: this one, or ``nobody`` when the tests run as root."""
+    if os.geteuid() != 0:
+        yield tmp_path, []
+        return
+    try:
+        nobody = pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("running as root, and there is no user 'nobody' to run the server as")
+    prefix = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups"]
+    try:
+        probe = subprocess.run([*prefix, sys.executable, "-c", "pass"], capture_output=True, timeout=30)
+    except FileNotFoundError:
+        pytest.skip("running as root, without setpriv to run the server as nobody")
+    if probe.returncode != 0:
+        pytest.skip(f"running as root, and nobody cannot run this Python: {probe.stderr[-200:]!r}")
+    directory = Path(tempfile.mkdtemp(prefix="notty-confined-"))  # root's pytest directories are 0700
+    os.chown(directory, nobody.pw_uid, nobody.pw_gid)
+    try:
+        yield directory, prefix
+    finally:
+        shutil.rmtree(directory)
+
+
+def hand_over(directory: Path, prefix: list[str]) -> None:
+    """Give what the test made in ``directory`` to the user the server will run as."""
+    if prefix:
+        nobody = pwd.getpwnam("nobody")
+        for path in directory.rglob("*"):
+            os.chown(path, nobody.pw_uid, nobody.pw_gid)
+
+
+def test_a_read_only_database_stops_the_server_in_one_line_but_can_still_be_read(
+    confined: tuple[Path, list[str]],
+) -> None:
+    directory, prefix = confined
+    db = directory / "notty.db"
+    record_games(db, 2)
+    hand_over(directory, prefix)
+    db.chmod(0o444)
+    refused = notty_server(*SERVE, "--db", str(db), prefix=prefix)
+    assert refused.returncode == 1
+    line = one_line(refused.stderr)
+    why = "it cannot be written: the file is read-only (see its permissions)"
+    assert line.endswith(f"cannot use the database {db}: {why}")
+    listed = notty_server("games", "--db", str(db), prefix=prefix)
+    assert listed.returncode == 0, listed.stderr
+    assert [text[:16] for text in listed.stdout.splitlines()] == ["game 2: classic,", "game 1: classic,"]
+    replayed = notty_server("replay", "1", "--db", str(db), prefix=prefix)
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stdout.startswith("game 1: classic, ann vs bob\n")
+
+
+@pytest.mark.parametrize("ran_before", [False, True], ids=["first-start", "lock-file-left"])
+def test_a_read_only_directory_stops_the_server_in_one_line_but_can_still_be_read(
+    confined: tuple[Path, list[str]], ran_before: bool
+) -> None:
+    directory, prefix = confined
+    db = directory / "records" / "notty.db"
+    record_games(db, 1)
+    if ran_before:  # a server that stopped leaves its (unlocked) lock file behind
+        WriterLock.acquire(db).release()
+    hand_over(directory, prefix)
+    db.parent.chmod(0o555)  # no -wal or -shm can be made beside the database
+    try:
+        refused = notty_server(*SERVE, "--db", str(db), prefix=prefix)
+        assert refused.returncode == 1
+        line = one_line(refused.stderr)
+        assert f"cannot use the database {db}: it cannot be written: " in line
+        if ran_before:
+            why = "its directory is read-only, and SQLite keeps notty.db-wal and notty.db-shm beside it"
+            assert line.endswith(why)
+        else:
+            assert line.endswith(f"cannot open its lock file {lock_path(db)} (permission denied)")
+        listed = notty_server("games", "--db", str(db), prefix=prefix)
+        assert listed.returncode == 0, listed.stderr
+        assert listed.stdout.startswith("game 1: classic, ann vs bob, ")
+        left = sorted(path.name for path in db.parent.iterdir())
+        assert left == (["notty.db", "notty.db.lock"] if ran_before else ["notty.db"])  # reading made nothing
+    finally:
+        db.parent.chmod(0o700)
+
+
+def test_a_reader_never_reads_half_a_database_in_a_read_only_directory(
+    confined: tuple[Path, list[str]],
+) -> None:
+    directory, prefix = confined
+    db = directory / "records" / "notty.db"
+    record_games(db, 1)
+    writer = sqlite3.connect(db, isolation_level=None)  # a change still in the log, as after a kill
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("UPDATE games SET ended_at = 1.0, winner = 0, reason = 'changed'")
+    kept = directory / "kept"
+    kept.mkdir()
+    for name in ("notty.db", "notty.db-wal"):  # no -shm: it is rebuilt from the log on the next open
+        shutil.copy(db.parent / name, kept / name)
+    writer.close()
+    hand_over(directory, prefix)
+    kept.chmod(0o555)
+    try:
+        listed = notty_server("games", "--db", str(kept / "notty.db"), prefix=prefix)
+    finally:
+        kept.chmod(0o700)
+    assert listed.returncode == 1
+    assert one_line(listed.stderr).endswith(
+        "its last changes are in notty.db-wal, which SQLite reads only through a notty.db-shm file, "
+        "and its directory is read-only: make the directory writable to read them"
+    )
+    listed = notty_server("games", "--db", str(kept / "notty.db"), prefix=prefix)
+    assert listed.returncode == 0 and "ann won (changed)" in listed.stdout  # the log read, not skipped
+
+
+def _fill(store: Store) -> None:
+    """Games until the file holds no free page: from here on, any write needs the file to grow."""
+    table = store.next_table_id()
+    while store._db.execute("PRAGMA freelist_count").fetchone() != (0,):
+        store.write([GameBegun(table, "notty", "classic", {}, 0.0, 0, (), ("R1",) * 200, 0)])
+        table += 1
+
+
+def _disk_full(store: Store) -> None:
+    """What a full disk looks like to SQLite, made as root too: the file may not grow a page."""
+    (pages,) = store._db.execute("PRAGMA page_count").fetchone()
+    store._db.execute(f"PRAGMA max_page_count = {pages}")
+
+
+def test_the_write_check_finds_a_full_disk_and_leaves_the_store_usable(tmp_path: Path) -> None:
+    db = tmp_path / "notty.db"
+    store = Store(db)
+    _fill(store)
+    _disk_full(store)
+    with pytest.raises(StoreError) as refused:
+        store.check_writable()
+    assert str(refused.value) == f"cannot use the database {db}: it cannot be written: the disk is full"
+    assert not store._db.in_transaction  # rolled back: the next write starts afresh
+    store._db.execute("PRAGMA max_page_count = 1073741823")  # room again
+    store.check_writable()
+    store.write([GameBegun(store.next_table_id(), "notty", "classic", {}, 0.0, 0, (), ("R1",), 0)])
+
+
+def test_a_full_disk_stops_the_server_in_one_line_before_it_listens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    db = tmp_path / "notty.db"
+    store = Store(db)
+    _fill(store)
+    store.close()
+    check = Store.check_writable
+
+    def on_a_full_disk(store: Store) -> None:
+        _disk_full(store)
+        check(store)
+
+    monkeypatch.setattr(Store, "check_writable", on_a_full_disk)
+    monkeypatch.setattr(cli.trio, "run", lambda *args: pytest.fail("the server started"))
+    assert cli.main([*SERVE, "--db", str(db)]) == 1
+    errors = [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR]
+    assert errors == [f"cannot use the database {db}: it cannot be written: the disk is full"]
+    WriterLock.acquire(db).release()  # and the lock went with it
+
+
+# -- a damaged database --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def damaged(tmp_path: Path) -> Path:
+    """A database of 300 games with one page in the middle of the file overwritten with garbage."""
+    db = tmp_path / "notty.db"
+    record_games(db, 300, moves=20)
+    assert not Path(f"{db}-wal").exists()  # all of it is in the file
+    pages = db.stat().st_size // 4096
+    with db.open("r+b") as file:
+        file.seek(pages // 2 * 4096)
+        file.write(random.Random(7).randbytes(4096))
+    return db
+
+
+@pytest.mark.parametrize("command", [[*SERVE], ["games"], ["replay", "5"]], ids=["serve", "games", "replay"])
+def test_a_damaged_database_ends_every_command_in_one_line_saying_what_to_do(
+    damaged: Path, command: list[str]
+) -> None:
+    ran = notty_server(*command, "--db", str(damaged))
+    assert ran.returncode == 1
+    assert ran.stdout == ""
+    line = one_line(ran.stderr)
+    assert f"cannot use the database {damaged}: it is damaged (" in line
+    assert line.endswith("restore it from a backup, or move it and any notty.db-wal aside to start a new one")
+
+
+def test_a_read_that_meets_damage_past_the_check_says_so(
+    damaged: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Store, "_check_intact", lambda store: None)  # as if the damage came after it
+    store = Store(damaged, read_only=True)
+    with pytest.raises(StoreError, match="it is damaged"):
+        for table in range(1, 301):
+            store.game(table)
+        store.games()
+
+
+def test_the_damage_check_refuses_the_file_before_anything_is_written(damaged: Path) -> None:
+    before = damaged.read_bytes()
+    with pytest.raises(StoreError, match="it is damaged"):
+        Store(damaged)
+    assert damaged.read_bytes() == before
+
+
+# -- readers -------------------------------------------------------------------------------------
+
+
+def test_a_reader_writes_nothing_and_reads_an_older_schema_through_a_copy(tmp_path: Path) -> None:
+    db = tmp_path / "notty.db"
+    old = sqlite3.connect(db, isolation_level=None)  # as the first release made it
+    old.executescript(f"BEGIN; {MIGRATIONS[0]}; PRAGMA user_version = 1; COMMIT;")
+    old.execute(
+        "INSERT INTO games (id, preset, turn_limit, level, bot_delay, turn_seconds, deal, first, started_at)"
+        " VALUES (7, 'classic', 0, 'easy', 0.5, 30, 'R1 R2', 0, 1000.0)"
+    )
+    old.close()
+    before = db.read_bytes()
+    reader = Store(db, read_only=True)
+    (game,) = reader.games()
+    assert (game.id, game.game, game.variant) == (7, "notty", "classic")
+    reader.close()
+    assert db.read_bytes() == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["notty.db"]
+
+
+# -- permissions -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def umask() -> Iterator[None]:
+    """The usual umask, whatever the test runner's: it lets group and others read what is made."""
+    old = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def test_a_new_database_and_everything_beside_it_are_the_users_alone(tmp_path: Path, umask: None) -> None:
+    db = tmp_path / "made" / "by-notty" / "notty.db"
+    store = Store(db, checkpoint_inline=False)
+    lock = WriterLock.acquire(db)
+    store.write([GameBegun(1, "notty", "classic", {}, 0.0, 0, (), ("R1",), 0)])
+    assert (mode(tmp_path / "made"), mode(db.parent)) == (0o700, 0o700)
+    files = {path.name: mode(path) for path in db.parent.iterdir()}
+    assert files == {name: 0o600 for name in ("notty.db", "notty.db-wal", "notty.db-shm", "notty.db.lock")}
+    store.close()
+    lock.release()
+
+
+def test_looser_files_are_tightened_when_a_server_opens_them(tmp_path: Path, umask: None) -> None:
+    db = tmp_path / "notty.db"
+    crashed = sqlite3.connect(db, isolation_level=None)  # left open: its -wal and -shm stay, as after a kill
+    crashed.execute("PRAGMA journal_mode=WAL")
+    crashed.execute("CREATE TABLE t (x)")
+    lock = lock_path(db)
+    lock.write_text("")
+    for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm"), lock):
+        path.chmod(0o666)
+    held = WriterLock.acquire(db)
+    Store(db).close()
+    assert {path.name: mode(path) for path in tmp_path.iterdir()} == {
+        "notty.db": 0o600,
+        "notty.db-wal": 0o600,
+        "notty.db-shm": 0o600,
+        "notty.db.lock": 0o600,
+    }
+    held.release()
+    crashed.close()
+
+
+def test_the_default_directory_is_made_private_and_a_named_one_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, umask: None
+) -> None:
+    monkeypatch.setattr(cli.trio, "run", lambda *args: None)  # everything up to serving
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    own = tmp_path / "data" / "notty"
+    own.mkdir(parents=True, mode=0o755)
+    assert cli.main(["--port", "0"]) == 0
+    assert (mode(own), mode(own / "notty.db")) == (0o700, 0o600)
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o1777)  # like /tmp
+    assert cli.main(["--port", "0", "--db", str(shared / "notty.db")]) == 0
+    assert (mode(shared), mode(shared / "notty.db")) == (0o1777, 0o600)
+    new = tmp_path / "new" / "notty"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "new"))
+    assert cli.main(["--port", "0"]) == 0
+    assert (mode(tmp_path / "new"), mode(new)) == (0o700, 0o700)
