@@ -93,7 +93,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -263,10 +263,10 @@ class Server:
         """User plus system time of the server process so far (0 once it has exited)."""
         try:
             with open(f"/proc/{self.pid}/stat", encoding="ascii") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
+                parts = stat.read().rsplit(")", 1)[1].split()
         except OSError:
             return 0.0
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
 
     def count(self, pattern: re.Pattern[str]) -> int:
         return sum(1 for line in list(self.lines) if pattern.search(line))
@@ -2123,28 +2123,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("need 0 <= --min-delay <= --max-delay, --kills and --kill-tables at least 1")
     if args.flood_seconds <= 0 or args.think < 0 or args.ping_every <= 0 or args.disk_tables < 1:
         parser.error("--flood-seconds and --ping-every must be positive, --think not negative")
-    settings = Settings(
-        seed=args.seed,
-        kills=args.kills,
-        kill_tables=args.kill_tables,
-        min_delay=args.min_delay,
-        max_delay=args.max_delay,
-        turn_limit=args.turn_limit,
-        disk_runs=_names(args.disk_runs, DISK_RUNS, "--disk-runs", parser),
-        disk_tables=args.disk_tables,
-        disk_kib=args.disk_kib,
-        margin_kib=args.margin_kib,
-        disk_mode=args.disk_mode,
-        warmup=args.warmup,
-        fault_timeout=args.fault_timeout,
-        after=args.after,
-        flood_phases=_names(args.flood_phases, FLOOD_PHASES, "--flood-phases", parser),
-        flood_seconds=args.flood_seconds,
-        listed_tables=args.listed_tables,
-        think=args.think,
-        ping_every=args.ping_every,
-        flood_connections=args.flood_connections,
-    )
+    chosen = {
+        "disk_runs": _names(args.disk_runs, DISK_RUNS, "--disk-runs", parser),
+        "flood_phases": _names(args.flood_phases, FLOOD_PHASES, "--flood-phases", parser),
+    }
+    settings = Settings(**{f.name: chosen.get(f.name, getattr(args, f.name)) for f in fields(Settings)})
     _raise_file_limit(4096)
     try:
         if args.workdir is not None:
