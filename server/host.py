@@ -481,7 +481,7 @@ class Host:
     def _forget_full_buckets(self, now: float) -> None:
         """An address whose allowance has grown back in full is no different from a new one."""
         for address, bucket in list(self._games_begun.items()):
-            if bucket.available(now) >= bucket.burst:
+            if bucket.full(now):
                 del self._games_begun[address]
 
     def _full(self, tables: list[Table], limit: int) -> bool:

@@ -82,6 +82,10 @@ class TokenBucket:
             self.stamp = now
         return self.tokens
 
+    def full(self, now: float) -> bool:
+        """Grown back to its burst: no different from a new bucket."""
+        return self.available(now) >= self.burst
+
     def take(self, now: float, cost: float = 1.0) -> bool:
         """Spend ``cost`` tokens if there are that many; a refusal spends nothing."""
         if self.available(now) >= cost:

@@ -68,6 +68,7 @@ class Link:
     heard: float  # when its last bytes arrived, for the idle timeout
     messages: TokenBucket
     hints: TokenBucket
+    address: str  # as the per-address caps count it (server.limits.counted_address)
     refusals: int = 0  # rate-limited messages since the last one accepted
     scope: trio.CancelScope | None = None  # its reader's and flusher's, once they run
 
@@ -197,6 +198,7 @@ class NottyServer:
             heard=now,
             messages=TokenBucket(limits.rate, limits.burst),
             hints=TokenBucket(limits.hint_rate, limits.hint_burst),
+            address=address,
         )
         self.links[link.id] = link
         self._from[address] += 1
@@ -346,8 +348,7 @@ class NottyServer:
         than there are addresses connected. An address may always send what one connection may:
         raising a connection's rate raises its address's with it.
         """
-        session = self.host.sessions.get(link.id)
-        address = "?" if session is None or session.address is None else session.address
+        address = link.address
         allowance = self._allowances.get(address)
         if allowance is None:
             if len(self._allowances) >= MAX_ALLOWANCES:
@@ -367,7 +368,7 @@ class NottyServer:
         in full: a new connection from one of them would get the very same."""
         now = trio.current_time()
         for address, buckets in list(self._allowances.items()):
-            if address not in self._from and all(b.available(now) >= b.burst for b in buckets):
+            if address not in self._from and all(bucket.full(now) for bucket in buckets):
                 del self._allowances[address]
 
     def _time_out(self, link: Link, welcomed: bool) -> None:
@@ -447,6 +448,8 @@ class NottyServer:
         for link, message in held:
             if not failed or _table_of(message) not in failed:
                 self._send(link, message)
+        if not failed:
+            return
         unbegun = {record.table for record in records if isinstance(record, GameBegun)}
         for why in set(failed.values()):
             tables = [table for table, error in failed.items() if error == why]
