@@ -45,6 +45,8 @@ test: $(TESTING)
 bench: $(BENCHING)
 	$(BIN)/python bench/solver_vs_ilp.py
 	$(BIN)/python bench/sim_throughput.py
+	$(BIN)/python bench/ochos_throughput.py
+	$(BIN)/python bench/ochos_expert.py
 	$(BIN)/python bench/chance_vs_enumeration.py
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/lobby_list.py

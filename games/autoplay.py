@@ -36,8 +36,9 @@ def play_match(match: Match, bots: Sequence[Bot], on_step: StepHook | None = Non
         action = bots[seat].choose(match.bot_view(seat))
         step = match.apply(seat, action)
         actions += 1
-        in_turn = in_turn + 1 if match.turn == turn else 0
-        turn = match.turn
+        now = match.turn
+        in_turn = in_turn + 1 if now == turn else 0
+        turn = now
         if in_turn > MAX_ACTIONS_PER_TURN:
             raise RuntimeError(f"bot {bots[seat].name!r} took {in_turn} actions without ending its turn")
         if on_step is not None:

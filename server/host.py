@@ -451,11 +451,7 @@ class Host:
         """Refuse a table the record could not afford from ``address``: every table is a game the
         store keeps, and a table of bots alone plays (and records) with nobody there to pace it."""
         if bots_only and self.bot_tables_per_address is not None:
-            mine = [
-                table
-                for table in self.tables.values()
-                if table.address == address and table.bots_alone
-            ]
+            mine = [table for table in self.tables.values() if table.address == address and table.bots_alone]
             if self._full(mine, self.bot_tables_per_address):
                 raise Refusal(
                     "too-many-bot-tables",

@@ -400,7 +400,8 @@ class NottyServer:
             return call(*args)
         except Exception:
             log.exception("host failed in %s", call.__name__)
-            conn = args[0] if args and isinstance(args[0], int) else None
+            first = args[0] if args else None
+            conn = first.conn if isinstance(first, HintJob) else first if isinstance(first, int) else None
             return (
                 [] if conn is None else [(conn, Error("internal-error", "the server failed to answer that"))]
             )

@@ -21,9 +21,10 @@ from games.autoplay import lineup, play_match, seeded_match
 
 from .stats import wilson_interval
 
-#: Ways to end with no winner that the summary always counts, if only to say none happened;
-#: a game's other reasons are counted when they happen.
-NO_WINNER_REASONS = ("stalemate", "turn-limit")
+#: How a game the simulator cuts short (``--max-turns``, a game's ``turn_limit`` option) ends: the
+#: summary counts it for every game with that option, if only to say it never happened. Every other
+#: way to end with no winner is the game's own, and counted when it happens.
+TURN_LIMIT = "turn-limit"
 #: The turn limit a game that has one gets unless told otherwise: most games between the
 #: simpler Notty bots never end by themselves.
 DEFAULT_MAX_TURNS = 300
@@ -130,20 +131,22 @@ def summarise(config: SimConfig, outcomes: Sequence[Outcome], seconds: float, jo
             {"bot": label, "wins": wins, "win_rate": wins / games if games else 0.0, "ci95": [low, high]}
         )
     won = [o for o in outcomes if o.winner is not None]
-    reasons = Counter(dict.fromkeys(NO_WINNER_REASONS, 0))
-    reasons.update(o.reason for o in outcomes if o.winner is None)
     settings = config.settings
+    limited = "turn_limit" in settings.options
+    reasons = Counter(dict.fromkeys((TURN_LIMIT,) if limited else (), 0))
+    reasons.update(o.reason for o in outcomes if o.winner is None)
     return {
         "games": games,
         "game": settings.game,
-        "preset": settings.variant,
+        "variant": settings.variant,
         "players": list(config.players),
         "seed": config.seed,
-        "max_turns": settings.options.get("turn_limit", 0),
+        # None: the game has no turn limit (0: it has one, and this run set none).
+        "max_turns": settings.options["turn_limit"] if limited else None,
         "bots": bots,
         "no_winner": {
             "total": games - len(won),
-            **{reason.replace("-", "_"): count for reason, count in reasons.items()},
+            **{reason.replace("-", "_"): reasons[reason] for reason in sorted(reasons)},
         },
         "mean_turns": sum(o.turns for o in outcomes) / games if games else 0.0,
         "mean_turns_to_win": sum(o.turns for o in won) / len(won) if won else None,
@@ -156,7 +159,7 @@ def summarise(config: SimConfig, outcomes: Sequence[Outcome], seconds: float, jo
 
 def _label(summary: dict[str, Any]) -> str:
     """The default game by its variant alone, as the report always named it; others by both."""
-    game, variant = summary["game"], summary["preset"]
+    game, variant = summary["game"], summary["variant"]
     return variant if game == DEFAULT_GAME else f"{game} {variant}"
 
 
@@ -182,10 +185,10 @@ def format_report(summary: dict[str, Any]) -> str:
     none = dict(summary["no_winner"])
     total = none.pop("total")
     share = total / games if games else 0.0
+    counted = ", ".join(f"{reason.replace('_', ' ')} {count}" for reason, count in none.items())
     lines += [
         "",
-        f"no winner:   {total} ({share:.1%}): "
-        + ", ".join(f"{reason.replace('_', ' ')} {count}" for reason, count in none.items()),
+        f"no winner:   {total} ({share:.1%})" + (f": {counted}" if counted else ""),
         f"mean turns:  {summary['mean_turns']:.1f} per game"
         + (
             f", {summary['mean_turns_to_win']:.1f} in games with a winner"

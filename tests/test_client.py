@@ -91,10 +91,10 @@ def test_two_people_make_a_table_for_two_and_play(server_port: int) -> None:
     table = _new_table(ann, "new classic 2 human")
     ann.expect(rf"waiting for 1 more player: they type 'join {table}'")
     ann.sendline("tables")
-    ann.expect(rf"table {table}: classic, level medium, waiting, seats: ann, \(free\) · you are here")
+    ann.expect(rf"table {table}: Notty classic, level medium, waiting, seats: ann, \(free\) · you are here")
     bob = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
     bob.expect("connected to")  # and at once, without asking, what there is to join
-    bob.expect(rf"table {table}: classic, level medium, waiting, seats: ann, \(free\) · 'join {table}'")
+    bob.expect(rf"table {table}: Notty classic, level medium, waiting, seats: ann, \(free\) · 'join {table}'")
     bob.sendline(f"join {table}")
     bob.expect(rf"you sit at table {table}, seat 1")
     bob.expect(r"(ann|bob) starts")
@@ -114,13 +114,15 @@ def test_a_creator_waiting_sees_friends_come_and_go_and_one_left_may_start(serve
     bob = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
     bob.expect("connected to")
     bob.sendline(f"join {table}")
-    ann.expect(rf"table {table}: classic, level medium, waiting, seats: ann, bob, \(free\) · you are here")
+    ann.expect(
+        rf"table {table}: Notty classic, level medium, waiting, seats: ann, bob, \(free\) · you are here"
+    )
     bob.sendline("start")
     bob.expect("only the table's creator can start the game early")
     ann.sendline("quit")  # the creator goes before the start
     ann.expect(pexpect.EOF)
     bob.expect(
-        rf"table {table}: classic, level medium, waiting, seats: \(free\), bob, \(free\) · you are here"
+        rf"table {table}: Notty classic, level medium, waiting, seats: \(free\), bob, \(free\) · you are here"
     )
     bob.sendline("start")
     bob.expect(r"(expert-1|bob|expert-3) starts")

@@ -17,6 +17,7 @@ import pytest
 import trio
 from conftest import notty_table
 
+from games import HintAnswer
 from games.notty import game as notty_game
 from games.notty.engine import Action, View
 from protocol import (
@@ -324,3 +325,19 @@ async def test_replies_wait_for_their_moves_to_be_stored_and_one_commit_serves_a
         assert moved == [[Moved, Moved]]
         await mover.expect(State)
         nursery.cancel_scope.cancel()
+
+
+async def test_a_hint_the_server_cannot_send_is_answered_with_an_error(
+    server_port: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's hint with data the wire does not carry costs that hint, not the asker's answer."""
+    answers = iter([HintAnswer("bad", ("end",), {"rate": 0.5}), HintAnswer("end: fine", ("end",))])
+    monkeypatch.setattr("games.notty.game.NottyMatch.hint", lambda self, seat: lambda: next(answers))
+    ann = await Client.connect(server_port, "ann")
+    await ann.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=0))
+    await ann.state_when(_my_turn)
+    await ann.send(AskHint())
+    error = await ann.expect(Error)
+    assert error.code == "internal-error"
+    await ann.send(AskHint())  # the failed hint is no longer out
+    assert (await ann.expect(Hint)).text == "end: fine"

@@ -35,6 +35,14 @@ def notty_secrets(match: Any, seat: int | None) -> tuple[frozenset[str], list[st
     return frozenset(), [str(card) for card in match.game._deck]
 
 
+def ochos_secrets(match: Any, seat: int | None) -> tuple[frozenset[str], list[str]]:
+    """Ochos Locos hides every other hand and the draw pile."""
+    game = match.game
+    others = [game.hand(index) for index in range(len(match.names)) if index != seat]
+    stock = [str(card) for card in game.stock]
+    return frozenset(str(card) for hand in others for card in hand) | frozenset(stock), stock
+
+
 def hidden_secrets(match: Any, seat: int | None) -> tuple[frozenset[str], list[str]]:
     return hidden_game.secrets_from(match, seat), list(match.stock)
 
@@ -42,6 +50,7 @@ def hidden_secrets(match: Any, seat: int | None) -> tuple[frozenset[str], list[s
 #: What each game keeps from a viewer: cards they must not see, and the stock's order.
 SECRETS: dict[str, Callable[[Any, int | None], tuple[frozenset[str], list[str]]]] = {
     "notty": notty_secrets,
+    "ochos-locos": ochos_secrets,
     "hidden": hidden_secrets,
 }
 ALL_GAMES: Mapping[str, Game] = {**{name: GAMES[name] for name in GAMES}, "hidden": hidden_game.GAME}

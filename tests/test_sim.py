@@ -53,10 +53,9 @@ def test_summary_counts_add_up() -> None:
     assert [b["bot"] for b in summary["bots"]] == ["greedy#1", "greedy#2", "random"]
     wins = sum(b["wins"] for b in summary["bots"])
     assert wins + summary["no_winner"]["total"] == config.games
-    assert (
-        summary["no_winner"]["total"]
-        == summary["no_winner"]["stalemate"] + summary["no_winner"]["turn_limit"]
-    )
+    none = dict(summary["no_winner"])
+    assert none.pop("total") == sum(none.values())
+    assert "turn_limit" in none  # Notty has a turn limit: counted even when no game reached it
     assert all(o.turns <= 40 for o in outcomes)
     for bot in summary["bots"]:
         low, high = bot["ci95"]
@@ -148,9 +147,11 @@ def test_the_simulator_plays_any_registered_game(
     args = ["--game", "hidden", "--players", "random,random,random", "--games", "9", "--jobs", "1", "--json"]
     assert sim.main([*args, "--max-turns", "12"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert (summary["game"], summary["preset"], summary["max_turns"]) == ("hidden", "standard", 12)
+    assert (summary["game"], summary["variant"], summary["max_turns"]) == ("hidden", "standard", 12)
+    assert "preset" not in summary  # the seam's word, not Notty's
     assert sum(bot["wins"] for bot in summary["bots"]) + summary["no_winner"]["total"] == 9
-    assert set(summary["no_winner"]) >= {"total", "stalemate", "turn_limit"}
+    # Its own reasons, and the simulator's turn limit; not Notty's stalemate.
+    assert set(summary["no_winner"]) == {"total", "turn_limit"}
     assert sim.main([*args, "--max-turns", "12"]) == 0
     again = json.loads(capsys.readouterr().out)
     for key in ("seconds", "games_per_second"):
@@ -161,3 +162,22 @@ def test_the_simulator_plays_any_registered_game(
     with pytest.raises(SystemExit):
         sim.main(["--game", "hidden", "--players", "greedy,random"])
     assert "unknown bot(s) greedy: bots are random" in capsys.readouterr().err
+
+
+def test_a_game_without_a_turn_limit_is_summarised_in_its_own_terms(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Ochos Locos: the seam's ``variant``, no turn limit, and only the game's own reasons."""
+    args = ["--game", "ochos-locos", "--variant", "part3", "--players", "rule,rule,rule", "--jobs", "1"]
+    assert sim.main([*args, "--games", "60", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["game"], summary["variant"], summary["max_turns"]) == ("ochos-locos", "part3", None)
+    none = dict(summary["no_winner"])
+    assert set(none) <= {"total", "stalemate"}  # no Notty turn limit to count
+    assert none.pop("total") == sum(none.values())
+    assert sum(bot["wins"] for bot in summary["bots"]) + summary["no_winner"]["total"] == 60
+    assert sim.main([*args, "--games", "3"]) == 0
+    assert (
+        "3 games of ochos-locos part3: rule vs rule vs rule (seed 0, turn limit none)"
+        in capsys.readouterr().out
+    )

@@ -1,0 +1,272 @@
+"""Ochos Locos in the terminal client: its commands, help, completion, and how a table, an event
+and a hint look (:class:`games._ui.GameUI`). Only the vocabulary (cards, colours) is imported,
+never the engine: what may be played comes from the view's legal actions, the server's word.
+
+A seat's view holds its own hand; a spectator's holds none. Either way the table shows every
+hand's size, whose turn it is, the top card and the colour an 8 named, the draw pile's size and
+a 2 waiting to be answered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from games._ui import (
+    CommandError,
+    GameDataError,
+    GameUI,
+    NumberWord,
+    TableView,
+    game_over_line,
+    nothing_after,
+    seat_lines,
+)
+
+from .cards import COLOURS, Card, CardError
+
+HELP = """\
+  new ochos-locos [VARIANT] [SEATS] [BOT|human...]
+                              e.g. 'new ochos-locos part4 4 rule random'; VARIANT is part4 (the
+                              default: 2s and locos 8s, 2 to 6 players), part1, part2 or part3 (3
+                              players each); bots are rule (the rules' automatic strategy) and random
+  play CARD                   e.g. 'play G3': a card matching the top card's colour or number
+  play EIGHT COLOUR           e.g. 'play R8 Y': an 8, naming the colour to follow (R, Y, G or B)
+  draw                        draw a card, when you hold none you may play
+  take two                    take two cards, when a 2 is played and you hold no 2 to answer it
+  hint                        what the rules' automatic strategy would do, and why"""
+
+COMMANDS = ("play", "draw", "take")
+
+_ANSI = {"R": "\x1b[1;31m", "Y": "\x1b[1;33m", "G": "\x1b[1;32m", "B": "\x1b[1;34m"}
+_RESET = "\x1b[0m"
+_CARD_WORD = re.compile(r"\b([RYGB])([1-8])\b")
+#: Marks a card of the hand that may be played now.
+PLAYABLE = "*"
+
+
+@attrs.frozen
+class Body:
+    """Ochos Locos's part of a view: this seat's hand (``None`` for a spectator), the top card and
+    the colour an 8 named, whether a 2 waits to be answered, the discard pile, the draw pile's size
+    and every hand's size."""
+
+    hand: tuple[Card, ...] | None
+    top: Card
+    named: str | None
+    two_pending: bool
+    pile: tuple[Card, ...]
+    stock: int
+    sizes: tuple[int, ...]
+
+
+class OchosUI:
+    """Ochos Locos's part of the terminal client (:class:`games._ui.GameUI`)."""
+
+    help = HELP
+    variant_noun = "variant"
+    default_bot = "rule"
+    number_words: Mapping[str, NumberWord] = MappingProxyType({})
+
+    def commands(self, view: TableView | None) -> tuple[str, ...]:
+        """At our turn, the first words of the legal actions; else every command."""
+        if view is not None and view.legal:
+            return tuple(dict.fromkeys(action.split()[0] for action in view.legal))
+        return COMMANDS
+
+    def is_action(self, verb: str) -> bool:
+        return verb in COMMANDS
+
+    def action(self, verb: str, args: Sequence[str], view: TableView | None) -> str:
+        match verb:
+            case "play":
+                return _play(args, view)
+            case "draw":
+                nothing_after(verb, args)
+                return _checked("draw", view)
+            case "take":
+                if [arg.lower() for arg in args] != ["two"]:
+                    raise CommandError("usage: take two")
+                return _checked("take two", view)
+        raise CommandError(f"{verb!r} is not an Ochos Locos command")
+
+    def complete(self, words: Sequence[str], text: str, view: TableView | None) -> list[str]:
+        """Only what is legal now: the playable cards after ``play``, the colours after an 8 that
+        names one, ``two`` after ``take``."""
+        if view is None:
+            return []
+        typed = [word.lower() for word in words]
+        found = []
+        for action in view.legal:
+            parts = action.split()
+            if len(parts) > len(typed) and [part.lower() for part in parts[: len(typed)]] == typed:
+                found.append(parts[len(typed)])
+        return [word for word in dict.fromkeys(found) if word.lower().startswith(text.lower())]
+
+    def read_body(self, body: Any, names: Sequence[str]) -> Body:
+        if not isinstance(body, Mapping):
+            raise GameDataError("body: not a map")
+        hand = body.get("hand")
+        sizes = body.get("sizes")
+        if not isinstance(sizes, list | tuple) or len(sizes) != len(names):
+            raise GameDataError(f"body.sizes: not a hand size for each of {len(names)} players")
+        if not all(type(size) is int and size >= 0 for size in sizes):
+            raise GameDataError("body.sizes: not numbers of cards")
+        stock = body.get("stock")
+        if type(stock) is not int or stock < 0:
+            raise GameDataError("body.stock: not a number of cards")
+        named = body.get("named")
+        if named is not None and (not isinstance(named, str) or len(named) != 1 or named not in COLOURS):
+            raise GameDataError("body.named: not a colour (R, Y, G or B) or null")
+        two_pending = body.get("two_pending")
+        if type(two_pending) is not bool:
+            raise GameDataError("body.two_pending: not true or false")
+        (top,) = _cards([body.get("top")], "body.top")
+        return Body(
+            hand=None if hand is None else tuple(sorted(_cards(hand, "body.hand"), key=lambda c: c.rank)),
+            top=top,
+            named=named,
+            two_pending=two_pending,
+            pile=tuple(_cards(body.get("pile"), "body.pile")),
+            stock=stock,
+            sizes=tuple(sizes),
+        )
+
+    def state_text(
+        self, table: int, view: TableView, events: Sequence[Mapping[str, Any]], colour: bool
+    ) -> str:
+        body = _body(view)
+        lines = [colour_cards_in(f"  {event['text']}", colour) for event in events if event.get("text")]
+        lines.append(f"table {table} · {view.variant} · turn {view.turn} · draw pile {_count(body.stock)}")
+        lines += seat_lines(view.names, [f" [{size:>2}]" for size in body.sizes], view.to_move, view.seat)
+        lines.append(table_line(body, colour))
+        if body.hand is not None:
+            lines.append(f"your hand: {hand_text(body.hand, playable_cards(view.legal), colour)}")
+        if view.result is not None:
+            lines.append(game_over_line(view.result.text))
+        elif view.legal:
+            lines.append("your turn: " + legal_summary(view.legal))
+        else:
+            lines.append(f"{view.names[view.current]} to play")
+        return "\n".join(lines)
+
+    def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:
+        # The action is a word; anything else (the expert's rates, say) is the game's to add.
+        if not isinstance(data, Mapping) or not isinstance(data.get("action", ""), str):
+            raise GameDataError("hint data: not a map of words")
+        lines = [colour_cards_in(f"hint: {text or 'nothing to suggest'}", colour)]
+        lines += [f"      type: {action}" for action in actions]
+        return "\n".join(lines)
+
+
+UI: GameUI = OchosUI()
+
+
+# -- the look ------------------------------------------------------------------------
+
+
+def colour_cards_in(text: str, colour: bool) -> str:
+    """Colour every card name in a line of text (the server's wording, say)."""
+    if not colour:
+        return text
+    return _CARD_WORD.sub(lambda m: f"{_ANSI[m.group(1)]}{m.group(0)}{_RESET}", text)
+
+
+def colour_name(letter: str, colour: bool) -> str:
+    return f"{_ANSI[letter]}{letter}{_RESET}" if colour else letter
+
+
+def playable_cards(legal: Sequence[str]) -> set[str]:
+    """The cards the legal actions play (``play G3``, ``play R8 Y``)."""
+    return {parts[1] for parts in map(str.split, legal) if len(parts) >= 2 and parts[0] == "play"}
+
+
+def hand_text(hand: Sequence[Card], playable: set[str], colour: bool) -> str:
+    """The hand in rainbow order, each card that may be played now marked ``*``; ``-`` if empty."""
+    words = [
+        colour_cards_in(str(card), colour) + (PLAYABLE if str(card) in playable else "") for card in hand
+    ]
+    return " ".join(words) or "-"
+
+
+def table_line(body: Body, colour: bool) -> str:
+    """The top card, the colour an 8 named, and a 2 waiting to be answered."""
+    line = f"top card: {colour_cards_in(str(body.top), colour)}"
+    if body.named is not None:
+        line += f" · colour named: {colour_name(body.named, colour)}"
+    if body.two_pending:
+        line += " · a 2 to answer: play a 2 or take two"
+    return line
+
+
+def legal_summary(legal: Sequence[str]) -> str:
+    """The legal actions, an 8's four colours as one: 'play G3, play R8 COLOUR, draw'."""
+    parts: dict[str, None] = {}
+    for action in legal:
+        words = action.split()
+        if len(words) == 3 and words[0] == "play":
+            parts[f"play {words[1]} COLOUR"] = None
+        else:
+            parts[action] = None
+    return ", ".join(parts)
+
+
+def _count(cards: int) -> str:
+    return f"{cards} card" + ("" if cards == 1 else "s")
+
+
+# -- reading what was typed and what arrived ---------------------------------------------
+
+
+def _body(view: TableView) -> Body:
+    """The body this UI read; a view read by another game's UI is a bug in the client."""
+    assert isinstance(view.body, Body), f"not an Ochos Locos view: {view.body!r}"
+    return view.body
+
+
+def _cards(cards: Any, where: str) -> list[Card]:
+    if not isinstance(cards, list | tuple) or not all(isinstance(card, str) for card in cards):
+        raise GameDataError(f"{where}: not a list of cards")
+    try:
+        return [Card.parse(card) for card in cards]
+    except CardError as error:
+        raise GameDataError(f"{where}: {error}") from None
+
+
+def _play(args: Sequence[str], view: TableView | None) -> str:
+    """``play CARD`` or ``play EIGHT COLOUR``, checked against the legal actions at our turn."""
+    if len(args) not in (1, 2):
+        raise CommandError("usage: play CARD, or play EIGHT COLOUR (e.g. play R8 Y)")
+    try:
+        card = Card.parse(args[0].upper())
+    except CardError as error:
+        raise CommandError(str(error)) from None
+    text = f"play {card}"
+    if len(args) == 2:
+        named = args[1].upper()
+        if len(named) != 1 or named not in COLOURS:
+            raise CommandError(f"{args[1]!r} is not a colour: colours are R, Y, G and B")
+        text += f" {named}"
+    if view is None or not view.legal:
+        return text  # not our turn: the server judges it
+    if text in view.legal:
+        return text
+    hand = _body(view).hand
+    if hand is not None and card not in hand:
+        raise CommandError(f"you hold no {card}")
+    if any(action.startswith(f"{text} ") for action in view.legal):
+        raise CommandError(f"name a colour after the 8: play {card} R, Y, G or B")
+    if len(args) == 2 and f"play {card}" in view.legal:
+        raise CommandError(f"{card} names no colour now: play {card}")
+    raise CommandError(f"{card} cannot be played now; you may {legal_summary(view.legal)}")
+
+
+def _checked(text: str, view: TableView | None) -> str:
+    """``draw`` or ``take two``, refused at our turn when it is not one of the legal actions."""
+    if view is not None and view.legal and text not in view.legal:
+        raise CommandError(f"you may not {text} now; you may {legal_summary(view.legal)}")
+    return text
