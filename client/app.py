@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
@@ -229,6 +230,7 @@ async def run(
 ) -> int:
     interactive, colour = terminal.interactive, terminal.colour
     async with trio.open_nursery() as nursery:
+        await nursery.start(_quit_on_ctrl_c)
         if address is None:
             from server.cli import make_host
             from server.net import NottyServer
@@ -298,6 +300,20 @@ async def _play(client: Client, address: tuple[str, int], terminal: Terminal, bu
                 nursery.cancel_scope.cancel()
                 return 1
     return 0  # pragma: no cover
+
+
+async def _quit_on_ctrl_c(task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+    """Ctrl-C ends the client at once, whatever it is doing.
+
+    Left to trio, a Ctrl-C that lands while the main thread runs code trio
+    protects can wait for a checkpoint that a task blocked on the input
+    thread never reaches; CI saw the client carry on past one. Here it is a
+    message to this task, which raises it at once.
+    """
+    with trio.open_signal_receiver(signal.SIGINT) as interrupts:
+        task_status.started()
+        async for _ in interrupts:
+            raise KeyboardInterrupt
 
 
 async def _then_stop(work: Callable[[], Awaitable[None]], client: Client, scope: trio.CancelScope) -> None:
