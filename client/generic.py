@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from games._ui import NumberWord, TableView, game_over_line, seat_lines
+from games._ui import NumberWord, TableView, game_over_line, next_words, seat_lines
 
 if TYPE_CHECKING:
     from .catalog import GameInfo
@@ -39,15 +39,7 @@ class GenericUI:
 
     def complete(self, words: Sequence[str], text: str, view: TableView | None) -> list[str]:
         """The next word of any legal action that begins with the words typed so far."""
-        if view is None:
-            return []
-        typed = [word.lower() for word in words]
-        found = []
-        for action in view.legal:
-            parts = action.split()
-            if len(parts) > len(typed) and [part.lower() for part in parts[: len(typed)]] == typed:
-                found.append(parts[len(typed)])
-        return [word for word in dict.fromkeys(found) if word.lower().startswith(text.lower())]
+        return next_words(words, text, view)
 
     def read_body(self, body: Any, names: Sequence[str]) -> Any:
         return body  # never shown: nothing to misread

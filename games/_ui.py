@@ -15,6 +15,7 @@ a :class:`GameDataError`, which the client reports and ignores, never a crash.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -179,3 +180,34 @@ def seat_lines(
 def game_over_line(outcome: str) -> str:
     """The last line of a finished game's table, whatever the game: how it ended, and what next."""
     return f"game over: {outcome}; 'leave' returns to the lobby"
+
+
+#: Bold terminal colours by a card's colour letter, the same in every game.
+ANSI = {"R": "\x1b[1;31m", "Y": "\x1b[1;33m", "G": "\x1b[1;32m", "B": "\x1b[1;34m", "K": "\x1b[1;90m"}
+RESET = "\x1b[0m"
+
+
+def coloured(letter: str, text: str, colour: bool) -> str:
+    """``text`` in the colour whose letter is ``letter`` (as it is without ``colour``)."""
+    return f"{ANSI[letter]}{text}{RESET}" if colour else text
+
+
+def colour_cards(text: str, colour: bool, card_word: re.Pattern[str]) -> str:
+    """Colour every card ``card_word`` finds in ``text`` (its first group is the colour letter)."""
+    if not colour:
+        return text
+    return card_word.sub(lambda m: coloured(m.group(1), m.group(0), True), text)
+
+
+def next_words(words: Sequence[str], text: str, view: TableView | None) -> list[str]:
+    """The next word of any legal action that begins with the words typed so far (any case),
+    starting with ``text``: completion that offers only what is legal now."""
+    if view is None:
+        return []
+    typed = [word.lower() for word in words]
+    found = []
+    for action in view.legal:
+        parts = action.split()
+        if len(parts) > len(typed) and [part.lower() for part in parts[: len(typed)]] == typed:
+            found.append(parts[len(typed)])
+    return [word for word in dict.fromkeys(found) if word.lower().startswith(text.lower())]

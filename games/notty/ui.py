@@ -17,6 +17,7 @@ from games._ui import (
     GameUI,
     NumberWord,
     TableView,
+    colour_cards,
     game_over_line,
     is_number,
     nothing_after,
@@ -49,8 +50,6 @@ ENDINGS = {
     "turn-limit": "the table's turn limit",
 }
 
-_ANSI = {"R": "\x1b[1;31m", "Y": "\x1b[1;33m", "G": "\x1b[1;32m", "B": "\x1b[1;34m", "K": "\x1b[1;90m"}
-_RESET = "\x1b[0m"
 #: The body's turn flags, in :class:`Body`'s order.
 _FLAGS = ("drew", "stole", "exchanged", "must_put_back")
 _CARD_WORD = re.compile(r"\b([RYGBK])(\d{1,2})\b")
@@ -191,9 +190,7 @@ UI: GameUI = NottyUI()
 
 def colour_cards_in(text: str, colour: bool) -> str:
     """Colour every card name in a line of text (the server's wording, say)."""
-    if not colour:
-        return text
-    return _CARD_WORD.sub(lambda m: f"{_ANSI[m.group(1)]}{m.group(0)}{_RESET}", text)
+    return colour_cards(text, colour, _CARD_WORD)
 
 
 def cards_text(cards: Iterable[Card | str], colour: bool) -> str:

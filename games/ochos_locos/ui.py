@@ -22,7 +22,10 @@ from games._ui import (
     GameUI,
     NumberWord,
     TableView,
+    colour_cards,
+    coloured,
     game_over_line,
+    next_words,
     nothing_after,
     seat_lines,
 )
@@ -42,8 +45,6 @@ HELP = """\
 
 COMMANDS = ("play", "draw", "take")
 
-_ANSI = {"R": "\x1b[1;31m", "Y": "\x1b[1;33m", "G": "\x1b[1;32m", "B": "\x1b[1;34m"}
-_RESET = "\x1b[0m"
 _CARD_WORD = re.compile(r"\b([RYGB])([1-8])\b")
 #: Marks a card of the hand that may be played now.
 PLAYABLE = "*"
@@ -97,15 +98,7 @@ class OchosUI:
     def complete(self, words: Sequence[str], text: str, view: TableView | None) -> list[str]:
         """Only what is legal now: the playable cards after ``play``, the colours after an 8 that
         names one, ``two`` after ``take``."""
-        if view is None:
-            return []
-        typed = [word.lower() for word in words]
-        found = []
-        for action in view.legal:
-            parts = action.split()
-            if len(parts) > len(typed) and [part.lower() for part in parts[: len(typed)]] == typed:
-                found.append(parts[len(typed)])
-        return [word for word in dict.fromkeys(found) if word.lower().startswith(text.lower())]
+        return next_words(words, text, view)
 
     def read_body(self, body: Any, names: Sequence[str]) -> Body:
         if not isinstance(body, Mapping):
@@ -171,13 +164,11 @@ UI: GameUI = OchosUI()
 
 def colour_cards_in(text: str, colour: bool) -> str:
     """Colour every card name in a line of text (the server's wording, say)."""
-    if not colour:
-        return text
-    return _CARD_WORD.sub(lambda m: f"{_ANSI[m.group(1)]}{m.group(0)}{_RESET}", text)
+    return colour_cards(text, colour, _CARD_WORD)
 
 
 def colour_name(letter: str, colour: bool) -> str:
-    return f"{_ANSI[letter]}{letter}{_RESET}" if colour else letter
+    return coloured(letter, letter, colour)
 
 
 def playable_cards(legal: Sequence[str]) -> set[str]:
