@@ -57,7 +57,7 @@ RANDOM = "random"
 #: Plays out every move it could make in many sampled deals (:mod:`.expert`).
 EXPERT = "expert"
 BOTS = (RULE, EXPERT, RANDOM)
-#: Sampled deals an expert move weighs: more plays stronger and slower (about 1 ms per 40).
+#: Sampled deals an expert move weighs: more is slower, and measured no stronger than 200.
 EXPERT_WORLDS = 200
 #: Players at a table of parts 1 to 3, as the rules text plays them.
 CLASSIC_PLAYERS = 3
