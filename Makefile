@@ -3,7 +3,8 @@
 # Each command installs only what it needs into .venv/: `play`, `sim`, `watch` and `server` the
 # runtime dependencies, `test` the test extras, `bench` and `ladder` the bench extras. Each set has
 # its own stamp, named after pyproject.toml's checksum, so switching between commands installs only
-# what is missing, and a changed pyproject.toml installs again.
+# what is missing, and a changed pyproject.toml installs again. The install compiles the solver's
+# optional C extension (setup.py); a changed solver/notty/_native.c installs, so compiles, again.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -19,17 +20,19 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # The runtime dependencies only: no test or bench extra.
-$(RUNTIME): pyproject.toml | $(BIN)/python
+NATIVE := setup.py solver/notty/_native.c
+
+$(RUNTIME): pyproject.toml $(NATIVE) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	rm -f $(VENV)/.installed-runtime-*
 	touch $@
 
-$(TESTING): pyproject.toml | $(BIN)/python
+$(TESTING): pyproject.toml $(NATIVE) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	rm -f $(VENV)/.installed-test-* $(VENV)/.installed-runtime-*
 	touch $@ $(RUNTIME)
 
-$(BENCHING): pyproject.toml | $(BIN)/python
+$(BENCHING): pyproject.toml $(NATIVE) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	rm -f $(VENV)/.installed-bench-* $(VENV)/.installed-runtime-*
 	touch $@ $(RUNTIME)
@@ -54,7 +57,6 @@ bench: $(BENCHING)
 
 ladder: $(BENCHING)
 	$(BIN)/python bench/ladder.py --deals 40 --trio-deals 20 --markdown
-	$(BIN)/python bench/endgame_bound.py
 
 sim: $(RUNTIME)
 	$(BIN)/notty-sim --games 2000 --players greedy,random --preset classic --seed 7

@@ -3,8 +3,9 @@
 The baseline, timed on the same positions in the same run, is what the
 expert would do without ``solver.notty._chance``: list every multiset of ``k``
 cards the deck can deal and ask the discard solver whether the hand then goes
-out whole. Both must give the same probability on every position, or this
-exits 1. The search's caches are cleared before every call.
+out whole. The search is timed twice, as the C extension runs it (when built)
+and in pure Python; all must give the same probability on every position, or
+this exits 1. The search's caches are cleared before every call.
 
     .venv/bin/python bench/chance_vs_enumeration.py [--positions 200]
 """
@@ -24,7 +25,19 @@ from _machine import describe  # bench/ is on sys.path when this runs as a scrip
 
 from games.notty import CLASSIC, Card, Rules
 from solver import go_out_chance, max_discard
+from solver.notty import _chance, _impl
 from solver.notty._chance import _finishers
+
+
+def searched(hand: list[Card], deck: list[Card], k: int, rules: Rules, native: bool) -> tuple[float, float]:
+    """The search's chance and its time in seconds, by the C extension or by Python."""
+    _chance._native = _impl.native if native else None
+    _finishers.cache_clear()
+    start = time.perf_counter()
+    chance = go_out_chance(hand, deck, k, rules)
+    elapsed = time.perf_counter() - start
+    _chance._native = _impl.native
+    return chance, elapsed
 
 
 def enumerate_chance(hand: list[Card], deck: list[Card], k: int, rules: Rules) -> float:
@@ -65,31 +78,51 @@ def main() -> int:
     rules = CLASSIC
     rows = []
     failed = False
+    kinds = ["C", "Python"] if _impl.native is not None else ["Python"]
     for k in (1, 2, 3):
-        search, brute = [], []
+        times: dict[str, list[float]] = {kind: [] for kind in kinds}
+        brute = []
         for hand, deck in positions(args.positions, args.seed + k, rules):
-            _finishers.cache_clear()
-            start = time.perf_counter()
-            fast = go_out_chance(hand, deck, k, rules)
-            search.append(time.perf_counter() - start)
+            answers = []
+            for kind in kinds:
+                chance, elapsed = searched(hand, deck, k, rules, kind == "C")
+                times[kind].append(elapsed)
+                answers.append(chance)
             start = time.perf_counter()
             slow = enumerate_chance(hand, deck, k, rules)
             brute.append(time.perf_counter() - start)
-            if abs(fast - slow) > 1e-12:
-                print(f"DISAGREE: {' '.join(map(str, hand))} draw {k}: {fast} != {slow}")
+            if any(abs(fast - slow) > 1e-12 for fast in answers) or len(set(answers)) > 1:
+                print(f"DISAGREE: {' '.join(map(str, hand))} draw {k}: {answers} != {slow}")
                 failed = True
-        ratios = [b / s for s, b in zip(search, brute, strict=True)]
-        rows.append(
-            (k, statistics.median(search), _p99(search), statistics.median(brute), statistics.median(ratios))
-        )
-    head = "| draw | search median ms | search p99 ms | enumeration median ms | enumeration/search |"
+        rows.append((k, times, brute))
     print(
-        f"\n{args.positions} positions per draw count, classic, hands of 1-8 cards, caches cleared per call\n"
+        f"\n{args.positions} positions per draw count, classic, hands of 1-8 cards, caches cleared per call; "
+        "ratio = median over positions of enumeration time / search time\n"
     )
+    head = "| draw |"
+    rule = "|---:|"
+    for kind in kinds:
+        head += f" {kind} search median ms | {kind} p99 ms |"
+        rule += "---:|---:|"
+    head += " enumeration median ms |" + "".join(f" enumeration/{kind} |" for kind in kinds)
+    rule += "---:|" + "---:|" * len(kinds)
+    if len(kinds) == 2:
+        head += " Python/C |"
+        rule += "---:|"
     print(head)
-    print("|---:|---:|---:|---:|---:|")
-    for k, med, p99, brute_med, ratio in rows:
-        print(f"| {k} | {med * 1000:.3f} | {p99 * 1000:.3f} | {brute_med * 1000:.1f} | {ratio:.0f}x |")
+    print(rule)
+    for k, times, brute in rows:
+        line = f"| {k} |"
+        for kind in kinds:
+            line += f" {statistics.median(times[kind]) * 1000:.3f} | {_p99(times[kind]) * 1000:.3f} |"
+        line += f" {statistics.median(brute) * 1000:.1f} |"
+        for kind in kinds:
+            ratio = statistics.median(b / s for s, b in zip(times[kind], brute, strict=True))
+            line += f" {ratio:.0f}x |"
+        if len(kinds) == 2:
+            speedup = statistics.median(p / c for c, p in zip(times["C"], times["Python"], strict=True))
+            line += f" {speedup:.0f}x |"
+        print(line)
     return 1 if failed else 0
 
 

@@ -36,7 +36,9 @@ Then PASS/FAIL lines for the targets of issue 4: expert-hard wins >= 60% of the
 target games against greedy with the lower Wilson 95% bound above 55%, and >= 80%
 of those games end with a winner; expert-hard's win share against qlearn and
 against random is higher than against greedy; expert-hard wins the 3-player
-round; decision p95 under 100 ms at expert-medium and under 1 s at expert-hard.
+round; decision p95 under 100 ms at expert-medium and under 50 ms at expert-hard; at least 80% of the
+target games end with a winner (lower 95% bound 78%); at most 5% of the expert's turns there begin dead
+(3+ cards and under 0.1% chance of going out).
 A target whose games were not played prints SKIP.
 """
 
@@ -59,9 +61,10 @@ from _machine import describe  # bench/ is on sys.path when this runs as a scrip
 
 from games.notty import PRESETS, rules_from
 from games.notty.bots import BOTS, Bot, make_bot
-from games.notty.engine import Action, EndReason, Game, View
+from games.notty.engine import Action, EndReason, Game, View, draw_room
 from games.notty.match import bot_seat_names, play_bots
 from server.stats import wilson_interval
+from solver import chance_flat, flatten
 
 DEFAULT_BOTS = ("random", "greedy", "qlearn", "expert-easy", "expert-medium", "expert-hard")
 DEFAULT_PRESETS = ("classic", "five-colour")
@@ -75,8 +78,13 @@ WEAKER = ("qlearn", "random")
 TARGET_WIN_SHARE = 0.60
 TARGET_LOWER_BOUND = 0.55
 TARGET_ENDED_SHARE = 0.80
+TARGET_ENDED_LOWER_BOUND = 0.78
+#: A turn begun with this many cards or more and a chance of going out under DEAD_CHANCE is dead.
+DEAD_HAND = 3
+DEAD_CHANCE = 0.001
+TARGET_DEAD_SHARE = 0.05  # of the champion's turns in the target games
 #: Decision-time p95 ceilings, in seconds.
-TARGET_P95 = {"expert-medium": 0.100, "expert-hard": 1.0}
+TARGET_P95 = {"expert-medium": 0.100, "expert-hard": 0.050}  # seconds (issue 20: 50 ms at hard)
 
 
 # -- what is played -------------------------------------------------------------------------------
@@ -214,12 +222,29 @@ class TimedBot:
     def __init__(self, bot: Bot, histogram: Histogram) -> None:
         self.bot, self.histogram = bot, histogram
         self.name = bot.name
+        self.turns = self.dead = 0  # turns begun, and of those, dead ones (see is_dead)
+        self._turn = 0
 
     def choose(self, view: View) -> Action:
+        if view.turn != self._turn:
+            self._turn = view.turn
+            self.turns += 1
+            self.dead += is_dead(view)
         start = time.perf_counter_ns()
         action = self.bot.choose(view)
         self.histogram.add(time.perf_counter_ns() - start)
         return action
+
+
+def is_dead(view: View) -> bool:
+    """Does the seat to move begin its turn with a big hand that no draw now can take out?"""
+    hand = view.hand
+    if len(hand) < DEAD_HAND:
+        return False
+    rules = view.rules
+    mine, deck = flatten(hand, rules), flatten(view.deck_contents().elements(), rules)
+    room = draw_room(rules, len(hand), view.deck_size)
+    return max(chance_flat(mine, deck, k, rules) for k in range(room + 1)) < DEAD_CHANCE
 
 
 @attrs.frozen
@@ -230,6 +255,8 @@ class Record:
     turns: int
     actions: int  # choose() calls, all seats
     seconds: float
+    seat_turns: tuple[int, ...] = ()  # turns each seat began
+    dead_turns: tuple[int, ...] = ()  # ... with DEAD_HAND cards or more and no chance (is_dead)
 
     @property
     def winner_name(self) -> str | None:
@@ -243,14 +270,21 @@ class Record:
 
 def play(spec: GameSpec, max_turns: int, timings: Timings) -> Record:
     game, bots = start_game(spec, max_turns)
-    timed: list[Bot] = [
+    timed = [
         TimedBot(bot, timings.setdefault((name, spec.deal.preset), Histogram()))
         for bot, name in zip(bots, spec.seats, strict=True)
     ]
     start = time.perf_counter()
     result = play_bots(game, timed)
     return Record(
-        spec, result.winner, result.reason, result.turns, result.actions, time.perf_counter() - start
+        spec,
+        result.winner,
+        result.reason,
+        result.turns,
+        result.actions,
+        time.perf_counter() - start,
+        tuple(bot.turns for bot in timed),
+        tuple(bot.dead for bot in timed),
     )
 
 
@@ -362,6 +396,7 @@ class Tally:
     wins: tuple[int, ...]
     stalemates: int
     turn_limits: int
+    no_progress: int  # drawn: no hand changed for the rules' quiet rounds
     turns_to_win: float | None  # mean, over games with a winner
     seconds: float  # wall time spent playing them, summed
 
@@ -380,7 +415,7 @@ def tally(records: Iterable[Record], lineup: Sequence[str]) -> Tally:
     """Games of exactly this lineup (heads-up: either order of the pair)."""
     lineup = tuple(lineup)
     wins = [0] * len(lineup)
-    games = stalemates = turn_limits = won_turns = 0
+    games = stalemates = turn_limits = no_progress = won_turns = 0
     seconds = 0.0
     for record in records:
         spec = record.spec
@@ -399,9 +434,18 @@ def tally(records: Iterable[Record], lineup: Sequence[str]) -> Tally:
             stalemates += 1
         elif record.reason is EndReason.TURN_LIMIT:
             turn_limits += 1
+        elif record.reason is EndReason.NO_PROGRESS:
+            no_progress += 1
     won = sum(wins)
     return Tally(
-        lineup, games, tuple(wins), stalemates, turn_limits, won_turns / won if won else None, seconds
+        lineup,
+        games,
+        tuple(wins),
+        stalemates,
+        turn_limits,
+        no_progress,
+        won_turns / won if won else None,
+        seconds,
     )
 
 
@@ -503,6 +547,7 @@ class Report:
                             ended_cell(t),
                             str(t.stalemates),
                             str(t.turn_limits),
+                            str(t.no_progress),
                             turns_cell(t),
                             f"{t.seconds / t.games:.2f}",
                         ]
@@ -516,6 +561,7 @@ class Report:
             "ended",
             "stalemate",
             "turn limit",
+            "no progress",
             "turns to win",
             "s/game",
         ]
@@ -528,7 +574,7 @@ class Report:
                 "ended = share of games with a winner; turns to win = mean Game.turn of the games won "
                 "(turns of all players); s/game = wall time per game in a worker.",
                 "",
-                table(headers, rows, [False, False, *[True] * 8], self.markdown),
+                table(headers, rows, [False, False, *[True] * (len(headers) - 2)], self.markdown),
             ]
         )
 
@@ -559,7 +605,8 @@ class Report:
 
     def target_section(self) -> str:
         a, b = self.config.target
-        t = tally(select(self.heads_up, TARGET_PRESET, self.config.target_deals), (a, b))
+        games = select(self.heads_up, TARGET_PRESET, self.config.target_deals)
+        t = tally(games, (a, b))
         lines = [self.heading(f"Target: {a} vs {b}, heads-up {TARGET_PRESET}"), ""]
         if not t.games:
             self.checks.append((f"{a} vs {b} target: not played", None))
@@ -573,8 +620,22 @@ class Report:
             f"  {a} wins:  {wins_cell(t, 0)}",
             f"  {b} wins:  {wins_cell(t, 1)}",
             f"  ended with a winner: {t.ended} ({pct(ended)}, {e_low:.1%}–{e_high:.1%}); "
-            f"stalemate {t.stalemates}, turn limit {t.turn_limits}; mean turns to a win {turns_cell(t)}",
+            f"stalemate {t.stalemates}, turn limit {t.turn_limits}, no progress {t.no_progress}; "
+            f"mean turns to a win {turns_cell(t)}",
         ]
+        turns = dead = 0
+        for record in games:
+            if set(record.spec.lineup) != {a, b}:
+                continue
+            for seat, name in enumerate(record.spec.seats):
+                if name == a and record.seat_turns:
+                    turns += record.seat_turns[seat]
+                    dead += record.dead_turns[seat]
+        dead_share = dead / turns if turns else math.nan
+        lines.append(
+            f"  {a}'s turns begun with {DEAD_HAND}+ cards and under {DEAD_CHANCE:.1%} chance of going out: "
+            f"{dead} of {turns} ({pct(dead_share)})"
+        )
         share = t.share(0)
         self.checks += [
             (
@@ -589,6 +650,16 @@ class Report:
                 f"{a} vs {b}: {pct(ended)} of games end with a winner within {self.config.max_turns} turns "
                 f"(target >= {TARGET_ENDED_SHARE:.0%})",
                 ended >= TARGET_ENDED_SHARE,
+            ),
+            (
+                f"{a} vs {b}: lower 95% bound of games ended {e_low:.1%} "
+                f"(target >= {TARGET_ENDED_LOWER_BOUND:.0%})",
+                e_low >= TARGET_ENDED_LOWER_BOUND,
+            ),
+            (
+                f"{a}: {pct(dead_share)} of its turns begin with {DEAD_HAND}+ cards and under "
+                f"{DEAD_CHANCE:.1%} chance of going out (target <= {TARGET_DEAD_SHARE:.0%})",
+                dead_share <= TARGET_DEAD_SHARE,
             ),
         ]
         return "\n".join(lines)
@@ -630,6 +701,7 @@ class Report:
                         ended_cell(t),
                         str(t.stalemates),
                         str(t.turn_limits),
+                        str(t.no_progress),
                         turns_cell(t),
                         f"{t.seconds / t.games:.2f}",
                     ]
@@ -657,6 +729,7 @@ class Report:
             "ended",
             "stalemate",
             "turn limit",
+            "no progress",
             "turns to win",
             "s/game",
         ]

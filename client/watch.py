@@ -27,7 +27,10 @@ def _parser() -> argparse.ArgumentParser:
         "--seed", type=int, default=None, help="replay a particular game (default: a fresh one)"
     )
     parser.add_argument(
-        "--max-turns", type=int, default=200, help="stop with no winner after this many turns"
+        "--max-turns",
+        type=int,
+        default=200,
+        help="stop with no winner after this many turns (default 200; 0: never)",
     )
     parser.add_argument(
         "--delay", type=float, default=None, help="seconds between turns (default 0.3 on a terminal)"
@@ -66,9 +69,14 @@ def _watch(game: Game, bots: Sequence[Bot], seed: int, colour: bool, delay: floa
     rules = game.rules
 
     def event_text(event: Event) -> str:
-        return colour_cards_in(event_to_wire(event, names)["text"], colour)
+        return colour_cards_in(event_to_wire(event, names, rules)["text"], colour)
 
-    print(f"notty-watch: {rules.name}, {' vs '.join(names)}, seed {seed} (replay with --seed {seed})")
+    limits = f"turn limit {rules.turn_limit or 'none'}"
+    if rules.quiet_rounds:
+        limits += f", drawn once no hand changes for {rules.quiet_rounds} whole rounds"
+    print(
+        f"notty-watch: {rules.name}, {' vs '.join(names)}, {limits}, seed {seed} (replay with --seed {seed})"
+    )
     for event in game.opening:
         print(event_text(event))
     print(_table_text(game, colour))

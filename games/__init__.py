@@ -23,6 +23,7 @@ from ._interface import (
     SettingsError,
     Step,
     Variant,
+    bot_defaults,
     check_settings,
     describe,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "SettingsError",
     "Step",
     "Variant",
+    "bot_defaults",
     "check_settings",
     "describe",
 ]

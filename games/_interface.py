@@ -12,7 +12,7 @@ its recorded outcome replays it exactly.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Protocol
 
 import attrs
@@ -45,7 +45,13 @@ class Variant:
 
 @attrs.frozen
 class Option:
-    """A setting a table may change: a whole number in ``low..high`` or one of ``choices``."""
+    """A setting a table may change: a whole number in ``low..high`` or one of ``choices``.
+
+    ``bot_default``, if not ``None``, is its default at a table where a bot plays (a bot seat, or
+    empty seats filled by bots on an early start): Notty's ``turn_limit`` is 0 (never) at a table
+    of people and 300 where a bot plays. The server applies it (:func:`bot_defaults`); the welcome
+    does not carry it, so say it in ``summary``.
+    """
 
     name: str
     summary: str
@@ -53,6 +59,7 @@ class Option:
     choices: tuple[str, ...] = ()
     low: int = 0
     high: int = 0
+    bot_default: int | str | None = None
 
     def check(self, value: object) -> int | str:
         if self.choices:
@@ -223,6 +230,15 @@ class Match(Protocol):
         loop); ``None`` if the game gives no hints."""
         ...
 
+    def stand_in_began(self, seat: int, asked: Collection[str]) -> Sequence[Any]:
+        """A bot has begun to play for ``seat``'s person (gone past the server's grace, or given the
+        seat up). The match may change its ``settings`` for it, leaving alone the options named in
+        ``asked`` (the table's creator chose them), and returns events telling everyone at the
+        table (empty: nothing changed). The record keeps the new settings as the match's from its
+        start, so a change must leave what was played as it was (Notty gives a table with no turn
+        limit one, 300 turns after those played). Most games change nothing: ``return ()``."""
+        ...
+
 
 class Game(Protocol):
     """A game the server hosts; the registry (:data:`games.GAMES`) maps its ``name`` to it."""
@@ -280,6 +296,17 @@ def describe(game: Game) -> dict[str, Any]:
         "bots": list(game.bots),
         "options": [option.describe() for option in game.options.values()],
     }
+
+
+def bot_defaults(game: Game, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` for a table where a bot plays: each option not given takes its
+    :attr:`Option.bot_default`, if it has one (a value given, the default included, stays)."""
+    filled = {
+        name: option.bot_default
+        for name, option in game.options.items()
+        if option.bot_default is not None and name not in options
+    }
+    return {**options, **filled}
 
 
 def check_settings(

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from games import GAMES, ActionError, Game, HintAnswer, SettingsError, describe
+from games import GAMES, ActionError, Game, HintAnswer, SettingsError, bot_defaults, describe
 from protocol import (
     MAX_NAME,
     PROTOCOL_VERSION,
@@ -210,6 +210,8 @@ class Host:
         self._next_table = max(self._next_table, table.id + 1)
         if self.driver.note_end(table):  # it ended, but the record had not said so: say it now, and let it go
             return
+        for index in sorted(saved.left):  # bots play these seats: the game may want to know (nobody to tell)
+            self.driver.stand_in(table, index)
         table.turn_started = now
         self.tables[table.id] = table
         self.driver.listing += 1
@@ -401,8 +403,10 @@ class Host:
                 "unknown-game",
                 f"this server hosts no game {request.game!r}: games are {', '.join(self.games)}",
             )
+        # A table where a bot plays takes the game's defaults for one (Notty: a turn limit).
+        asked = bot_defaults(game, request.options) if request.bots else request.options
         try:
-            settings = game.settings(request.variant, request.seats, request.options)
+            settings = game.settings(request.variant, request.seats, asked)
         except SettingsError as error:
             raise Refusal(error.code, error.message) from None
         unknown = [bot for bot in request.bots if bot not in game.bots]
@@ -429,6 +433,7 @@ class Host:
             address=session.address,
             bot_delay=request.bot_delay_ms / 1000 if humans else self.bot_only_delay,
             turn_seconds=request.turn_seconds,
+            asked=dict(request.options),
         )
         self._next_table += 1
         self.tables[table.id] = table
@@ -444,7 +449,10 @@ class Host:
             dict(settings.options),
         )
         if humans:
-            return self._join(conn, session, table, 0, now)
+            out = self._join(conn, session, table, 0, now)
+            if table.match is None:  # it waits for players: its creator sees it as the lobby lists it
+                out.append((conn, Tables((table.info(),))))
+            return out
         return self._watch(conn, session, table) + self._begin(table, now)
 
     def _check_record_allowance(self, address: str, bots_only: bool, now: float) -> None:
@@ -529,6 +537,10 @@ class Host:
             raise Refusal("game-started", "the game has already started")
         if table.creator != conn:
             raise Refusal("not-creator", "only the table's creator can start the game early")
+        if any(seat.free for seat in table.seats):  # bots will play here: the game's defaults for that
+            game = table.game
+            options = bot_defaults(game, table.asked)
+            table.settings = game.settings(table.settings.variant, len(table.seats), options)
         filler = table.game.stand_in(table.settings)
         for index, seat in enumerate(table.seats):
             if seat.free:
@@ -553,11 +565,14 @@ class Host:
         else:
             seat = table.seats[session.seat]
             # Given up for good: a bot plays it, and its token no longer brings anyone back to it.
-            seat.conn, seat.stand_in, seat.token_hash = None, True, None
+            seat.conn, seat.token_hash = None, None
             if table.bots_alone:  # the last person has given up their seat: bots alone play on
                 table.bot_delay = max(table.bot_delay, self.bot_only_delay)
             self._stirred.add(table.id)
             self._journal.append(SeatLeft(table.id, session.seat))
+            if not seat.stand_in:
+                out += self.driver.stand_in(table, session.seat)
+            seat.stand_in = True
         session.table = session.seat = None
         out.insert(0, (conn, Left(table.id)))
         self._forget_if_empty(table)

@@ -58,6 +58,16 @@ class SeatLeft:
 
 
 @attrs.frozen
+class OptionsChanged:
+    """The game's options changed while it was played (Notty: a bot began to play for a person at a
+    table with no turn limit, which now has one). The game allows only changes that leave what was
+    played as it was, so the record keeps them as the game's options from its start."""
+
+    table: int
+    options: Mapping[str, int | str]  # every option of the game, as its settings now hold them
+
+
+@attrs.frozen
 class GameOver:
     table: int
     winner: int | None
@@ -66,7 +76,7 @@ class GameOver:
     ranking: tuple[tuple[int, ...], ...] = ()
 
 
-Record = GameBegun | Moved | SeatLeft | GameOver
+Record = GameBegun | Moved | SeatLeft | OptionsChanged | GameOver
 
 
 @attrs.frozen

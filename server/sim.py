@@ -25,6 +25,9 @@ from .stats import wilson_interval
 #: summary counts it for every game with that option, if only to say it never happened. Every other
 #: way to end with no winner is the game's own, and counted when it happens.
 TURN_LIMIT = "turn-limit"
+#: How a game ends that its no-progress rule draws (an option ``quiet_rounds``: Notty's): counted
+#: like the turn limit, for every game with that option.
+NO_PROGRESS = "no-progress"
 #: The turn limit a game that has one gets unless told otherwise: most games between the
 #: simpler Notty bots never end by themselves.
 DEFAULT_MAX_TURNS = 300
@@ -133,7 +136,8 @@ def summarise(config: SimConfig, outcomes: Sequence[Outcome], seconds: float, jo
     won = [o for o in outcomes if o.winner is not None]
     settings = config.settings
     limited = "turn_limit" in settings.options
-    reasons = Counter(dict.fromkeys((TURN_LIMIT,) if limited else (), 0))
+    quiet = "quiet_rounds" in settings.options
+    reasons = Counter(dict.fromkeys((TURN_LIMIT,) * limited + (NO_PROGRESS,) * quiet, 0))
     reasons.update(o.reason for o in outcomes if o.winner is None)
     return {
         "games": games,
@@ -143,6 +147,8 @@ def summarise(config: SimConfig, outcomes: Sequence[Outcome], seconds: float, jo
         "seed": config.seed,
         # None: the game has no turn limit (0: it has one, and this run set none).
         "max_turns": settings.options["turn_limit"] if limited else None,
+        # None: the game has no no-progress rule (0: it has one, and this run turned it off).
+        "quiet_rounds": settings.options["quiet_rounds"] if quiet else None,
         "bots": bots,
         "no_winner": {
             "total": games - len(won),
@@ -175,7 +181,9 @@ def format_report(summary: dict[str, Any]) -> str:
     games = summary["games"]
     lines = [
         f"{games} games of {_label(summary)}: {' vs '.join(summary['players'])} "
-        f"(seed {summary['seed']}, turn limit {summary['max_turns'] or 'none'})",
+        f"(seed {summary['seed']}, turn limit {summary['max_turns'] or 'none'}"
+        + (f", drawn after {summary['quiet_rounds']} quiet rounds" if summary.get("quiet_rounds") else "")
+        + ")",
         "",
         f"{'bot':<12} {'wins':>6} {'win rate':>9}   95% CI (Wilson)",
     ]

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import attrs
 
-from .journal import GameBegun, GameOver, Moved, Record, SavedGame, SeatLeft, SeatRecord
+from .journal import GameBegun, GameOver, Moved, OptionsChanged, Record, SavedGame, SeatLeft, SeatRecord
 
 #: Migration ``i`` takes a database from version ``i`` to ``i + 1``. Never edit one that has
 #: shipped: databases out there are at its version.
@@ -99,6 +99,14 @@ MIGRATIONS: tuple[str, ...] = (
     DROP TABLE games;
     ALTER TABLE games_v2 RENAME TO games;
     CREATE INDEX unfinished_games ON games(id) WHERE ended_at IS NULL;
+    """,
+    # 3: Notty has a no-progress rule, the option quiet_rounds (3 unless a table says otherwise).
+    # Games recorded before it were played without it: they keep playing, and replay, with it off.
+    # Every Notty record's options hold level and turn_limit, JSON with sorted keys and no spaces,
+    # so quiet_rounds goes before turn_limit (plain text functions: no JSON1 needed).
+    """
+    UPDATE games SET options = replace(options, '"turn_limit":', '"quiet_rounds":0,"turn_limit":')
+        WHERE game = 'notty' AND options NOT LIKE '%"quiet_rounds"%';
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -434,6 +442,10 @@ class Store:
                 db.execute(
                     "UPDATE seats SET left_at = ? WHERE game = ? AND seat = ?",
                     (now, record.table, record.seat),
+                )
+            case OptionsChanged():
+                db.execute(
+                    "UPDATE games SET options = ? WHERE id = ?", (_options_text(record.options), record.table)
                 )
             case GameOver():
                 db.execute(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -18,7 +18,7 @@ import attrs
 from games import ActionError, Bot, Game, Match, Settings
 from protocol import MAX_LEGAL, Error, Message, State, Tables
 
-from .journal import GameBegun, GameOver, Moved, Record, SeatRecord
+from .journal import GameBegun, GameOver, Moved, OptionsChanged, Record, SeatRecord
 
 log = logging.getLogger("notty.host")
 
@@ -73,6 +73,9 @@ class Table:
     job_out: bool = False
     turn_started: float = 0.0
     empty_since: float | None = None  # since when nobody has been at a running game
+    # The options its creator asked for, as asked (the settings hold every option): those left out
+    # may take a game's defaults for a table where a bot plays. A restored table's are not known.
+    asked: Mapping[str, Any] = attrs.Factory(dict)
 
     def info(self) -> dict[str, Any]:
         return {
@@ -231,6 +234,23 @@ class Driver:
             table.turn_started = now
         return self.broadcast(table, step.events)
 
+    def stand_in(self, table: Table, index: int) -> list[Outgoing]:
+        """A bot begins to play seat ``index`` for its person (gone past the grace, or given the seat
+        up): the game may change its settings for it (Notty: a turn limit for a table with none),
+        which the record keeps and everyone at the table is told."""
+        seat = table.seats[index]
+        seat.stand_in = True
+        match = table.match
+        if match is None or match.over:
+            return []
+        events = match.stand_in_began(index, table.asked)
+        if match.settings != table.settings:
+            table.settings = match.settings
+            self.listing += 1
+            self._journal.append(OptionsChanged(table.id, match.settings.options))
+            log.info("table %d: options now %s", table.id, dict(match.settings.options))
+        return self.broadcast(table, events) if events else []
+
     def note_end(self, table: Table) -> bool:
         """Record the match's end, if it has ended; say whether it has."""
         assert table.match is not None
@@ -314,9 +334,9 @@ class Driver:
             elif now - table.empty_since >= abandon_after:
                 self.abandon(table, abandon_after)
                 continue
-            for seat in table.seats:
+            for index, seat in enumerate(table.seats):
                 if seat.dropped_at is not None and not seat.stand_in and now - seat.dropped_at >= grace:
-                    seat.stand_in = True
+                    out += self.stand_in(table, index)
             current = table.seats[match.current]
             if (
                 table.turn_seconds

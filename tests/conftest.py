@@ -89,6 +89,9 @@ def set_position(
     game.current, game.turn = current, turn
     game.drew, game.stole, game.exchanged, game.must_put_back = drew, stole, exchanged, must_put_back
     game.winner = game.end_reason = None
+    # The position is where the turn under way began, with no quiet turns behind it (no-progress rule).
+    game._turn_began = game._hands_now()
+    game.quiet_turns = 0
     return game
 
 
@@ -141,6 +144,8 @@ def snapshot(game: Game) -> tuple[Any, ...]:
         game.must_put_back,
         game.winner,
         game.end_reason,
+        game.quiet_turns,
+        game._turn_began,
         game._rng.getstate(),
     )
 
@@ -198,13 +203,15 @@ class ArmableRandom(random.Random):
 
 def restore(game: Game, snap: tuple[Any, ...]) -> None:
     """Put a game back to a :func:`snapshot` (to try one action after another)."""
-    hands, deck, _, current, turn, drew, stole, exchanged, must_put_back, winner, reason, rng = snap
+    hands, deck, _, current, turn, drew, stole, exchanged, must_put_back, winner, reason, *rest = snap
+    quiet, began, rng = rest
     for seat, hand in enumerate(hands):
         game.hands[seat] = list(hand)
     game._deck = list(deck)
     game.current, game.turn = current, turn
     game.drew, game.stole, game.exchanged, game.must_put_back = drew, stole, exchanged, must_put_back
     game.winner, game.end_reason = winner, reason
+    game.quiet_turns, game._turn_began = quiet, began
     game._rng.setstate(rng)
 
 

@@ -10,7 +10,7 @@ smallest hands rank first.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -190,6 +190,9 @@ class HiddenMatch:
     def hint(self, seat: int) -> Callable[[], HintAnswer] | None:
         hand = list(self.hands[seat])
         return lambda: HintAnswer(f"play {hand[0]}", (f"play {hand[0]}",), {"card": hand[0]})
+
+    def stand_in_began(self, seat: int, asked: Collection[str]) -> tuple[Any, ...]:
+        return ()
 
 
 class RandomBot:

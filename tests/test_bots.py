@@ -275,6 +275,8 @@ def play(rules: Rules, names: list[str], seed: int | str) -> tuple[GameResult, R
     ends = sum(1 for _, action, _ in record if action == "end")
     if result.reason is EndReason.TURN_LIMIT:
         assert result.turns == rules.turn_limit and ends == result.turns
+    elif result.reason is EndReason.NO_PROGRESS:  # the last turn's end drew the game
+        assert ends == result.turns and game.quiet_turns == rules.quiet_rounds * len(names)
     else:
         assert ends == result.turns - 1
     return result, record, checked
@@ -309,7 +311,8 @@ def test_bot_games_reach_every_kind_of_ending() -> None:
         for names in (["greedy", "greedy"], ["random", "greedy", "greedy"]):
             result, _, _ = play(TINY.replace(turn_limit=200), names, seed)
             reasons[result.reason] += 1
-    assert reasons[EndReason.DISCARD] and reasons[EndReason.TURN_LIMIT] + reasons[EndReason.STALEMATE]
+    no_winner = (EndReason.TURN_LIMIT, EndReason.STALEMATE, EndReason.NO_PROGRESS)
+    assert reasons[EndReason.DISCARD] and sum(reasons[reason] for reason in no_winner)
 
 
 @presets

@@ -73,6 +73,7 @@ def test_a_person_connects_creates_a_table_asks_a_hint_plays_and_quits(server_po
     child.expect("connected to")
     child.sendline("new classic 2 greedy")
     child.expect(r"you sit at table \d+, seat 0")
+    child.expect(r"· turn 1 of 300 ·")  # a bot plays here: the table's limit, shown from the start
     child.expect("your turn")  # at once, or after the bot's turn
     child.sendline("hint")
     child.expect(r"hint: ")
@@ -383,8 +384,8 @@ def test_help_says_how_to_choose_a_level() -> None:
         ("new classic 3 human greedy expert", "do not fit at 3 seats"),
         ("new human 2", "the number of seats goes first"),
         ("new human human human", "2 or 3 seats"),
-        ("new limit", "'limit' takes a number of turns, 1 to 100,000"),
-        ("new 2 greedy limit 0", "'limit' takes a number of turns"),
+        ("new limit", "'limit' takes a number of turns, 0 to 100,000"),
+        ("new 2 greedy limit -1", "'limit' takes a number of turns"),
         ("new limit 100001", "'limit' takes a number of turns"),
         ("new limit ten", "'limit' takes a number of turns"),
         ("new limit 5 greedy limit 6", "one limit, please"),

@@ -224,3 +224,30 @@ def test_experts_alone_at_a_table_do_not_pass_for_ever(experts: int, seed: int) 
 
     play_bots(game, bots, on_step=count)
     assert drawn >= 5
+
+
+# -- one card: stealing first when the victim's face-up hand is richer than the deck -----------
+
+
+@pytest.mark.parametrize(
+    ("victim", "choice"),
+    [("R4 R4 R6 R6 Y5 G5 B5 R7", Steal(1)), ("Y1 Y9 G2 G2 B8 B10 Y10 R1", Draw(2))],
+    ids=["victim-rich-in-partners", "victim-with-none"],
+)
+def test_a_lone_card_steals_first_only_for_a_better_chance_than_drawing(victim: str, choice: object) -> None:
+    # R5 alone: two drawn cards complete it about 1% of the time; a stolen partner
+    # (R4, R6, Y5 ...) then one drawn card, several times as often.
+    bot = expert("hard")
+    bot.thefts.exposed, bot.thefts.robbed, bot.thefts.left_alone = 10, 10, 2  # a careful thief: no waiting
+    assert bot.choose(position(CLASSIC, ["R5", victim]).view(0)) == choice
+
+
+@pytest.mark.parametrize(
+    ("robbed", "choice"), [(10, EndTurn()), (0, Draw(1))], ids=["thinned", "never-robbed"]
+)
+def test_a_hand_of_dead_cards_is_left_for_a_thief_to_thin(robbed: int, choice: object) -> None:
+    # Four cards that need eight more between them: drawing one a turn while a thief
+    # takes one a turn would keep the hand at four for ever.
+    bot = expert("hard")
+    bot.thefts.exposed, bot.thefts.robbed = 10, robbed
+    assert bot.choose(position(CLASSIC, ["R1 Y4 G7 B10", "Y1 Y9 G2 B8"]).view(0)) == choice

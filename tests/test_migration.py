@@ -161,7 +161,7 @@ def humans(*names: str) -> list[OldSeat]:
 def old_game(
     table: int, preset: str, seats: Sequence[OldSeat], seed: int, turn_limit: int = 0, level: str = "medium"
 ) -> OldGame:
-    rules = rules_from(preset, turn_limit=turn_limit)
+    rules = rules_from(preset, turn_limit=turn_limit, quiet_rounds=0)  # before the no-progress rule
     return OldGame(table, Game(rules, [seat.name for seat in seats], random.Random(seed)), level, seats)
 
 
@@ -194,7 +194,11 @@ def test_a_v1_database_migrates_on_open_to_the_game_and_its_options(tmp_path: Pa
     assert "preset" not in columns and "level" not in columns and "turn_limit" not in columns
     assert {"game", "variant", "options"} <= set(columns)
     stored = dict(db.execute("SELECT id, options FROM games").fetchall())
-    assert stored == {1: '{"level":"hard","turn_limit":200}', 2: '{"level":"medium","turn_limit":0}'}
+    # Played before the no-progress rule, they keep playing (and replay) without it.
+    assert stored == {
+        1: '{"level":"hard","quiet_rounds":0,"turn_limit":200}',
+        2: '{"level":"medium","quiet_rounds":0,"turn_limit":0}',
+    }
     assert all(list(json.loads(text)) == sorted(json.loads(text)) for text in stored.values())
 
     saved = store.game(1)
@@ -203,7 +207,7 @@ def test_a_v1_database_migrates_on_open_to_the_game_and_its_options(tmp_path: Pa
         table=1,
         game="notty",
         variant="classic",
-        options={"level": "hard", "turn_limit": 200},
+        options={"level": "hard", "quiet_rounds": 0, "turn_limit": 200},
         bot_delay=0.5,
         turn_seconds=30,
         seats=(SeatRecord("ann", None, _hash(TOKENS[0])), SeatRecord("bob", None, _hash(TOKENS[1]))),
@@ -213,7 +217,8 @@ def test_a_v1_database_migrates_on_open_to_the_game_and_its_options(tmp_path: Pa
     assert saved.moves == tuple(
         Moved(1, number, seat, action, outcome) for number, (seat, action, outcome) in enumerate(one.moves, 1)
     )
-    assert saved.begun.settings == Settings("notty", "classic", 2, {"level": "hard", "turn_limit": 200})
+    options = {"level": "hard", "quiet_rounds": 0, "turn_limit": 200}
+    assert saved.begun.settings == Settings("notty", "classic", 2, options)
     listed = {(summary.id, summary.game, summary.variant, summary.names) for summary in store.games()}
     assert listed == {
         (1, "notty", "classic", ("ann", "bob")),
@@ -290,7 +295,7 @@ def test_an_unfinished_v1_game_rebuilds_through_the_seam_exactly(
     assert (saved.over is None) == (not old.game.over)
     assert [s.begun.table for s in store.unfinished()] == ([] if old.game.over else [7])
     assert saved.begun.settings == GAMES["notty"].settings(
-        preset, players, {"level": level, "turn_limit": turn_limit}
+        preset, players, {"level": level, "turn_limit": turn_limit, "quiet_rounds": 0}
     )
     match = rebuild(saved, random.Random(0))
     rebuilt = matched(match)
@@ -319,7 +324,8 @@ def test_a_host_restores_a_v1_game_and_its_players_resume(tmp_path: Path) -> Non
         host.restore(saved, now=0.0)
     assert list(host.tables) == [3]
     table = host.tables[3]
-    assert table.settings == Settings("notty", "classic", 3, {"level": "easy", "turn_limit": 400})
+    options = {"level": "easy", "quiet_rounds": 0, "turn_limit": 400}
+    assert table.settings == Settings("notty", "classic", 3, options)
     assert snapshot(matched(table.match))[:-1] == snapshot(old.game)[:-1]
     # The humans' stand-ins play at the recorded level; the expert seat keeps its own.
     levels = {seat: bot.level for seat, bot in table.bots.items() if isinstance(bot, ExpertBot)}

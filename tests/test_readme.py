@@ -114,6 +114,9 @@ def test_switching_commands_installs_what_is_missing_and_again_after_a_change(tm
     """Run the Makefile for real against a stand-in venv whose programs only log how they were called."""
     shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    for source in ("setup.py", "solver/notty/_native.c"):  # the solver's C extension: a change rebuilds it
+        (tmp_path / source).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / source, tmp_path / source)
     log = tmp_path / "calls.log"
     bin_dir = tmp_path / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
@@ -142,6 +145,10 @@ def test_switching_commands_installs_what_is_missing_and_again_after_a_change(tm
     assert make("test") == ["python -m pip install --quiet -e .[test]"]
     assert make("play") == []
     assert make("ladder") == ["python -m pip install --quiet -e .[bench]"]
+    native = tmp_path / "solver/notty/_native.c"
+    os.utime(native, (native.stat().st_mtime + 10,) * 2)
+    assert make("play") == ["python -m pip install --quiet -e ."]
+    assert make("test") == ["python -m pip install --quiet -e .[test]"]
     stamps = sorted(path.name.rsplit("-", 1) for path in (tmp_path / ".venv").glob(".installed-*"))
     assert [kind for kind, _ in stamps] == [".installed-bench", ".installed-runtime", ".installed-test"]
     assert len({checksum for _, checksum in stamps}) == 1, stamps  # the old ones are gone

@@ -133,7 +133,8 @@ def test_watch_prints_a_whole_game_in_plain_text(capsys: pytest.CaptureFixture[s
     out = capsys.readouterr().out
     assert "\x1b[" not in out  # not a terminal: no colour codes
     assert "seed 5" in out
-    assert "game over" in out or " wins " in out
+    assert "turn limit 12" in out.splitlines()[0]  # the limit, said at the start
+    assert "with no winner" in out or "is drawn" in out or " wins " in out
     # The same seed shows the same game.
     assert watch.main(["--seed", "5", "--max-turns", "12", "--players", "greedy,random"]) == 0
     assert capsys.readouterr().out == out

@@ -58,9 +58,10 @@ def test_the_chance_of_a_lone_card_being_taken_is_a_probability_that_falls_as_lo
 def test_a_thief_who_always_robs_and_left_one_lone_card_alone_is_careful() -> None:
     record = Thefts()
     record.exposed = record.robbed = 20
-    assert record.last_taken() > 0.1
+    before = record.last_taken()
+    assert before > 0.05
     record.left_alone = 1
-    assert record.last_taken() < 0.02
+    assert record.last_taken() < before / 10
 
 
 def test_rounds_in_which_no_hand_changed_are_counted_as_quiet() -> None:

@@ -1762,6 +1762,7 @@ def test_the_welcome_lists_the_games_a_server_hosts() -> None:
     assert {option["name"]: option["default"] for option in notty["options"]} == {
         "level": "medium",
         "turn_limit": 0,
+        "quiet_rounds": 3,
     }
 
 

@@ -28,7 +28,7 @@ class CardError(ValueError):
 _RANK = {colour: index for index, colour in enumerate(COLOUR_ORDER)}
 
 
-@attrs.frozen(slots=True, order=False, repr=False)
+@attrs.frozen(slots=True, eq=False, order=False, repr=False)
 class Card:
     """One card. Two copies of each card exist, indistinguishable, so hands are multisets.
 
@@ -50,6 +50,18 @@ class Card:
             raise CardError(f"card number must be a positive whole number, not {self.number!r}")
         object.__setattr__(self, "_rank", _RANK[self.colour] << 16 | self.number)
         object.__setattr__(self, "_text", f"{self.colour}{self.number}")
+
+    # Equality and hashing by the precomputed rank, which names the card: the engine compares and
+    # hashes cards at every move, and attrs' generated methods build tuples each time.
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if other.__class__ is not Card:
+            return NotImplemented
+        return self._rank == other._rank
+
+    def __hash__(self) -> int:
+        return self._rank
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Card):

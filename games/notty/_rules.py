@@ -45,7 +45,9 @@ def _bool(_: Any, attribute: attrs.Attribute[bool], value: bool) -> None:
 class Rules:
     """One ruleset: the rules table of ``shared/rules/notty.md`` as data.
 
-    ``hand_limit=0`` and ``turn_limit=0`` mean "no limit".
+    ``hand_limit=0`` and ``turn_limit=0`` mean "no limit". ``quiet_rounds``: the game is drawn
+    (no winner, "no progress") once that many whole rounds in a row (that many turns of each
+    player) have passed with no hand changed over any turn; 0 turns the rule off.
     """
 
     name: str = attrs.field(default="custom", validator=attrs.validators.instance_of(str))
@@ -62,6 +64,7 @@ class Rules:
     last_card_stolen_wins: bool = attrs.field(default=True, validator=_bool)
     max_draw: int = attrs.field(default=3, validator=_int_at_least(1))
     turn_limit: int = attrs.field(default=0, validator=_int_at_least(0))
+    quiet_rounds: int = attrs.field(default=3, validator=_int_at_least(0))
 
     def __attrs_post_init__(self) -> None:
         if self.max_players < self.min_players:

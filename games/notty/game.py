@@ -7,7 +7,7 @@ this module is the one place that turns it into what the platform asks for.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from games._interface import (
@@ -48,6 +48,13 @@ EXPERT = "expert"
 DEFAULT_LEVEL = "medium"
 #: The most turns a table's limit may be.
 MAX_TURN_LIMIT = 100_000
+#: The turn limit of a table where a bot plays, unless its creator gave one (0 included): at its
+#: creation with a bot seat, or when a bot first stands in for a person at a table with none (then
+#: this many turns after those already played).
+BOT_TURN_LIMIT = 300
+#: The no-progress rule's default (``Rules.quiet_rounds``), and the most rounds a table may set.
+QUIET_ROUNDS = 3
+MAX_QUIET_ROUNDS = 1000
 #: A hint lists at most this many other best discards.
 MAX_ALTERNATIVES = 10
 
@@ -56,8 +63,15 @@ OPTIONS = {
         "level", "how well the table's expert bots play, stand-ins included", DEFAULT_LEVEL, choices=LEVELS
     ),
     "turn_limit": Option(
-        "turn_limit", "the game ends with no winner after this many turns (0: never)", 0, low=0,
-        high=MAX_TURN_LIMIT,
+        "turn_limit",
+        f"the game ends with no winner after this many turns (0: never); unless given, none at a "
+        f"table of people and {BOT_TURN_LIMIT} where a bot plays",
+        0, low=0, high=MAX_TURN_LIMIT, bot_default=BOT_TURN_LIMIT,
+    ),
+    "quiet_rounds": Option(
+        "quiet_rounds",
+        "the game is drawn when no hand has changed for this many whole rounds (0: never)",
+        QUIET_ROUNDS, low=0, high=MAX_QUIET_ROUNDS,
     ),
 }  # fmt: skip
 _SUMMARIES = {
@@ -73,7 +87,10 @@ def bot_at_level(bot: str, level: str) -> str:
 
 
 def rules_for(settings: Settings) -> Rules:
-    return PRESETS[settings.variant].replace(turn_limit=int(settings.options["turn_limit"]))
+    options = settings.options
+    return PRESETS[settings.variant].replace(
+        turn_limit=int(options["turn_limit"]), quiet_rounds=int(options["quiet_rounds"])
+    )
 
 
 class NottyGame:
@@ -165,12 +182,29 @@ class NottyMatch:
         self._events = {}
         return Step(tuple(events), _tokens(chance_of(events)))
 
+    def stand_in_began(self, seat: int, asked: Collection[str]) -> tuple[Any, ...]:
+        """A bot began to play for ``seat``'s person: a table with no turn limit, unless its creator
+        asked for none, now ends with no winner :data:`BOT_TURN_LIMIT` turns after those played."""
+        game = self.game
+        limit = game.turn - 1 + BOT_TURN_LIMIT
+        if "turn_limit" in asked or game.rules.turn_limit or game.over or limit > MAX_TURN_LIMIT:
+            return ()
+        events = game.set_turn_limit(limit)
+        self.settings = Settings(
+            self.settings.game,
+            self.settings.variant,
+            self.settings.seats,
+            {**self.settings.options, "turn_limit": limit},
+        )
+        self._body = None
+        return tuple(events)
+
     def outcome(self) -> Outcome | None:
         game = self.game
         if game.end_reason is None:
             return None
         end = GameEnded(game.winner, game.end_reason)
-        text = event_to_wire(end, game.names)["text"]
+        text = event_to_wire(end, game.names, game.rules)["text"]
         seats = range(len(game.names))
         if game.winner is None:
             return Outcome((tuple(seats),), game.end_reason.value, text)
@@ -185,7 +219,8 @@ class NottyMatch:
     def event(self, event: Any, seat: int | None) -> Mapping[str, Any]:
         cached = self._events.get(id(event))
         if cached is None or cached[0] is not event:
-            cached = self._events[id(event)] = (event, event_to_wire(event, self.game.names))
+            wire = event_to_wire(event, self.game.names, self.game.rules)
+            cached = self._events[id(event)] = (event, wire)
         return cached[1]
 
     def bot_view(self, seat: int) -> Any:

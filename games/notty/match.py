@@ -66,7 +66,12 @@ def lineup(players: str, preset: str, max_turns: int) -> tuple[Rules, tuple[str,
 
 
 def _settings_of(game: Game) -> Settings:
-    """What the seam's match carries for an engine game: its rules' name and turn limit (the
-    rules may be no preset; nothing here reads the settings back)."""
-    options: dict[str, int | str] = {"level": DEFAULT_LEVEL, "turn_limit": game.rules.turn_limit}
+    """What the seam's match carries for an engine game: its rules' name, turn limit and no-progress
+    rule (the rules may be no preset; nothing here reads the settings back)."""
+    rules = game.rules
+    options: dict[str, int | str] = {
+        "level": DEFAULT_LEVEL,
+        "quiet_rounds": rules.quiet_rounds,
+        "turn_limit": rules.turn_limit,
+    }
     return Settings(NAME, game.rules.name, len(game.names), options)

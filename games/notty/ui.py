@@ -29,12 +29,15 @@ from ._groups import InvalidGroup, classify_group
 from ._rules import PRESETS
 
 HELP = """\
-  new [PRESET] [SEATS] [BOT|human...] [LEVEL] [limit TURNS]
+  new [PRESET] [SEATS] [BOT|human...] [LEVEL] [limit TURNS] [quiet ROUNDS]
                               e.g. 'new classic 3 expert greedy hard'; PRESET is classic (the default)
                               or five-colour; name no one else and they are expert bots ('new human':
                               a table for two people); LEVEL, anywhere in the line, is how well the
                               expert bots play: easy, medium (the default) or hard; 'limit 200',
-                              anywhere too, ends the game with no winner after 200 turns
+                              anywhere too, ends the game with no winner after 200 turns (where a bot
+                              plays the limit is 300 unless given; 'limit 0': never); 'quiet 5' draws
+                              the game once no hand has changed for 5 whole rounds (3 unless given;
+                              'quiet 0': never)
   draw N                      draw 1-3 cards     steal NAME     steal from a player
   discard CARDS               e.g. 'discard R3 R4 R5'
   dd                          draw-and-discard (five-colour); then 'putback CARD'
@@ -48,10 +51,14 @@ ENDINGS = {
     "stolen": "last card stolen",
     "stalemate": "stalemate: every hand full, no group in any",
     "turn-limit": "the table's turn limit",
+    "no-progress": "no progress: no hand changed for whole rounds",
 }
 
 #: The body's turn flags, in :class:`Body`'s order.
 _FLAGS = ("drew", "stole", "exchanged", "must_put_back")
+#: The body's counts of how a game may end with no winner, in :class:`Body`'s order (a server
+#: before the no-progress rule sends none of them).
+_COUNTS = ("turn_limit", "quiet_rounds", "quiet_turns")
 _CARD_WORD = re.compile(r"\b([RYGBK])(\d{1,2})\b")
 
 
@@ -66,6 +73,9 @@ class Body:
     stole: bool
     exchanged: bool
     must_put_back: bool
+    turn_limit: int | None = None  # the table's turn limit (0: none); None: not said
+    quiet_rounds: int | None = None  # whole rounds without a change that draw the game (0: never)
+    quiet_turns: int | None = None  # turns in a row without a change so far
 
 
 @attrs.frozen
@@ -86,7 +96,10 @@ class NottyUI:
     variant_noun = "preset"
     default_bot = "expert"
     number_words: Mapping[str, NumberWord] = MappingProxyType(
-        {"limit": NumberWord("turn_limit", 1, "a number of turns", 200)}
+        {
+            "limit": NumberWord("turn_limit", 0, "a number of turns", 200),
+            "quiet": NumberWord("quiet_rounds", 0, "a number of whole rounds", 3),
+        }
     )
 
     def commands(self, view: TableView | None) -> tuple[str, ...]:
@@ -141,10 +154,15 @@ class NottyUI:
         for key in _FLAGS:
             if type(body.get(key)) is not bool:
                 raise GameDataError(f"body.{key}: not true or false")
+        for key in _COUNTS:
+            count = body.get(key)
+            if count is not None and (type(count) is not int or count < 0):
+                raise GameDataError(f"body.{key}: not a whole number")
         return Body(
             tuple(tuple(sorted(_cards(hand, f"body.hands[{seat}]"))) for seat, hand in enumerate(hands)),
             deck_size,
             *(bool(body[key]) for key in _FLAGS),
+            *(body.get(key) for key in _COUNTS),
         )
 
     def state_text(
@@ -152,15 +170,11 @@ class NottyUI:
     ) -> str:
         body = _body(view)
         lines = [colour_cards_in(f"  {event['text']}", colour) for event in events]
-        lines.append(f"table {table} · {view.variant} · turn {view.turn} · deck {body.deck_size} cards")
+        turn = f"turn {view.turn}" + (f" of {body.turn_limit}" if body.turn_limit else "")
+        lines.append(f"table {table} · {view.variant} · {turn} · deck {body.deck_size} cards{_quiet(body)}")
         lines += hand_lines(view.names, body.hands, view.to_move, view.seat, colour)
         if view.result is not None:
-            winner, how = view.result.winner, ENDINGS.get(view.result.reason, view.result.reason)
-            lines.append(
-                game_over_line(
-                    f"{view.names[winner]} wins ({how})" if winner is not None else f"no winner ({how})"
-                )
-            )
+            lines.append(game_over_line(end_line(view, body)))
         elif view.legal:
             lines.append("your turn: " + legal_summary(view.legal))
         else:
@@ -186,6 +200,28 @@ UI: GameUI = NottyUI()
 
 
 # -- the look ------------------------------------------------------------------------
+
+
+def end_line(view: TableView, body: Body) -> str:
+    """How the game ended, as what it is: a win, or a draw and the rule that made it."""
+    assert view.result is not None
+    winner, reason = view.result.winner, view.result.reason
+    if winner is not None:
+        return f"{view.names[winner]} wins ({ENDINGS.get(reason, reason)})"
+    if reason == "no-progress" and body.quiet_rounds:
+        return f"the game is drawn: no hand changed for {body.quiet_rounds} whole rounds (no progress)"
+    if reason == "turn-limit" and body.turn_limit:
+        turns = f"{body.turn_limit} turn{'s' if body.turn_limit > 1 else ''}"
+        return f"the game ended at the table's turn limit ({turns}) with no winner"
+    return f"no winner ({ENDINGS.get(reason, reason)})"
+
+
+def _quiet(body: Body) -> str:
+    """Turns in a row with no hand changed, once there have been some, and when they draw the game."""
+    if not body.quiet_turns or not body.quiet_rounds:
+        return ""
+    turns = f"{body.quiet_turns} turn{'s' if body.quiet_turns > 1 else ''}"
+    return f" · no hand changed for {turns} ({body.quiet_rounds} whole rounds draw the game)"
 
 
 def colour_cards_in(text: str, colour: bool) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.notty import Card
+from games.notty import Card, Rules
 
 from .engine import (
     Discarded,
@@ -17,13 +17,16 @@ from .engine import (
     ReturnedCard,
     Stole,
     TurnEnded,
+    TurnLimitSet,
     View,
 )
 
 
 def view_body(view: View) -> dict[str, Any]:
-    """The game's part of a view: every hand (Notty's hands are face up), the deck's size and what
-    the player to move has used up this turn. Never the deck's order."""
+    """The game's part of a view: every hand (Notty's hands are face up), the deck's size, what
+    the player to move has used up this turn, and how the game may end with no winner: the turn
+    limit (0: none), the rounds without a change that draw it (0: never) and the turns in a row
+    that have passed without one. Never the deck's order."""
     return {
         "hands": [_cards(hand) for hand in view.hands],
         "deck_size": view.deck_size,
@@ -31,12 +34,33 @@ def view_body(view: View) -> dict[str, Any]:
         "stole": view.stole,
         "exchanged": view.exchanged,
         "must_put_back": view.must_put_back,
+        "turn_limit": view.rules.turn_limit,
+        "quiet_rounds": view.rules.quiet_rounds,
+        "quiet_turns": view.quiet_turns,
     }
 
 
-def event_to_wire(event: Event, names: Sequence[str]) -> dict[str, Any]:
+def end_text(winner: int | None, reason: str, names: Sequence[str], rules: Rules | None = None) -> str:
+    """How a game ended, in a sentence: what it is, with the rule's numbers where they are known."""
+    if winner is not None:
+        if reason == "discard":
+            return f"{names[winner]} wins by discarding their last cards"
+        return f"{names[winner]} wins: their last card was stolen"
+    if reason == "no-progress":
+        rounds = f"{rules.quiet_rounds} whole rounds" if rules is not None else "the rules' whole rounds"
+        return f"the game is drawn: no hand changed for {rounds} (no progress)"
+    if reason == "turn-limit":
+        turns = rules.turn_limit if rules is not None else 0
+        limit = f" ({turns} turn{'s' if turns > 1 else ''})" if turns else ""
+        return f"the game ended at the table's turn limit{limit} with no winner"
+    if reason == "stalemate":
+        return "the game is drawn: every hand is full and holds no group (stalemate)"
+    return f"game over, no winner ({reason.replace('-', ' ')})"
+
+
+def event_to_wire(event: Event, names: Sequence[str], rules: Rules | None = None) -> dict[str, Any]:
     """An event as the protocol carries it: a ``kind``, a line of ``text`` for people, and its facts
-    as ``data``."""
+    as ``data``. ``rules`` (the game's) puts numbers in the words for an end with no winner."""
     fields: dict[str, Any]
     match event:
         case GameStarted(first):
@@ -60,14 +84,15 @@ def event_to_wire(event: Event, names: Sequence[str]) -> dict[str, Any]:
         case TurnEnded(seat, next_seat, turn):
             fields = {"kind": "turn-ended", "seat": seat, "next_seat": next_seat, "turn": turn}
             text = f"{names[seat]} ends the turn; {names[next_seat]} to play"
+        case TurnLimitSet(turn_limit):
+            fields = {"kind": "turn-limit-set", "turn_limit": turn_limit}
+            text = (
+                f"a bot now plays at this table, so it has a turn limit: the game ends with no winner "
+                f"after turn {turn_limit}"
+            )
         case GameEnded(winner, reason):
             fields = {"kind": "game-ended", "winner": winner, "reason": reason.value}
-            if winner is None:
-                text = f"game over, no winner ({reason.value.replace('-', ' ')})"
-            elif reason.value == "discard":
-                text = f"{names[winner]} wins by discarding their last cards"
-            else:
-                text = f"{names[winner]} wins: their last card was stolen"
+            text = end_text(winner, reason.value, names, rules)
         case _:  # pragma: no cover
             raise TypeError(f"not an event: {event!r}")
     kind = fields.pop("kind")

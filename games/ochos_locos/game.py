@@ -23,7 +23,7 @@ is whoever a table deals to start), so a table's creator has no standing edge.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -557,6 +557,10 @@ class OchosMatch:
         view = self._seat_view(seat)
         names = self.names
         return lambda: expert_hint(view, names, ExpertBot(random.Random()))
+
+    def stand_in_began(self, seat: int, asked: Collection[str]) -> tuple[Any, ...]:
+        """A bot playing for a person changes nothing: every game of Ochos Locos ends."""
+        return ()
 
 
 def expert_hint(view: SeatView, names: Sequence[str], bot: ExpertBot) -> HintAnswer:

@@ -8,10 +8,12 @@ from functools import cache, lru_cache
 
 import attrs
 
-from games.notty import Card, Rules
+from games.notty import COLOUR_ORDER, Card, Rules
 
 from ._dp import Grid, best_plan, has_any_group, max_discard_size, plan_groups
 from ._enumerate import optimal_discards
+from ._impl import Info
+from ._impl import native as _native
 
 Group = tuple[Card, ...]
 
@@ -42,11 +44,29 @@ def _grid(hand: Iterable[Card], rules: Rules) -> Grid:
 
 @lru_cache(maxsize=65536)
 def _max_for_grid(grid: Grid, shortest_run: int, smallest_set: int) -> int:
+    if _native is not None and grid:
+        copies = max(max(row) for row in grid) or 1
+        flat = bytes(copies for row in grid for copies in row)
+        found = _native.max_discard(flat, len(grid[0]), copies, shortest_run, smallest_set)
+        if found is not None:
+            return found
     return max_discard_size(grid, shortest_run, smallest_set)
 
 
 def max_discard(hand: Iterable[Card], rules: Rules) -> int:
     """The largest number of cards the hand can discard now, as disjoint valid groups."""
+    native = _native
+    if native is not None:
+        if type(hand) is not list and type(hand) is not tuple:
+            hand = list(hand)
+        key = rules.colours, rules.numbers, rules.copies, rules.shortest_run, rules.smallest_set
+        found = native.max_discard_of(hand, _INFO.get(key) or _new_info(key))
+        if found is not None:
+            return found
+        # a card not in the deck (the Python path says which), or a ruleset left to Python
+        return _max_for_bytes(
+            _bytes_grid(hand, rules), len(rules.colours), rules.copies, rules.shortest_run, rules.smallest_set
+        )
     return _max_for_grid(_grid(hand, rules), rules.shortest_run, rules.smallest_set)
 
 
@@ -56,7 +76,86 @@ def best_discard(hand: Iterable[Card], rules: Rules) -> list[Group]:
     Groups are sorted tuples of cards, listed sets first (by number), then
     runs (by colour and number); an empty list when nothing can be discarded.
     """
+    native = _native
+    if native is not None:  # one call: the simulator's hottest
+        if type(hand) is not list and type(hand) is not tuple:
+            hand = list(hand)
+        key = rules.colours, rules.numbers, rules.copies, rules.shortest_run, rules.smallest_set
+        groups = native.best_discard(hand, _INFO.get(key) or _new_info(key))
+        if groups is not None:
+            return groups
+        shape = rules.numbers, rules.copies, rules.shortest_run, rules.smallest_set
+        return list(_best_for_bytes(_bytes_grid(hand, rules), rules.colours, *shape))
     return list(_best_for_grid(_grid(hand, rules), rules.colours, rules.shortest_run, rules.smallest_set))
+
+
+# --------------------------------------------------------------------------- the C extension's path
+#
+# The hand becomes bytes (copies per card, by number then colour: the rows of ``_grid``, joined)
+# in C; the per-hand caches are dicts keyed by those bytes, one pair per ruleset shape, looked up
+# in C too. A ruleset whose states the extension cannot pack (many copies with long runs) goes to
+# the Python sweep, through the LRU caches below.
+
+RulesKey = tuple[str, int, int, int, int]  # colours, numbers, copies, shortest run, smallest set
+_INFO: dict[RulesKey, Info] = {}
+
+
+def _new_info(key: RulesKey) -> Info:
+    colours, numbers, copies, shortest_run, smallest_set = key
+    cards = _card_table(colours, numbers)
+    if len(_INFO) >= 64:
+        _INFO.clear()
+    info = _INFO[key] = (_colour_index(colours), numbers, copies, shortest_run, smallest_set, cards, {}, {})
+    return info
+
+
+def _bytes_grid(hand: Iterable[Card], rules: Rules) -> bytes:
+    assert _native is not None
+    if type(hand) is not list and type(hand) is not tuple:
+        hand = list(hand)
+    flat = _native.grid(hand, _colour_index(rules.colours), rules.numbers, rules.copies)
+    if flat is None:  # a card not in the deck, or too many copies: say which, as the Python path does
+        return bytes(copies for row in _grid(hand, rules) for copies in row)
+    return flat
+
+
+@cache
+def _colour_index(colours: str) -> tuple[int, ...]:
+    return tuple(colours.find(colour) for colour in COLOUR_ORDER)
+
+
+def _rows(flat: bytes, colours: int) -> Grid:
+    return tuple(tuple(flat[i : i + colours]) for i in range(0, len(flat), colours))
+
+
+@lru_cache(maxsize=65536)
+def _max_for_bytes(flat: bytes, colours: int, copies: int, shortest_run: int, smallest_set: int) -> int:
+    assert _native is not None
+    found = _native.max_discard(flat, colours, copies, shortest_run, smallest_set)
+    if found is None:
+        return max_discard_size(_rows(flat, colours), shortest_run, smallest_set)
+    return found
+
+
+@lru_cache(maxsize=65536)
+def _best_for_bytes(
+    flat: bytes, colours: str, numbers: int, copies: int, shortest_run: int, smallest_set: int
+) -> tuple[Group, ...]:
+    assert _native is not None
+    cards = _card_table(colours, numbers)
+    found = _native.best_groups(flat, len(colours), copies, shortest_run, smallest_set, cards)
+    if found is None:
+        return _best_for_grid(_rows(flat, len(colours)), colours, shortest_run, smallest_set)
+    return found
+
+
+def clear_caches() -> None:
+    """Empty the per-hand result caches (benchmarks time uncached calls)."""
+    for cached in (_max_for_grid, _best_for_grid, _max_for_bytes, _best_for_bytes):
+        cached.cache_clear()
+    for info in _INFO.values():
+        info[6].clear()
+        info[7].clear()
 
 
 @lru_cache(maxsize=65536)

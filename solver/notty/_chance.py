@@ -20,6 +20,8 @@ from math import comb
 
 from games.notty import Card, Rules
 
+from ._impl import native as _native
+
 Flat = tuple[int, ...]  # copies per card, index (number - 1) * colours + colour
 
 
@@ -62,6 +64,12 @@ def chance_flat(hand: Flat, deck: Flat, draw: int, rules: Rules) -> float:
     size = sum(deck)
     if draw > size:
         return 0.0
+    if _native is not None:
+        counted = _native.finishing_ways(
+            hand, deck, draw, len(rules.colours), rules.numbers, rules.shortest_run, rules.smallest_set
+        )
+        if counted is not None:  # else a shape (or a count past 64 bits) left to Python
+            return counted / comb(size, draw)
     ways = 0
     for drawn in _finishers(hand, deck, draw, *_shape(rules)):
         w = 1
@@ -80,6 +88,17 @@ def _shape(rules: Rules) -> tuple[int, int, int, int]:
 def _finishers(
     hand: Flat, deck: Flat, draw: int, colours: int, numbers: int, shortest: int, smallest_set: int
 ) -> frozenset[Flat]:
+    if _native is not None:
+        found = _native.finishers(hand, deck, draw, colours, numbers, shortest, smallest_set)
+        if found is not None:
+            return found
+    return _search(hand, deck, draw, colours, numbers, shortest, smallest_set)
+
+
+def _search(
+    hand: Flat, deck: Flat, draw: int, colours: int, numbers: int, shortest: int, smallest_set: int
+) -> frozenset[Flat]:
+    """The covering search in Python (the C extension's is the same, line for line)."""
     found: set[Flat] = set()
     seen: set[tuple[Flat, Flat]] = set()
     cells = len(hand)

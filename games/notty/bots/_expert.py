@@ -7,12 +7,17 @@ looks at the deck's order. Each turn it
 1. goes out at once whenever its whole hand can be discarded;
 2. steals when the card it would get (at random) raises its chance of going
    out now, or when the theft lowers an opponent's chance of going out next
-   turn; it never steals a last card, which would make that player the
+   turn; holding one card it steals first whenever the card it would get
+   gives a better chance this turn than drawing does (a thief takes one of
+   two cards back either way, so the lone card is not lost, and a turn spent
+   drawing two that fail leaves three cards and a dead turn after it);
+   it never steals a last card, which would make that player the
    winner, and it frees an opponent stuck at the hand limit, since only a
    free opponent takes cards it cannot use off its hands;
 3. draws the number of cards (0 to 3) that maximises the chance of going out
    now plus the worth of what it keeps if the draw fails, and with nothing in
-   reach draws one card a turn to build from, while its hand is small.
+   reach draws one card a turn to build from, while its hand is small (one
+   or two cards, or more when no thief is thinning it).
    Heads-up, it counts on a theft to thin its hand only as often as it has
    seen one, and at any table not at all once rounds pass with nobody
    acting: careful bots that each waited for a theft passed for ever;
@@ -68,6 +73,8 @@ AFTER_DRAW = 0.5
 TWO_TURNS_UP_TO = 8
 #: With nothing in reach, draw one card a turn while the hand is smaller than this.
 BUILD_UP_TO = 8
+#: A hand bigger than this, with nothing in reach, is left for a thief to thin rather than built on.
+THIN_FROM = 2
 #: With no opponent able to steal, build up to this many cards below the hand limit.
 FREE_MARGIN = 4
 #: A stolen card rarely fits: a theft must add at least this much to the chances.
@@ -144,12 +151,16 @@ class _Decision:
     def _steal_target(self) -> int | None:
         look, view = self.look, self.view
         mine_now = look.best_draw(self.mine, self.deck)[0]
-        best, target = STEAL_MIN, None
+        lone = size(self.mine) == 1
+        best, target = (0.0 if lone else STEAL_MIN), None
         for victim, cards in enumerate(view.hands):
             if victim == self.seat or len(cards) < 2 or not self._allowed(Steal(victim)):
                 continue  # a last card stolen makes its owner the winner
             theirs = look.flat(cards)
-            value = look.steal_gain(self.mine, self.deck, theirs) - mine_now
+            gain = look.steal_gain(self.mine, self.deck, theirs)
+            if lone and gain <= max(mine_now, self._last_taken()):
+                continue  # a lone card: steal for a better chance now than drawing, or than waiting
+            value = gain - mine_now
             if self.budget.weigh_opponents:
                 value += look.best_draw(theirs, self.deck)[0] - look.after_steal(theirs, self.deck)
             if stuck(cards, self.rules) and not mine_now and size(self.mine) >= 2:
@@ -191,6 +202,8 @@ class _Decision:
                 best_value, best_count = value, k
         waiting = best_now < 1e-12 and size(self.mine) >= 2 and self._robbed(self.mine) < RATE_BUILD
         if best_value < 1e-12 or waiting:  # nothing in reach, nor a theft likely to bring it: build
+            if not waiting and size(self.mine) > THIN_FROM and self._robbed(self.mine):
+                return 0  # but a thief is thinning this hand: a card drawn a turn would only keep it big
             return 1 if size(self.mine) < self._build_cap() else 0
         return best_count
 
@@ -287,8 +300,14 @@ class _Decision:
         return size(kept) >= 2 and an_opponent_can_act(self.view, self.seat)
 
     def _last_taken(self) -> float:
-        """The chance that a lone card is stolen before our next turn, which wins."""
-        return self.bot.thefts.last_taken() if an_opponent_can_act(self.view, self.seat) else 0.0
+        """The chance that a lone card is stolen before our next turn, which wins.
+
+        None once rounds pass with nobody acting: two experts each holding one card and waiting for
+        the other to take it passed until the no-progress rule drew the game.
+        """
+        if self.bot.thefts.quiet >= QUIET_ROUNDS or not an_opponent_can_act(self.view, self.seat):
+            return 0.0
+        return self.bot.thefts.last_taken()
 
     def _end_turn(self) -> Action:
         _, removed = self._keep(self.mine, self.deck)

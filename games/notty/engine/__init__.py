@@ -28,6 +28,7 @@ from ._events import (
     ReturnedCard,
     Stole,
     TurnEnded,
+    TurnLimitSet,
 )
 from ._game import Deal, Game, Outcome, outcome_of
 from ._legal import check, draw_room, is_legal, legal_actions, stuck
@@ -57,6 +58,7 @@ __all__ = [
     "Steal",
     "Stole",
     "TurnEnded",
+    "TurnLimitSet",
     "View",
     "check",
     "draw_room",

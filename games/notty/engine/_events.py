@@ -18,6 +18,7 @@ class EndReason(enum.StrEnum):
     STOLEN = "stolen"  # the winner's last card was stolen
     STALEMATE = "stalemate"  # every hand at the limit with no group: no winner
     TURN_LIMIT = "turn-limit"  # the table's turn limit was reached: no winner
+    NO_PROGRESS = "no-progress"  # no hand changed for the rules' quiet_rounds whole rounds: no winner
 
 
 @attrs.frozen
@@ -69,9 +70,27 @@ class TurnEnded:
 
 
 @attrs.frozen
+class TurnLimitSet:
+    """The table's turn limit changed during the game (a bot began to play for a person at a table
+    that had none): the game now ends with no winner after turn ``turn_limit``."""
+
+    turn_limit: int
+
+
+@attrs.frozen
 class GameEnded:
     winner: int | None
     reason: EndReason
 
 
-Event = GameStarted | Drew | Stole | Discarded | DrewToExchange | ReturnedCard | TurnEnded | GameEnded
+Event = (
+    GameStarted
+    | Drew
+    | Stole
+    | Discarded
+    | DrewToExchange
+    | ReturnedCard
+    | TurnEnded
+    | TurnLimitSet
+    | GameEnded
+)

@@ -31,6 +31,7 @@ from ._events import (
     ReturnedCard,
     Stole,
     TurnEnded,
+    TurnLimitSet,
 )
 from ._legal import check, legal_actions, stuck
 from ._view import View
@@ -100,6 +101,10 @@ class Game:
         self.deal = Deal(order, self.current)
         self.turn = 1
         self.drew = self.stole = self.exchanged = self.must_put_back = False
+        # The no-progress rule: each hand as the turn under way began, and how many turns in a row
+        # have ended with every hand as it began (a pure function of the moves: replay rebuilds it).
+        self._turn_began = self._hands_now()
+        self.quiet_turns = 0
         self.winner: int | None = None
         self.end_reason: EndReason | None = None
         self.opening: list[Event] = [GameStarted(self.current)]
@@ -123,7 +128,7 @@ class Game:
             rules=self.rules,
             names=self.names,
             seat=seat,
-            hands=tuple(tuple(hand) for hand in self.hands),
+            hands=tuple(map(tuple, self.hands)),
             deck_size=len(self._deck),
             current=self.current,
             turn=self.turn,
@@ -133,6 +138,7 @@ class Game:
             must_put_back=self.must_put_back,
             winner=self.winner,
             end_reason=self.end_reason,
+            quiet_turns=self.quiet_turns,
         )
 
     def legal_actions(self) -> list[Action]:
@@ -208,6 +214,12 @@ class Game:
         return events
 
     def _end_turn(self, seat: int) -> list[Event]:
+        hands = self._hands_now()
+        self.quiet_turns = self.quiet_turns + 1 if hands == self._turn_began else 0
+        self._turn_began = hands
+        quiet = self.rules.quiet_rounds
+        if quiet and self.quiet_turns >= quiet * len(self.names):
+            return [self._finish(None, EndReason.NO_PROGRESS)]
         limit = self.rules.turn_limit
         if limit and self.turn >= limit:
             return [self._finish(None, EndReason.TURN_LIMIT)]
@@ -215,6 +227,22 @@ class Game:
         self.turn += 1
         self.drew = self.stole = self.exchanged = False
         return [TurnEnded(seat, self.current, self.turn)]
+
+    def _hands_now(self) -> tuple[tuple[Card, ...], ...]:
+        """Every hand as a multiset (hands are kept sorted, so equal tuples are equal multisets)."""
+        return tuple(map(tuple, self.hands))
+
+    def set_turn_limit(self, turn_limit: int) -> list[Event]:
+        """Give the game a turn limit while it is played (a table's limit set when a bot begins to play
+        for a person). Only a game with no limit gets one, and only from the turn under way on, so
+        the game so far is what it would have been had it had this limit from the start: its record
+        can keep the limit as the table's from the start and replay it exactly."""
+        if self.over or self.rules.turn_limit or not self.turn <= turn_limit:
+            raise ValueError(
+                f"a game at turn {self.turn} with turn limit {self.rules.turn_limit} cannot take {turn_limit}"
+            )
+        self.rules = self.rules.replace(turn_limit=turn_limit)
+        return [TurnLimitSet(turn_limit)]
 
     def _finish(self, winner: int | None, reason: EndReason) -> GameEnded:
         self.winner, self.end_reason = winner, reason

@@ -32,6 +32,8 @@ class View:
     must_put_back: bool
     winner: int | None
     end_reason: EndReason | None
+    #: Turns in a row, up to the last one ended, over which no hand changed (see Rules.quiet_rounds).
+    quiet_turns: int = 0
 
     @property
     def over(self) -> bool:
