@@ -59,12 +59,12 @@ from collections.abc import Iterable, Iterator, Sequence
 import attrs
 from _machine import describe  # bench/ is on sys.path when this runs as a script
 
-from games.notty import PRESETS, rules_from
+from games.notty import PRESETS, Rules, rules_from
 from games.notty.bots import BOTS, Bot, make_bot
-from games.notty.engine import Action, EndReason, Game, View, draw_room
+from games.notty.bots._outlook import Outlook
+from games.notty.engine import Action, EndReason, Game, View
 from games.notty.match import bot_seat_names, play_bots
 from server.stats import wilson_interval
-from solver import chance_flat, flatten
 
 DEFAULT_BOTS = ("random", "greedy", "qlearn", "expert-easy", "expert-medium", "expert-hard")
 DEFAULT_PRESETS = ("classic", "five-colour")
@@ -241,10 +241,12 @@ def is_dead(view: View) -> bool:
     hand = view.hand
     if len(hand) < DEAD_HAND:
         return False
-    rules = view.rules
-    mine, deck = flatten(hand, rules), flatten(view.deck_contents().elements(), rules)
-    room = draw_room(rules, len(hand), view.deck_size)
-    return max(chance_flat(mine, deck, k, rules) for k in range(room + 1)) < DEAD_CHANCE
+    look = _OUTLOOKS.get(view.rules) or _OUTLOOKS.setdefault(view.rules, Outlook(view.rules))
+    return look.best_draw(look.flat(hand), look.flat(view.deck_contents().elements()))[0] < DEAD_CHANCE
+
+
+#: The expert's own go-out arithmetic (the best chance a draw gives now), one per ruleset.
+_OUTLOOKS: dict[Rules, Outlook] = {}
 
 
 @attrs.frozen

@@ -570,9 +570,8 @@ class Host:
                 table.bot_delay = max(table.bot_delay, self.bot_only_delay)
             self._stirred.add(table.id)
             self._journal.append(SeatLeft(table.id, session.seat))
-            if not seat.stand_in:
+            if not seat.stand_in:  # the driver marks it, and lets the game know
                 out += self.driver.stand_in(table, session.seat)
-            seat.stand_in = True
         session.table = session.seat = None
         out.insert(0, (conn, Left(table.id)))
         self._forget_if_empty(table)

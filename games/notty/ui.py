@@ -25,6 +25,7 @@ from games._ui import (
 )
 
 from ._cards import Card, CardError, parse_cards
+from ._endings import end_text
 from ._groups import InvalidGroup, classify_group
 from ._rules import PRESETS
 
@@ -208,11 +209,10 @@ def end_line(view: TableView, body: Body) -> str:
     winner, reason = view.result.winner, view.result.reason
     if winner is not None:
         return f"{view.names[winner]} wins ({ENDINGS.get(reason, reason)})"
-    if reason == "no-progress" and body.quiet_rounds:
-        return f"the game is drawn: no hand changed for {body.quiet_rounds} whole rounds (no progress)"
-    if reason == "turn-limit" and body.turn_limit:
-        turns = f"{body.turn_limit} turn{'s' if body.turn_limit > 1 else ''}"
-        return f"the game ended at the table's turn limit ({turns}) with no winner"
+    if (reason == "no-progress" and body.quiet_rounds) or (reason == "turn-limit" and body.turn_limit):
+        return end_text(
+            None, reason, view.names, quiet_rounds=body.quiet_rounds or 0, turn_limit=body.turn_limit or 0
+        )
     return f"no winner ({ENDINGS.get(reason, reason)})"
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from games.notty import Card, Rules
 
+from ._endings import end_text
 from .engine import (
     Discarded,
     Drew,
@@ -38,24 +39,6 @@ def view_body(view: View) -> dict[str, Any]:
         "quiet_rounds": view.rules.quiet_rounds,
         "quiet_turns": view.quiet_turns,
     }
-
-
-def end_text(winner: int | None, reason: str, names: Sequence[str], rules: Rules | None = None) -> str:
-    """How a game ended, in a sentence: what it is, with the rule's numbers where they are known."""
-    if winner is not None:
-        if reason == "discard":
-            return f"{names[winner]} wins by discarding their last cards"
-        return f"{names[winner]} wins: their last card was stolen"
-    if reason == "no-progress":
-        rounds = f"{rules.quiet_rounds} whole rounds" if rules is not None else "the rules' whole rounds"
-        return f"the game is drawn: no hand changed for {rounds} (no progress)"
-    if reason == "turn-limit":
-        turns = rules.turn_limit if rules is not None else 0
-        limit = f" ({turns} turn{'s' if turns > 1 else ''})" if turns else ""
-        return f"the game ended at the table's turn limit{limit} with no winner"
-    if reason == "stalemate":
-        return "the game is drawn: every hand is full and holds no group (stalemate)"
-    return f"game over, no winner ({reason.replace('-', ' ')})"
 
 
 def event_to_wire(event: Event, names: Sequence[str], rules: Rules | None = None) -> dict[str, Any]:
@@ -92,7 +75,8 @@ def event_to_wire(event: Event, names: Sequence[str], rules: Rules | None = None
             )
         case GameEnded(winner, reason):
             fields = {"kind": "game-ended", "winner": winner, "reason": reason.value}
-            text = end_text(winner, reason.value, names, rules)
+            quiet, limit = (0, 0) if rules is None else (rules.quiet_rounds, rules.turn_limit)
+            text = end_text(winner, reason.value, names, quiet_rounds=quiet, turn_limit=limit)
         case _:  # pragma: no cover
             raise TypeError(f"not an event: {event!r}")
     kind = fields.pop("kind")
