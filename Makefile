@@ -57,12 +57,15 @@ bench: $(BENCHING)
 
 ladder: $(BENCHING)
 	$(BIN)/python bench/ladder.py --deals 40 --trio-deals 20 --markdown
+	$(BIN)/python bench/solitaire.py
 
 sim: $(RUNTIME)
 	$(BIN)/notty-sim --games 2000 --players greedy,random --preset classic --seed 7
 
+# Two bots heads-up, a game that ends (the expert goes out, almost always well within the limit),
+# a second between turns so that a person can follow it.
 watch: $(RUNTIME)
-	$(BIN)/notty-watch
+	$(BIN)/notty-watch --players expert,greedy --preset classic --max-turns 1000 --delay 1
 
 server: $(RUNTIME)
 	$(BIN)/notty-server

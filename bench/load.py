@@ -20,7 +20,7 @@ has one core and this load generator the other.
   echo and the game into the fan-out every action needs and the game's own work.
 * **game** -- ``notty-server`` with a fresh database. The same clients form the
   same tables: one creates a table of Notty, variant ``classic``, for three humans
-  (protocol v3 ``create_table``: no bots, no turn timer, a short ``turn_limit``
+  (protocol v4 ``create_table``: no bots, no turn timer, a short ``turn_limit``
   option), two join. Each seat, when a ``state``'s view says it is its turn,
   sends one of the view's ``legal`` actions (a seeded policy: discard a group if
   it can, else draw one, now and then steal first, then end) and times the round
@@ -524,7 +524,7 @@ def choose(view: dict[str, Any], rng: random.Random) -> str:
     Now and then it steals first, so hands also shrink by theft and some games are won.
     """
     legal: list[str] = view["legal"]
-    body = view["body"]  # Notty's part of the v3 view
+    body = view["body"]  # Notty's part of the v4 view
     discards = [action for action in legal if action.startswith("discard")]
     if discards:
         return rng.choice(discards)
@@ -561,7 +561,7 @@ class Refused(Exception):
 
 async def _expect(wire: Wire, kind: str, table: Table) -> dict[str, Any]:
     """The next message of ``kind``, skipping any ``state`` still on its way from the last game
-    and the seat news (``tables``) the server sends while a table fills."""
+    and the news (``tables``, ``notice``) the server sends while a table fills."""
     while True:
         message = await wire.receive()
         if message is None:
@@ -569,12 +569,12 @@ async def _expect(wire: Wire, kind: str, table: Table) -> dict[str, Any]:
         table.last_activity = time.perf_counter()
         if message["type"] == kind:
             return message
-        if message["type"] not in ("state", "tables"):
+        if message["type"] not in ("state", "tables", "notice"):
             raise Refused(f"{message['type']} instead of {kind}: {message}")
 
 
 def create_table(settings: Settings) -> CreateTable:
-    """The v3 ``create_table`` every table sends: Notty, classic, three humans, a turn limit."""
+    """The v4 ``create_table`` every table sends: Notty, classic, three humans, a turn limit."""
     return CreateTable(
         GAME,
         SEATS,
@@ -606,6 +606,7 @@ async def _seat(table: Table, member: int, phase: Phase, clock: Clock, settings:
             await _expect(wire, "left", table)
     except Refused as refused:
         (phase.dropped if wire.closed else phase.errors).append(f"table {table.index}: {refused}")
+        table.up.set()  # a table that never starts must not hold the run: its error is reported
 
 
 async def _play(
@@ -619,7 +620,7 @@ async def _play(
         if message is None:
             raise Refused("the server closed the connection during a game")
         table.last_activity = now
-        if message["type"] == "tables":  # someone took a seat: news for people, not a move
+        if message["type"] in ("tables", "notice"):  # someone took a seat or left: news, not a move
             continue
         if message["type"] != "state":
             raise Refused(f"{message['type']} during a game: {message}")

@@ -1,15 +1,19 @@
-"""``notty-client [HOST:PORT] [--name NAME] [--forget]``: play Notty, or any game a server hosts.
+"""``notty-client [HOST:PORT] [--name NAME] [--forget | --resume]``: play Notty, or any game a server hosts.
 
 With no address it starts a server inside this process and seats you at a
 table against the expert bot, at medium level: the one-command way to play.
-On a terminal it offers line editing, history and tab completion, and server
-updates never garble what you are typing. With input from a pipe or file it is
+On a terminal it is a full screen (:mod:`client.screen`: the table, the log of
+moves, the line being typed); with ``--plain``, or a terminal curses cannot
+drive, it is line mode, with line editing, history and tab completion, and
+server updates never garble what you are typing. With input from a pipe or file it is
 scriptable: plain text, and each game action waits for your turn before it is
 sent.
 
 Against a server it keeps its seat token on disk (:mod:`client.tokens`), so a
 client that crashed, was killed or quit mid-game takes its seat back when run
-again with the same address and name.
+again with the same address and name: at a terminal by itself, from a pipe only
+with ``--resume`` (a script run twice must not play into the first run's game).
+A script stops at the first line refused (by the server or the client), and exits 1 naming it.
 
 This module is the Trio shell: connecting and reconnecting, the heartbeat,
 reading lines, the terminal. What the client knows and decides is in the
@@ -19,9 +23,11 @@ sans-IO :class:`client.session.Session`.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import signal
 import sys
+import threading
 import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -35,6 +41,7 @@ from protocol import (
     Bye,
     Connection,
     ConnectionState,
+    Error,
     LocalProtocolError,
     Message,
     Ping,
@@ -43,7 +50,7 @@ from protocol import (
 )
 
 from .commands import Reply
-from .session import Session
+from .session import Output, Session
 from .tokens import SeatStore, server_key
 
 #: The protocol's rule for a name (:data:`protocol.NAME`) in words, for the user.
@@ -56,6 +63,12 @@ DEFAULT_NAME = "player"
 RECONNECT_SECONDS = 30.0
 #: A ping after this long without sending: the server drops connections silent for 60 s.
 HEARTBEAT_SECONDS = 20.0
+#: Errors the server sends of itself, or about the seat token sent with hello: none refuses a line.
+UNPROMPTED_ERRORS = frozenset({"not-recorded", "turn-time", "bad-token"})
+
+
+#: What feeds :func:`_play` the lines typed, then ``None`` at the end of input.
+LineReader = Callable[[trio.MemorySendChannel[str | None]], Awaitable[None]]
 
 
 class ConnectionLost(Exception):
@@ -63,22 +76,84 @@ class ConnectionLost(Exception):
 
 
 class Terminal:
-    """Where text goes: plain for pipes; on a terminal, printed above the line being typed."""
+    """Where text goes: plain for pipes; on a terminal, printed above the line being typed.
+
+    On a terminal the prompt is drawn by readline, in the input thread, while text to show comes
+    from the Trio thread: ``drawing`` keeps the two apart, so that text never lands between a
+    prompt asked for and the prompt drawn (which drew it twice, or cut its first letters). The
+    input thread holds it from asking for a line until readline has drawn the prompt.
+    """
 
     def __init__(self, interactive: bool, colour: bool) -> None:
         self.interactive, self.colour = interactive, colour
         self.prompt = "notty> "
-        self.reading = False
+        self.reading = False  # a line is being asked for (the prompt may not be drawn yet)
+        self.prompt_drawn = False  # readline has drawn the prompt and reads what is typed
+        self.drawing = threading.Lock()
+        self._handled = trio.Event()
 
     def show(self, text: str) -> None:
-        if self.interactive and self.reading:
+        # A bounded wait: readline draws the prompt at once, and a stuck thread must not hang us.
+        locked = self.drawing.acquire(timeout=1) if self.interactive else False
+        try:
+            if self.interactive and self.prompt_drawn:
+                import readline
+
+                buffer = readline.get_line_buffer()
+                sys.stdout.write("\r\x1b[K" + text + "\n" + self.prompt + buffer)
+            else:
+                sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+        finally:
+            if locked:
+                self.drawing.release()
+
+    def read_line(self) -> str | None:
+        """A line typed at the prompt (``None`` at the end of input); run in the input thread."""
+        import readline
+
+        self.drawing.acquire()
+        held = True
+
+        def prompt_drawn() -> None:  # readline's pre-input hook: the prompt is on the screen
+            nonlocal held
+            if held:
+                self.prompt_drawn, held = True, False
+                self.drawing.release()
+
+        readline.set_pre_input_hook(prompt_drawn)
+        try:
+            return _input(self.prompt)
+        finally:
+            if not held:
+                self.drawing.acquire()
+            self.prompt_drawn = False
+            self.drawing.release()
+
+    def line_handled(self) -> None:
+        """The last line typed was acted on and what it said at once was shown: ask for the next."""
+        self._handled.set()
+
+    async def until_handled(self) -> None:
+        await self._handled.wait()
+        self._handled = trio.Event()
+
+    def output(self, output: Output) -> None:
+        """What a message from the server calls for showing: its lines (the full screen shows the
+        table apart, :class:`client.screen.Screen`)."""
+        for line in output.lines:
+            self.show(line)
+
+    def line_reader(self, session: Session) -> LineReader:
+        """What reads the lines typed here: stdin, with readline's editing, history and completion at
+        a terminal (the full screen has its own editor)."""
+        if self.interactive:
             import readline
 
-            buffer = readline.get_line_buffer()
-            sys.stdout.write("\r\x1b[K" + text + "\n" + self.prompt + buffer)
-        else:
-            sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+            readline.set_completer(_completer(session))
+            readline.set_completer_delims(" ")
+            readline.parse_and_bind("tab: complete")
+        return functools.partial(_read_lines, self)
 
 
 class Client:
@@ -96,6 +171,10 @@ class Client:
         self.pings = 0
         self.sending = trio.Lock()  # the heartbeat and the commands share the stream
         self.to_ask: list[Message] = []  # what a message just shown calls for, sent once it is read
+        self.lines_read = 0
+        self.script_line: tuple[int, str] | None = None  # a script's line last acted on: number, text
+        # The first script line refused (by the server, or by the client itself), why, and by whom.
+        self.refused: tuple[int, str, str, str] | None = None
 
     @property
     def received(self) -> int:
@@ -153,6 +232,7 @@ class Client:
             try:
                 self.protocol.receive_data(bytes(data))
                 while (message := self.protocol.next_event()) is not None:
+                    self.note_refusal(message)
                     self.on_message(message)
             except ProtocolError as error:
                 raise ConnectionLost(f"the server broke the protocol: {error}") from None
@@ -163,13 +243,23 @@ class Client:
 
     def on_message(self, message: Message) -> None:
         output = self.session.receive(message)
-        for line in output.lines:
-            self.terminal.show(line)
+        self.terminal.output(output)
         self.to_ask += output.send
         self.changed.set()
         self.changed = trio.Event()
 
     # -- scripted input -------------------------------------------------------------
+
+    def note_refusal(self, message: Message) -> None:
+        """Keep the first refusal of a script's line: the script then stops, and exits 1."""
+        if (
+            isinstance(message, Error)
+            and message.code not in UNPROMPTED_ERRORS
+            and not self.terminal.interactive
+            and self.script_line is not None
+            and self.refused is None
+        ):
+            self.refused = (*self.script_line, message.message, "the server")
 
     def welcomed(self) -> bool:
         return self.protocol.state is not ConnectionState.HELLO
@@ -192,7 +282,7 @@ async def _read_lines(terminal: Terminal, send: trio.MemorySendChannel[str | Non
             if terminal.interactive:
                 terminal.reading = True
                 try:
-                    line = await trio.to_thread.run_sync(_input, terminal.prompt, abandon_on_cancel=True)
+                    line = await trio.to_thread.run_sync(terminal.read_line, abandon_on_cancel=True)
                 finally:
                     terminal.reading = False
             else:
@@ -201,6 +291,8 @@ async def _read_lines(terminal: Terminal, send: trio.MemorySendChannel[str | Non
             await send.send(line)
             if line is None:
                 return
+            if terminal.interactive:  # the next prompt comes after what this line says at once
+                await terminal.until_handled()
 
 
 def _input(prompt: str) -> str | None:
@@ -227,8 +319,13 @@ async def run(
     terminal: Terminal,
     forget: bool = False,
     seats: SeatStore | None = None,
+    resume: bool | None = None,
 ) -> int:
+    """Play until the input ends or the user quits; the exit status. ``resume``: take back the seat
+    kept on disk for this server and name (``None``: only a person at a terminal does, for a script
+    replaying into an old game by chance would play its moves in the wrong game)."""
     interactive, colour = terminal.interactive, terminal.colour
+    resume = interactive if resume is None else resume
     async with trio.open_nursery() as nursery:
         await nursery.start(_quit_on_ctrl_c)
         if address is None:
@@ -253,31 +350,43 @@ async def run(
                     if dropped
                     else f"no seat kept for {name} on {key}"
                 )
-            elif stored := seats.get(key, name):
+            elif (stored := seats.get(key, name)) and resume:
                 session.token, session.table = stored.token, stored.table
-        code = await _play(Client(terminal, session), address, terminal, built_in)
+            elif stored:
+                kept = f"your seat at table {stored.table} on {key}"
+                terminal.show(f"not resuming {kept}: --resume takes it back")
+        client = Client(terminal, session)
+        code = await _play(client, address, terminal, built_in)
         nursery.cancel_scope.cancel()
+    if code == 0 and client.refused is not None:
+        number, line, why, who = client.refused
+        sys.stderr.write(f"notty-client: {who} refused line {number} of the script ({line!r}): {why}\n")
+        code = 1
     return code
 
 
-async def _play(client: Client, address: tuple[str, int], terminal: Terminal, built_in: bool) -> int:
+async def _play(
+    client: Client,
+    address: tuple[str, int],
+    terminal: Terminal,
+    built_in: bool,
+    read_lines: LineReader | None = None,
+) -> int:
+    """Connect, then act on each line ``read_lines`` sends (by default the terminal's
+    :meth:`Terminal.line_reader`), reconnecting when the connection drops; the exit status."""
     host, port = address
     try:
         await client.connect(host, port)
     except OSError as error:
         sys.stderr.write(f"notty-client: cannot connect to {host}:{port}: {error.strerror or error}\n")
         return 2
+    read_lines = read_lines or terminal.line_reader(client.session)
     if terminal.interactive:
-        import readline
-
-        readline.set_completer(_completer(client.session))
-        readline.set_completer_delims(" ")
-        readline.parse_and_bind("tab: complete")
         terminal.show("type 'help' for the commands")
     lines_send, lines = trio.open_memory_channel[str | None](64)
     arrived = False
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(_read_lines, terminal, lines_send)
+        nursery.start_soon(read_lines, lines_send)
         while True:
             client.lost = None
             async with trio.open_nursery() as connection:
@@ -345,11 +454,24 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
     async for line in lines:
         if line is None:
             break
+        client.lines_read += 1
         reply = session.typed(line)
         if reply.quit:
             break
-        await _carry_out(client, reply, terminal, answered=not terminal.interactive)
-    if not terminal.interactive:  # let what is in flight arrive
+        if reply.messages and not terminal.interactive:
+            client.script_line = (client.lines_read, line)
+        if reply.refused and not terminal.interactive:  # a script's line that could not be sent: stop there
+            terminal.show(reply.say)
+            terminal.line_handled()
+            client.refused = (client.lines_read, line, reply.say, "the client")
+            break
+        try:
+            await _carry_out(client, reply, terminal, answered=not terminal.interactive)
+        finally:  # a connection lost while sending must not leave the reader waiting
+            terminal.line_handled()
+        if client.refused is not None:  # the lines after it expect what the server refused
+            break
+    if not terminal.interactive and client.refused is None:  # let what is in flight arrive
         while await client.wait_for(lambda count=client.received: client.received > count, 0.5):
             pass
     client.closing = True
@@ -369,7 +491,11 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
     for message in reply.messages:
         if reply.action and not terminal.interactive:
             # Scripted: wait for our turn (or the end of the game) before acting.
-            await client.wait_for(lambda: session.my_turn() or session.game_over, 3600)
+            await client.wait_for(
+                lambda: session.my_turn() or session.game_over or client.refused is not None, 3600
+            )
+            if client.refused is not None:
+                return
             if session.game_over:
                 continue
         count = client.received
@@ -413,10 +539,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--name",
         help=f"your name at the table: {NAME_RULE} (default: your login name, folded to ASCII)",
     )
-    parser.add_argument(
+    kept = parser.add_mutually_exclusive_group()
+    kept.add_argument(
         "--forget",
         action="store_true",
         help="drop the seat kept for this server and name instead of resuming it",
+    )
+    kept.add_argument(
+        "--resume",
+        action="store_true",
+        help="take back the seat kept for this server and name even with input from a pipe or file "
+        "(at a terminal it is taken back unless --forget is given)",
+    )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="line mode at a terminal too: text printed line by line, not the full screen",
     )
     args = parser.parse_args(argv)
     try:
@@ -433,10 +571,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     interactive = sys.stdin.isatty()
     colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     try:
-        return trio.run(run, address, name, Terminal(interactive, colour), args.forget)
+        resume = True if args.resume else None  # None: a person resumes, a script does not
+        if _full_screen(args.plain):
+            from . import screen
+
+            play = functools.partial(run, address, name, forget=args.forget, resume=resume)
+            return trio.run(screen.play, play)
+        return trio.run(run, address, name, Terminal(interactive, colour), args.forget, None, resume)
     except* KeyboardInterrupt:  # Ctrl-C, which trio delivers inside an exception group; others go on
         pass
     return 130
+
+
+def _full_screen(plain: bool) -> bool:
+    """The full screen for a person at a terminal curses can drive, unless ``--plain`` says not."""
+    if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    if os.environ.get("TERM", "dumb") == "dumb":
+        return False
+    from . import screen
+
+    return screen.usable()
 
 
 if __name__ == "__main__":

@@ -90,8 +90,16 @@ class Catalog:
 
 def table_line(info: Mapping[str, Any], catalog: Catalog, here: int | None) -> str:
     """One table of a list (protocol ``TABLE_INFO``), ending in what the reader may do about it."""
-    seats = ", ".join(seat["name"] or "(free)" for seat in info["seats"])
+    bots = info.get("bots")  # a server before notices says only which seats are bots' own
+    if bots is None:
+        bots = [index for index, seat in enumerate(info["seats"]) if seat["bot"] is not None]
+    seats = ", ".join(
+        (seat["name"] or "(free)") + (" (bot)" if index in bots else "")
+        for index, seat in enumerate(info["seats"])
+    )
     status = "over" if info["over"] else "playing" if info["started"] else "waiting"
+    if status == "playing" and info.get("turn") is not None:
+        status = f"playing turn {info['turn']}"
     free = not info["started"] and any(seat["name"] is None for seat in info["seats"])
     then = f"'join {info['table']}'" if free else f"'watch {info['table']}'"
     if info["table"] == here:

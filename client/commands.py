@@ -12,10 +12,11 @@ from collections.abc import Sequence
 
 import attrs
 
-from games._ui import GameUI, TableView, is_number, nothing_after
+from games._ui import GameUI, TableView, did_you_mean, is_number, nothing_after
 from protocol import (
     Act,
     AskHint,
+    Autopilot,
     ConnectionState,
     CreateTable,
     Join,
@@ -23,6 +24,7 @@ from protocol import (
     ListTables,
     Message,
     PlayForMe,
+    Resign,
     Start,
     Watch,
 )
@@ -41,14 +43,20 @@ commands:
   start                       start now; bots take the empty seats (creator only)
   hint                        the game's best move for you now
   auto                        let the server play the rest of your turn
-  leave                       leave the table    help           this text
+  auto on / auto off          autopilot: the server plays every one of your turns until 'auto off'
+  resign                      concede the game (asks you to confirm: 'resign' again, or 'resign yes')
+  leave                       leave the table (in a game under way, asks you to confirm: a bot takes
+                              your seat for the rest of the game)
+  help                        this text          rules [GAME]   the rules of your game (or of GAME)
   quit                        leave the server"""
 
 #: The client's own commands; each game adds its own (:meth:`games._ui.GameUI.commands`).
-COMMANDS = ("tables", "new", "join", "watch", "start", "hint", "auto", "leave", "help", "quit")
+COMMANDS = (
+    "tables", "new", "join", "watch", "start", "hint", "auto", "resign", "leave", "help", "rules", "quit"
+)  # fmt: skip
 
 #: Commands complete in one word: anything after one is a mistake, not to be dropped silently.
-_ALONE = frozenset({"tables", "start", "leave", "hint", "auto"})
+_ALONE = frozenset({"tables", "start", "leave", "hint"})
 
 NOT_CONNECTED = "not connected yet: wait a moment"
 
@@ -61,59 +69,115 @@ class Reply:
     say: str = ""
     quit: bool = False
     action: bool = False  # a game action: scripted use waits for the player's turn
+    arm: str | None = None  # a command that, typed as the very next one, confirms this one
+    refused: bool = False  # ``say`` is why the line was refused (a script stops there)
+
+#: What ``leave`` says, and sends nothing, during a game under way: the next ``leave`` sends it.
+LEAVE_WARNING = "leaving hands your seat to a bot for the rest of the game; type 'leave' again to leave"
+#: What ``resign`` says first: ``resign`` as the next command, or ``resign yes``, sends it.
+RESIGN_WARNING = (
+    "resigning cannot be undone: you are ranked last in this game; "
+    "type 'resign' again (or 'resign yes') to resign"
+)
 
 
-def interpret(line: str, catalog: Catalog | None, game: GameUI | None, view: TableView | None) -> Reply:
+def interpret(
+    line: str,
+    catalog: Catalog | None,
+    game: GameUI | None,
+    view: TableView | None,
+    armed: str | None = None,
+    ask: bool = True,
+) -> Reply:
     """The meaning of one typed line, given the server's games (``None`` before its welcome), the
-    UI of the game at our table (``None`` if none is known) and its latest view (if any)."""
+    UI of the game at our table (``None`` if none is known), its latest view (if any), and the
+    command the last line asked to have confirmed (``armed``: see :attr:`Reply.arm`). ``ask``:
+    confirm what cannot be undone first (a person typing; a script's lines are meant as written)."""
     words = line.split()
     if not words:
-        return Reply()
+        return Reply(arm=armed)  # a blank line is no command: a confirmation still stands
     verb, args = words[0].lower(), words[1:]
     try:
-        return _interpret(verb, args, catalog, game, view)
+        return _interpret(verb, args, catalog, game, view, armed if ask else verb)
     except ValueError as error:  # the UIs', the protocol's and our own refusals: nothing is sent
-        return Reply(say=str(error))
+        return Reply(say=str(error), refused=True)
 
 
 def _interpret(
-    verb: str, args: Sequence[str], catalog: Catalog | None, game: GameUI | None, view: TableView | None
+    verb: str,
+    args: Sequence[str],
+    catalog: Catalog | None,
+    game: GameUI | None,
+    view: TableView | None,
+    armed: str | None = None,
 ) -> Reply:
     if verb in _ALONE:
         nothing_after(verb, args)
     match verb:
         case "help" | "?":
             return Reply(say=help_text(catalog))
+        case "rules":
+            return Reply(say=rules_text(args, catalog, game, view))
         case "quit" | "exit":
             return Reply(quit=True)
         case "tables":
             return Reply((ListTables(),))
         case "new":
             if catalog is None:
-                return Reply(say=NOT_CONNECTED)
+                return Reply(say=NOT_CONNECTED, refused=True)
             return Reply((new_table(args, catalog),))
         case "join":
             if not 1 <= len(args) <= 2:
-                return Reply(say="usage: join TABLE [SEAT]")
+                return Reply(say="usage: join TABLE [SEAT]", refused=True)
             return Reply(
                 (Join(_number(args[0], "table"), _number(args[1], "seat") if len(args) > 1 else None),)
             )
         case "watch":
             if len(args) != 1:
-                return Reply(say="usage: watch TABLE")
+                return Reply(say="usage: watch TABLE", refused=True)
             return Reply((Watch(_number(args[0], "table")),))
         case "start":
             return Reply((Start(),))
         case "leave":
+            if armed != "leave" and _playing(view):
+                return Reply(say=LEAVE_WARNING, arm="leave")
             return Reply((Leave(),))
         case "hint":
             return Reply((AskHint(),))
         case "auto":
-            return Reply((PlayForMe(),), action=True)
+            return _auto(args)
+        case "resign":
+            return _resign(args, view, armed)
     ui = _ui_for_verb(verb, catalog, game)
     if ui is None:
-        return Reply(say=f"unknown command {verb!r}; type 'help' for the commands")
+        guess = did_you_mean(verb, [*COMMANDS, *_game_commands(catalog, game, view)])
+        unknown = f"unknown command {verb!r}; " + (guess or "type 'help' for the commands")
+        return Reply(say=unknown, refused=True)
     return Reply((Act(ui.action(verb, args, view)),), action=True)
+
+
+def _playing(view: TableView | None) -> bool:
+    """Do we hold a seat in a game under way? Giving it up then cannot be taken back."""
+    return view is not None and view.seat is not None and not view.over
+
+
+def _auto(args: Sequence[str]) -> Reply:
+    """``auto``: the rest of this turn; ``auto on`` / ``auto off``: every turn, until switched off."""
+    if not args:
+        return Reply((PlayForMe(),), action=True)
+    if len(args) == 1 and args[0].lower() in ("on", "off"):
+        return Reply((Autopilot(args[0].lower() == "on"),))
+    usage = "usage: auto (the rest of this turn), auto on, auto off (every turn until off)"
+    return Reply(say=usage, refused=True)
+
+
+def _resign(args: Sequence[str], view: TableView | None, armed: str | None) -> Reply:
+    """``resign`` asks first; ``resign`` again as the next command, or ``resign yes``, sends it."""
+    if args and [word.lower() for word in args] != ["yes"]:
+        return Reply(say="usage: resign (then resign again to confirm), or resign yes", refused=True)
+    if args or armed == "resign" or not _playing(view):  # not playing: the server says why not
+        return Reply((Resign(),))
+    return Reply(say=RESIGN_WARNING, arm="resign")
 
 
 def _ui_for_verb(verb: str, catalog: Catalog | None, game: GameUI | None) -> GameUI | None:
@@ -121,6 +185,29 @@ def _ui_for_verb(verb: str, catalog: Catalog | None, game: GameUI | None) -> Gam
     if game is not None:
         return game if game.is_action(verb) else None
     return None if catalog is None else catalog.ui_claiming(verb)
+
+
+def rules_text(
+    args: Sequence[str], catalog: Catalog | None, game: GameUI | None, view: TableView | None
+) -> str:
+    """``rules``: those of the game at our table; away from one, which games have rules to ask
+    for; ``rules GAME``: that game's (each game's UI writes its own, :meth:`GameUI.rules`)."""
+    if len(args) > 1:
+        raise ValueError("usage: rules [GAME]")
+    if not args and game is not None:
+        return game.rules(view.variant if view is not None else None)
+    if catalog is None:
+        return NOT_CONNECTED
+    if not args:
+        width = max((len(name) for name in catalog.games), default=0)
+        lines = [f"  rules {name:<{width}}  {info.title}" for name, info in catalog.games.items()]
+        return "\n".join(["the rules of each game here:", *lines])
+    name = args[0].lower()
+    if name not in catalog.games:
+        guess = did_you_mean(name, catalog.games)
+        raise ValueError(f"no game {name!r} here; " + (guess or f"games are {', '.join(catalog.games)}"))
+    same = view is not None and view.game == name
+    return catalog.ui(name).rules(view.variant if view is not None and same else None)
 
 
 def help_text(catalog: Catalog | None) -> str:

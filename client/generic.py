@@ -25,6 +25,7 @@ class GenericUI:
     number_words: Mapping[str, NumberWord] = {}
 
     def __init__(self, info: GameInfo) -> None:
+        self.info = info
         self.help = generic_help(info)
 
     def commands(self, view: TableView | None) -> tuple[str, ...]:
@@ -49,7 +50,7 @@ class GenericUI:
     ) -> str:
         lines = [f"  {event['text']}" for event in events if event["text"]]
         lines.append(f"table {table} · {view.game} · {view.variant} · turn {view.turn}")
-        lines += seat_lines(view.names, [""] * len(view.names), view.to_move, view.seat)
+        lines += seat_lines(view.names, [""] * len(view.names), view.to_move, view.seat, view.bots)
         if view.result is not None:
             lines.append(game_over_line(view.result.text))
         elif view.legal:
@@ -62,6 +63,17 @@ class GenericUI:
 
     def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:
         return plain_hint(text, actions)
+
+    def rules(self, variant: str | None) -> str:
+        """All this client knows of a game it has no UI for: what the server's welcome says."""
+        return "\n".join(
+            [
+                f"{self.info.title} ({self.info.name}): this client has no rules of its own for it;",
+                "the server's welcome says:",
+                generic_help(self.info),
+                "  a hint is the server's suggestion, in its words",
+            ]
+        )
 
 
 def plain_hint(text: str, actions: Sequence[str]) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games import Option
-from games._ui import GameUI, NumberWord, is_number
+from games._ui import GameUI, NumberWord, did_you_mean, is_number
 from protocol import CreateTable
 
 from .catalog import Catalog, GameInfo
@@ -143,7 +143,9 @@ def _check_others(others: Sequence[str], game: GameInfo, ui: GameUI, players: Se
                 f"the {'game' if word == game.name else ui.variant_noun} goes first: {_usage(ui)}"
             )
         if word not in players:
-            raise ValueError(f"{word!r} is not a player here: players are {', '.join(players)}")
+            guess = did_you_mean(word, players)
+            players_are = f"players are {', '.join(players)}"
+            raise ValueError(f"{word!r} is not a player here: {players_are}" + _then(guess))
 
 
 def _neither(word: str, game: GameInfo, ui: GameUI, players: Sequence[str], catalog: Catalog) -> str:
@@ -151,7 +153,13 @@ def _neither(word: str, game: GameInfo, ui: GameUI, players: Sequence[str], cata
     variants += f" ({', '.join(game.variants)})"
     if len(catalog.games) > 1:
         variants = f"a game ({', '.join(catalog.games)}), {variants}"
-    return f"{word!r} is neither {variants} nor a player ({', '.join(players)})"
+    guess = did_you_mean(word, new_words(catalog))
+    return f"{word!r} is neither {variants} nor a player ({', '.join(players)})" + _then(guess)
+
+
+def _then(guess: str) -> str:
+    """A guess at what was meant, to end a refusal: ``"; did you mean 'classic'?"``, or nothing."""
+    return f"; {guess}" if guess else ""
 
 
 def _usage(ui: GameUI) -> str:

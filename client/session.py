@@ -28,6 +28,7 @@ from protocol import (
     Left,
     ListTables,
     Message,
+    Notice,
     Pong,
     Seated,
     State,
@@ -42,13 +43,39 @@ from .commands import Reply, completions, interpret, why_not
 from .generic import plain_hint
 from .tokens import SeatStore, StoredSeat
 
+#: What we are told of our own seat's notices, in our own words.
+OWN_NOTICES = {
+    "autopilot-on": "autopilot on: the server plays your turns until 'auto off'",
+    "autopilot-off": "autopilot off: you play your own turns again",
+    "resigned": "you resigned: you are ranked last in this game ('leave' returns to the lobby)",
+}
+
 
 @attrs.frozen
 class Output:
-    """What a message from the server calls for: lines to show, and messages to send once shown."""
+    """What a message from the server calls for: lines to show, and messages to send once shown.
+
+    ``lines`` is what the line-mode client prints. The full-screen client (:mod:`client.screen`)
+    shows the table apart from the log of what happened: for a State, ``log`` is its events (and
+    what follows the table, such as a game's end) and ``table`` the table as the game's UI draws it,
+    in colour (the screen reads the codes).
+    """
 
     lines: tuple[str, ...] = ()
     send: tuple[Message, ...] = ()
+    log: tuple[str, ...] | None = None  # None: the log shows ``lines``
+    table: str | None = None  # the table now, for its own pane; None: unchanged
+
+    @property
+    def log_lines(self) -> tuple[str, ...]:
+        """What the full screen's log shows of this output, a line each."""
+        texts = self.lines if self.log is None else self.log
+        return tuple(line for text in texts for line in text.split("\n"))
+
+    def adding(self, lines: Sequence[str]) -> Output:
+        """This output with ``lines`` after it, in line mode and in the log."""
+        log = None if self.log is None else (*self.log, *lines)
+        return attrs.evolve(self, lines=(*self.lines, *lines), log=log)
 
 
 class Session:
@@ -80,6 +107,8 @@ class Session:
         self.tables_asked = 0  # table lists asked for and not yet answered; any other is seat news
         self._games_of: dict[int, str] = {}  # each table's game, from every list seen
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
+        self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
+        self.resigned = False  # we resigned the game at our table: a bot plays our seat
 
     # -- what we say ---------------------------------------------------------------
 
@@ -95,8 +124,16 @@ class Session:
             return self.typed("new")
         return Reply((ListTables(),) if self.interactive and self.token is None else ())
 
+    def quits(self, line: str) -> bool:
+        """Does ``line`` end the client? Asking changes nothing (``typed`` notes confirmations)."""
+        return interpret(line, self.catalog, self.game_ui(), self.view).quit
+
     def typed(self, line: str) -> Reply:
-        return interpret(line, self.catalog, self.game_ui(), self.view)
+        # A seat already given up to a bot (we resigned) needs no warning before 'leave'.
+        armed = "leave" if self.resigned and self._armed is None else self._armed
+        reply = interpret(line, self.catalog, self.game_ui(), self.view, armed, ask=self.interactive)
+        self._armed = reply.arm  # a confirmation holds for the next command only
+        return reply
 
     def sending(self, message: Message) -> None:
         """Note what a message about to go out means for the replies it will get."""
@@ -123,6 +160,7 @@ class Session:
             self.drop_seat()
             return []
         again = f"notty-client {self.server} --name {shlex.quote(self.name)}"
+        again += "" if self.interactive else " --resume"  # a script resumes only when asked
         return [f"your seat at table {self.table} is kept: run {again} again to take it back"]
 
     # -- what we hear --------------------------------------------------------------
@@ -131,6 +169,11 @@ class Session:
         """What ``message`` from the server changes, and what to show and ask for because of it."""
         if isinstance(message, Pong):
             return Output()  # the heartbeat's answer: not news, and not the reply a script waits for
+        if isinstance(message, Notice) and self._about_me(message):
+            self.replies += 1  # the answer to our own 'auto on', 'auto off' or 'resign'
+            return Output((self._own_notice(message),))
+        if isinstance(message, Notice):
+            return Output((notice_line(message),))  # news of the table: not a reply either
         if isinstance(message, Tables) and not self.tables_asked:
             self._note_tables(message.tables)  # news of our waiting table: not the list to complete
             return Output(tuple(self._table_line(info) for info in message.tables))  # from, nor a reply
@@ -148,6 +191,7 @@ class Session:
                 return Output((f"connected to {server}{resuming}",))
             case Tables(tables):
                 self.tables_asked -= 1
+                tables = tuple(sorted(tables, key=lambda info: info["table"]))  # oldest first
                 self._note_tables(tables)
                 self.tables_seen = [info["table"] for info in tables]
                 lines = [self._table_line(info) for info in tables]
@@ -172,7 +216,11 @@ class Session:
                 self.stopped = True
                 return Output((f"the server stopped your game: {text}",))
             case State(table, view, events):
-                return Output((self._state(table, view, events),))
+                before = self.view
+                shown = self._state(table, view, events)
+                read = self.view is not before  # a view this client could not read changes nothing
+                over = read and view["result"] is not None
+                return shown.adding(end_summary(view)) if over else shown
             case Hint(text, actions, data):
                 return Output((self._hint(text, actions, data),))
             case Error("bad-token", _, _):
@@ -191,6 +239,17 @@ class Session:
                 return Output((f"server says goodbye: {reason}",))
         return Output()
 
+    def _about_me(self, notice: Notice) -> bool:
+        """A notice of our own autopilot or resignation, which we are told in our own words."""
+        view = self.view
+        mine = view is not None and notice.table == self.table and notice.seat == view.seat
+        return mine and notice.kind in OWN_NOTICES
+
+    def _own_notice(self, notice: Notice) -> str:
+        if notice.kind == "resigned":
+            self.resigned = True
+        return OWN_NOTICES[notice.kind]
+
     def _seated(self, table: int, seat: int, token: str) -> list[str]:
         self.table, self.token = table, token
         self.game = self._joining or self.game
@@ -207,18 +266,27 @@ class Session:
         self.open_seats = 0
         return lines
 
-    def _state(self, table: int, raw: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> str:
+    def _state(self, table: int, raw: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Output:
         catalog = self.catalog or Catalog(())
         ui = catalog.ui(raw["game"])
         try:
             view = read_view(raw, ui)
         except GameDataError as error:
-            return f"the server sent a table this client cannot read ({error}); nothing changed"
+            return Output((f"the server sent a table this client cannot read ({error}); nothing changed",))
         self.view, self.game = view, view.game
         self.game_over = view.over
         if self.game_over and view.seat is not None:
             self.drop_seat()  # nothing left to resume
-        return ui.state_text(table, view, events, self.colour)
+        text = ui.state_text(table, view, events, self.colour)
+        bare = ui.state_text(table, view, (), self.colour)
+        if not events:
+            happened: tuple[str, ...] = ()
+        elif text.endswith("\n" + bare):  # a UI writes the events above the table: what is before it
+            happened = tuple(text[: -len(bare) - 1].split("\n"))
+        else:  # a UI that lays its text out otherwise: the server's own words for the events
+            happened = tuple(f"  {event['text']}" for event in events if event.get("text"))
+        table_text = bare if self.colour else ui.state_text(table, view, (), True)
+        return Output((text,), log=happened, table=table_text)
 
     def _hint(self, text: str, actions: Sequence[str], data: Any) -> str:
         ui = self.game_ui()
@@ -268,6 +336,59 @@ class Session:
         self.game_over = False  # else a script's moves at its next table are dropped as too late
         self.open_seats = 0
         self.stopped = False
+        self.resigned = False
+
+
+#: What each kind of notice says, by the name of the player it is about (and its seconds).
+_NOTICES = {
+    "joined": "{name} joined the table",
+    "left": "{name} left the table",
+    "dropped": "{name} dropped; their seat is held for {seconds} s",
+    "returned": "{name} is back",
+    "stand-in": "a bot plays for {name}",
+    "timed-out": "{name}'s turn ran out of time: a bot plays the rest of it",
+}
+
+
+def notice_line(notice: Notice) -> str:
+    """A notice in one line, in this client's words for the kinds it knows, else the server's."""
+    wording = _NOTICES.get(notice.kind)
+    if wording is None or ("{seconds}" in wording and notice.seconds is None):
+        return notice.text
+    return wording.format(name=notice.name, seconds=notice.seconds)
+
+
+def end_summary(raw: Mapping[str, Any]) -> list[str]:
+    """What a finished game's last view adds to its game-over line: your result and why, how many
+    turns and how long it took, and the id to replay it by (from a server that says them)."""
+    result = raw["result"]
+    ranking, seat = result["ranking"], raw["seat"]
+    if seat is None:
+        how = "the game ended"
+    elif ranking and tuple(ranking[0]) == (seat,):
+        how = "you won"
+    elif ranking and seat in ranking[0]:
+        how = "you drew"
+    else:
+        how = "you lost"
+    turns = f"{raw['turn']} turn{'s' if raw['turn'] != 1 else ''}"
+    took = f", in {duration(result['seconds'])}" if "seconds" in result else ""
+    lines = [f"{how} ({result['text']}) after {turns}{took}"]
+    if "game_id" in result:
+        game = result["game_id"]
+        lines.append(f"this was game {game} of the server's record: 'notty-server replay {game}' replays it")
+    return lines
+
+
+def duration(seconds: int) -> str:
+    """``52 s``, ``4 min 12 s``, ``1 h 3 min``: as a person says how long a game took."""
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds} s" if seconds else f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
 
 
 def read_view(raw: Mapping[str, Any], ui: GameUI) -> TableView:
@@ -278,6 +399,8 @@ def read_view(raw: Mapping[str, Any], ui: GameUI) -> TableView:
     ranking = tuple(tuple(place) for place in result["ranking"]) if result is not None else ()
     seats = [raw["current"], *([] if raw["seat"] is None else [raw["seat"]])]
     seats += [seat for place in ranking for seat in place]
+    bots = frozenset(raw.get("bots", ()))  # optional: the seats a bot plays now
+    seats += bots
     if not names or any(seat >= len(names) for seat in seats):
         raise GameDataError(f"view: a seat beyond the {len(names)} players")
     return TableView(
@@ -290,4 +413,5 @@ def read_view(raw: Mapping[str, Any], ui: GameUI) -> TableView:
         legal=tuple(raw["legal"]),
         result=None if result is None else Outcome(ranking, result["reason"], result["text"]),
         body=ui.read_body(raw["body"], names),
+        bots=bots,
     )

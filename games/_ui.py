@@ -14,9 +14,10 @@ a :class:`GameDataError`, which the client reports and ignores, never a crash.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import attrs
@@ -46,6 +47,7 @@ class TableView:
     legal: tuple[str, ...]
     result: Outcome | None  # how the game ended, if it has
     body: Any
+    bots: frozenset[int] = frozenset()  # the seats a bot plays now: its own, a stand-in, or a resigner's
 
     @property
     def over(self) -> bool:
@@ -127,6 +129,12 @@ class GameUI(Protocol):
         """A hint answer; :class:`GameDataError` if ``data`` cannot be read."""
         ...
 
+    def rules(self, variant: str | None) -> str:
+        """The game's rules in a few lines, for ``rules``: those of ``variant`` (the one at our
+        table), or of every variant when ``None``. Short, true to the game's rules document
+        (named at the end), and saying what a hint shows."""
+        ...
+
 
 def ui_for(game: str) -> GameUI | None:
     """The UI of ``game`` (``games.<game>.ui.UI``, imported on first use), or ``None`` if the game
@@ -163,17 +171,30 @@ def nothing_after(verb: str, args: Sequence[str]) -> None:
         raise CommandError(f"'{verb}' takes nothing after it")
 
 
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``"did you mean 'discard'?"`` for the choice closest to a mistyped ``word`` (any case), or
+    ``""`` when none is close: for a refusal to say what was probably meant."""
+    by_lower = {choice.lower(): choice for choice in choices}
+    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
+    return f"did you mean {by_lower[close[0]]!r}?" if close else ""
+
+
 def seat_lines(
-    names: Sequence[str], details: Sequence[str], to_move: int | None, you: int | None
+    names: Sequence[str],
+    details: Sequence[str],
+    to_move: int | None,
+    you: int | None,
+    bots: Collection[int] = (),
 ) -> list[str]:
-    """A line per seat, ``>`` marking the one ``to_move`` (``None`` once the game is over) and
-    ``(you)`` this client's: the name, then ``details[seat]`` (what the game shows of the seat)."""
+    """A line per seat, ``>`` marking the one ``to_move`` (``None`` once the game is over),
+    ``(you)`` this client's and ``(bot)`` each a bot plays now (a person's seat may be a stand-in's):
+    the name, then ``details[seat]`` (what the game shows of the seat)."""
     width = max(len(name) for name in names)
     lines = []
     for seat, (name, detail) in enumerate(zip(names, details, strict=True)):
         marker = ">" if seat == to_move else " "
-        mine = " (you)" if seat == you else ""
-        lines.append(f" {marker} {name:<{width}}{detail}{mine}".rstrip())
+        tags = (" (you)" if seat == you else "") + (" (bot)" if seat in bots else "")
+        lines.append(f" {marker} {name:<{width}}{detail}{tags}".rstrip())
     return lines
 
 

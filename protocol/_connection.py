@@ -17,6 +17,7 @@ from ._messages import (
     VERSION,
     Act,
     AskHint,
+    Autopilot,
     Bye,
     CreateTable,
     Error,
@@ -28,9 +29,11 @@ from ._messages import (
     Left,
     ListTables,
     Message,
+    Notice,
     Ping,
     PlayForMe,
     Pong,
+    Resign,
     Seated,
     Sender,
     Start,
@@ -58,7 +61,7 @@ _ANYWHERE = {ListTables, Ping, Bye}
 CLIENT_MAY_SEND: dict[ConnectionState, frozenset[type[Message]]] = {
     _S.HELLO: frozenset({Hello}),
     _S.LOBBY: frozenset({CreateTable, Join, Watch, *_ANYWHERE}),
-    _S.SEATED: frozenset({Start, Leave, Act, AskHint, PlayForMe, *_ANYWHERE}),
+    _S.SEATED: frozenset({Start, Leave, Act, AskHint, PlayForMe, Autopilot, Resign, *_ANYWHERE}),
     _S.WATCHING: frozenset({Leave, *_ANYWHERE}),
     _S.CLOSED: frozenset(),
 }
@@ -68,8 +71,8 @@ _ALWAYS = {Error, Goodbye}
 SERVER_MAY_SEND: dict[ConnectionState, frozenset[type[Message]]] = {
     _S.HELLO: frozenset({Welcome, *_ALWAYS}),
     _S.LOBBY: frozenset({Tables, Seated, Watching, Pong, *_ALWAYS}),
-    _S.SEATED: frozenset({Tables, State, Hint, Left, Pong, *_ALWAYS}),
-    _S.WATCHING: frozenset({Tables, State, Left, Pong, *_ALWAYS}),
+    _S.SEATED: frozenset({Tables, State, Notice, Hint, Left, Pong, *_ALWAYS}),
+    _S.WATCHING: frozenset({Tables, State, Notice, Left, Pong, *_ALWAYS}),
     _S.CLOSED: frozenset(_ALWAYS),
 }
 

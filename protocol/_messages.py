@@ -13,14 +13,15 @@ from typing import Any, ClassVar, Self, cast
 
 import attrs
 
-from ._fields import Bool, Data, FrozenMap, Int, List, Map, Optional, Spec, Str, invalid
+from ._fields import Bool, Data, FrozenMap, Int, List, Map, OneOf, Optional, Spec, Str, invalid
 from ._framing import ProtocolError
 
 #: Both sides send this in their first message; a mismatch ends the connection.
 #: Version 2 added ``create_table.level``; version 3 hosts many games: ``create_table`` names
 #: a game, a variant and options, the welcome lists the games, and views, events and hints
-#: carry a body each game defines.
-PROTOCOL_VERSION = 3
+#: carry a body each game defines; version 4 adds seat news (``notice``), autopilot and resigning,
+#: bots and turns in the table list, and a finished game's record id and duration.
+PROTOCOL_VERSION = 4
 
 #: What ``hello.version`` and ``welcome.version`` may hold.
 VERSION = Int(1, 65535)
@@ -220,6 +221,24 @@ class PlayForMe(Message):
 
 
 @attrs.frozen
+class Autopilot(Message):
+    """Let the server's bot play every one of your turns (``on``), a turn under way included,
+    until you send it again with ``on`` false; it outlasts a dropped connection."""
+
+    TYPE = "autopilot"
+    SENDER = Sender.CLIENT
+    on: bool = field(Bool())
+
+
+@attrs.frozen
+class Resign(Message):
+    """Concede the game; it cannot be undone (docs/PROTOCOL.md says how each game ranks it)."""
+
+    TYPE = "resign"
+    SENDER = Sender.CLIENT
+
+
+@attrs.frozen
 class Ping(Message):
     TYPE = "ping"
     SENDER = Sender.CLIENT
@@ -248,10 +267,26 @@ TABLE_INFO = Map(
         "spectators": Int(0, 10_000),
         "turn_seconds": Int(0, 3600),
         "options": OPTIONS,
-    }
+        # The turn of a game under way (nil otherwise), and the seats a bot plays now: its own, or a
+        # stand-in for its person. Optional: a server before notices sends neither.
+        "turn": Optional(Int(1, 2**31 - 1)),
+        "bots": List(SEAT, MAX_SEATS),
+    },
+    optional=frozenset({"turn", "bots"}),
 )
-#: How a game ended: every seat ranked, first place first (seats tied share a place).
-RESULT = Map({"ranking": List(List(SEAT, MAX_SEATS), MAX_SEATS), "reason": CODE, "text": Str(1, 400)})
+#: How a game ended: every seat ranked, first place first (seats tied share a place); and, from a
+#: server that says so, the id its record keeps the game under (``notty-server replay ID``) and
+#: the seconds it took, by the wall clock, from its start.
+RESULT = Map(
+    {
+        "ranking": List(List(SEAT, MAX_SEATS), MAX_SEATS),
+        "reason": CODE,
+        "text": Str(1, 400),
+        "game_id": TABLE_ID,
+        "seconds": Int(0, 2**31 - 1),
+    },
+    optional=frozenset({"game_id", "seconds"}),
+)
 #: The envelope every game's view shares; ``body`` is the game's own (docs/GAMES.md).
 VIEW = Map(
     {
@@ -264,7 +299,9 @@ VIEW = Map(
         "legal": List(ACTION, MAX_LEGAL),
         "result": Optional(RESULT),
         "body": Data(mapping=True),
-    }
+        "bots": List(SEAT, MAX_SEATS),  # the seats a bot plays now, as in the table map
+    },
+    optional=frozenset({"bots"}),
 )
 EVENT = Map({"kind": CODE, "text": Str(0, 400), "data": Data(depth=4, mapping=True)})
 VARIANT_INFO = Map(
@@ -377,6 +414,33 @@ class Error(Message):
     rule: str | None = field(Optional(CODE), None)
 
 
+#: What a notice may tell of a seat: its player took it or gave it up, their connection dropped
+#: (the seat is held), they came back to it, a bot began to play it for them, their turn ran out
+#: of time; they turned their autopilot on or off, or resigned.
+NOTICE_KINDS = (
+    "joined", "left", "dropped", "returned", "stand-in", "timed-out",
+    "autopilot-on", "autopilot-off", "resigned",
+)  # fmt: skip
+#: The longest notice text.
+MAX_NOTICE_TEXT = 200
+
+
+@attrs.frozen
+class Notice(Message):
+    """Something happened to a seat at your table that the game's events do not tell: ``kind``
+    says what (one of :data:`NOTICE_KINDS`), ``text`` says it in words for a client that does not
+    know the kind, ``seconds`` is how long a dropped seat is held or the turn time that ran out."""
+
+    TYPE = "notice"
+    SENDER = Sender.SERVER
+    table: int = field(TABLE_ID)
+    seat: int = field(SEAT)
+    name: str = field(NAME)
+    kind: str = field(OneOf(NOTICE_KINDS))
+    text: str = field(Str(1, MAX_NOTICE_TEXT))
+    seconds: int | None = field(Optional(Int(0, 2**31 - 1)), None)
+
+
 @attrs.frozen
 class Pong(Message):
     TYPE = "pong"
@@ -396,8 +460,9 @@ class Goodbye(Message):
 MESSAGES: dict[tuple[Sender, str], type[Message]] = {
     (cls.SENDER, cls.TYPE): cls
     for cls in (
-        Hello, ListTables, CreateTable, Join, Watch, Start, Leave, Act, AskHint, PlayForMe, Ping, Bye,
-        Welcome, Tables, Seated, Watching, Left, State, Hint, Error, Pong, Goodbye,
+        Hello, ListTables, CreateTable, Join, Watch, Start, Leave, Act, AskHint, PlayForMe, Autopilot,
+        Resign, Ping, Bye,
+        Welcome, Tables, Seated, Watching, Left, State, Notice, Hint, Error, Pong, Goodbye,
     )
 }  # fmt: skip
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
+import os
 import random
 import secrets
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -25,6 +26,10 @@ from .replay import print_game, print_games
 from .store import Store, StoreError, default_path, make_directory, tighten_default_directory
 
 log = logging.getLogger("notty.server")
+#: The most seconds between bot actions at a table of bots alone that someone watches, at its
+#: creator's asking (the protocol's default bot_delay_ms is 1 s): a person watching can follow.
+#: A script that wants bots at full speed asks for ``bot_delay_ms`` 0 (or runs ``--watch-delay 0``).
+DEFAULT_WATCH_DELAY = 1.0
 E = TypeVar("E", bound=BaseException)
 
 
@@ -46,6 +51,14 @@ def _parser() -> argparse.ArgumentParser:
         help="seconds a dropped player keeps their seat before a bot stands in",
     )
     parser.add_argument("--name", default="notty", help="the server's name, shown to clients")
+    parser.add_argument(
+        "--watch-delay",
+        type=float,
+        default=DEFAULT_WATCH_DELAY,
+        help="seconds, at most, between bot actions at a table of bots alone that someone watches, "
+        f"as its creator asks (create_table.bot_delay_ms) (default {DEFAULT_WATCH_DELAY:g}; 0: no pause "
+        "beyond --bot-only-delay)",
+    )
     _add_db(parser)
     add_limit_arguments(parser)
     return parser
@@ -73,7 +86,13 @@ def _record_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def make_host(name: str, grace: float, first_table: int = 1, limits: Limits = DEFAULT_LIMITS) -> Host:
+def make_host(
+    name: str,
+    grace: float,
+    first_table: int = 1,
+    limits: Limits = DEFAULT_LIMITS,
+    watch_delay: float = DEFAULT_WATCH_DELAY,
+) -> Host:
     """A host for live play: unpredictable deals and unguessable seat tokens."""
     return Host(
         new_rng=lambda: random.Random(secrets.randbits(128)),
@@ -87,6 +106,7 @@ def make_host(name: str, grace: float, first_table: int = 1, limits: Limits = DE
         bot_tables_per_address=limits.bot_tables_per_address,
         games_per_hour=limits.games_per_hour,
         bot_only_delay=limits.bot_only_delay,
+        watch_delay=watch_delay,
     )
 
 
@@ -101,9 +121,10 @@ async def run(
     grace: float,
     store: Store,
     lock: WriterLock | None = None,
+    watch_delay: float = DEFAULT_WATCH_DELAY,
     limits: Limits = DEFAULT_LIMITS,
 ) -> None:
-    notty = make_host(name, grace, store.next_table_id(), limits)
+    notty = make_host(name, grace, store.next_table_id(), limits, watch_delay)
     for saved in store.unfinished():
         try:
             notty.restore(saved, trio.current_time())
@@ -152,12 +173,14 @@ def _lowered(text: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv and argv[0] in ("games", "replay"):
-        return _show_record(_record_parser().parse_args(argv))
+        return _quietly_piped(_show_record, _record_parser().parse_args(argv))
     args = _parser().parse_args(argv)
     if not 0 <= args.port <= 65535:
         _parser().error("--port must be 0 to 65535")
     if args.grace < 0:
         _parser().error("--grace must be 0 or more")
+    if not 0 <= args.watch_delay <= 10:  # also refuses nan
+        _parser().error("--watch-delay must be 0 to 10 seconds")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
     path = args.db or default_path()
     # Every failure to start is one line and exit status 1: nothing to debug, something to do.
@@ -194,7 +217,8 @@ def _serve(args: argparse.Namespace, path: Path, lock: WriterLock) -> int:
         return 1
     failure: str | None = None
     try:
-        trio.run(run, args.host, args.port, args.name, args.grace, store, lock, limits_from_args(args))
+        limits = limits_from_args(args)
+        trio.run(run, args.host, args.port, args.name, args.grace, store, lock, args.watch_delay, limits)
     except* ListenError as group:
         failure = str(_first(group))
     except* StoreError as group:  # a read that failed as the saved games were restored
@@ -206,6 +230,19 @@ def _serve(args: argparse.Namespace, path: Path, lock: WriterLock) -> int:
         return 1
     log.info("stopped")
     return 0
+
+
+def _quietly_piped(show: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run a command that prints, ending quietly with status 0 if whoever reads its output stops
+    reading (``notty-server replay 7 | head``): it has what it wanted, which is no error."""
+    try:
+        status = show(args)
+        sys.stdout.flush()  # here, not at exit, where a closed pipe could only be reported
+    except BrokenPipeError:
+        # Python flushes stdout again as it exits: point it at nothing, so that it has nowhere to fail.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    return status
 
 
 def _show_record(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ import itertools
 import logging
 import math
 import random
+import time
 from collections.abc import Callable, Container, Iterable, Mapping
 from typing import Any
 
@@ -26,6 +27,7 @@ from protocol import (
     PROTOCOL_VERSION,
     Act,
     AskHint,
+    Autopilot,
     Bye,
     CreateTable,
     Error,
@@ -37,10 +39,12 @@ from protocol import (
     Left,
     ListTables,
     Message,
+    Notice,
     Ping,
     PlayForMe,
     Pong,
     ProtocolError,
+    Resign,
     Seated,
     Start,
     Tables,
@@ -50,9 +54,10 @@ from protocol import (
     encode_frame,
 )
 
-from .journal import Record, SavedGame, SeatLeft
+from .journal import AutopilotSet, Record, Resigned, SavedGame, SeatLeft
 from .limits import TokenBucket
 from .record import rebuild
+from .resign import conceded, ends_at_once
 from .tables import (
     BotJob,
     ConnId,
@@ -131,7 +136,9 @@ class Host:
         bot_tables_per_address: int | None = None,
         games_per_hour: int | None = None,
         bot_only_delay: float = 0.0,
+        watch_delay: float = 0.0,
         games: Mapping[str, Game] = GAMES,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.name = name
         self.grace = grace
@@ -143,6 +150,9 @@ class Host:
         self.bot_tables_per_address = bot_tables_per_address
         self.games_per_hour = games_per_hour
         self.bot_only_delay = bot_only_delay
+        # A table of bots alone plays only while someone watches it: up to this many seconds
+        # between its bots' actions, as its creator asks (bot_delay_ms), so that they can follow.
+        self.watch_delay = watch_delay
         self._games_begun: dict[str, TokenBucket] = {}  # per address, while not full
         self.games = games
         # Built, and checked against the protocol, once: a game that describes itself wrongly
@@ -159,7 +169,7 @@ class Host:
         # Tables where a bot may have become due since bot_jobs last looked: checking only
         # these keeps the shell's call after every message independent of the table count.
         self._stirred: set[int] = set()
-        self.driver = Driver(self._journal, self._stirred)
+        self.driver = Driver(self._journal, self._stirred, wall_clock)
         self._listed: tuple[int, Tables] | None = None  # the lobby's list, and driver.listing then
 
     @property
@@ -200,11 +210,18 @@ class Host:
             creator=None,
             bot_delay=begun.bot_delay,
             turn_seconds=begun.turn_seconds,
+            begun_at=saved.started_at,
         )
         rng = self._new_rng()
         game_rng = random.Random(rng.getrandbits(64))
         table.bots = seat_bots(table, rng)
-        own = [index for index, seat in enumerate(seats) if seat.bot is not None]
+        # The seats whose own bots made every move there (not a bot playing on for a person who left).
+        own = [i for i, seat in enumerate(begun.seats) if seat.bot is not None and i not in saved.left]
+        for index in saved.autopilot:
+            seats[index].autopilot = True
+        for index, _ in saved.resigned:
+            seats[index].resigned = seats[index].stand_in = True
+            table.resigned.append(index)
         table.match = rebuild(saved, game_rng, table.bots, own, self.games)
         table.moves = len(saved.moves)
         self._next_table = max(self._next_table, table.id + 1)
@@ -273,11 +290,15 @@ class Host:
         seat = table.seats[session.seat]
         seat.conn = None
         if table.match is None:  # not started: the seat is simply free again
+            gone = table.notice(session.seat, "left", f"{seat.name} left the table (connection lost)")
             _free_waiting_seat(table, session.seat, conn)
             self._forget_if_empty(table)
-            return table.seat_news(conn)
+            return gone + table.seat_news(conn)
         seat.dropped_at = now
-        return []
+        if table.match.over:  # nothing to hold the seat for
+            return table.notice(session.seat, "left", f"{seat.name} left the table")
+        held = f"{seat.name} dropped; their seat is held for {math.ceil(self.grace)} s"
+        return table.notice(session.seat, "dropped", held, self.grace)
 
     def tick(self, now: float) -> list[Outgoing]:
         """Let time pass: dropped players past their grace get a stand-in; slow turns get help."""
@@ -320,6 +341,10 @@ class Host:
                 return self._hint(conn, session)
             case PlayForMe():
                 return self._play_for_me(session)
+            case Autopilot(on):
+                return self._autopilot(session, on)
+            case Resign():
+                return self._resign(session)
             case Ping(nonce):
                 return [(conn, Pong(nonce))]
             case Bye():
@@ -335,7 +360,8 @@ class Host:
         return listed[1]
 
     def build_table_list(self) -> Tables:
-        """The newest tables, as many as fit in one frame: a table of many seats lists longer."""
+        """The newest tables, as many as fit in one frame (a table of many seats lists longer),
+        listed oldest first: a table keeps its place in the list as newer ones come."""
         newest = sorted(self.tables.values(), key=lambda table: -table.id)[:MAX_LISTED]
         infos = [table.info() for table in newest]
         while True:
@@ -344,6 +370,7 @@ class Host:
             except ProtocolError:  # only tables of many seats with long names list this long
                 infos = infos[: len(infos) * 3 // 4]
             else:
+                infos.reverse()
                 Tables(tuple(infos))  # checked once, here: a game describing a table wrongly is our bug
                 # Sent as the plain maps it was built from: the checked message holds read-only
                 # copies, which pack eight times slower, and it goes out to anyone who asks.
@@ -365,12 +392,18 @@ class Host:
                 if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
                     if seat.conn is not None:  # the old connection is still here: it loses the seat
                         out += self._evict(seat.conn)
-                    seat.conn, seat.dropped_at, seat.stand_in = conn, None, False
+                    elif seat.dropped_at is not None or seat.stand_in:  # the others see them back
+                        back = f"{seat.name} is back" + (": the bot stops" if seat.stand_in else "")
+                        out += table.notice(index, "returned", back)
+                    seat.conn, seat.dropped_at, seat.stand_in = conn, None, seat.resigned
                     self._stirred.add(table.id)
                     session.table, session.seat = table.id, index
                     out.append((conn, Seated(table.id, index, hello.token)))
                     if table.match is not None:
                         out += states(table, (), [(conn, index)])
+                    if seat.autopilot and table.running:  # it outlasted the drop: say so again
+                        kind, text = _autopilot_news(seat.name or f"seat-{index}", True)
+                        out.append((conn, Notice(table.id, index, seat.name or f"seat-{index}", kind, text)))
                     return out
         gone = Error("bad-token", "that seat token is not valid here (its game is over, or you left it)")
         return [*out, (conn, gone)]
@@ -431,7 +464,7 @@ class Host:
             seats=seats,
             creator=conn,
             address=session.address,
-            bot_delay=request.bot_delay_ms / 1000 if humans else self.bot_only_delay,
+            bot_delay=request.bot_delay_ms / 1000 if humans else self._watched_pace(request.bot_delay_ms),
             turn_seconds=request.turn_seconds,
             asked=dict(request.options),
         )
@@ -454,6 +487,11 @@ class Host:
                 out.append((conn, Tables((table.info(),))))
             return out
         return self._watch(conn, session, table) + self._begin(table, now)
+
+    def _watched_pace(self, asked_ms: int) -> float:
+        """The pause between actions at a new table of bots alone: what its creator asked for, up
+        to ``watch_delay``, and never under the operator's ``bot_only_delay``."""
+        return max(self.bot_only_delay, min(asked_ms / 1000, self.watch_delay))
 
     def _check_record_allowance(self, address: str, bots_only: bool, now: float) -> None:
         """Refuse a table the record could not afford from ``address``: every table is a game the
@@ -516,6 +554,7 @@ class Host:
             table.creator = conn
         session.table, session.seat = table.id, index
         out: list[Outgoing] = [(conn, Seated(table.id, index, token))]
+        out += table.notice(index, "joined", f"{name} joined the table", skip=conn)
         if all(not seat.free for seat in table.seats):
             out += self._begin(table, now)
         else:
@@ -560,16 +599,21 @@ class Host:
         if session.seat is None:
             table.spectators.discard(conn)
         elif table.match is None:
+            name = table.seats[session.seat].name
+            out += table.notice(session.seat, "left", f"{name} left the table", skip=conn)
             _free_waiting_seat(table, session.seat, conn)
             out += table.seat_news(conn)
         else:
             seat = table.seats[session.seat]
             # Given up for good: a bot plays it, and its token no longer brings anyone back to it.
             seat.conn, seat.token_hash = None, None
+            out += table.notice(session.seat, "left", f"{seat.name} left the table")
             if table.bots_alone:  # the last person has given up their seat: bots alone play on
                 table.bot_delay = max(table.bot_delay, self.bot_only_delay)
             self._stirred.add(table.id)
-            self._journal.append(SeatLeft(table.id, session.seat))
+            if table.running:  # a bot plays the seat from now on: the list and the record show it
+                seat.bot = table.stand_in_bot
+            self._journal.append(SeatLeft(table.id, session.seat, seat.bot))
             if not seat.stand_in:  # the driver marks it, and lets the game know
                 out += self.driver.stand_in(table, session.seat)
         session.table = session.seat = None
@@ -580,6 +624,7 @@ class Host:
     def _act(self, session: Session, text: str, now: float) -> list[Outgoing]:
         table, seat = self._my_seat(session)
         match = running(table)
+        _not_resigned(table, seat)
         try:
             action = match.parse_action(text)
         except ActionError as error:
@@ -589,11 +634,47 @@ class Host:
     def _play_for_me(self, session: Session) -> list[Outgoing]:
         table, seat = self._my_seat(session)
         match = unfinished(table)
+        _not_resigned(table, seat)
         if match.current != seat:
             raise Refusal("not-your-turn", "play for me works on your own turn")
         table.seats[seat].auto = True
         self._stirred.add(table.id)
         return []
+
+    def _autopilot(self, session: Session, on: bool) -> list[Outgoing]:
+        """Turn the asker's own autopilot on or off (a session only ever holds its own seat): while
+        it is on, the table's stand-in bot plays each of its turns, the one under way included."""
+        table, index = self._my_seat(session)
+        unfinished(table)
+        _not_resigned(table, index)
+        seat = table.seats[index]
+        if seat.autopilot != on:
+            seat.autopilot = on
+            self._journal.append(AutopilotSet(table.id, index, on))
+            self._stirred.add(table.id)  # its turn may be under way: the bot takes it from here
+        return table.notice(index, *_autopilot_news(seat.name or f"seat-{index}", on))
+
+    def _resign(self, session: Session) -> list[Outgoing]:
+        """Concede (server.resign): ranked last; the game ends now if nobody else is left to play
+        for, else a bot plays the seat to the end."""
+        table, index = self._my_seat(session)
+        match = unfinished(table)
+        _not_resigned(table, index)
+        seat = table.seats[index]
+        name = seat.name or f"seat-{index}"
+        seat.resigned = True
+        table.resigned.append(index)
+        self._journal.append(Resigned(table.id, index, table.moves))
+        self._stirred.add(table.id)
+        people = [i for i, other in enumerate(table.seats) if other.bot is None and other.token_hash]
+        if ends_at_once(len(table.seats), table.resigned, people):
+            table.conceded = conceded(match.names, table.resigned)
+            told = table.notice(index, "resigned", f"{name} resigned: the game is over")
+            self.driver.note_end(table)
+            return told + self.driver.broadcast(table, ())
+        text = f"{name} resigned: a bot plays their seat to the end, and they are ranked last"
+        told = table.notice(index, "resigned", text)
+        return told + self.driver.stand_in(table, index)
 
     def _hint(self, conn: ConnId, session: Session) -> list[Outgoing]:
         table, seat = self._my_seat(session)
@@ -662,6 +743,19 @@ def _in_lobby(session: Session) -> None:
     back to back would otherwise seat one connection at several tables."""
     if session.table is not None:
         raise Refusal("not-now", f"you are at table {session.table} already: 'leave' it first")
+
+
+def _not_resigned(table: Table, index: int) -> None:
+    if table.seats[index].resigned:
+        text = "you resigned: a bot plays your seat to the end ('leave' returns to the lobby)"
+        raise Refusal("resigned", text)
+
+
+def _autopilot_news(name: str, on: bool) -> tuple[str, str]:
+    """A notice's kind and text for everyone at the table, the seat's own player included."""
+    if on:
+        return "autopilot-on", f"{name} is on autopilot: the server plays their turns until 'auto off'"
+    return "autopilot-off", f"{name} is off autopilot: they play their own turns again"
 
 
 def _numbered(name: str, number: int) -> str:

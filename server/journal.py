@@ -55,6 +55,26 @@ class SeatLeft:
 
     table: int
     seat: int
+    bot: str | None = None  # the bot that plays it now, which the record shows in the seat from now on
+
+
+@attrs.frozen
+class AutopilotSet:
+    """A player turned their autopilot on or off: a bot plays each of their turns while it is on,
+    and it stays on across a restart."""
+
+    table: int
+    seat: int
+    on: bool
+
+
+@attrs.frozen
+class Resigned:
+    """A player resigned after ``moves`` moves of the game (server.resign says what follows)."""
+
+    table: int
+    seat: int
+    moves: int
 
 
 @attrs.frozen
@@ -76,7 +96,7 @@ class GameOver:
     ranking: tuple[tuple[int, ...], ...] = ()
 
 
-Record = GameBegun | Moved | SeatLeft | OptionsChanged | GameOver
+Record = GameBegun | Moved | SeatLeft | AutopilotSet | Resigned | OptionsChanged | GameOver
 
 
 @attrs.frozen
@@ -87,3 +107,6 @@ class SavedGame:
     moves: tuple[Moved, ...]
     left: frozenset[int] = frozenset()  # seats whose humans left for good
     over: GameOver | None = None
+    started_at: float | None = None  # when it began, by the wall clock (seconds since the epoch)
+    autopilot: frozenset[int] = frozenset()  # seats whose autopilot is on
+    resigned: tuple[tuple[int, int], ...] = ()  # (seat, moves before it resigned), in order

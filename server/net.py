@@ -31,6 +31,7 @@ from protocol import (
     Error,
     Goodbye,
     Message,
+    Notice,
     ProtocolError,
     Sender,
     State,
@@ -587,8 +588,8 @@ def _why(error: Exception) -> str:
 
 
 def _table_of(message: Message) -> int | None:
-    """The table a held reply reports on, if it reports a table's game."""
-    return message.table if isinstance(message, State) else None
+    """The table a held reply reports on, if it reports a table's game or who is at it."""
+    return message.table if isinstance(message, State | Notice) else None
 
 
 def _printable(text: str) -> str:

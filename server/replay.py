@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TextIO
 
 from games import DEFAULT_GAME, GAMES, Game
 
 from .journal import SavedGame
 from .record import dealt, replay_move
+from .resign import RESIGNED
 from .store import GameSummary
 from .tables import ABANDONED
 
@@ -35,7 +36,7 @@ def print_games(games: Iterable[GameSummary], out: TextIO) -> None:
         else:
             result = f"{game.names[game.winner]} won ({game.reason})"
         out.write(
-            f"game {game.id}: {_label(game.game, game.variant)}, {' vs '.join(game.names)}, "
+            f"game {game.id}: {_label(game.game, game.variant)}, {' vs '.join(_seats(game))}, "
             f"started {_when(game.started_at)}, {game.moves} moves, {result}\n"
         )
     if not shown:
@@ -58,11 +59,16 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
         out.write(f"      {name} is dealt {holding}\n")
     for event in match.opening:
         out.write(f"      {match.event(event, None)['text']}\n")
+    resigned_after: dict[int, list[int]] = {}
+    for seat, after in saved.resigned:
+        resigned_after.setdefault(after, []).append(seat)
     for move in saved.moves:
+        _resignation(match.names, resigned_after.get(move.number - 1, ()), out)
         turn = match.turn
         step = replay_move(match, move)
         texts = "; ".join(match.event(event, None)["text"] for event in step.events)
         out.write(f"{move.number:5}. turn {turn}: {texts}\n")
+    _resignation(match.names, resigned_after.get(len(saved.moves), ()), out)
     held = ", ".join(
         f"{name} {holding}" for name, holding in zip(match.names, match.position_text(), strict=True)
     )
@@ -72,6 +78,22 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
         out.write("(unfinished: it goes on when the server runs again)\n")
     elif saved.over.reason == ABANDONED:
         out.write("(abandoned: nobody was left at the table)\n")
+    elif saved.over.reason == RESIGNED:
+        places = saved.over.ranking
+        ranking = " then ".join(" = ".join(match.names[seat] for seat in place) for place in places)
+        out.write(f"(ended by resignation: {ranking})\n")
+
+
+def _resignation(names: Sequence[str], seats: Sequence[int], out: TextIO) -> None:
+    """Say where in the moves a player resigned (server.resign says what follows from it)."""
+    for seat in seats:
+        out.write(f"      {names[seat]} resigns\n")
+
+
+def _seats(game: GameSummary) -> list[str]:
+    """Each seat's name, and what became of its person: a seat given up shows the bot that played on."""
+    notes = game.notes if len(game.notes) == len(game.names) else ("",) * len(game.names)
+    return [f"{name} ({note})" if note else name for name, note in zip(game.names, notes, strict=True)]
 
 
 def _label(game: str, variant: str) -> str:

@@ -28,7 +28,18 @@ from pathlib import Path
 
 import attrs
 
-from .journal import GameBegun, GameOver, Moved, OptionsChanged, Record, SavedGame, SeatLeft, SeatRecord
+from .journal import (
+    AutopilotSet,
+    GameBegun,
+    GameOver,
+    Moved,
+    OptionsChanged,
+    Record,
+    Resigned,
+    SavedGame,
+    SeatLeft,
+    SeatRecord,
+)
 
 #: Migration ``i`` takes a database from version ``i`` to ``i + 1``. Never edit one that has
 #: shipped: databases out there are at its version.
@@ -108,6 +119,13 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE games SET options = replace(options, '"turn_limit":', '"quiet_rounds":0,"turn_limit":')
         WHERE game = 'notty' AND options NOT LIKE '%"quiet_rounds"%';
     """,
+    # 4: autopilot and resigning. A seat whose player turned autopilot on keeps it across a
+    # restart; a seat whose player resigned says after how many of the game's moves. A seat given
+    # up with 'leave' now names, in ``bot``, the bot that played it on.
+    """
+    ALTER TABLE seats ADD COLUMN autopilot INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN resigned_after INTEGER;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -128,6 +146,7 @@ class GameSummary:
     winner: int | None
     reason: str | None
     ranking: tuple[tuple[int, ...], ...] = ()  # seats by place, when the record has it
+    notes: tuple[str, ...] = ()  # per seat: what became of its person ('' for nothing), as shown
 
 
 def default_path() -> Path:
@@ -440,8 +459,18 @@ class Store:
                 )
             case SeatLeft():
                 db.execute(
-                    "UPDATE seats SET left_at = ? WHERE game = ? AND seat = ?",
-                    (now, record.table, record.seat),
+                    "UPDATE seats SET left_at = ?, bot = coalesce(?, bot) WHERE game = ? AND seat = ?",
+                    (now, record.bot, record.table, record.seat),
+                )
+            case AutopilotSet():
+                db.execute(
+                    "UPDATE seats SET autopilot = ? WHERE game = ? AND seat = ?",
+                    (int(record.on), record.table, record.seat),
+                )
+            case Resigned():
+                db.execute(
+                    "UPDATE seats SET resigned_after = ? WHERE game = ? AND seat = ?",
+                    (record.moves, record.table, record.seat),
                 )
             case OptionsChanged():
                 db.execute(
@@ -476,15 +505,18 @@ class Store:
     def _game(self, game_id: int) -> SavedGame | None:
         row = self._db.execute(
             "SELECT game, variant, options, bot_delay, turn_seconds, deal, first, winner, reason, ended_at,"
-            " ranking"
+            " ranking, started_at"
             " FROM games WHERE id = ?",
             (game_id,),
         ).fetchone()
         if row is None:
             return None
-        game, variant, options, bot_delay, turn_seconds, deal, first, winner, reason, ended_at, ranking = row
+        game, variant, options, bot_delay, turn_seconds, deal, first, winner, reason, ended_at = row[:10]
+        ranking, started = row[10:]
         seats = self._db.execute(
-            "SELECT name, bot, token_hash, left_at FROM seats WHERE game = ? ORDER BY seat", (game_id,)
+            "SELECT name, bot, token_hash, left_at, autopilot, resigned_after FROM seats WHERE game = ?"
+            " ORDER BY seat",
+            (game_id,),
         ).fetchall()
         begun = GameBegun(
             table=game_id,
@@ -493,7 +525,7 @@ class Store:
             options=json.loads(options),
             bot_delay=bot_delay,
             turn_seconds=turn_seconds,
-            seats=tuple(SeatRecord(name, bot, token_hash) for name, bot, token_hash, _ in seats),
+            seats=tuple(SeatRecord(name, bot, token_hash) for name, bot, token_hash, *_ in seats),
             deal=tuple(deal.split()),
             first=first,
         )
@@ -505,7 +537,10 @@ class Store:
         )
         left = frozenset(index for index, seat in enumerate(seats) if seat[3] is not None)
         over = None if ended_at is None else GameOver(game_id, winner, reason, _ranking_of(ranking))
-        return SavedGame(begun, moves, left, over)
+        autopilot = frozenset(index for index, seat in enumerate(seats) if seat[4])
+        resigned = sorted((seat[5], index) for index, seat in enumerate(seats) if seat[5] is not None)
+        in_order = tuple((index, after) for after, index in resigned)
+        return SavedGame(begun, moves, left, over, started, autopilot=autopilot, resigned=in_order)
 
     def games(self) -> list[GameSummary]:
         """Every stored game, newest first."""
@@ -518,7 +553,13 @@ class Store:
             "SELECT id, game, variant, started_at, ended_at, winner, reason, ranking,"
             " (SELECT count(*) FROM moves WHERE moves.game = games.id),"
             " (SELECT group_concat(name, char(9)) FROM (SELECT name FROM seats WHERE seats.game = games.id"
-            "  ORDER BY seat))"
+            "  ORDER BY seat)),"
+            # What became of each seat's person, as the list shows it: a bot played on for one who
+            # left, and one who resigned is ranked last (char(9) separates the seats).
+            " (SELECT group_concat(note, char(9)) FROM (SELECT CASE"
+            "  WHEN resigned_after IS NOT NULL THEN 'resigned'"
+            "  WHEN left_at IS NOT NULL THEN 'left: ' || coalesce('bot ' || bot, 'a bot') || ' played on'"
+            "  ELSE '' END AS note FROM seats WHERE seats.game = games.id ORDER BY seat))"
             " FROM games ORDER BY id DESC"
         )
         return [
@@ -533,8 +574,10 @@ class Store:
                 winner,
                 reason,
                 _ranking_of(ranking),
+                tuple((notes or "").split("\t")),
             )
-            for game_id, game, variant, started_at, ended_at, winner, reason, ranking, moves, names in rows
+            for game_id, game, variant, started_at, ended_at, winner, reason, ranking, moves, names, notes
+            in rows
         ]
 
 

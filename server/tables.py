@@ -9,16 +9,19 @@ stays hidden whatever the host does with it.
 from __future__ import annotations
 
 import logging
+import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
-from games import ActionError, Bot, Game, Match, Settings
-from protocol import MAX_LEGAL, Error, Message, State, Tables
+from games import ActionError, Bot, Game, Match, Outcome, Settings
+from protocol import MAX_LEGAL, Error, Message, Notice, State, Tables
 
 from .journal import GameBegun, GameOver, Moved, OptionsChanged, Record, SeatRecord
+from .resign import resigned_last
 
 log = logging.getLogger("notty.host")
 
@@ -46,6 +49,8 @@ class Seat:
     dropped_at: float | None = None  # when its human's connection went
     stand_in: bool = False  # a bot plays this human seat (dropped too long, or left)
     auto: bool = False  # "play for me": a bot plays the rest of this turn
+    autopilot: bool = False  # "auto on": a bot plays every turn of this seat until "auto off"
+    resigned: bool = False  # its player resigned: a bot plays it to the end, ranked last
 
     @property
     def free(self) -> bool:
@@ -53,7 +58,7 @@ class Seat:
 
     @property
     def bot_controls(self) -> bool:
-        return self.bot is not None or self.stand_in or self.auto
+        return self.bot is not None or self.stand_in or self.auto or self.autopilot or self.resigned
 
 
 @attrs.define
@@ -76,6 +81,13 @@ class Table:
     # The options its creator asked for, as asked (the settings hold every option): those left out
     # may take a game's defaults for a table where a bot plays. A restored table's are not known.
     asked: Mapping[str, Any] = attrs.Factory(dict)
+    # When its game began and ended, by the wall clock (seconds since the epoch): how long it took.
+    begun_at: float | None = None
+    ended_at: float | None = None
+    # Seats whose players resigned, in the order they did (server.resign); and the outcome of a
+    # game their resigning ended before the match itself did.
+    resigned: list[int] = attrs.Factory(list)
+    conceded: Outcome | None = None
 
     def info(self) -> dict[str, Any]:
         return {
@@ -91,11 +103,27 @@ class Table:
                 for seat in self.seats
             ],
             "started": self.match is not None,
-            "over": self.match is not None and self.match.over,
+            "over": self.over,
             "spectators": len(self.spectators),
             "turn_seconds": self.turn_seconds,
             "options": dict(self.settings.options),
+            "turn": self.match.turn if self.running and self.match is not None else None,
+            "bots": self.bot_seats(),
         }
+
+    def bot_seats(self) -> list[int]:
+        """The seats a bot plays now: its own, or a stand-in for a person who dropped or left. Only
+        these: a person's "play for me" is their choice for a turn, not a bot in their seat."""
+        return [index for index, seat in enumerate(self.seats) if seat.bot is not None or seat.stand_in]
+
+    def notice(
+        self, index: int, kind: str, text: str, seconds: float | None = None, skip: ConnId | None = None
+    ) -> list[Outgoing]:
+        """Tell everyone at the table (but ``skip``, the person it is about, who has their own
+        answer) what happened to seat ``index``: only who and what, never anything of the game."""
+        name = self.seats[index].name or f"seat-{index}"
+        told = Notice(self.id, index, name, kind, text, None if seconds is None else math.ceil(seconds))
+        return [(conn, told) for conn, _ in self.viewers() if conn != skip]
 
     @property
     def stand_in_bot(self) -> str:
@@ -111,7 +139,21 @@ class Table:
 
     @property
     def running(self) -> bool:
-        return self.match is not None and not self.match.over
+        return self.match is not None and not self.over
+
+    @property
+    def over(self) -> bool:
+        """The game has ended: its match did, or a resignation ended it (server.resign)."""
+        return self.conceded is not None or (self.match is not None and self.match.over)
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, if it has: the match's outcome with resigned seats ranked last."""
+        if self.conceded is not None:
+            return self.conceded
+        if self.match is None or not self.match.over:
+            return None
+        outcome = self.match.outcome()
+        return None if outcome is None else resigned_last(outcome, self.match.names, self.resigned)
 
     def anyone_here(self) -> bool:
         """Bots wait while nobody is at the table to see them (a dropped player may resume)."""
@@ -136,7 +178,7 @@ def states(table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int |
     their seat sees them. Everything seat-specific comes from the game, for that seat."""
     match = table.match
     assert match is not None
-    outcome = match.outcome() if match.over else None
+    outcome = table.outcome()
     current = match.current
     shared = {
         "game": table.settings.game,
@@ -144,7 +186,8 @@ def states(table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int |
         "names": list(match.names),
         "current": current,
         "turn": match.turn,
-        "result": None if outcome is None else outcome.to_wire(),
+        "result": None if outcome is None else _result(table, outcome.to_wire()),
+        "bots": table.bot_seats(),
     }
     out: list[Outgoing] = []
     for conn, seat in to:
@@ -153,7 +196,7 @@ def states(table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int |
             "seat": seat,
             # Only the seat to move may act (the envelope names one): nobody else is asked. A
             # game may allow more actions than a view lists; the rest can still be typed.
-            "legal": match.legal_actions(seat)[:MAX_LEGAL] if seat == current else [],
+            "legal": match.legal_actions(seat)[:MAX_LEGAL] if seat == current and outcome is None else [],
             "body": match.view(seat),
         }
         seen = tuple([match.event(event, seat) for event in events])
@@ -161,6 +204,15 @@ def states(table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int |
         # protocol.Message.unchecked; tests hold it to the checked message).
         out.append((conn, State.unchecked(table=table.id, view=view, events=seen)))
     return out
+
+
+def _result(table: Table, result: dict[str, Any]) -> dict[str, Any]:
+    """The game's result, with what only the server knows: the id the record keeps the game
+    under (its table's number) and how long it took by the wall clock."""
+    result["game_id"] = table.id
+    if table.begun_at is not None and table.ended_at is not None:
+        result["seconds"] = max(0, round(table.ended_at - table.begun_at))
+    return result
 
 
 @attrs.frozen
@@ -183,8 +235,11 @@ class Driver:
     the tables where a bot may have become due, for the host to pass on.
     """
 
-    def __init__(self, journal: list[Record], stirred: set[int]) -> None:
+    def __init__(
+        self, journal: list[Record], stirred: set[int], wall_clock: Callable[[], float] = time.time
+    ) -> None:
         self.tables: dict[int, Table] = {}
+        self.wall_clock = wall_clock  # for how long a game took; play itself runs on the host's clock
         self._journal = journal
         self._stirred = stirred
         # Counts changes to what the lobby's list shows (tables come and go, start, end): the host
@@ -196,6 +251,7 @@ class Driver:
         match = table.match = table.game.new_match(table.settings, names, random.Random(rng.getrandbits(64)))
         table.bots = seat_bots(table, rng)
         table.turn_started = now
+        table.begun_at = self.wall_clock()
         self.listing += 1
         deal = match.deal_record()
         self._journal.append(
@@ -220,6 +276,8 @@ class Driver:
 
     def apply(self, table: Table, seat: int, action: Any, now: float) -> list[Outgoing]:
         match = running(table)
+        if table.conceded is not None:  # a resignation ended the game before the match did
+            raise Refusal("game-over", "the game is over: 'leave' returns to the lobby")
         turn = match.turn
         try:
             step = match.apply(seat, action)
@@ -232,6 +290,7 @@ class Driver:
             for other in table.seats:
                 other.auto = False
             table.turn_started = now
+            self.listing += 1  # the lobby's list shows the turn
         return self.broadcast(table, step.events)
 
     def stand_in(self, table: Table, index: int) -> list[Outgoing]:
@@ -240,22 +299,25 @@ class Driver:
         which the record keeps and everyone at the table is told."""
         seat = table.seats[index]
         seat.stand_in = True
+        self.listing += 1  # the lobby's list shows the seat as a bot's
         match = table.match
         if match is None or match.over:
             return []
+        told = table.notice(index, "stand-in", f"a bot plays for {seat.name or f'seat-{index}'}")
         events = match.stand_in_began(index, table.asked)
         if match.settings != table.settings:
             table.settings = match.settings
             self.listing += 1
             self._journal.append(OptionsChanged(table.id, match.settings.options))
             log.info("table %d: options now %s", table.id, dict(match.settings.options))
-        return self.broadcast(table, events) if events else []
+        return told + (self.broadcast(table, events) if events else [])
 
     def note_end(self, table: Table) -> bool:
         """Record the match's end, if it has ended; say whether it has."""
         assert table.match is not None
-        outcome = table.match.outcome() if table.match.over else None
+        outcome = table.outcome()
         if outcome is not None:
+            table.ended_at = self.wall_clock()
             self.listing += 1
             self._journal.append(GameOver(table.id, outcome.winner, outcome.reason, outcome.ranking))
             log.info("table %d: game over after %d turns: %s", table.id, table.match.turn, outcome.text)
@@ -347,6 +409,9 @@ class Driver:
                 if current.conn is not None:
                     message = Error("turn-time", "your time is up: the server plays the rest of this turn")
                     out.append((current.conn, message))
+                name = current.name or f"seat-{match.current}"
+                text = f"{name}'s turn ran out of time ({table.turn_seconds} s): a bot plays the rest of it"
+                out += table.notice(match.current, "timed-out", text, table.turn_seconds, skip=current.conn)
         return out
 
     def abandon(self, table: Table, after: float) -> None:
@@ -380,7 +445,7 @@ def running(table: Table) -> Match:
 def unfinished(table: Table) -> Match:
     """The match, for asking about the next move: there is none once it has ended."""
     match = running(table)
-    if match.over:
+    if table.over:
         raise Refusal("game-over", "the game is over: 'leave' returns to the lobby")
     return match
 

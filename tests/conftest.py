@@ -220,6 +220,7 @@ class ServerProcess:
 
     def __init__(self, db: Path, *args: str) -> None:
         command = [str(Path(sys.executable).parent / "notty-server"), "--host", "127.0.0.1", "--port", "0"]
+        command += ["--watch-delay", "0"]  # tables of bots alone at full speed: tests watch them to their end
         self.process = subprocess.Popen([*command, "--db", str(db), *args], stderr=subprocess.PIPE, text=True)
         assert self.process.stderr is not None
         self.log: list[str] = []

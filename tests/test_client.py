@@ -55,7 +55,10 @@ def _private_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _spawn(*args: str) -> pexpect.spawn:
-    child = pexpect.spawn(str(BIN / "notty-client"), list(args), env=ENV, encoding="utf-8", timeout=20)
+    # --plain: these tests read the line-mode client; tests/test_screen.py reads the full screen
+    child = pexpect.spawn(
+        str(BIN / "notty-client"), [*args, "--plain"], env=ENV, encoding="utf-8", timeout=20
+    )
     child.setwinsize(40, 160)
     return child
 
@@ -136,8 +139,8 @@ def test_cards_are_coloured_and_groups_checked_locally(server_port: int) -> None
     child.expect("connected to")
     child.sendline("new classic 2 greedy")
     child.expect(r"\x1b\[1;3\dm[RYGB]\d+\x1b\[0m")  # a coloured card
-    child.sendline("discard B4 B6 B7")
-    child.expect(r"not a group: .*B5 missing")
+    child.sendline("discard B4 B6 B7")  # the hand is dealt at random: cards not held are named first
+    child.expect(r"not a group: .*B5 missing|you do not hold B|you hold 1 B")
     child.sendline("tab")  # not a command: told so, nothing sent
     child.expect("unknown command")
     child.sendline("quit")
@@ -281,10 +284,11 @@ def test_ctrl_c_at_the_prompt_quits_quietly(server_port: int) -> None:
 
 
 def _at_table() -> Session:
-    """A client seated at a five-colour table against greedy-2, its hand R3 R4 Y7, tables 3 and 12 listed."""
+    """A client seated at a five-colour table against greedy-2, tables 3 and 12 listed; its hand holds
+    every card the commands below name (a card not held is refused before anything else is said)."""
     session = welcomed()
     session.receive(Seated(1, 0, TOKEN))
-    hands = {"hands": [["R3", "R4", "Y7"], ["B1"]]}
+    hands = {"hands": [["R3", "R4", "R5", "R6", "Y6", "G6", "B6", "B4", "B4", "K3", "Y7"], ["B1"]]}
     session.receive(State(1, notty_view(variant="five-colour", names=["ann", "greedy-2"], body=hands), ()))
     session.tables_seen = [3, 12]
     return session
@@ -340,7 +344,7 @@ def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> No
         ("new 2 greedy ", "l", ["limit"]),
         ("join ", "", ["3", "12"]),
         ("watch ", "1", ["12"]),
-        ("discard ", "R", ["R3", "R4"]),
+        ("discard ", "R", ["R3", "R4", "R5", "R6"]),
         ("steal ", "G", ["greedy-2"]),
     ],
 )

@@ -71,7 +71,7 @@ class Person:
         env.pop("NO_COLOR", None)
         self.log = io.StringIO()
         self.child = pexpect.spawn(
-            str(BIN / "notty-client"), list(args), env=env, encoding="utf-8", timeout=20
+            str(BIN / "notty-client"), [*args, "--plain"], env=env, encoding="utf-8", timeout=20
         )
         self.child.logfile_read = self.log
         self.child.setwinsize(40, 160)
@@ -150,6 +150,9 @@ def test_leaving_forgets_the_seat_and_the_next_run_starts_in_the_lobby(
     bea.sendline("new classic 2 greedy")
     table = bea.expect(r"you sit at table (\d+), seat 0").group(1)
     assert _kept(seats_file)[address]["bea"]["table"] == int(table)
+    bea.expect(r"· turn 1 ")  # the game is under way: leaving it asks first
+    bea.sendline("leave")
+    bea.expect("type 'leave' again to leave")
     bea.sendline("leave")
     bea.expect(rf"you left table {table}")
     assert _kept(seats_file) == {}

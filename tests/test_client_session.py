@@ -385,11 +385,14 @@ def test_the_end_of_a_game_forgets_the_seat(tmp_path: Path) -> None:
     seated(session, notty_view())
     assert store.get("h:1", "ann") == StoredSeat(TOKEN, 3)
     assert session.leaving() == [
-        "your seat at table 3 is kept: run notty-client h:1 --name ann again to take it back"
-    ]
+        "your seat at table 3 is kept: run notty-client h:1 --name ann --resume again to take it back"
+    ]  # a script's session (not interactive): it resumes only when asked
     result = {"ranking": [[1], [0]], "reason": "stolen", "text": "bob wins: their last card was stolen"}
     lines = shown(session, State(3, notty_view(result=result), ()))
-    assert lines[-1] == "game over: bob wins (last card stolen); 'leave' returns to the lobby"
+    assert lines[-2:] == [
+        "game over: bob wins (last card stolen); 'leave' returns to the lobby",
+        "you lost (bob wins: their last card was stolen) after 12 turns",  # the end's summary
+    ]
     assert session.game_over and store.get("h:1", "ann") is None
     assert session.leaving() == []
 
@@ -460,9 +463,10 @@ def test_a_game_with_no_ui_is_shown_and_played_generically() -> None:
     hint = shown(session, Hint("play the 7", ("play 7",), {}))
     assert hint == ["hint: play the 7", "      type: play 7"]
     result = {"ranking": [[2], [0, 1]], "reason": "out", "text": "cy wins"}
-    assert shown(session, State(5, parlour_view(result=result, legal=[]), ()))[-1] == (
-        "game over: cy wins; 'leave' returns to the lobby"
-    )
+    assert shown(session, State(5, parlour_view(result=result, legal=[]), ()))[-2:] == [
+        "game over: cy wins; 'leave' returns to the lobby",
+        "you lost (cy wins) after 4 turns",
+    ]
 
 
 def test_away_from_a_game_its_commands_are_the_games_with_a_ui() -> None:

@@ -54,7 +54,7 @@ TURNS = 200
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|\x07")
 TABLE = re.compile(r"^table (\d+) · (\S+) · turn (\d+) · draw pile (\d+) cards?$", re.M)
-SEAT = re.compile(r"^ ([> ]) (\S+)\s+\[\s*(\d+)\]( \(you\))?$")
+SEAT = re.compile(r"^ ([> ]) (\S+)\s+\[\s*(\d+)\]( \(you\))?( \(bot\))?$")
 CARD = re.compile(r"^[RYGB][1-8]$")
 OVER = r"game over: ([^\r\n]*); 'leave' returns to the lobby\r\n"
 YOUR_TURN = r"your turn: ([^\r\n]*)\r\n"
@@ -193,7 +193,7 @@ class Person:
         self.log = io.StringIO()
         self.child = pexpect.spawn(
             str(BIN / "notty-client"),
-            [f"127.0.0.1:{port}", "--name", name],
+            [f"127.0.0.1:{port}", "--name", name, "--plain"],  # line mode, which these tests read
             env=env,
             encoding="utf-8",
             timeout=20,

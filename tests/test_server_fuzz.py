@@ -304,7 +304,7 @@ class World:
 #: Replies to messages that change no game.
 HARMLESS = frozenset({"pong", "tables", "goodbye"})
 SERVER_TYPES = frozenset(
-    {"welcome", "tables", "seated", "watching", "left", "state", "hint", "pong", "goodbye"}
+    {"welcome", "tables", "seated", "watching", "left", "state", "notice", "hint", "pong", "goodbye"}
 )
 
 

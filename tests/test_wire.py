@@ -36,6 +36,7 @@ from protocol import (
     SERVER_MAY_SEND,
     Act,
     AskHint,
+    Autopilot,
     Bye,
     Connection,
     ConnectionState,
@@ -51,10 +52,12 @@ from protocol import (
     ListTables,
     LocalProtocolError,
     Message,
+    Notice,
     Ping,
     PlayForMe,
     Pong,
     ProtocolError,
+    Resign,
     Seated,
     Sender,
     Start,
@@ -293,14 +296,20 @@ TABLE_INFO = Map_(
         "spectators": Int_(0, 10_000),
         "turn_seconds": Int_(0, 3600),
         "options": OPTIONS,
-    }
+        "turn": nil(Int_(1, 2**31 - 1)),
+        "bots": List_(SEAT, 8),
+    },
+    omittable=("turn", "bots"),
 )
 RESULT = Map_(
     {
         "ranking": List_(List_(SEAT, 8), 8),
         "reason": CODE,
         "text": Str_(1, 400, good=("bob wins by discarding their last cards",)),
-    }
+        "game_id": TABLE_ID,
+        "seconds": Int_(0, 2**31 - 1),
+    },
+    omittable=("game_id", "seconds"),
 )
 VIEW = Map_(
     {
@@ -313,7 +322,9 @@ VIEW = Map_(
         "legal": List_(ACTION, 1000),
         "result": nil(RESULT),
         "body": BODY,
-    }
+        "bots": List_(SEAT, 8),
+    },
+    omittable=("bots",),
 )
 EVENT = Map_({"kind": CODE, "text": TEXT, "data": EVENT_DATA})
 VARIANT_INFO = Map_(
@@ -361,6 +372,8 @@ FIELDS: dict[type[Message], dict[str, F]] = {
     Act: {"action": ACTION},
     AskHint: {},
     PlayForMe: {},
+    Autopilot: {"on": Bool_()},
+    Resign: {},
     Ping: {"nonce": Int_(0, 2**32 - 1)},
     Bye: {},
     Welcome: {
@@ -384,6 +397,17 @@ FIELDS: dict[type[Message], dict[str, F]] = {
         "rule": nil(CODE),
     },
     Pong: {"nonce": Int_(0, 2**32 - 1)},
+    Notice: {
+        "table": TABLE_ID,
+        "seat": SEAT,
+        "name": NAME,
+        "kind": F(
+            ("dropped", "joined", "left", "returned", "stand-in", "timed-out"),
+            tuple(Bad(v) for v in ("exploded", "Dropped", "dropped ", "", None, 1, ["left"])),
+        ),
+        "text": Str_(1, 200, good=("bob dropped; their seat is held for 60 s", "é" * 200)),
+        "seconds": nil(Int_(0, 2**31 - 1)),
+    },
     Goodbye: {"reason": Str_(1, 500, good=("bye",))},
 }
 
@@ -395,6 +419,7 @@ DEFAULTS: dict[type[Message], dict[str, Any]] = {
     Welcome: {"games": ()},
     Hint: {"actions": (), "data": {}},
     Error: {"rule": None},
+    Notice: {"seconds": None},
 }
 
 FIELD_CASES = [(cls, name) for cls, fields in FIELDS.items() for name in fields]
@@ -492,6 +517,9 @@ SAMPLES: list[Message] = [
     Act(action="é🃏" * 200),
     AskHint(),
     PlayForMe(),
+    Autopilot(on=True),
+    Autopilot(on=False),
+    Resign(),
     Ping(nonce=0),
     Ping(nonce=2**32 - 1),
     Bye(),
@@ -499,12 +527,23 @@ SAMPLES: list[Message] = [
     Welcome(version=PROTOCOL_VERSION, server="notty 0.1.0"),
     Tables(tables=[]),
     Tables(tables=[INFO, {**INFO, "table": 8, "seats": [], "options": {}}]),
+    Tables(tables=[{**INFO, "turn": 12, "bots": [1]}, {**INFO, "table": 9, "turn": None, "bots": []}]),
     Seated(table=1, seat=0, token=TOKEN_VALUE),
     Seated(table=1, seat=7, token=TOKEN_VALUE),
     Watching(table=1),
     Left(table=1),
     State(table=1, view=VIEW_VALUE, events=EVENTS_VALUE),
     State(table=1, view={**VIEW_VALUE, "seat": None, "result": RESULT_VALUE, "legal": []}, events=[]),
+    State(
+        table=1,
+        view={
+            **VIEW_VALUE,
+            "result": {**RESULT_VALUE, "game_id": 1, "seconds": 252},
+            "legal": [],
+            "bots": [1],
+        },
+        events=[],
+    ),
     State(
         table=2,
         view={
@@ -523,6 +562,8 @@ SAMPLES: list[Message] = [
     Hint(text=""),
     Error(code="not-now", message="join is not allowed while seated"),
     Error(code="illegal-action", message="draw 1 to 3 cards, not 4", rule="draw-count"),
+    Notice(table=1, seat=1, name="bob", kind="dropped", text="bob dropped; held for 60 s", seconds=60),
+    Notice(table=2**31 - 1, seat=7, name="Ann Lee_1.-", kind="stand-in", text="a bot plays for Ann Lee_1.-"),
     Pong(nonce=12345),
     Goodbye(reason="bye"),
 ]
@@ -542,10 +583,10 @@ def test_tables_cover_every_message_and_field() -> None:
         assert set(defaults) <= set(FIELDS[cls])
 
 
-def test_protocol_version_is_three_and_seats_go_up_to_eight() -> None:
-    """Version 3 hosts many games: create_table names a game, the welcome lists them, and views,
-    events and hints carry a body each game defines. A table has up to 8 seats."""
-    assert PROTOCOL_VERSION == 3
+def test_protocol_version_is_four_and_seats_go_up_to_eight() -> None:
+    """Version 3 hosts many games (create_table names a game, the welcome lists them, and views,
+    events and hints carry a body each game defines); version 4 adds seat news. Up to 8 seats."""
+    assert PROTOCOL_VERSION == 4
     assert MAX_SEATS == 8
 
 
@@ -1348,15 +1389,15 @@ MODEL_STATES = ("hello", "lobby", "seated", "watching", "closed")
 MODEL_CLIENT_MAY_SEND = {
     "hello": {"hello"},
     "lobby": {"list_tables", "create_table", "join", "watch", "ping", "bye"},
-    "seated": {"list_tables", "start", "leave", "act", "hint", "auto", "ping", "bye"},
+    "seated": {"list_tables", "start", "leave", "act", "hint", "auto", "autopilot", "resign", "ping", "bye"},
     "watching": {"list_tables", "leave", "ping", "bye"},
     "closed": set(),
 }
 MODEL_SERVER_MAY_SEND = {
     "hello": {"welcome", "error", "goodbye"},
     "lobby": {"tables", "seated", "watching", "pong", "error", "goodbye"},
-    "seated": {"tables", "state", "hint", "left", "pong", "error", "goodbye"},
-    "watching": {"tables", "state", "left", "pong", "error", "goodbye"},
+    "seated": {"tables", "state", "notice", "hint", "left", "pong", "error", "goodbye"},
+    "watching": {"tables", "state", "notice", "left", "pong", "error", "goodbye"},
     "closed": {"error", "goodbye"},
 }
 MODEL_MOVES = {
@@ -1449,6 +1490,8 @@ def test_a_whole_session() -> None:
         (Error(code="illegal-action", message="draw 1 to 3 cards, not 4", rule="draw-count"), "seated"),
         (Act(action="draw 2"), "seated"),
         (PlayForMe(), "seated"),
+        (Autopilot(on=True), "seated"),
+        (Autopilot(on=False), "seated"),
         (Start(), "seated"),
         (ListTables(), "seated"),
         (Tables(tables=[]), "seated"),
@@ -1570,7 +1613,7 @@ def test_hello_first() -> None:
     assert server.next_event() == HELLO
 
 
-@pytest.mark.parametrize("version", [1, 2, 4, 65535])
+@pytest.mark.parametrize("version", [1, 2, 3, 5, 65535])
 def test_a_client_of_another_version_is_refused_fatally(version: int) -> None:
     server = Connection(SERVER)
     server.receive_data(encode_frame(Hello(version=version, name="ann").to_wire()))
@@ -1595,7 +1638,7 @@ def test_a_client_of_another_version_is_refused_fatally(version: int) -> None:
     assert server.state is S.CLOSED
 
 
-@pytest.mark.parametrize("version", [1, 2, 4, 65535])
+@pytest.mark.parametrize("version", [1, 2, 3, 5, 65535])
 def test_a_server_of_another_version_is_refused_fatally(version: int) -> None:
     pair = Pair()
     pair.deliver(HELLO)
@@ -1922,7 +1965,7 @@ def test_a_version_2_client_gets_the_fatal_version_error_and_a_goodbye() -> None
         {"type": "hello", "version": 2, "name": "ann", "level": "hard"},  # a field this version lacks
         {"type": "hello", "version": 2},  # or without one this version needs
         {"type": "hello", "version": 1, "name": "a" * 100},
-        {"type": "hello", "version": 4, "name": "ann", "games": ["notty"], "token": 7},
+        {"type": "hello", "version": 5, "name": "ann", "games": ["notty"], "token": 7},
         {"type": "hello", "version": 65535, "name": None},
     ],
 )
@@ -1941,7 +1984,7 @@ def test_a_hello_of_another_version_is_a_version_error_whatever_else_it_holds(bo
     "body",
     [
         {"type": "welcome", "version": 2, "server": "notty 0.0.9"},
-        {"type": "welcome", "version": 4, "server": "notty 9", "games": [{"name": "chess"}], "motd": "hi"},
+        {"type": "welcome", "version": 5, "server": "notty 9", "games": [{"name": "chess"}], "motd": "hi"},
     ],
 )
 def test_a_welcome_of_another_version_is_a_version_error_whatever_else_it_holds(body: dict[str, Any]) -> None:
@@ -1957,8 +2000,8 @@ def test_a_welcome_of_another_version_is_a_version_error_whatever_else_it_holds(
 @pytest.mark.parametrize(
     ("body", "word"),
     [
-        ({"type": "hello", "version": 3, "name": "ann", "level": "hard"}, "level"),
-        ({"type": "hello", "version": 3}, "name"),
+        ({"type": "hello", "version": 4, "name": "ann", "level": "hard"}, "level"),
+        ({"type": "hello", "version": 4}, "name"),
         ({"type": "hello", "version": "2", "name": "ann"}, "hello.version"),
         ({"type": "hello", "version": 2.0, "name": "ann"}, "hello.version"),
         ({"type": "hello", "version": True, "name": "ann"}, "hello.version"),

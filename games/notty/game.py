@@ -40,7 +40,7 @@ from .engine import (
 )
 from .engine import Outcome as Chance
 from .engine import outcome_of as chance_of
-from .wire import event_to_wire, view_body
+from .wire import event_to_wire, hint_data, view_body
 
 NAME = "notty"
 #: The bot that plays at the table's level: seats named so, stand-ins, and early-start fillers.
@@ -258,12 +258,7 @@ def make_hint(hand: Sequence[Card], rules: Rules) -> HintAnswer:
     return HintAnswer(
         text=text,
         actions=tuple("discard " + " ".join(group) for group in groups),
-        data={
-            "size": len(best_cards),
-            "best": [list(group) for group in groups],
-            "alternatives": [[str(card) for card in discard] for discard in alternatives],
-            "outs": [{"card": str(out.card), "gain": out.gain} for out in gains],
-        },
+        data=hint_data(best, alternatives, gains, rules),
     )
 
 

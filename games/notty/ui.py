@@ -5,7 +5,7 @@ imported, never the engine: the client need not load it to play."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -18,6 +18,7 @@ from games._ui import (
     NumberWord,
     TableView,
     colour_cards,
+    did_you_mean,
     game_over_line,
     is_number,
     nothing_after,
@@ -39,7 +40,8 @@ HELP = """\
                               plays the limit is 300 unless given; 'limit 0': never); 'quiet 5' draws
                               the game once no hand has changed for 5 whole rounds (3 unless given;
                               'quiet 0': never)
-  draw N                      draw 1-3 cards     steal NAME     steal from a player
+  draw N                      draw 1-3 cards     steal [NAME]   steal from a player (NAME: not needed
+                                                                when you have one opponent)
   discard CARDS               e.g. 'discard R3 R4 R5'
   dd                          draw-and-discard (five-colour); then 'putback CARD'
   end                         end your turn      hint           the most you can discard now, and how"""
@@ -82,11 +84,13 @@ class Body:
 @attrs.frozen
 class HintData:
     """The solver's answer: how many cards the best discard holds, its groups, the other best
-    discards, and the cards that would let more be discarded (with how many more)."""
+    discards as their groups (a server before ``alternative_groups`` sends each as one list of
+    cards, kept here as one group), and the cards that would let more be discarded (with how many
+    more)."""
 
     size: int
     best: tuple[tuple[str, ...], ...]
-    alternatives: tuple[tuple[str, ...], ...]
+    alternatives: tuple[tuple[tuple[str, ...], ...], ...]
     outs: tuple[tuple[str, int], ...]
 
 
@@ -116,9 +120,9 @@ class NottyUI:
                     raise CommandError("usage: draw N (1 to 3)")
                 return f"draw {int(args[0])}"
             case "steal":
-                if len(args) != 1:
-                    raise CommandError("usage: steal NAME")
-                return f"steal {_seat_of(args[0], view)}"
+                if not args:
+                    return f"steal {_only_victim(view)}"
+                return f"steal {_seat_of(' '.join(args), view)}"  # a name may hold spaces
             case "discard":
                 return "discard " + _cards_text(_group(args, view))
             case "dd" if not args:
@@ -126,7 +130,9 @@ class NottyUI:
             case "putback" | "dd":  # 'dd CARD': the putback that finishes a draw-and-discard
                 if len(args) != 1:
                     raise CommandError("usage: putback CARD")
-                return f"putback {Card.parse(args[0])}"
+                card = Card.parse(args[0])
+                _check_held([card], view)
+                return f"putback {card}"
             case "end":
                 nothing_after(verb, args)
                 return "end"
@@ -173,7 +179,7 @@ class NottyUI:
         lines = [colour_cards_in(f"  {event['text']}", colour) for event in events]
         turn = f"turn {view.turn}" + (f" of {body.turn_limit}" if body.turn_limit else "")
         lines.append(f"table {table} · {view.variant} · {turn} · deck {body.deck_size} cards{_quiet(body)}")
-        lines += hand_lines(view.names, body.hands, view.to_move, view.seat, colour)
+        lines += hand_lines(view.names, body.hands, view.to_move, view.seat, colour, view.bots)
         if view.result is not None:
             lines.append(game_over_line(end_line(view, body)))
         elif view.legal:
@@ -182,14 +188,16 @@ class NottyUI:
             lines.append(f"{view.names[view.current]} to play; may still {', '.join(still_possible(view))}")
         return "\n".join(lines)
 
+    def rules(self, variant: str | None) -> str:
+        return rules_text(variant)
+
     def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:
         hint = read_hint(data)
         if not hint.size:
             lines = ["hint: nothing can be discarded now"]
         else:
-            groups = "  ".join(cards_text(group, colour) for group in hint.best)
-            lines = [f"hint: discard {hint.size} cards: {groups}"]
-            lines += [f"      or: {cards_text(other, colour)}" for other in hint.alternatives]
+            lines = [f"hint: discard {hint.size} cards: {groups_text(hint.best, colour)}"]
+            lines += [f"      or: {groups_text(other, colour)}" for other in hint.alternatives]
         if hint.outs:
             lines.append(
                 "outs: " + ", ".join(f"{colour_cards_in(card, colour)} (+{gain})" for card, gain in hint.outs)
@@ -201,6 +209,43 @@ UI: GameUI = NottyUI()
 
 
 # -- the look ------------------------------------------------------------------------
+
+
+def rules_text(variant: str | None) -> str:
+    """Notty's rules in a few lines, their numbers read from the presets (``PRESETS``), so they
+    say what the server plays: the preset ``variant``'s, or every preset's. docs/RULES.md is the
+    whole text."""
+    presets = [PRESETS[variant]] if variant in PRESETS else list(PRESETS.values())
+    lines = [f"Notty ({', '.join(rules.name for rules in presets)}): be the first to empty your hand."]
+    for rules in presets:
+        name = f"{rules.name}: " if len(presets) > 1 else ""
+        lines += [
+            f"  {name}cards {' '.join(rules.colours)}, 1 to {rules.numbers}, {rules.copies} of each "
+            f"({rules.deck_size} cards); {rules.hand_size} dealt to each of "
+            f"{rules.min_players}-{rules.max_players} players",
+            f"    hand limit {rules.hand_limit or 'none'}; a run: {rules.shortest_run}+ cards of one colour "
+            f"in a row; a set: {rules.smallest_set}+ cards of one number, no colour twice",
+        ]
+    dd = any(rules.draw_and_discard for rules in presets)
+    victim = all(rules.last_card_stolen_wins for rules in presets)
+    lines += [
+        "  all hands are face up. On your turn, in any order, then 'end':",
+        f"    draw 1 to {presets[0].max_draw} cards (once; not past the hand limit)",
+        "    steal a random card from another player (once; not with your hand at the limit)",
+        "    discard runs and sets, as many as you like (numbers do not wrap: 9 10 1 is no run)",
+    ]
+    if dd:
+        lines.append("    draw-and-discard (once; five-colour): draw a card, put one back ('dd', 'putback')")
+    lines += [
+        "  you win, at once, when your hand is empty: by discarding your last cards"
+        + ("\n    or by theft: if your last card is stolen, you win (not the thief)" if victim else ""),
+        "  no winner: every hand at the limit with no group in any (stalemate); no hand changed for",
+        f"    {presets[0].quiet_rounds} whole rounds (or the table's 'quiet'); the table's turn limit",
+        "  hint: the most cards you can discard now and how; its outs are the cards that, if you drew",
+        "    them, would let you discard more, and how many more: 'R7 (+3)'",
+        "  the whole rules: docs/RULES.md",
+    ]
+    return "\n".join(lines)
 
 
 def end_line(view: TableView, body: Body) -> str:
@@ -234,12 +279,22 @@ def cards_text(cards: Iterable[Card | str], colour: bool) -> str:
     return " ".join(colour_cards_in(str(card), colour) for card in cards) or "-"
 
 
+def groups_text(groups: Iterable[Iterable[Card | str]], colour: bool) -> str:
+    """Groups of cards, two spaces between groups: ``R5 G5 B5  R10 Y10 B10``."""
+    return "  ".join(cards_text(group, colour) for group in groups)
+
+
 def hand_lines(
-    names: Sequence[str], hands: Sequence[Sequence[Card]], to_move: int | None, you: int | None, colour: bool
+    names: Sequence[str],
+    hands: Sequence[Sequence[Card]],
+    to_move: int | None,
+    you: int | None,
+    colour: bool,
+    bots: Collection[int] = (),
 ) -> list[str]:
     """A line per seat: its name, how many cards it holds, and the cards (hands are face up)."""
     return seat_lines(
-        names, [f" [{len(hand):>2}]  {cards_text(hand, colour)}" for hand in hands], to_move, you
+        names, [f" [{len(hand):>2}]  {cards_text(hand, colour)}" for hand in hands], to_move, you, bots
     )
 
 
@@ -294,15 +349,46 @@ def _seat_of(name: str, view: TableView | None) -> int:
         raise CommandError("you are not at a table")
     names = [n.lower() for n in view.names]
     if name.lower() not in names:
-        raise CommandError(f"no player called {name!r}; players are {', '.join(view.names)}")
+        others = [n for seat, n in enumerate(view.names) if seat != view.seat]
+        guess = did_you_mean(name, others)
+        players = f"players are {', '.join(view.names)}"
+        raise CommandError(f"no player called {name!r}; " + (f"{guess} {players}" if guess else players))
     return names.index(name.lower())
 
 
+def _only_victim(view: TableView | None) -> int:
+    """``steal`` with no name: the one other player, if there is only one; else whom to name."""
+    if view is None or view.seat is None:
+        raise CommandError("usage: steal NAME")
+    others = [seat for seat in range(len(view.names)) if seat != view.seat]
+    if len(others) == 1:
+        return others[0]
+    names = " or ".join(f"'steal {view.names[seat]}'" for seat in others)
+    raise CommandError(f"steal from whom? {names}")
+
+
+def _check_held(cards: Sequence[Card], view: TableView | None) -> None:
+    """Refuse cards our hand does not hold (as many times as named), before anything else is
+    said of them: a group of cards we lack is not worth judging. Only a seated view shows it."""
+    if view is None or view.seat is None:
+        return
+    hand = _body(view).hands[view.seat]
+    missing = [card for card in dict.fromkeys(cards) if card not in hand]
+    if missing:
+        raise CommandError(f"you do not hold {' or '.join(map(str, missing))}")
+    for card in dict.fromkeys(cards):
+        named, held = cards.count(card), hand.count(card)
+        if named > held:
+            raise CommandError(f"you hold {held} {card}, not {named}")
+
+
 def _group(args: Sequence[str], view: TableView | None) -> list[Card]:
-    """The cards typed after ``discard``, checked as a group when the table's preset is known."""
+    """The cards typed after ``discard``: held (when our hand is known), then a group (when the
+    table's preset is known)."""
     cards = parse_cards(" ".join(args))
     if not cards:
         raise CommandError("usage: discard CARDS, e.g. discard R3 R4 R5")
+    _check_held(cards, view)
     rules = None if view is None else PRESETS.get(view.variant)
     if rules is not None:
         try:
@@ -326,7 +412,8 @@ def _cards(cards: Any, where: str) -> list[Card]:
 
 
 def read_hint(data: Any) -> HintData:
-    """A hint's data (``{size, best, alternatives, outs}``), checked; :class:`GameDataError` if not."""
+    """A hint's data (``{size, best, alternatives, alternative_groups, outs}``; a server before
+    ``alternative_groups`` sends none), checked; :class:`GameDataError` if not."""
     if not isinstance(data, Mapping):
         raise GameDataError("hint data: not a map")
     size = data.get("size")
@@ -347,4 +434,26 @@ def read_hint(data: Any) -> HintData:
         raise GameDataError("hint data.outs: not a list of cards with gains")
     cards = _cards([out.get("card") for out in outs], "hint data.outs")
     gains = tuple((str(card), int(out["gain"])) for card, out in zip(cards, outs, strict=True))
-    return HintData(size, groups["best"], groups["alternatives"], gains)
+    return HintData(size, groups["best"], _alternative_groups(data, groups["alternatives"]), gains)
+
+
+def _alternative_groups(
+    data: Mapping[str, Any], alternatives: tuple[tuple[str, ...], ...]
+) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """Each alternative as its groups: ``alternative_groups``, checked to hold the same cards as
+    ``alternatives``; without it (an older server), each alternative as one group."""
+    grouped = data.get("alternative_groups")
+    if grouped is None:
+        return tuple((alternative,) for alternative in alternatives)
+    if not isinstance(grouped, list | tuple) or len(grouped) != len(alternatives):
+        raise GameDataError("hint data.alternative_groups: not the groups of each alternative")
+    found = []
+    for i, (groups, alternative) in enumerate(zip(grouped, alternatives, strict=True)):
+        where = f"hint data.alternative_groups[{i}]"
+        if not isinstance(groups, list | tuple):
+            raise GameDataError(f"{where}: not a list of groups")
+        read = tuple(tuple(map(str, _cards(group, f"{where}[{j}]"))) for j, group in enumerate(groups))
+        if sorted(card for group in read for card in group) != sorted(alternative):
+            raise GameDataError(f"{where}: not the cards of hint data.alternatives[{i}]")
+        found.append(read)
+    return tuple(found)

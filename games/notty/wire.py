@@ -1,4 +1,5 @@
-"""Notty's engine objects in wire form: the view's body and each event as the protocol carries them."""
+"""Notty's engine objects in wire form: the view's body, each event and a hint's data as the protocol
+carries them."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.notty import Card, Rules
+from solver import Out, best_discard
 
 from ._endings import end_text
 from .engine import (
@@ -81,6 +83,23 @@ def event_to_wire(event: Event, names: Sequence[str], rules: Rules | None = None
             raise TypeError(f"not an event: {event!r}")
     kind = fields.pop("kind")
     return {"kind": kind, "text": text, "data": fields}
+
+
+def hint_data(
+    best: Sequence[Sequence[Card]], alternatives: Sequence[Sequence[Card]], gains: Sequence[Out], rules: Rules
+) -> dict[str, Any]:
+    """A hint's ``data``: the best discard's groups, the other best discards (each as its cards,
+    which clients before ``alternative_groups`` read, and as its groups, in the same order) and the
+    outs. An alternative's groups are the solver's best discard of its own cards, all of them."""
+    return {
+        "size": sum(len(group) for group in best),
+        "best": [_cards(group) for group in best],
+        "alternatives": [_cards(discard) for discard in alternatives],
+        "alternative_groups": [
+            [_cards(group) for group in best_discard(discard, rules)] for discard in alternatives
+        ],
+        "outs": [{"card": str(out.card), "gain": out.gain} for out in gains],
+    }
 
 
 def _cards(cards: Sequence[Card]) -> list[str]:

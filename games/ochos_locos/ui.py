@@ -31,6 +31,7 @@ from games._ui import (
 )
 
 from .cards import COLOURS, Card, CardError
+from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PRESETS
 
 HELP = """\
   new ochos-locos [VARIANT] [SEATS] [BOT|human...]
@@ -135,7 +136,9 @@ class OchosUI:
         body = _body(view)
         lines = [colour_cards_in(f"  {event['text']}", colour) for event in events if event.get("text")]
         lines.append(f"table {table} · {view.variant} · turn {view.turn} · draw pile {_count(body.stock)}")
-        lines += seat_lines(view.names, [f" [{size:>2}]" for size in body.sizes], view.to_move, view.seat)
+        lines += seat_lines(
+            view.names, [f" [{size:>2}]" for size in body.sizes], view.to_move, view.seat, view.bots
+        )
         lines.append(table_line(body, colour))
         if body.hand is not None:
             lines.append(f"your hand: {hand_text(body.hand, playable_cards(view.legal), colour)}")
@@ -146,6 +149,9 @@ class OchosUI:
         else:
             lines.append(f"{view.names[view.current]} to play")
         return "\n".join(lines)
+
+    def rules(self, variant: str | None) -> str:
+        return rules_text(variant)
 
     def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:
         # The action is a word; anything else (the expert's rates, say) is the game's to add.
@@ -160,6 +166,38 @@ UI: GameUI = OchosUI()
 
 
 # -- the look ------------------------------------------------------------------------
+
+
+def rules_text(variant: str | None) -> str:
+    """Ochos Locos's rules in a few lines, the switches read from the presets (``PRESETS``): the
+    variant ``variant``'s, or every variant's. docs/OCHOS-LOCOS.md is the whole text."""
+    names = [variant] if variant is not None and variant in PRESETS else list(PRESETS)
+    with_twos = [name for name in names if PRESETS[name].twos]
+    with_eights = [name for name in names if PRESETS[name].eights]
+    some = f"{MIN_PLAYERS}-{MAX_PLAYERS}"  # part4 reads the table's size; the others are for 3
+    players = some if names == ["part4"] else f"{some} (part4; 3 in the others)" if "part4" in names else "3"
+    lines = [
+        f"Ochos Locos ({', '.join(names)}): be the first to empty your hand.",
+        f"  32 cards, {' '.join(COLOURS)} x 1 to 8; {HAND_SIZE} dealt to each player, one card turned up",
+        f"    starts the pile; players: {players}",
+        "  on your turn play a card of the top card's colour or number ('play G3'); you must play when",
+        "    you can; holding none you may play, 'draw' (the card drawn is not played this turn)",
+    ]
+    if with_twos:
+        which = "" if with_twos == names else f" ({', '.join(with_twos)})"
+        lines.append(f"  2s{which}: a 2 must be answered with a 2, or you 'take two': two cards, turn lost")
+    if with_eights:
+        which = "" if with_eights == names else f" ({', '.join(with_eights)})"
+        lines += [
+            f"  8s{which}: an 8, not as your last card, names a colour ('play R8 Y'); the next player",
+            "    plays that colour or an 8",
+        ]
+    lines += [
+        "  no winner: a whole round with no card played and nothing left to draw (stalemate)",
+        "  hint: what the rules' automatic strategy would play, and why",
+        "  the whole rules: docs/OCHOS-LOCOS.md",
+    ]
+    return "\n".join(lines)
 
 
 def colour_cards_in(text: str, colour: bool) -> str:
@@ -242,13 +280,13 @@ def _play(args: Sequence[str], view: TableView | None) -> str:
         if len(named) != 1 or named not in COLOURS:
             raise CommandError(f"{args[1]!r} is not a colour: colours are R, Y, G and B")
         text += f" {named}"
+    hand = None if view is None else _body(view).hand
+    if hand is not None and card not in hand:  # first: nothing else about a card we lack matters
+        raise CommandError(f"you hold no {card}")
     if view is None or not view.legal:
         return text  # not our turn: the server judges it
     if text in view.legal:
         return text
-    hand = _body(view).hand
-    if hand is not None and card not in hand:
-        raise CommandError(f"you hold no {card}")
     if any(action.startswith(f"{text} ") for action in view.legal):
         raise CommandError(f"name a colour after the 8: play {card} R, Y, G or B")
     if len(args) == 2 and f"play {card}" in view.legal:

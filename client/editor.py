@@ -1,0 +1,151 @@
+"""The full-screen client's input line, with no curses in it: keys in, the line and its cursor out.
+
+:mod:`client.screen` turns what curses reads into the key names here (``"left"``, ``"ctrl-w"``, a
+typed character...) and draws :meth:`LineEditor.visible`; keeping the editing apart makes every key
+testable without a terminal. The keys are readline's (Emacs mode) as far as a one-line prompt needs
+them: Left/Right, Home/End (Ctrl-A/E), Backspace/Delete, Ctrl-U (to the start), Ctrl-W (a word back),
+Up/Down through the history, Tab completion, Enter, and Ctrl-D on an empty line for the end of input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+
+#: What completes a word: the line before it and the word so far in, the options out, in the
+#: order to list them (:meth:`client.session.Session.completions`).
+Completer = Callable[[str, str], list[str]]
+
+#: The names :meth:`LineEditor.press` knows besides a single printable character.
+KEYS = frozenset(
+    {
+        "left", "right", "home", "end", "backspace", "delete", "up", "down", "tab", "enter",
+        "ctrl-a", "ctrl-e", "ctrl-u", "ctrl-w", "ctrl-d",
+    }
+)  # fmt: skip
+
+
+@attrs.frozen
+class Effect:
+    """What a key did beyond editing: a line entered, options to list, or the end of input."""
+
+    line: str | None = None  # Enter: the line, to act on
+    options: tuple[str, ...] = ()  # Tab with more than one way on: every option, for the log
+    end: bool = False  # Ctrl-D on an empty line: no more input (as at the end of a pipe)
+
+
+class LineEditor:
+    """One line being typed, its cursor, and the lines entered before it."""
+
+    def __init__(self, complete: Completer | None = None) -> None:
+        self.text = ""
+        self.cursor = 0  # characters before it
+        self.history: list[str] = []
+        self.complete = complete
+        self._back = 0  # how far up the history the line shown is (0: the line being typed)
+        self._draft = ""  # the line being typed, kept while the history is shown
+
+    def press(self, key: str) -> Effect:
+        """Act on one key: a printable character is typed; a name in :data:`KEYS` edits or acts;
+        anything else changes nothing."""
+        text, cursor = self.text, self.cursor
+        match key:
+            case "left":
+                self.cursor = max(0, cursor - 1)
+            case "right":
+                self.cursor = min(len(text), cursor + 1)
+            case "home" | "ctrl-a":
+                self.cursor = 0
+            case "end" | "ctrl-e":
+                self.cursor = len(text)
+            case "backspace" if cursor:
+                self._set(text[: cursor - 1] + text[cursor:], cursor - 1)
+            case "delete":
+                self._set(text[:cursor] + text[cursor + 1 :], cursor)
+            case "ctrl-d" if not text:
+                return Effect(end=True)
+            case "ctrl-d":
+                self._set(text[:cursor] + text[cursor + 1 :], cursor)
+            case "ctrl-u":
+                self._set(text[cursor:], 0)
+            case "ctrl-w":
+                start = len(text[:cursor].rstrip(" "))
+                start = text.rfind(" ", 0, start) + 1
+                self._set(text[:start] + text[cursor:], start)
+            case "up":
+                self._recall(self._back + 1)
+            case "down":
+                self._recall(self._back - 1)
+            case "tab":
+                return Effect(options=self._complete())
+            case "enter":
+                return Effect(line=self._enter())
+            case _ if len(key) == 1 and key.isprintable():
+                self._set(text[:cursor] + key + text[cursor:], cursor + 1)
+        return Effect()
+
+    def visible(self, width: int) -> tuple[str, int]:
+        """The part of the line that fits ``width`` columns, and the cursor's column in it: the
+        line scrolls sideways to keep the cursor in view."""
+        if width <= 1:
+            return "", 0
+        start = max(0, self.cursor - (width - 1))  # the cursor may sit after the last character
+        return self.text[start : start + width], self.cursor - start
+
+    # -- the keys' work ------------------------------------------------------------------
+
+    def _set(self, text: str, cursor: int) -> None:
+        self.text, self.cursor = text, cursor
+
+    def _enter(self) -> str:
+        line = self.text
+        if line.strip() and (not self.history or self.history[-1] != line):
+            self.history.append(line)
+        self._set("", 0)
+        self._back, self._draft = 0, ""
+        return line
+
+    def _recall(self, back: int) -> None:
+        """Show the line ``back`` entries up the history (0: the line that was being typed)."""
+        if not 0 <= back <= len(self.history) or back == self._back:
+            return
+        if self._back == 0:
+            self._draft = self.text
+        self._back = back
+        line = self._draft if back == 0 else self.history[-back]
+        self._set(line, len(line))
+
+    def _complete(self) -> tuple[str, ...]:
+        """Complete the word before the cursor as far as every option agrees; the options, when
+        there is more than one."""
+        if self.complete is None:
+            return ()
+        before_cursor = self.text[: self.cursor]
+        start = before_cursor.rfind(" ") + 1
+        word = before_cursor[start:]
+        options = self.complete(before_cursor[:start], word)
+        if not options:
+            return ()
+        if len(options) == 1:
+            self._replace_word(start, options[0] + " ")
+            return ()
+        prefix = common_prefix(options)
+        if len(prefix) >= len(word) and prefix != word:  # longer, or the options' case: 'r' -> 'R'
+            self._replace_word(start, prefix)
+        return tuple(options)
+
+    def _replace_word(self, start: int, new: str) -> None:
+        rest = self.text[self.cursor :]
+        if new.endswith(" ") and rest.startswith(" "):
+            new = new[:-1]  # no second space before what follows
+        self._set(self.text[:start] + new + rest, start + len(new) + (1 if rest.startswith(" ") else 0))
+
+
+def common_prefix(words: list[str]) -> str:
+    """The longest start every word shares (case counts: a completion is typed as it is offered)."""
+    first, last = min(words), max(words)
+    length = 0
+    while length < min(len(first), len(last)) and first[length] == last[length]:
+        length += 1
+    return first[:length]

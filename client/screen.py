@@ -1,0 +1,394 @@
+"""The full-screen client: what ``notty-client`` shows at a terminal (``--plain``: line mode).
+
+Line mode reprints the whole table after every event, so a long game is a scrollback no one can
+read. Here the screen is laid out once and redrawn in place::
+
+    status line    server · game and variant · table · turn N of LIMIT · you and your seat · whose turn
+    table pane     the last thing that happened, highlighted, over the table as the game's UI draws it
+    ── log ──      every other line the session says: events, replies, refusals, hints, notices
+    notty> _       the input line: history, editing and completion
+
+Decisions, and why:
+
+- **curses from the standard library, driven by Trio directly.** Trio waits for stdin to be readable
+  (:func:`trio.lowlevel.wait_readable`) and the keys are read with curses in no-delay mode, so there
+  is one event loop, no second framework (Textual and prompt_toolkit run on asyncio and would need
+  Trio's guest mode) and no new runtime dependency. The line editing is :mod:`client.editor`,
+  which knows nothing of curses.
+- **Every game through its own renderer.** The table pane is ``ui.state_text(table, view, (),
+  colour=True)`` of the session's view (the game's UI, or :mod:`client.generic` for a game the
+  client has none for); the colour codes in it are read by :mod:`client.sgr` into curses
+  attributes. Colour pairs are used when the terminal has colours and ``NO_COLOR`` is not set;
+  otherwise the codes are dropped and only bold and reverse mark things.
+- **Resizing**: the terminal's SIGWINCH reaches Trio (and ``KEY_RESIZE``, should curses see it
+  first); either way the screen takes the new size and is laid out again.
+- **The terminal is always given back** as it was: the screen runs inside ``try``/``finally`` (as
+  :func:`curses.wrapper` does), on quitting, on Ctrl-C and on errors. What was written to stderr
+  meanwhile, and what was said after ``quit`` (where a kept seat is), is printed once it is.
+
+The connection, reconnecting, the heartbeat and the commands are :mod:`client.app`'s, as in line
+mode: this module is only another :class:`client.app.Terminal`, with its own line reader.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import curses
+import io
+import locale
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from typing import Any
+
+import trio
+
+from .app import LineReader, Terminal
+from .editor import LineEditor
+from .session import Output, Session
+from .sgr import Span, Style, parse, plain, wrap
+
+PROMPT = "notty> "
+#: The log keeps this many lines; older ones go.
+LOG_LINES = 5000
+#: The log's least height when the table is tall; the table pane gives way.
+LEAST_LOG = 3
+#: The last action's lines shown above the table, at most.
+LAST_ACTION_LINES = 3
+
+#: Keys curses names, as the editor names them.
+_KEYS = {
+    curses.KEY_LEFT: "left",
+    curses.KEY_RIGHT: "right",
+    curses.KEY_HOME: "home",
+    curses.KEY_END: "end",
+    curses.KEY_BACKSPACE: "backspace",
+    curses.KEY_DC: "delete",
+    curses.KEY_UP: "up",
+    curses.KEY_DOWN: "down",
+    curses.KEY_ENTER: "enter",
+}
+#: Control characters, as the editor names them.
+_CONTROLS = {
+    "\n": "enter",
+    "\r": "enter",
+    "\t": "tab",
+    "\x7f": "backspace",
+    "\x08": "backspace",
+    "\x01": "ctrl-a",
+    "\x04": "ctrl-d",
+    "\x05": "ctrl-e",
+    "\x15": "ctrl-u",
+    "\x17": "ctrl-w",
+}
+
+
+def usable() -> bool:
+    """Whether curses knows this terminal (``TERM`` names one it has a description of)."""
+    try:
+        curses.setupterm(os.environ.get("TERM"), sys.stdout.fileno())
+    except curses.error:
+        return False
+    return True
+
+
+async def play(run: Callable[[Terminal], Awaitable[int]]) -> int:
+    """Run the client (``run``: :func:`client.app.run` but for its terminal) on a full screen;
+    its exit status. The terminal is restored whatever happens."""
+    stderr = io.StringIO()  # written while the screen is up it would be lost, or garble it
+    screen: Screen | None = None
+    try:
+        # SIGWINCH goes to Trio before curses starts: then curses, finding a handler, leaves it be.
+        with (
+            trio.open_signal_receiver(signal.SIGWINCH) as resizes,
+            contextlib.redirect_stderr(stderr),
+            _curses() as window,
+        ):
+            screen = Screen(window, curses.has_colors() and "NO_COLOR" not in os.environ)
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(screen.follow_resizes, resizes)
+                code = await run(screen)
+                nursery.cancel_scope.cancel()
+    finally:
+        if screen is not None:
+            for line in screen.farewell():
+                sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+        sys.stderr.write(stderr.getvalue())
+    return code
+
+
+@contextlib.contextmanager
+def _curses() -> Any:
+    """The screen, set up as a full-screen program needs it, and given back as it was."""
+    locale.setlocale(locale.LC_CTYPE, "")  # curses draws what the locale's encoding can
+    window = curses.initscr()
+    try:
+        curses.noecho()
+        curses.cbreak()  # keys at once; Ctrl-C still interrupts
+        window.keypad(True)
+        window.nodelay(True)
+        curses.set_escdelay(25)
+        with contextlib.suppress(curses.error):
+            curses.curs_set(1)
+        yield window
+    finally:
+        window.keypad(False)
+        curses.nocbreak()
+        curses.echo()
+        curses.endwin()
+
+
+class Looks:
+    """Curses attributes: for the styles the games' colour codes give, and the screen's own marks."""
+
+    def __init__(self, colour: bool) -> None:
+        self.colour = colour
+        self._pairs: dict[tuple[int, bool], int] = {}
+        self.your_turn = curses.A_BOLD
+        if not colour:
+            return
+        curses.start_color()
+        background = -1
+        try:
+            curses.use_default_colors()
+        except curses.error:
+            background = curses.COLOR_BLACK
+        bright = curses.COLORS >= 16
+        for number in range(8):
+            curses.init_pair(1 + number, number, background)
+            self._pairs[number, False] = curses.color_pair(1 + number)
+            if bright:
+                curses.init_pair(9 + number, 8 + number, background)
+                self._pairs[number, True] = curses.color_pair(9 + number)
+        curses.init_pair(17, curses.COLOR_BLACK, curses.COLOR_YELLOW)
+        self.your_turn = curses.color_pair(17) | curses.A_BOLD
+
+    def of(self, style: Style) -> int:
+        """The attribute of a span: its colour and boldness, or nothing without colour."""
+        if not self.colour:
+            return 0
+        attribute = curses.A_BOLD if style.bold else 0
+        if style.colour is None:
+            return attribute
+        if (style.colour, style.bright) in self._pairs:
+            return attribute | self._pairs[style.colour, style.bright]
+        if style.colour == curses.COLOR_BLACK:  # grey on eight colours: black may not show at all
+            return curses.A_DIM | self._pairs[curses.COLOR_WHITE, False]
+        return attribute | curses.A_BOLD | self._pairs[style.colour, False]
+
+
+class Screen(Terminal):
+    """A :class:`client.app.Terminal` that draws the full screen: what the session shows goes to
+    the log (a State's table to its pane), and typed keys come from the editor."""
+
+    def __init__(self, window: Any, colour: bool) -> None:
+        super().__init__(interactive=True, colour=True)  # the texts carry colour; :class:`Looks` reads it
+        self.window = window
+        self.looks = Looks(colour)
+        self.session: Session | None = None
+        self.editor = LineEditor()
+        self.log: list[str] = []
+        self.table: str | None = None  # the table pane's text, as the game's UI drew it
+        self.last_action: tuple[str, ...] = ()
+        self.last_action_at: int | None = None  # its table: another table's is not shown
+        self.scroll = 0  # log rows scrolled back from the newest
+        self.farewell_from: int | None = None  # where the log stood when the user quit
+        self._log_height = 1
+        self._width = 80
+
+    # -- what the session shows ------------------------------------------------------
+
+    def show(self, text: str) -> None:
+        self._add_to_log(text.split("\n"))
+        self.draw()
+
+    def output(self, output: Output) -> None:
+        self._add_to_log(output.log_lines)
+        if output.table is not None:
+            self.table = output.table
+            if output.log:
+                self.last_action = output.log_lines[-LAST_ACTION_LINES:]
+                self.last_action_at = None if self.session is None else self.session.table
+        self.draw()
+
+    def farewell(self) -> list[str]:
+        """What was said after the user quit (a kept seat, say), for the terminal once it is back."""
+        if self.farewell_from is None:
+            return []
+        return [plain(line) for line in self.log[self.farewell_from :]]
+
+    def _add_to_log(self, lines: Iterable[str]) -> None:
+        lines = list(lines)
+        if self.scroll:  # scrolled back: what the user reads stays where it is
+            self.scroll += sum(len(wrap(parse(line), self._width)) for line in lines)
+        self.log += lines
+        del self.log[:-LOG_LINES]
+
+    # -- what is typed -------------------------------------------------------------
+
+    def line_reader(self, session: Session) -> LineReader:
+        self.session = session
+        self.editor.complete = session.completions
+        return self.read_keys
+
+    async def read_keys(self, send: trio.MemorySendChannel[str | None]) -> None:
+        """Read keys as they come, edit the line, and send each line entered (``None``: the end)."""
+        self.draw()
+        async with send:
+            while True:
+                await trio.lowlevel.wait_readable(sys.stdin.fileno())
+                for key in self._keys():
+                    line, end = self.press(key)
+                    if line is not None:
+                        await send.send(line)
+                    if end:
+                        await send.send(None)
+                        return
+                self.draw()
+
+    def _keys(self) -> list[str | int]:
+        """Every key curses has now (a string, or a number for a key it names)."""
+        keys: list[str | int] = []
+        while True:
+            try:
+                keys.append(self.window.get_wch())
+            except curses.error:  # no more for now
+                return keys
+
+    def press(self, key: str | int) -> tuple[str | None, bool]:
+        """Act on one key: the line entered, if any, and whether input ended."""
+        if key in (curses.KEY_PPAGE, curses.KEY_NPAGE):
+            step = max(1, self._log_height - 1)
+            self.scroll = max(0, self.scroll + (step if key == curses.KEY_PPAGE else -step))
+            return None, False
+        if key == curses.KEY_RESIZE:
+            curses.update_lines_cols()
+            self.window.clear()
+            return None, False
+        if key == "\x0c":  # Ctrl-L: draw everything again
+            self.window.clear()
+            return None, False
+        name = _KEYS.get(key, "") if isinstance(key, int) else _CONTROLS.get(key, key)
+        effect = self.editor.press(name)
+        if effect.options:
+            self._add_to_log(["  " + "  ".join(effect.options)])
+        if effect.line is not None:
+            self._add_to_log([PROMPT + effect.line])
+            self.scroll = 0
+            if self.session is not None and self.session.quits(effect.line):
+                self.farewell_from = len(self.log)
+        if effect.end:
+            self.farewell_from = len(self.log)
+        return effect.line, effect.end
+
+    # -- resizing ------------------------------------------------------------------------
+
+    async def follow_resizes(self, resizes: AsyncIterator[int]) -> None:
+        async for _ in resizes:
+            try:
+                size = os.get_terminal_size(sys.__stdout__.fileno() if sys.__stdout__ else 1)
+            except OSError:
+                continue
+            with contextlib.suppress(curses.error):  # a size curses cannot take: draw in the old one
+                curses.resizeterm(size.lines, size.columns)
+            self.window.clear()  # everything again: the terminal has moved what it showed
+            self.draw()
+
+    # -- drawing -------------------------------------------------------------------------
+
+    def draw(self) -> None:
+        """Lay the screen out for its size now and draw it; curses sends only what changed."""
+        height, width = self.window.getmaxyx()
+        self._width = max(1, width)
+        self.window.erase()
+        if height < 1 or width < 1:
+            return
+        self._put(0, 0, " " * width, curses.A_REVERSE)
+        self._status(width)
+        pane = self._pane_rows(width)
+        room = max(0, height - 3)  # the status, the log's rule and the input line
+        pane_height = min(len(pane), max(0, room - LEAST_LOG)) if room > LEAST_LOG else min(len(pane), room)
+        for row, (spans, extra) in enumerate(pane[:pane_height]):
+            self._put_spans(1 + row, spans, extra)
+        rule = 1 + pane_height
+        self._log_height = max(0, room - pane_height)
+        self._draw_log(rule + 1, self._log_height, width)
+        title = "── log " + ("(scrolled back: PageDown) " if self.scroll else "")
+        if rule < height - 1:
+            self._put(rule, 0, (title + "─" * width)[:width], curses.A_DIM)
+        shown, cursor = self.editor.visible(max(1, width - len(PROMPT)))
+        self._put(height - 1, 0, PROMPT + shown, curses.A_BOLD)
+        with contextlib.suppress(curses.error):
+            self.window.move(height - 1, min(width - 1, len(PROMPT) + cursor))
+        self.window.noutrefresh()
+        curses.doupdate()
+
+    def _status(self, width: int) -> None:
+        session = self.session
+        if session is None:
+            return
+        view = session.view
+        whose, look = "", 0
+        # In the order shown, each with what it is worth keeping when the line is short (most: 5).
+        parts = [(session.server or "built-in server", 1)]
+        if view is not None:
+            limit = getattr(view.body, "turn_limit", None)  # a game whose body says one (Notty's)
+            turn = f"turn {view.turn}" + (f" of {limit}" if isinstance(limit, int) and limit else "")
+            seat = f"seat {view.seat}" if view.seat is not None else "watching"
+            parts += [(f"{view.game} {view.variant}", 2), (f"table {session.table}", 3), (turn, 5)]
+            parts.append((f"{session.name}, {seat}", 4))
+            if view.over:
+                whose, look = "game over", curses.A_REVERSE | curses.A_BOLD
+            elif session.my_turn():
+                whose, look = "your turn", self.looks.your_turn  # not reversed: it stands out of the bar
+            else:
+                whose, look = f"{view.names[view.current]} to play", curses.A_REVERSE
+        elif session.table is not None:
+            parts += [(f"table {session.table}, before the start", 3), (session.name, 4)]
+        else:
+            parts += [("lobby", 3), (session.name, 4)]
+        room = width - 2 - (len(whose) + 4 if whose else 0)
+        while len(parts) > 1 and len(" · ".join(text for text, _ in parts)) > room:
+            parts.remove(min(parts, key=lambda part: part[1]))
+        self._put(0, 1, " · ".join(text for text, _ in parts)[: max(0, room)], curses.A_REVERSE)
+        if whose:
+            self._put(0, max(0, width - len(whose) - 3), f" {whose} ", look)
+
+    def _pane_rows(self, width: int) -> list[tuple[list[Span], int]]:
+        """The table pane's rows, each with an attribute for the whole row: the last action,
+        highlighted, over the table; a word when there is no table."""
+        if self.session is None or self.session.view is None or self.table is None:
+            return [([Span("not at a table: 'tables' lists them, 'new' makes one, 'help' says more")], 0)]
+        last = self.last_action if self.last_action_at == self.session.table else ()
+        rows = [(row, curses.A_BOLD) for line in last for row in wrap(parse(line), width)]
+        rows += [(row, 0) for line in self.table.split("\n") for row in wrap(parse(line), width)]
+        return rows
+
+    def _draw_log(self, top: int, height: int, width: int) -> None:
+        if height <= 0:
+            return
+        wanted = height + self.scroll
+        rows: list[list[Span]] = []  # newest first
+        for line in reversed(self.log):
+            rows += reversed(wrap(parse(line), width))
+            if len(rows) >= wanted:
+                break
+        self.scroll = max(0, min(self.scroll, len(rows) - height))
+        shown = rows[self.scroll : self.scroll + height]
+        for row, spans in enumerate(reversed(shown)):
+            self._put_spans(top + height - len(shown) + row, spans)
+
+    def _put_spans(self, y: int, spans: list[Span], extra: int = 0) -> None:
+        x = 0
+        for span in spans:
+            self._put(y, x, span.text, self.looks.of(span.style) | extra)
+            x += len(span.text)
+
+    def _put(self, y: int, x: int, text: str, attribute: int = 0) -> None:
+        height, width = self.window.getmaxyx()
+        if not 0 <= y < height or x >= width:
+            return
+        with contextlib.suppress(curses.error):  # the bottom right cell cannot take the cursor after it
+            self.window.addstr(y, x, text[: width - x], attribute)

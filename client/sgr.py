@@ -1,0 +1,115 @@
+"""Text with ANSI colour codes, as the games' UIs write it, turned into styled spans for curses.
+
+A game's UI colours its text for a terminal (:func:`games._ui.coloured`: ``ESC[1;31m`` ...
+``ESC[0m``); the full-screen client cannot print those codes into a curses window, so it reads
+them here into :class:`Style` s and lets :mod:`client.screen` map each to a curses attribute. Only
+what our UIs emit is understood: reset (0), bold (1, and 22 to end it), the eight foreground
+colours (30-37, 39 for the default) and their bright forms (90-97). Any other escape sequence,
+and any other control character, is dropped, so text from a server cannot move the cursor.
+Pure: no curses.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+
+@attrs.frozen
+class Style:
+    """How a span looks: bold or not, and its foreground colour (0-7: black, red, green, yellow,
+    blue, magenta, cyan, white; ``None``: the terminal's own), bright or not."""
+
+    bold: bool = False
+    colour: int | None = None
+    bright: bool = False
+
+
+PLAIN = Style()
+
+
+@attrs.frozen
+class Span:
+    text: str
+    style: Style = PLAIN
+
+
+#: A control sequence (CSI ... final byte), a two-character escape, or a lone ESC.
+_ESCAPE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_]|$)")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def parse(text: str) -> list[Span]:
+    """``text`` as spans of one style each, the colour codes read and every other escape dropped;
+    a line's style starts plain."""
+    spans: list[Span] = []
+    style = PLAIN
+    at = 0
+    for escape in _ESCAPE.finditer(text):
+        _add(spans, text[at : escape.start()], style)
+        code = escape.group(0)
+        if code.startswith("\x1b[") and code.endswith("m"):
+            style = _apply(style, code[2:-1])
+        at = escape.end()
+    _add(spans, text[at:], style)
+    return spans
+
+
+def plain(text: str) -> str:
+    """``text`` without its colour codes (or any other escape)."""
+    return "".join(span.text for span in parse(text))
+
+
+def _add(spans: list[Span], text: str, style: Style) -> None:
+    text = _CONTROL.sub("", text.replace("\t", " "))
+    if not text:
+        return
+    if spans and spans[-1].style == style:
+        spans[-1] = Span(spans[-1].text + text, style)
+    else:
+        spans.append(Span(text, style))
+
+
+def _apply(style: Style, parameters: str) -> Style:
+    """The style after an SGR sequence's parameters (``"1;31"``; empty is a reset)."""
+    for parameter in parameters.split(";") if parameters else ["0"]:
+        if not parameter.isdigit():
+            continue  # not ours (a private or malformed parameter): ignored
+        code = int(parameter)
+        if code == 0:
+            style = PLAIN
+        elif code == 1:
+            style = attrs.evolve(style, bold=True)
+        elif code == 22:
+            style = attrs.evolve(style, bold=False)
+        elif 30 <= code <= 37:
+            style = attrs.evolve(style, colour=code - 30, bright=False)
+        elif code == 39:
+            style = attrs.evolve(style, colour=None, bright=False)
+        elif 90 <= code <= 97:
+            style = attrs.evolve(style, colour=code - 90, bright=True)
+    return style
+
+
+def wrap(spans: list[Span], width: int) -> list[list[Span]]:
+    """The spans of one line in rows of at most ``width`` characters, broken after a space where
+    one is near (a card is not split between rows), else wherever the row is full. An empty line
+    is one empty row."""
+    if width < 1:
+        return [[]]
+    cells = [(char, span.style) for span in spans for char in span.text]
+    rows: list[list[Span]] = []
+    while len(cells) > width:
+        cut = next((at + 1 for at in range(width - 1, 0, -1) if cells[at][0] == " "), width)
+        rows.append(_spans(cells[:cut]))
+        cells = cells[cut:]
+    rows.append(_spans(cells))
+    return rows
+
+
+def _spans(cells: list[tuple[str, Style]]) -> list[Span]:
+    spans: list[Span] = []
+    for char, style in cells:
+        _add(spans, char, style)
+    return spans

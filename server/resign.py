@@ -1,0 +1,52 @@
+"""Resigning, the same rule for every game the server hosts (docs/PROTOCOL.md, "Resigning").
+
+A player who resigns is ranked last, below every seat that did not resign (seats that resigned
+share last place). If the resignation leaves nobody else to play for, the game ends there: that
+is when one seat alone has not resigned, or when every other seat that has not resigned is a
+bot's (no person is left to play on). Otherwise (three or more seats, and another person still
+playing) a bot plays the resigned seat to the end, so that the others finish the game they were
+playing, and the game's own ending ranks them. Pure: the host and the replay both use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from games import Outcome
+
+#: The reason code of a game that ended because a player resigned.
+RESIGNED = "resigned"
+
+
+def ends_at_once(seats: int, resigned: Collection[int], people: Collection[int]) -> bool:
+    """Does the game end now, with ``resigned`` (the seats that have resigned, the latest
+    included) out of it? ``people``: the seats a person still plays (not a bot's, not given up)."""
+    playing = [seat for seat in range(seats) if seat not in resigned]
+    return len(playing) <= 1 or not any(seat in people for seat in playing)
+
+
+def conceded(names: Sequence[str], resigned: Sequence[int]) -> Outcome:
+    """The outcome of a game ended by resignation: those who did not resign share first place."""
+    first = tuple(seat for seat in range(len(names)) if seat not in resigned)
+    who = _names(names, resigned)
+    if len(first) == 1:
+        text = f"{who} resigned: {names[first[0]]} wins"
+    else:
+        text = f"{who} resigned: {_names(names, first)} share first place"
+    return Outcome((first, tuple(sorted(resigned))), RESIGNED, text[:400])
+
+
+def resigned_last(outcome: Outcome, names: Sequence[str], resigned: Sequence[int]) -> Outcome:
+    """The game's own outcome with the seats in ``resigned`` moved to a shared last place
+    (a bot played them to the end, which does not earn them a place)."""
+    if not resigned:
+        return outcome
+    places = [tuple(seat for seat in place if seat not in resigned) for place in outcome.ranking]
+    ranking = (*[place for place in places if place], tuple(sorted(resigned)))
+    text = f"{outcome.text} ({_names(names, resigned)} resigned, so ranked last)"
+    return Outcome(ranking, outcome.reason, text[:400])
+
+
+def _names(names: Sequence[str], seats: Sequence[int]) -> str:
+    listed = [names[seat] for seat in seats]
+    return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]

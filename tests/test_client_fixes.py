@@ -1,0 +1,318 @@
+"""The line-mode client's fixes from a play test (issue 21): the prompt drawn once, a piped script
+that neither resumes an old seat nor hides a refusal, hints' alternatives in groups, holding checked
+before grouping, "did you mean", ``steal`` alone, and ``rules``.
+
+The end-to-end tests drive the real ``notty-client`` against a real ``notty-server`` on
+127.0.0.1: through a pty as a person would, or through a pipe as a script would.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+from test_client_session import NOTTY, PARLOUR, TOKEN, notty_view, welcomed
+from test_ochos_ui import OCHOS, ochos_view
+
+from client.session import Session
+from games.notty import PRESETS, parse_cards
+from games.notty.game import make_hint
+from protocol import Act, Hint, Seated, State
+
+BIN = Path(sys.executable).parent
+#: Line mode on a pty: ``["--plain"]`` once the client has a full-screen mode.
+PLAIN: list[str] = ["--plain"]
+
+
+@pytest.fixture
+def state_home(tmp_path: Path) -> Path:
+    """Seat tokens the clients keep go to a temporary directory, never the real home."""
+    return tmp_path / "state"
+
+
+def _env(state_home: Path) -> dict[str, str]:
+    env = {**os.environ, "TERM": "xterm", "XDG_STATE_HOME": str(state_home)}
+    env.pop("NO_COLOR", None)
+    return env
+
+
+def _spawn(state_home: Path, *args: str) -> tuple[pexpect.spawn, io.StringIO]:
+    """The client on a pty in line mode, and everything it prints."""
+    child = pexpect.spawn(
+        str(BIN / "notty-client"), [*PLAIN, *args], env=_env(state_home), encoding="utf-8", timeout=20
+    )
+    child.setwinsize(40, 160)
+    transcript = io.StringIO()
+    child.logfile_read = transcript
+    return child, transcript
+
+
+# -- 1. the prompt is drawn once ---------------------------------------------------------------
+
+
+def _garbled_prompts(transcript: str) -> list[str]:
+    """Prompts drawn twice in a row, or missing their first letters, with what surrounds them."""
+    doubled = re.finditer("notty> notty> ", transcript)
+    found = [transcript[max(0, m.start() - 20) : m.end() + 20] for m in doubled]
+    for m in re.finditer(r"y> ", transcript):  # every 'y> ' on the screen ends a whole prompt
+        if transcript[max(0, m.start() - 4) : m.end()] != "notty> ":
+            found.append(transcript[max(0, m.start() - 20) : m.end() + 20])
+    return found
+
+
+def test_the_prompt_is_drawn_once_after_refusals_and_answers(server_port: int, state_home: Path) -> None:
+    child, transcript = _spawn(state_home, f"127.0.0.1:{server_port}", "--name", "ann")
+    child.expect("connected to")
+    child.expect("no tables yet")
+    child.sendline("new classic 2 human")
+    child.expect("waiting for 1 more player")
+    lines = [
+        "discard Z9",  # refused by the client itself
+        "tables",  # answered by the server
+        "discard R1 R2",
+        "hint",
+        "dicard R1",
+        "discard Z9",
+        "help",
+        "fly",
+        "end",
+        "tables",
+        "discard Z9",
+    ]
+    for line in lines:
+        child.sendline(line)
+        time.sleep(0.2)  # a person's pace: each line meets the prompt the last one left
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert transcript.getvalue().count("'Z9' is not a card") == 3
+    assert _garbled_prompts(transcript.getvalue()) == []
+
+
+# -- 2. a script neither resumes an old seat unasked nor hides a refusal ---------------------------
+
+
+def _script(state_home: Path, port: int, script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The client fed ``script`` from a pipe, run to its end."""
+    return subprocess.run(
+        [str(BIN / "notty-client"), f"127.0.0.1:{port}", "--name", "eve", *args],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=_env(state_home),
+    )
+
+
+def _table(output: str) -> str:
+    found = re.search(r"you sit at table (\d+), seat 0", output)
+    assert found, output
+    return found.group(1)
+
+
+def test_a_script_run_twice_plays_its_own_game_and_resumes_only_when_asked(
+    server_port: int, state_home: Path
+) -> None:
+    script = "new classic 2 greedy\nhint\n"  # the game is under way when the input ends
+    first = _script(state_home, server_port, script)
+    assert first.returncode == 0, first.stderr
+    table = _table(first.stdout)
+    again = f"notty-client 127.0.0.1:{server_port} --name eve --resume again"
+    assert f"your seat at table {table} is kept: run {again} to take it back" in first.stdout
+    second = _script(state_home, server_port, script)
+    assert second.returncode == 0, second.stderr
+    assert "(resuming your seat" not in second.stdout and "already at table" not in second.stdout
+    assert f"not resuming your seat at table {table}" in second.stdout
+    assert _table(second.stdout) != table  # a table of its own, not the first run's game
+    resumed = _script(state_home, server_port, "hint\n", "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"resuming your seat at table {_table(second.stdout)}" in resumed.stdout
+
+
+def test_a_script_stops_and_exits_1_at_the_line_the_server_refuses(
+    server_port: int, state_home: Path
+) -> None:
+    result = _script(state_home, server_port, "new classic 2 human\n\nhint\nnew classic 3\n")
+    assert result.returncode == 1
+    assert "refused: the game has not started" in result.stdout
+    assert "notty-client: the server refused line 3 of the script ('hint'): the game has not started" in (
+        result.stderr
+    )
+    assert "already at table" not in result.stdout  # the line after it was not acted on
+
+
+def test_a_script_stops_and_exits_1_at_a_line_the_client_refuses_itself(
+    server_port: int, state_home: Path
+) -> None:
+    """A card the client does not know is refused before it is sent: a script stops there too."""
+    result = _script(state_home, server_port, "new classic 2 greedy\ndiscard Z9 Z10 Z11\ndraw 1\n")
+    assert result.returncode == 1, result.stdout
+    assert "notty-client: the client refused line 2 of the script ('discard Z9 Z10 Z11'): " in result.stderr
+    assert "eve draws" not in result.stdout  # the line after it was not acted on
+
+
+def test_resume_and_forget_are_one_or_the_other(state_home: Path) -> None:
+    result = _script(state_home, 1, "", "--resume", "--forget")
+    assert result.returncode == 2 and "not allowed with argument" in result.stderr
+
+
+# -- 3. a hint's alternatives in their groups ----------------------------------------------------
+
+#: The play test's hand: R10 Y10 B10 with R5 R6 R7, or R5 G5 B5 with R10 Y10 B10.
+PLAY_TEST_HAND = "R5 G5 B5 R10 Y10 B10 Y1 R6 R7 G9"
+
+
+def _hint_lines(data: dict[str, object]) -> list[str]:
+    session = welcomed()
+    session.receive(Seated(3, 0, TOKEN))
+    session.receive(State(3, notty_view(current=0), ()))
+    return [line for text in session.receive(Hint("", (), data)).lines for line in text.splitlines()]
+
+
+def test_a_hints_alternatives_are_shown_as_their_groups() -> None:
+    hint = make_hint(parse_cards(PLAY_TEST_HAND), PRESETS["classic"])
+    Hint(hint.text, hint.actions, hint.data)  # checked on construction: within the bounds for hint data
+    assert hint.data["alternatives"] == [["R5", "R10", "Y10", "G5", "B5", "B10"]]  # as older clients read
+    assert hint.data["alternative_groups"] == [[["R5", "G5", "B5"], ["R10", "Y10", "B10"]]]
+    assert _hint_lines(dict(hint.data))[:2] == [
+        "hint: discard 6 cards: R10 Y10 B10  R5 R6 R7",
+        "      or: R5 G5 B5  R10 Y10 B10",
+    ]
+
+
+def test_a_hint_from_an_older_server_shows_each_alternative_as_its_cards() -> None:
+    hint = make_hint(parse_cards(PLAY_TEST_HAND), PRESETS["classic"])
+    older = {key: value for key, value in hint.data.items() if key != "alternative_groups"}
+    assert _hint_lines(older)[1] == "      or: R5 R10 Y10 G5 B5 B10"
+
+
+@pytest.mark.parametrize(
+    ("groups", "says"),
+    [
+        ([[["R5", "G5", "B5"]]], "alternative_groups[0]: not the cards of hint data.alternatives[0]"),
+        ([], "alternative_groups: not the groups of each alternative"),
+        ([[["R5", "Q5"]]], "alternative_groups[0][0]: 'Q5' is not a card"),
+    ],
+)
+def test_alternative_groups_that_do_not_fit_the_alternatives_are_refused(groups: object, says: str) -> None:
+    hint = make_hint(parse_cards(PLAY_TEST_HAND), PRESETS["classic"])
+    data = {**hint.data, "alternative_groups": groups}
+    lines = _hint_lines(data)
+    assert len(lines) == 1 and says in lines[0] and "cannot read" in lines[0]
+
+
+# -- 4. holding is checked first --------------------------------------------------------------
+
+
+def _notty(hand: list[str], names: tuple[str, ...] = ("ann", "bob"), variant: str = "classic") -> Session:
+    """Ann at a Notty table, holding ``hand``, at her turn."""
+    session = welcomed()
+    session.receive(Seated(3, 0, TOKEN))
+    hands = [hand, *(["Y5"] for _ in names[1:])]
+    view = notty_view(variant=variant, names=list(names), current=0, legal=["end"], body={"hands": hands})
+    session.receive(State(3, view, ()))
+    return session
+
+
+def _refusal(session: Session, line: str) -> str:
+    reply = session.typed(line)
+    assert reply.messages == (), line
+    return reply.say
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("discard B2 B3", "you do not hold B3"),  # the play test: not "a group needs at least 3 cards"
+        ("discard B3 B4 B5", "you do not hold B3 or B5"),
+        ("discard R1 R1 R1", "you hold 1 R1, not 3"),
+        ("discard b2 X9", "'X9' is not a card"),
+        ("putback G7", "you do not hold G7"),
+        ("dd G7", "you do not hold G7"),
+        ("discard B2 R2", "not a group"),  # held: then judged as a group
+    ],
+)
+def test_cards_named_are_checked_as_held_before_anything_else(line: str, says: str) -> None:
+    assert says in _refusal(_notty(["B2", "R2", "R1", "B4", "Y9"]), line)
+
+
+def test_cards_held_are_sent() -> None:
+    session = _notty(["B2", "B3", "B4", "G7"], variant="five-colour")
+    assert session.typed("discard b2 B3 b4").messages == (Act("discard B2 B3 B4"),)
+    assert session.typed("putback g7").messages == (Act("putback G7"),)
+
+
+def test_ochos_locos_checks_holding_first_at_any_turn() -> None:
+    session = welcomed(OCHOS)
+    session.receive(Seated(3, 0, TOKEN))
+    session.receive(State(3, ochos_view(), ()))  # bob's turn: the server would say only that
+    assert _refusal(session, "play R5") == "you hold no R5"
+    assert session.typed("play G3").messages == (Act("play G3"),)  # held: the server judges the turn
+
+
+# -- 5. did you mean ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("dicsard R1", "unknown command 'dicsard'; did you mean 'discard'?"),
+        ("tabels", "unknown command 'tabels'; did you mean 'tables'?"),
+        ("xyzzy", "unknown command 'xyzzy'; type 'help' for the commands"),  # nothing close: no guess
+        ("steal bbo", "no player called 'bbo'; did you mean 'bob'? players are ann, bob"),
+        ("steal zed", "no player called 'zed'; players are ann, bob"),
+        ("new clasic", "nor a player (random, greedy, qlearn, expert, expert-easy"),
+        ("new clasic", "; did you mean 'classic'?"),
+        ("new five-color", "; did you mean 'five-colour'?"),
+        ("new classic 3 gredy", "'gredy' is not a player here: players are random, greedy"),
+        ("new classic 3 gredy", "; did you mean 'greedy'?"),
+    ],
+)
+def test_a_mistyped_word_gets_a_guess(line: str, says: str) -> None:
+    assert says in _refusal(_notty(["B2"], names=("ann", "bob")), line)
+
+
+# -- 6. steal alone ------------------------------------------------------------------------------
+
+
+def test_steal_alone_takes_from_the_only_opponent() -> None:
+    assert _notty(["B2"]).typed("steal").messages == (Act("steal 1"),)
+    assert _notty(["B2"]).typed("steal Bob").messages == (Act("steal 1"),)
+
+
+def test_steal_alone_among_three_asks_whom() -> None:
+    session = _notty(["B2"], names=("ann", "bob", "cy"))
+    assert _refusal(session, "steal") == "steal from whom? 'steal bob' or 'steal cy'"
+    assert session.typed("steal cy").messages == (Act("steal 2"),)
+
+
+def test_steal_alone_away_from_a_seat_says_how() -> None:
+    assert _refusal(welcomed(), "steal") == "usage: steal NAME"
+
+
+# -- 7. rules ------------------------------------------------------------------------------------
+
+
+def test_rules_at_a_table_are_its_games_and_variants() -> None:
+    text = _refusal(_notty(["B2"], variant="five-colour"), "rules")
+    assert text.startswith("Notty (five-colour):") and "a set: 4+ cards" in text and "classic" not in text
+    assert "if your last card is stolen, you win" in text and "outs" in text
+
+
+def test_rules_in_the_lobby_list_the_games_and_rules_game_shows_one() -> None:
+    session = welcomed(NOTTY, OCHOS, PARLOUR)
+    listing = _refusal(session, "rules")
+    assert "rules notty" in listing and "rules ochos-locos" in listing and "rules parlour" in listing
+    assert _refusal(session, "rules notty").startswith("Notty (classic, five-colour):")
+    assert _refusal(session, "rules OCHOS-LOCOS").startswith("Ochos Locos (part1, part2, part3, part4):")
+    assert "Parlour (parlour): this client has no rules of its own" in _refusal(session, "rules parlour")
+    assert _refusal(session, "rules noty") == "no game 'noty' here; did you mean 'notty'?"
+    assert _refusal(session, "rules poker") == "no game 'poker' here; games are notty, ochos-locos, parlour"
+    assert _refusal(session, "rules notty now") == "usage: rules [GAME]"
+    assert "rules [GAME]" in _refusal(session, "help")

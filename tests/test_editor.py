@@ -1,0 +1,154 @@
+"""The full-screen client's input line, without a terminal: keys in, the line and its cursor out."""
+
+from __future__ import annotations
+
+from test_client_session import notty_view, welcomed
+
+from client.editor import Effect, LineEditor, common_prefix
+from client.session import Session
+from protocol import Seated, State
+
+
+def typed(text: str, editor: LineEditor | None = None) -> LineEditor:
+    editor = editor or LineEditor()
+    for char in text:
+        editor.press(char)
+    return editor
+
+
+def shown(editor: LineEditor) -> str:
+    """The line with the cursor as ``|``."""
+    return editor.text[: editor.cursor] + "|" + editor.text[editor.cursor :]
+
+
+def test_typing_and_moving_the_cursor() -> None:
+    editor = typed("draw 2")
+    assert shown(editor) == "draw 2|"
+    for key, after in [
+        ("left", "draw |2"),
+        ("backspace", "draw|2"),
+        ("3", "draw3|2"),
+        ("home", "|draw32"),
+        ("left", "|draw32"),  # nothing before the start
+        ("delete", "|raw32"),
+        ("backspace", "|raw32"),  # nothing to delete before the start
+        ("end", "raw32|"),
+        ("right", "raw32|"),  # nor after the end
+        ("delete", "raw32|"),
+        ("ctrl-a", "|raw32"),
+        ("right", "r|aw32"),
+        ("ctrl-e", "raw32|"),
+        ("\x00", "raw32|"),  # not a key, nor printable: nothing
+        ("pagedown", "raw32|"),
+    ]:
+        assert editor.press(key) == Effect(), key
+        assert shown(editor) == after, key
+
+
+def test_ctrl_u_deletes_to_the_start_and_ctrl_w_a_word_back() -> None:
+    editor = typed("discard R3 R4  R5")
+    editor.press("ctrl-w")
+    assert shown(editor) == "discard R3 R4  |"
+    editor.press("ctrl-w")  # the spaces and the word before them
+    assert shown(editor) == "discard R3 |"
+    for _ in range(2):
+        editor.press("left")
+    editor.press("ctrl-w")  # mid-word: what is before the cursor, back to the space
+    assert shown(editor) == "discard |3 "
+    editor.press("ctrl-u")
+    assert shown(editor) == "|3 "
+
+
+def test_enter_gives_the_line_and_keeps_it_in_the_history() -> None:
+    editor = typed("draw 1")
+    assert editor.press("enter") == Effect(line="draw 1")
+    assert shown(editor) == "|"
+    assert editor.press("enter") == Effect(line="")  # an empty line is entered, not kept
+    typed("draw 1", editor).press("enter")  # the same again is kept once
+    typed("end", editor).press("enter")
+    assert editor.history == ["draw 1", "end"]
+
+
+def test_up_and_down_walk_the_history_and_come_back_to_the_line_being_typed() -> None:
+    editor = LineEditor()
+    for line in ("tables", "new 3", "hint"):
+        typed(line, editor).press("enter")
+    typed("dra", editor)
+    editor.press("up")
+    assert shown(editor) == "hint|"
+    editor.press("up")
+    editor.press("up")
+    assert shown(editor) == "tables|"
+    editor.press("up")  # the oldest: stays
+    assert shown(editor) == "tables|"
+    editor.press("down")
+    assert shown(editor) == "new 3|"
+    editor.press("down")
+    editor.press("down")
+    assert shown(editor) == "dra|"  # the draft is back
+    editor.press("down")
+    assert shown(editor) == "dra|"
+    editor.press("up")
+    editor.press("backspace")
+    assert editor.press("enter") == Effect(line="hin")  # a recalled line edited is a new line
+    assert editor.history == ["tables", "new 3", "hint", "hin"]
+
+
+def test_ctrl_d_ends_the_input_on_an_empty_line_only() -> None:
+    editor = typed("ab")
+    editor.press("home")
+    assert editor.press("ctrl-d") == Effect()  # deletes under the cursor
+    assert shown(editor) == "|b"
+    editor.press("delete")
+    assert editor.press("ctrl-d") == Effect(end=True)
+
+
+def _session_at_a_table() -> Session:
+    session = welcomed()
+    session.receive(Seated(3, 0, "t" * 40))
+    session.receive(State(3, notty_view(body={"hands": [["R3", "R1", "B2"], ["Y5"]]}), ()))
+    return session
+
+
+def test_tab_completes_a_command_with_a_space_after_it() -> None:
+    editor = typed("disc", LineEditor(_session_at_a_table().completions))
+    assert editor.press("tab") == Effect()
+    assert shown(editor) == "discard |"
+
+
+def test_tab_completes_as_far_as_the_options_agree_and_lists_them_in_the_games_order() -> None:
+    editor = typed("discard ", LineEditor(_session_at_a_table().completions))
+    assert editor.press("tab") == Effect(options=("R1", "R3", "B2"))  # the hand's order, not sorted
+    assert shown(editor) == "discard |"
+    typed("r", editor)
+    assert editor.press("tab") == Effect(options=("R1", "R3"))
+    assert shown(editor) == "discard R|"  # as the options spell it
+    typed("3", editor)
+    editor.press("tab")
+    assert shown(editor) == "discard R3 |"
+    assert editor.press("tab") == Effect(options=("R1", "R3", "B2"))  # the next card
+
+
+def test_tab_completes_the_word_at_the_cursor_mid_line() -> None:
+    editor = typed("ste bob", LineEditor(_session_at_a_table().completions))
+    for _ in range(4):
+        editor.press("left")
+    editor.press("tab")
+    assert shown(editor) == "steal |bob"
+    no_options = typed("zz", LineEditor(lambda before, text: []))
+    assert no_options.press("tab") == Effect() and shown(no_options) == "zz|"
+    assert typed("x", LineEditor()).press("tab") == Effect()  # no completer: nothing
+
+
+def test_a_long_line_scrolls_to_keep_the_cursor_in_view() -> None:
+    editor = typed("discard R1 R2 R3")
+    assert editor.visible(40) == ("discard R1 R2 R3", 16)
+    assert editor.visible(10) == (" R1 R2 R3", 9)  # the cursor after the last character, in view
+    editor.press("home")
+    assert editor.visible(10) == ("discard R1", 0)
+
+
+def test_common_prefix() -> None:
+    assert common_prefix(["R3", "R1", "R10"]) == "R"
+    assert common_prefix(["steal", "start"]) == "st"
+    assert common_prefix(["a", "B"]) == ""

@@ -1,0 +1,514 @@
+"""Notices (who joins, leaves, drops, comes back, is played for by a bot, runs out of time), the lobby's
+list (oldest first, with each game's turn and its bots), and the end of a game (the result, the turns,
+how long it took, the id to replay it by): protocol, host, real TCP, and the terminal client."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import hidden_game
+import pexpect
+import pytest
+import trio
+from conftest import ServerProcess, notty_server
+from conftest import notty_table as notty
+from test_client import _new_table, _spawn
+from test_client_session import notty_view, shown, welcomed
+from test_host import Client, Net
+from test_net import Client as TcpClient
+from test_private_views import Watched
+
+from client.catalog import Catalog, table_line
+from client.session import duration, end_summary
+from protocol import (
+    NOTICE_KINDS,
+    PROTOCOL_VERSION,
+    Act,
+    Connection,
+    CreateTable,
+    Error,
+    Hello,
+    Join,
+    Leave,
+    ListTables,
+    LocalProtocolError,
+    Notice,
+    ProtocolError,
+    Seated,
+    Sender,
+    State,
+    Tables,
+    Watch,
+    Watching,
+    Welcome,
+    encode_frame,
+    message_from_wire,
+)
+from server.host import Host
+from server.limits import Limits
+from server.net import NottyServer
+
+NOTICE = {
+    "type": "notice",
+    "table": 3,
+    "seat": 1,
+    "name": "bob",
+    "kind": "dropped",
+    "text": "bob dropped; their seat is held for 60 s",
+    "seconds": 60,
+}
+
+
+# -- the protocol ---------------------------------------------------------------------------
+
+
+def test_a_notice_goes_over_the_wire_and_back_unchanged() -> None:
+    notice = Notice(3, 1, "bob", "dropped", "bob dropped; their seat is held for 60 s", 60)
+    assert notice.to_wire() == NOTICE
+    assert message_from_wire(NOTICE, Sender.SERVER) == notice
+    assert message_from_wire({**NOTICE, "seconds": None}, Sender.SERVER).seconds is None
+    without = {key: value for key, value in NOTICE.items() if key != "seconds"}
+    assert message_from_wire(without, Sender.SERVER) == Notice(3, 1, "bob", "dropped", NOTICE["text"])
+    for kind in NOTICE_KINDS:
+        assert message_from_wire({**NOTICE, "kind": kind}, Sender.SERVER).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        ({"kind": "exploded"}, "notice.kind"),  # not one of the kinds
+        ({"kind": "Dropped"}, "notice.kind"),
+        ({"kind": 1}, "notice.kind"),
+        ({"seat": 8}, "notice.seat"),  # beyond the most seats a table has
+        ({"seat": -1}, "notice.seat"),
+        ({"seat": None}, "notice.seat"),
+        ({"text": "x" * 201}, "notice.text"),  # over-long
+        ({"text": ""}, "notice.text"),
+        ({"text": "bob\ndropped"}, "notice.text"),
+        ({"name": "bob (bot)"}, "notice.name"),  # not a name a player could have
+        ({"table": 0}, "notice.table"),
+        ({"seconds": -1}, "notice.seconds"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_a_notice_that_is_not_so_is_refused(change: dict[str, Any], where: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        message_from_wire({**NOTICE, **change}, Sender.SERVER)
+    assert info.value.code == "bad-message" and where in info.value.message
+    if "colour" not in change:  # built locally, it is refused alike
+        with pytest.raises(ProtocolError):
+            Notice(**{k: v for k, v in {**NOTICE, **change}.items() if k != "type"})
+
+
+def test_a_notice_comes_only_to_someone_at_a_table() -> None:
+    client = Connection(Sender.CLIENT)
+    server = Connection(Sender.SERVER)
+    server.receive_data(client.send(Hello(PROTOCOL_VERSION, "ann")))
+    server.next_event()
+    client.receive_data(server.send(Welcome(PROTOCOL_VERSION, "s")))
+    client.next_event()
+    notice = Notice(3, 1, "bob", "joined", "bob joined the table")
+    with pytest.raises(LocalProtocolError, match="cannot send notice while lobby"):
+        server.send(notice)
+    client.receive_data(encode_frame(notice.wire_body()))
+    with pytest.raises(ProtocolError) as info:
+        client.next_event()
+    assert info.value.code == "not-now"
+    client.receive_data(server.send(Watching(3)))
+    client.next_event()
+    client.receive_data(server.send(notice))  # watching (or seated), it comes
+    assert client.next_event() == notice
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("turn", 0), ("turn", "3"), ("bots", [8]), ("bots", [0] * 9), ("bots", None)],
+)
+def test_a_table_map_with_a_bad_turn_or_bots_is_refused(key: str, value: Any) -> None:
+    info = {
+        "table": 1, "game": "notty", "variant": "classic", "seats": [], "started": True, "over": False,
+        "spectators": 0, "turn_seconds": 0, "options": {}, "turn": 3, "bots": [1],
+    }  # fmt: skip
+    assert Tables((info,)).tables[0]["bots"] == (1,)
+    with pytest.raises(ProtocolError) as refused:
+        Tables(({**info, key: value},))
+    assert f"tables.tables[0].{key}" in refused.value.message
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), [("game_id", 0), ("game_id", None), ("seconds", -1), ("seconds", 1.5)]
+)
+def test_a_result_with_a_bad_game_id_or_duration_is_refused(key: str, value: Any) -> None:
+    result = {"ranking": [[0], [1]], "reason": "discard", "text": "ann wins", "game_id": 4, "seconds": 70}
+    view = notty_view(result=result, legal=[])
+    assert State(4, view, ()).view["result"]["game_id"] == 4
+    with pytest.raises(ProtocolError) as refused:
+        State(4, notty_view(result={**result, key: value}, legal=[]), ())
+    assert f"state.view.result.{key}" in refused.value.message
+
+
+# -- the host: each event, its notice, for everyone at the table ---------------------------------
+
+
+def notices(client: Client, since: int = 0) -> list[Notice]:
+    return [message for message in client.inbox[since:] if isinstance(message, Notice)]
+
+
+def marks(*clients: Client) -> list[int]:
+    return [len(client.inbox) for client in clients]
+
+
+def told(clients: list[Client], since: list[int]) -> list[list[tuple[str, int, str]]]:
+    """What each client was told since ``since``: (kind, seat, name) per notice."""
+    return [[(n.kind, n.seat, n.name) for n in notices(c, s)] for c, s in zip(clients, since, strict=True)]
+
+
+def two_at_a_game(grace: float = 30.0, **options: Any) -> tuple[Net, Client, Client, Client, int]:
+    """ann and bob at a game of two under way, eve watching it."""
+    net = Net(grace=grace)
+    ann, bob, eve = net.client("ann"), net.client("bob"), net.client("eve")
+    table = ann.send(notty("classic", 2, **options))[0].table
+    bob.send(Join(table))
+    eve.send(Watch(table))
+    assert ann.table.running
+    return net, ann, bob, eve, table
+
+
+def test_taking_and_giving_up_a_seat_at_a_waiting_table_is_told_to_everyone_else_there() -> None:
+    net = Net()
+    ann, bob, cy, eve = (net.client(name) for name in ("ann", "bob", "cy", "eve"))
+    table = ann.send(notty("classic", 3))[0].table
+    eve.send(Watch(table))
+    since = marks(ann, bob, eve)
+    bob.send(Join(table))
+    assert told([ann, bob, eve], since) == [[("joined", 1, "bob")], [], [("joined", 1, "bob")]]
+    assert notices(ann, since[0])[0].text == "bob joined the table"
+    since = marks(ann, bob, eve)
+    bob.send(Leave())
+    assert told([ann, bob, eve], since) == [[("left", 1, "bob")], [], [("left", 1, "bob")]]
+    since = marks(ann, cy, eve)
+    cy.send(Join(table))
+    net.drop(cy)  # gone before the game began: the seat is free again, and that is a leaving too
+    assert told([ann, eve], since[::2]) == [[("joined", 1, "cy"), ("left", 1, "cy")]] * 2
+
+
+def test_a_drop_and_a_return_are_told_to_the_other_player_and_the_watcher() -> None:
+    net, ann, bob, eve, _ = two_at_a_game(grace=45)
+    token = next(m.token for m in bob.inbox if isinstance(m, Seated))
+    since = marks(ann, eve)
+    net.drop(bob)
+    assert told([ann, eve], since) == [[("dropped", 1, "bob")]] * 2
+    (dropped,) = notices(ann, since[0])
+    assert (dropped.seconds, dropped.text) == (45, "bob dropped; their seat is held for 45 s")
+    since = marks(ann, eve)
+    net.tick(10)  # within the grace: no bot yet
+    back = net.client("bob", token)
+    assert told([ann, eve], since) == [[("returned", 1, "bob")]] * 2
+    assert notices(back) == []  # they have their own answer: seated, and the game
+    assert [type(m) for m in back.inbox[1:3]] == [Seated, State]
+    assert ann.send(ListTables())[0].tables[0]["bots"] == ()
+
+
+def test_a_bot_standing_in_after_the_grace_is_told_and_shown_as_a_bot_until_its_player_returns() -> None:
+    net, ann, bob, eve, _ = two_at_a_game(grace=30)
+    token = next(m.token for m in bob.inbox if isinstance(m, Seated))
+    net.drop(bob)
+    since = marks(ann, eve)
+    net.tick(29)
+    assert told([ann, eve], since) == [[], []]
+    net.tick(1)
+    assert [kind for kind, _, _ in told([ann], since[:1])[0]] == ["stand-in"]
+    assert told([eve], since[1:])[0][0] == ("stand-in", 1, "bob")
+    assert notices(ann, since[0])[0].text == "a bot plays for bob"
+    (listed,) = ann.send(ListTables())[0].tables
+    assert listed["bots"] == (1,) and listed["seats"][1]["name"] == "bob"  # the name stays the player's
+    net.run_bots(limit=3)
+    assert ann.view["bots"] == (1,) and ann.view["names"] == ("ann", "bob")
+    since = marks(ann, eve)
+    net.client("bob", token)
+    assert told([ann, eve], since) == [[("returned", 1, "bob")]] * 2
+    assert ann.send(ListTables())[0].tables[0]["bots"] == ()
+
+
+def test_leaving_a_game_under_way_tells_everyone_there_then_that_a_bot_plays_the_seat() -> None:
+    _, ann, bob, eve, _ = two_at_a_game()
+    since = marks(ann, bob, eve)
+    bob.send(Leave())
+    assert told([ann, bob, eve], since) == [[("left", 1, "bob"), ("stand-in", 1, "bob")], [], [
+        ("left", 1, "bob"), ("stand-in", 1, "bob")]]  # fmt: skip
+    assert ann.send(ListTables())[0].tables[0]["bots"] == (1,)
+
+
+def test_a_turn_that_runs_out_of_time_is_told_to_the_others_and_the_player_gets_their_error() -> None:
+    net, ann, bob, eve, _ = two_at_a_game(turn_seconds=10)
+    mover, other = (ann, bob) if ann.view["current"] == 0 else (bob, ann)
+    seat = ann.view["current"]
+    since = marks(mover, other, eve)
+    net.tick(10)
+    assert mover.last(Error).code == "turn-time" and notices(mover, since[0]) == []
+    name = ["ann", "bob"][seat]
+    assert told([other, eve], since[1:]) == [[("timed-out", seat, name)]] * 2
+    (notice,) = notices(eve, since[2])
+    assert notice.seconds == 10 and notice.text.startswith(f"{name}'s turn ran out of time (10 s)")
+    since = marks(other, eve)
+    net.tick(10)  # told once per turn, not at every tick
+    assert told([other, eve], since) == [[], []]
+
+
+def test_notices_name_only_who_and_what_at_a_game_of_hidden_hands() -> None:
+    """Every notice is the same for everyone it goes to, and holds no card: the Watched host also
+    checks each message against what its receiver may see."""
+    net = Watched({"hidden": hidden_game.GAME}, seed=3)
+    people = [net.client(f"p{i}") for i in range(3)]
+    people[0].send(CreateTable("hidden", 3))
+    table = net.host.sessions[people[0].id].table
+    assert table is not None
+    for person in people[1:]:
+        person.send(Join(table))
+    eve = net.client("eve")
+    eve.send(Watch(table))
+    token = next(m.token for m in people[2].inbox if isinstance(m, Seated))
+    since = marks(people[0], people[1], eve)
+    net.drop(people[2])
+    net.tick(6)  # past the grace: a bot stands in
+    net.run_bots(limit=5)
+    net.client("p2", token)
+    people[1].send(Leave())
+    got = [notices(c, s) for c, s in zip([people[0], eve], [since[0], since[2]], strict=True)]
+    assert [n.kind for n in got[0]] == ["dropped", "stand-in", "returned", "left", "stand-in"]
+    assert got[0] == got[1]  # the very same for a player and a spectator
+    cards = set(hidden_game.DECK)
+    for notice in got[0]:
+        assert not cards & set(re.findall(r"\w+", notice.text)), notice
+    assert net.checked > 0
+
+
+def test_the_end_of_a_game_carries_its_record_id_and_how_long_it_took() -> None:
+    clock = itertools.count(1_000_000, 251)  # the wall clock: at the start, then at the end
+    net = Net()
+    net.host.driver.wall_clock = lambda: float(next(clock))
+    ann = net.client("ann")
+    ann.send(notty("classic", 2, ("greedy", "greedy"), turn_limit=4, bot_delay_ms=0))
+    table = ann.table.id
+    net.run_bots()
+    result = ann.view["result"]
+    assert result is not None
+    assert (result["game_id"], result["seconds"]) == (table, 251)
+    assert ann.view["turn"] == 4
+
+
+def test_the_lobby_lists_tables_oldest_first_with_the_turn_of_each_game_under_way() -> None:
+    net = Net()
+    ann, bob, cy = net.client("ann"), net.client("bob"), net.client("cy")
+    ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
+    bob.send(notty("classic", 2))
+    net.run_bots(limit=3)
+    listed = cy.send(ListTables())[0].tables
+    assert [info["table"] for info in listed] == [1, 2]
+    playing, waiting = listed
+    assert playing["turn"] == ann.view["turn"] and playing["bots"] == (1,)
+    assert waiting["turn"] is None and waiting["bots"] == ()
+    turn = ann.view["turn"]
+    while ann.view["turn"] == turn and ann.view["result"] is None:  # the list follows the game's turn
+        if ann.view["current"] == 0:
+            ann.send(Act("end"))
+        net.run_bots(limit=1)
+    assert cy.send(ListTables())[0].tables[0]["turn"] in (ann.view["turn"], None)
+
+
+# -- the client: the lines a person reads -----------------------------------------------------
+
+
+def test_the_client_shows_each_notice_as_one_line_and_none_is_a_reply() -> None:
+    session = welcomed()
+    replies = session.replies
+    lines = [
+        shown(session, Notice(3, 1, "bob", "dropped", "bob dropped; their seat is held for 60 s", 60)),
+        shown(session, Notice(3, 1, "bob", "stand-in", "a bot plays for bob")),
+        shown(session, Notice(3, 1, "bob", "returned", "bob is back: the bot stops")),
+        shown(session, Notice(3, 2, "cy", "timed-out", "cy's turn ran out of time (30 s): ...", 30)),
+        shown(session, Notice(3, 2, "cy", "joined", "cy joined the table")),
+        shown(session, Notice(3, 2, "cy", "left", "cy left the table")),
+    ]
+    assert lines == [
+        ["bob dropped; their seat is held for 60 s"],
+        ["a bot plays for bob"],
+        ["bob is back"],
+        ["cy's turn ran out of time: a bot plays the rest of it"],
+        ["cy joined the table"],
+        ["cy left the table"],
+    ]
+    assert session.replies == replies  # news: a script waiting for an answer still waits
+
+
+def test_the_lobby_line_marks_bot_seats_and_the_turn() -> None:
+    info = {
+        "table": 5, "game": "notty", "variant": "classic", "started": True, "over": False, "spectators": 0,
+        "turn_seconds": 0, "options": {"level": "medium", "turn_limit": 0}, "turn": 12, "bots": [1, 2],
+        "seats": [
+            {"name": "ann", "bot": None, "connected": True},
+            {"name": "bob", "bot": None, "connected": False},
+            {"name": "expert-3", "bot": "expert-medium", "connected": True},
+        ],
+    }  # fmt: skip
+    line = table_line(info, Catalog(()), None)
+    assert line == (
+        "table 5: classic, level medium, limit 0, playing turn 12, "
+        "seats: ann, bob (bot), expert-3 (bot) · 'watch 5'"
+    )
+    older = {key: value for key, value in info.items() if key not in ("turn", "bots")}  # a server before
+    assert "playing, seats: ann, bob, expert-3 (bot) ·" in table_line(older, Catalog(()), None)
+
+
+def test_the_client_lists_tables_oldest_first_whatever_order_they_come_in() -> None:
+    session = welcomed()
+    session.sending(ListTables())
+    info = {
+        "game": "notty", "variant": "classic", "seats": [], "started": False, "over": False, "spectators": 0,
+        "turn_seconds": 0, "options": {"level": "medium", "turn_limit": 0},
+    }  # fmt: skip
+    lines = shown(session, Tables([{**info, "table": 9}, {**info, "table": 2}]))
+    assert [line.split(":")[0] for line in lines] == ["table 2", "table 9"]
+    assert session.tables_seen == [2, 9]
+
+
+@pytest.mark.parametrize(
+    ("seat", "ranking", "says"),
+    [
+        (0, [[0], [1]], "you won (the text) after 12 turns, in 4 min 12 s"),
+        (1, [[0], [1]], "you lost (the text) after 12 turns, in 4 min 12 s"),
+        (1, [[0, 1]], "you drew (the text) after 12 turns, in 4 min 12 s"),
+        (None, [[0], [1]], "the game ended (the text) after 12 turns, in 4 min 12 s"),
+    ],
+)
+def test_the_end_summary_says_your_result_the_turns_the_time_and_the_game_to_replay(
+    seat: int | None, ranking: list[list[int]], says: str
+) -> None:
+    result = {"ranking": ranking, "reason": "discard", "text": "the text", "game_id": 17, "seconds": 252}
+    view = notty_view(result=result, legal=[], seat=seat)
+    assert end_summary(view) == [
+        says,
+        "this was game 17 of the server's record: 'notty-server replay 17' replays it",
+    ]
+    session = welcomed()
+    lines = shown(session, State(17, view, ()))
+    assert lines[-3].startswith("game over: ") and lines[-2:] == end_summary(view)
+
+
+def test_durations_read_as_a_person_says_them() -> None:
+    assert [duration(s) for s in (0, 59, 60, 61, 3599, 3600, 3660, 7322)] == [
+        "0 s", "59 s", "1 min", "1 min 1 s", "59 min 59 s", "1 h", "1 h 1 min", "2 h 2 min",
+    ]  # fmt: skip
+
+
+# -- real TCP -----------------------------------------------------------------------------------
+
+
+async def _serve(grace: float) -> AsyncIterator[int]:
+    tokens = (f"token{n:035d}" for n in itertools.count())
+    seeds = itertools.count(1)
+    host = Host(new_rng=lambda: random.Random(next(seeds)), new_token=lambda: next(tokens), grace=grace)
+    server = NottyServer(host, limits=Limits(rate=1000, burst=1000))
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(server.serve, "127.0.0.1", 0)
+        yield listeners[0].socket.getsockname()[1]
+        nursery.cancel_scope.cancel()
+
+
+@pytest.fixture
+async def slow_grace_port() -> AsyncIterator[int]:
+    async for port in _serve(30.0):
+        yield port
+
+
+@pytest.fixture
+async def quick_grace_port() -> AsyncIterator[int]:
+    async for port in _serve(0.3):
+        yield port
+
+
+async def _two_at_a_game(port: int) -> tuple[TcpClient, TcpClient, str, int]:
+    ann = await TcpClient.connect(port, "ann")
+    await ann.send(notty("classic", 2))
+    table = (await ann.expect(Seated)).table
+    bob = await TcpClient.connect(port, "bob")
+    await bob.send(Join(table))
+    token = (await bob.expect(Seated)).token
+    await ann.expect(State)
+    return ann, bob, token, table
+
+
+async def test_over_tcp_a_player_sees_another_drop_and_come_back(slow_grace_port: int) -> None:
+    ann, bob, token, table = await _two_at_a_game(slow_grace_port)
+    await bob.stream.aclose()
+    dropped = await ann.expect(Notice)
+    assert (dropped.kind, dropped.seat, dropped.name, dropped.seconds) == ("dropped", 1, "bob", 30)
+    bob = await TcpClient.connect(slow_grace_port, "bob", token)
+    assert (await bob.expect(Seated)).seat == 1
+    back = await ann.expect(Notice)
+    assert (back.kind, back.seat, back.name, back.table) == ("returned", 1, "bob", table)
+
+
+async def test_over_tcp_a_player_sees_a_bot_stand_in_for_one_past_the_grace(quick_grace_port: int) -> None:
+    ann, bob, _, table = await _two_at_a_game(quick_grace_port)
+    await bob.stream.aclose()
+    assert (await ann.expect(Notice)).kind == "dropped"
+    stand_in = await ann.expect(Notice)
+    assert (stand_in.kind, stand_in.name, stand_in.text) == ("stand-in", "bob", "a bot plays for bob")
+    await ann.send(ListTables())
+    (listed,) = (await ann.expect(Tables)).tables
+    assert listed["table"] == table and listed["bots"] == (1,)
+
+
+# -- the terminal client, as a person ------------------------------------------------------------
+
+
+def test_a_person_sees_a_notice_and_the_end_of_the_game_with_the_id_that_replays_it(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    db = tmp_path / "notty.db"
+    server = ServerProcess(db, "--grace", "1")
+    servers.append(server)
+    address = f"127.0.0.1:{server.port}"
+    ann = _spawn(address, "--name", "ann")
+    table = _new_table(ann, "new classic 2 human limit 1")  # the game ends with its first turn
+    bob = _spawn(address, "--name", "bob")
+    bob.expect("connected to")
+    bob.sendline(f"join {table}")
+    ann.expect(r"(ann|bob) starts")
+    starter = ann.match.group(1)
+    bob.sendline("quit")
+    bob.expect(pexpect.EOF)
+    ann.expect_exact("bob dropped; their seat is held for 1 s")
+    ann.expect_exact("a bot plays for bob")
+    if starter == "ann":
+        ann.sendline("end")  # else the bot plays bob's turn, and that ends the game
+    ann.expect(r"game over: [^\r\n]*; 'leave' returns to the lobby")
+    ann.expect(r"you (won|lost|drew) \([^\r\n]+\) after 1 turn, in \d+ s")
+    ann.expect(r"this was game (\d+) of the server's record: 'notty-server replay (\d+)' replays it")
+    game, again = ann.match.group(1), ann.match.group(2)
+    assert game == again == table  # the record keeps a game under its table's number
+    replayed = notty_server("replay", game, "--db", str(db))
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stdout.startswith(f"game {game}: classic, ann vs bob")
+    assert "    1. turn 1: " in replayed.stdout
+    ann.sendline("quit")
+    ann.expect(pexpect.EOF)
+
+
+def test_the_table_tags_each_seat_a_bot_plays_now_and_a_view_naming_no_such_seat_is_refused() -> None:
+    """A stand-in shows in the table itself, not only in the log: the seat's line says ``(bot)``."""
+    session = welcomed()
+    lines = shown(session, State(1, notty_view(bots=(1,)), ()))
+    (ann,) = [line for line in lines if " ann " in line]
+    (bob,) = [line for line in lines if " bob " in line]
+    assert ann.endswith("(you)") and "(bot)" not in ann
+    assert bob.endswith("(bot)")
+    assert session.view is not None and session.view.bots == {1}
+    refused = shown(session, State(1, notty_view(bots=(5,)), ()))
+    assert any("cannot read" in line for line in refused) and session.view.bots == {1}

@@ -1,0 +1,227 @@
+"""``resign``: ranked last; the game ends at once if nobody else is left to play for, else a bot
+plays the seat to the end (server.resign). Both games, at two and three seats, and the replay."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+from test_client import _new_table, _spawn
+from test_host import Client as HostClient
+from test_host import Net
+
+from client.commands import LEAVE_WARNING, RESIGN_WARNING
+from protocol import (
+    Act,
+    Autopilot,
+    CreateTable,
+    Error,
+    Join,
+    Leave,
+    Notice,
+    ProtocolError,
+    Resign,
+    Sender,
+    message_from_wire,
+)
+from server.journal import GameOver, Resigned
+from server.replay import print_game, print_games
+from server.store import Store
+
+GAMES = ("notty", "ochos-locos")
+
+
+def _table(net: Net, game: str, people: int, bots: tuple[str, ...] = ()) -> list[HostClient]:
+    """``people`` players seated (seats 0..people-1), then ``bots``; the game under way."""
+    clients = [net.client(name) for name in ("ann", "bob", "cy", "dee")[:people]]
+    options = {"turn_limit": 300} if game == "notty" else {}
+    create = CreateTable(game, people + len(bots), None, bots, options, bot_delay_ms=0)
+    table = clients[0].send(create)[0].table
+    for client in clients[1:]:
+        client.send(Join(table))
+    assert clients[0].table.match is not None
+    return clients
+
+
+def _places(result: Any) -> list[list[int]]:
+    return [list(place) for place in result["ranking"]]
+
+
+def test_resign_is_validated() -> None:
+    assert message_from_wire({"type": "resign"}, Sender.CLIENT) == Resign()
+    with pytest.raises(ProtocolError) as info:
+        message_from_wire({"type": "resign", "seat": 1}, Sender.CLIENT)
+    assert info.value.code == "bad-message"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_at_two_seats_the_game_ends_at_once_and_the_other_wins(game: str) -> None:
+    net = Net()
+    ann, bob = _table(net, game, 2)
+    ann.send(Resign())
+    table = ann.table
+    assert table.over and not table.running
+    for client in (ann, bob):
+        result = client.view["result"]
+        assert _places(result) == [[1], [0]] and result["reason"] == "resigned"
+        assert "ann resigned: bob wins" in result["text"]
+        assert not client.view["legal"]
+        assert [n.seat for n in client.inbox if isinstance(n, Notice) and n.kind == "resigned"] == [0]
+    over = [r for r in net.host.take_journal() if isinstance(r, GameOver)]
+    assert over == [GameOver(table.id, 1, "resigned", ((1,), (0,)))]
+    (refused,) = bob.send(Resign())
+    assert isinstance(refused, Error) and refused.code == "game-over"
+    assert net.run_bots() == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_against_bots_alone_the_game_ends_at_once_and_they_share_first_place(game: str) -> None:
+    net = Net()
+    (ann,) = _table(net, game, 1, ("random", "random"))
+    ann.send(Resign())
+    result = ann.view["result"]
+    assert _places(result) == [[1, 2], [0]] and result["reason"] == "resigned"
+    assert ann.table.outcome() is not None and ann.table.outcome().winner is None  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_at_three_seats_a_bot_plays_on_and_the_resigner_is_ranked_last(game: str) -> None:
+    net = Net()
+    ann, bob, cy = _table(net, game, 3)
+    ann.send(Resign())
+    table = ann.table
+    assert table.running and table.seats[0].resigned
+    kinds = [n.kind for n in bob.inbox if isinstance(n, Notice) and n.seat == 0]
+    assert kinds[-2:] == ["resigned", "stand-in"]
+    for refused_ask in (Act("end"), Autopilot(True), Resign()):  # the seat is the bot's now
+        (refused,) = ann.send(refused_ask)
+        assert isinstance(refused, Error) and refused.code == "resigned"
+    bob.send(Autopilot(True))  # the other two are played by bots too, so that the game ends here
+    cy.send(Autopilot(True))
+    net.run_bots()
+    assert table.over
+    result = bob.view["result"]
+    assert _places(result)[-1] == [0] and all(0 not in place for place in _places(result)[:-1])
+    assert result["reason"] != "resigned" and "ann resigned, so ranked last" in result["text"]
+    (over,) = [r for r in net.host.take_journal() if isinstance(r, GameOver)]
+    assert over.ranking[-1] == (0,)
+
+
+def test_a_resigned_game_replays_from_the_record(tmp_path: Path) -> None:
+    net = Net()
+    ann, bob, cy = _table(net, "notty", 3)
+    table_id = ann.table.id
+    bob.send(Autopilot(True))
+    cy.send(Autopilot(True))
+    net.run_bots(limit=7)  # some moves, then ann resigns mid-game
+    moves_before = ann.table.moves
+    ann.send(Resign())
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    # Unfinished: a restart brings it back with ann still resigned, and still ranked last at the end.
+    (saved,) = store.unfinished()
+    assert saved.resigned == ((0, moves_before),)
+    again = Net(seed=5)
+    again.host.restore(saved, 0.0)
+    restored = again.host.tables[table_id]
+    assert restored.seats[0].resigned and restored.resigned == [0]
+    assert [r for r in net.host.take_journal() if isinstance(r, Resigned)] == []
+    net.run_bots()
+    store.write(net.host.take_journal())
+    finished = store.game(table_id)
+    assert finished is not None and finished.over is not None and finished.over.ranking[-1] == (0,)
+    out = io.StringIO()
+    print_game(finished, out)
+    lines = out.getvalue().splitlines()
+    said = lines.index("      ann resigns")
+    assert lines[said - 1].lstrip().startswith(f"{moves_before}.")  # where it happened
+    assert lines[said + 1].lstrip().startswith(f"{moves_before + 1}.")
+    listed = io.StringIO()
+    print_games(store.games(), listed)
+    assert "ann (resigned)" in listed.getvalue()
+    store.close()
+
+
+def test_a_game_ended_by_resigning_replays_to_its_end(tmp_path: Path) -> None:
+    net = Net()
+    ann, bob = _table(net, "ochos-locos", 2)
+    bob.send(Autopilot(True))
+    ann.send(Autopilot(True))
+    net.run_bots(limit=3)
+    ann.send(Autopilot(False))
+    bob.send(Resign())
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    saved = store.game(ann.table.id)
+    assert saved is not None and saved.over is not None and saved.over.reason == "resigned"
+    out = io.StringIO()
+    print_game(saved, out)
+    text = out.getvalue()
+    assert "      bob resigns\n" in text and text.endswith("(ended by resignation: ann then bob)\n")
+    listed = io.StringIO()
+    print_games(store.games(), listed)
+    assert "ranked" not in listed.getvalue() and "ann won (resigned)" in listed.getvalue()
+    store.close()
+
+
+# -- the client asks before what cannot be undone ------------------------------------------------------
+
+
+def test_the_client_asks_before_leaving_a_game_under_way(server_port: int) -> None:
+    child = _spawn(f"127.0.0.1:{server_port}", "--name", "ann")
+    table = _new_table(child, "new classic 2 greedy")
+    child.expect(r"· turn 1 ")
+    child.sendline("leave")
+    child.expect_exact(LEAVE_WARNING)
+    child.sendline("tables")  # another command: the warning no longer holds
+    child.expect(rf"{table}")
+    child.sendline("leave")
+    child.expect_exact(LEAVE_WARNING)
+    child.sendline("leave")
+    child.expect(rf"you left table {table}")
+    child.sendline("leave")  # in the lobby: nothing to warn about, and nothing to leave
+    child.expect("you are not at a table")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_the_client_asks_before_resigning(server_port: int) -> None:
+    child = _spawn(f"127.0.0.1:{server_port}", "--name", "ann")
+    table = _new_table(child, "new classic 2 greedy")
+    child.expect(r"· turn 1 ")
+    child.sendline("resign")
+    child.expect_exact(RESIGN_WARNING)
+    child.sendline("resign")
+    child.expect_exact("you resigned")
+    child.expect(r"ann resigned: greedy-2 wins")  # the result, as the game ended
+    child.sendline("leave")  # the game is over: no warning
+    child.expect(rf"you left table {table}")
+    child.sendline("new classic 2 greedy")
+    child.expect(r"you sit at table \d+, seat 0")
+    child.expect(r"· turn 1 ")
+    child.sendline("resign yes")  # confirmed at once
+    child.expect(r"ann resigned: greedy-2 wins")  # the result, as the game ended
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_a_seat_left_mid_game_is_a_bots_in_the_list_and_the_record(tmp_path: Path) -> None:
+    net = Net()
+    ann, _ = _table(net, "notty", 2)
+    table = ann.table
+    ann.send(Leave())
+    (info,) = net.host.table_list().tables
+    assert info["seats"][0]["name"] == "ann" and info["seats"][0]["bot"] == table.stand_in_bot
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    listed = io.StringIO()
+    print_games(store.games(), listed)
+    assert f"ann (left: bot {table.stand_in_bot} played on) vs bob" in listed.getvalue()
+    (saved,) = store.unfinished()  # restored, the seat is the bot's still
+    again = Net(seed=3)
+    again.host.restore(saved, 0.0)
+    assert again.host.tables[table.id].seats[0].bot == table.stand_in_bot
+    store.close()

@@ -1,0 +1,100 @@
+"""The rules the client prints (``rules``) say what the server plays and what the rules documents say:
+the numbers in them are the presets' own, and the documents' tables hold the same numbers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from games import GAMES
+from games.notty import PRESETS
+from games.notty.ui import rules_text
+from games.ochos_locos import rules as ochos_rules
+from games.ochos_locos.ui import rules_text as ochos_rules_text
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES_MD = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
+OCHOS_MD = (ROOT / "docs" / "OCHOS-LOCOS.md").read_text(encoding="utf-8")
+
+
+def _preset_row(label: str) -> list[str]:
+    """A row of docs/RULES.md's preset table, one cell per preset in the table's order."""
+    found = re.search(rf"^\| {re.escape(label)} \|(.*)\|$", RULES_MD, flags=re.MULTILINE)
+    assert found, f"docs/RULES.md has no preset row {label!r}"
+    return [cell.strip() for cell in found.group(1).split("|")]
+
+
+def test_the_documents_preset_table_names_the_presets_in_order() -> None:
+    header = re.search(r"^\| field \|(.*)\|$", RULES_MD, flags=re.MULTILINE)
+    assert header
+    names = [cell.strip().removesuffix(" (default)").strip("`") for cell in header.group(1).split("|")]
+    assert names == list(PRESETS)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_notty_rules_say_the_presets_numbers_as_the_document_does(name: str) -> None:
+    rules = PRESETS[name]
+    column = list(PRESETS).index(name)
+    text = rules_text(name)
+    assert f"hand limit {rules.hand_limit}" in text
+    assert _preset_row("hand limit")[column] == str(rules.hand_limit)
+    assert f"a run: {rules.shortest_run}+ cards" in text
+    assert _preset_row("shortest run")[column] == str(rules.shortest_run)
+    assert f"a set: {rules.smallest_set}+ cards" in text
+    assert _preset_row("smallest set")[column] == str(rules.smallest_set)
+    assert f"{rules.hand_size} dealt to each" in text
+    assert _preset_row("cards dealt to each player")[column] == str(rules.hand_size)
+    assert f"{rules.deck_size} cards" in text
+    assert _preset_row("deck")[column] == f"{rules.deck_size} cards"
+    assert ("draw-and-discard" in text) == rules.draw_and_discard
+    assert _preset_row("draw-and-discard action")[column] == ("yes" if rules.draw_and_discard else "no")
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_notty_rules_say_a_stolen_last_card_wins_as_the_document_does(name: str) -> None:
+    rules = PRESETS[name]
+    assert rules.last_card_stolen_wins
+    assert "if your last card is stolen, you win (not the thief)" in rules_text(name)
+    assert _preset_row("a player whose last card is stolen wins")[list(PRESETS).index(name)] == "yes"
+    assert "the thief does not win by stealing a last card — the victim does" in RULES_MD
+
+
+def test_notty_rules_say_what_a_hints_outs_are_and_where_the_whole_rules_are() -> None:
+    text = rules_text(None)
+    assert "its outs are the cards that, if you drew" in text and "would let you discard more" in text
+    assert '"outs"' in RULES_MD  # the document's word for them
+    assert "docs/RULES.md" in text and (ROOT / "docs" / "RULES.md").exists()
+    assert all(f"{name}:" in text for name in PRESETS)  # no table: every preset's numbers
+
+
+def test_notty_rules_are_short() -> None:
+    for name in [*PRESETS, None]:
+        lines = rules_text(name).splitlines()
+        assert len(lines) <= 18 and max(map(len, lines)) <= 110  # fits a small terminal
+
+
+@pytest.mark.parametrize("name", list(ochos_rules.PRESETS))
+def test_ochos_locos_rules_say_each_variants_switches_and_players(name: str) -> None:
+    rules = ochos_rules.PRESETS[name]
+    text = ochos_rules_text(name)
+    assert ("  2s: a 2 must be answered with a 2, or you 'take two'" in text) == rules.twos
+    assert ("  8s: an 8, not as your last card, names a colour" in text) == rules.eights
+    variant = GAMES["ochos-locos"].variants[name]
+    players = (
+        str(variant.min_players)
+        if variant.min_players == variant.max_players
+        else f"{variant.min_players}-{variant.max_players}"
+    )
+    assert f"players: {players}" in text
+    assert f"{ochos_rules.HAND_SIZE} dealt to each player" in text
+    assert "docs/OCHOS-LOCOS.md" in text
+
+
+def test_ochos_locos_rules_agree_with_the_document() -> None:
+    assert f"Each player gets {ochos_rules.HAND_SIZE} cards" in OCHOS_MD
+    assert f"{ochos_rules.MIN_PLAYERS}–{ochos_rules.MAX_PLAYERS}\nplayers" in OCHOS_MD
+    assert "the drawn card is not played on the same turn" in OCHOS_MD
+    assert "the card drawn is not played this turn" in ochos_rules_text(None)
+    assert "An 8 played as the last card names nothing" in OCHOS_MD

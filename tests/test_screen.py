@@ -1,0 +1,381 @@
+"""The full-screen client as a person sees it: the real ``notty-client`` on a pty, against a real
+server, its output fed into a VT100 screen emulator (pyte), and the screen read back: the status
+line, the table pane, the log and the input line. Then the pure parts: the SGR parser and what the
+session gives the screen."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pexpect
+import pyte
+import pytest
+from pyte.screens import Margins
+from test_client_session import notty_view, welcomed
+
+from client.sgr import PLAIN, Span, Style, parse, plain, wrap
+from games._ui import ANSI, coloured
+from protocol import Seated, State
+
+BIN = Path(sys.executable).parent
+ROWS, COLS = 30, 100
+#: Where the screen's parts are: the status line on top, the input line at the bottom.
+STATUS = 0
+
+
+class Emulator(pyte.Screen):
+    """pyte's screen with the three xterm sequences curses uses that pyte lacks: scrolling the
+    region up (SU) and down (SD), and repeating the last character (REP)."""
+
+    def __init__(self, columns: int, lines: int) -> None:
+        super().__init__(columns, lines)
+        self.last_drawn = " "
+
+    def draw(self, data: str) -> None:
+        super().draw(data)
+        if data:
+            self.last_drawn = data[-1]
+
+    def scroll_up(self, count: int = 1, *_: Any, **__: Any) -> None:
+        self._scroll(count or 1, lambda margins: margins.bottom, self.index)
+
+    def scroll_down(self, count: int = 1, *_: Any, **__: Any) -> None:
+        self._scroll(count or 1, lambda margins: margins.top, self.reverse_index)
+
+    def repeat(self, count: int = 1, *_: Any, **__: Any) -> None:
+        self.draw(self.last_drawn * (count or 1))
+
+    def _scroll(self, count: int, line: Callable[[Margins], int], step: Callable[[], None]) -> None:
+        margins = self.margins or Margins(0, self.lines - 1)
+        y, x = self.cursor.y, self.cursor.x
+        self.cursor.y = line(margins)
+        for _ in range(count):
+            step()
+        self.cursor.y, self.cursor.x = y, x
+
+
+class EmulatorStream(pyte.Stream):
+    csi: ClassVar[dict[str, str]] = {**pyte.Stream.csi, "S": "scroll_up", "T": "scroll_down", "b": "repeat"}
+
+
+class Person:
+    """A person at a terminal of ``rows`` by ``cols`` running ``notty-client args`` (through ``sh``,
+    which records the terminal's settings before and after it, in ``tty_before`` and ``tty_after``)."""
+
+    def __init__(self, tmp_path: Path, *args: str, rows: int = ROWS, cols: int = COLS, **env: str) -> None:
+        environment = {**os.environ, "TERM": "xterm", "XDG_STATE_HOME": str(tmp_path / "state"), **env}
+        if "NO_COLOR" not in env:
+            environment.pop("NO_COLOR", None)
+        self.tty_before, self.tty_after = tmp_path / "tty-before", tmp_path / "tty-after"
+        # sh outlives a Ctrl-C (caught, so the client gets it as usual) to record the settings after.
+        script = 'trap : INT; stty -g > "$0-before"; "$@"; status=$?; stty -g > "$0-after"; '
+        script += 'echo "exit $status"'
+        self.child = pexpect.spawn(
+            "/bin/sh",
+            ["-c", script, str(tmp_path / "tty"), str(BIN / "notty-client"), *args],
+            env=environment,
+            encoding="utf-8",
+            timeout=20,
+            dimensions=(rows, cols),
+        )
+        self.screen = Emulator(cols, rows)
+        self.stream = EmulatorStream(self.screen)
+        self.output = ""  # everything the terminal was sent
+
+    # -- reading the screen ----------------------------------------------------------------
+
+    def pump(self) -> None:
+        while True:
+            try:
+                data = self.child.read_nonblocking(65536, timeout=0.05)
+            except (pexpect.TIMEOUT, pexpect.EOF):
+                return
+            self.output += data
+            self.stream.feed(data)
+
+    @property
+    def rows(self) -> list[str]:
+        return list(self.screen.display)
+
+    def row(self, number: int) -> str:
+        return self.rows[number]
+
+    def text(self) -> str:
+        return "\n".join(self.rows)
+
+    def wait(self, ready: Callable[[], Any], what: str, timeout: float = 20) -> Any:
+        """Read the screen until ``ready()`` is true (returning its value); fail showing the screen."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.pump()
+            if found := ready():
+                return found
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never saw {what}; the screen:\n{self.text()}")
+
+    def see(self, pattern: str, timeout: float = 20) -> re.Match[str]:
+        found = self.wait(lambda: re.search(pattern, self.text(), re.MULTILINE), repr(pattern), timeout)
+        match: re.Match[str] = found
+        return match
+
+    def log(self) -> list[str]:
+        """The log's rows, oldest first: between its rule and the input line."""
+        rows = self.rows
+        rule = next(number for number, row in enumerate(rows) if row.startswith("── log"))
+        return [row.rstrip() for row in rows[rule + 1 : -1]]
+
+    def input_line(self) -> str:
+        return self.rows[-1].rstrip()
+
+    # -- acting ----------------------------------------------------------------------------
+
+    def type(self, keys: str) -> None:
+        self.child.send(keys)
+
+    def enter(self, line: str) -> None:
+        self.child.send(line + "\r")
+
+    def resize(self, rows: int, cols: int) -> None:
+        self.screen.resize(rows, cols)
+        self.child.setwinsize(rows, cols)
+
+    def finish(self) -> int:
+        """Wait for the program (and ``sh``) to end: the client's exit status."""
+        self.child.expect(pexpect.EOF)
+        self.output += self.child.before or ""
+        self.stream.feed(self.child.before or "")
+        found = re.search(r"exit (\d+)", self.output)
+        assert found, self.output[-2000:]
+        return int(found.group(1))
+
+    def terminal_restored(self) -> bool:
+        """The terminal's settings after the client are what they were before it."""
+        return self.tty_before.read_text() == self.tty_after.read_text()
+
+
+UP, PAGE_UP, PAGE_DOWN = "\x1bOA", "\x1b[5~", "\x1b[6~"  # as xterm sends them in keypad mode
+CTRL_U = "\x15"
+
+
+def _my_turn(person: Person) -> Any:
+    return person.see(r"your turn\s*$", timeout=30)  # on the status line, at its right end
+
+
+def _hands(person: Person) -> dict[str, list[str]]:
+    """Each seat's cards as the table pane shows them: ``name [ n]  cards``."""
+    hands = {}
+    for row in person.rows[1:]:
+        if row.startswith("── log"):
+            break
+        found = re.match(r" [> ] (\S+)\s+\[\s*(\d+)\]\s+(.*?)(?: \(you\))?(?: \(bot\))?\s*$", row)
+        if found:
+            cards = found.group(3).split()
+            assert len(cards) == int(found.group(2)), row  # the size shown is the cards shown
+            hands[found.group(1)] = cards
+    return hands
+
+
+def _card_colours(person: Person, card: str) -> set[str]:
+    """The colours the table pane draws ``card`` in, where it first shows it."""
+    for number, row in enumerate(person.rows[1:], 1):
+        found = re.search(rf"(?<!\S){card}(?=\*?(?!\S))", row)  # Ochos Locos marks a playable card R5*
+        if found:
+            return {person.screen.buffer[number][x].fg for x in range(found.start(), found.end())}
+    raise AssertionError(f"{card} is not on the screen:\n{person.text()}")
+
+
+def test_a_person_plays_on_the_full_screen(server_port: int, tmp_path: Path) -> None:
+    ann = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "ann")
+    ann.see("connected to")
+    assert ann.row(STATUS).startswith(f" 127.0.0.1:{server_port} · lobby · ann")
+    assert "\x1b[?1049h" in ann.output  # the full screen, not line mode
+    ann.enter("new classic 2 greedy")
+    ann.see(r"you sit at table (\d+), seat 0")
+    _my_turn(ann)
+
+    # The status line: server, game and variant, table, turn of limit, name and seat, whose turn.
+    status = ann.row(STATUS)
+    where = rf" 127\.0\.0\.1:{server_port} · notty classic · table \d+ · turn \d+ of 300"
+    assert re.match(where + r" · ann, seat 0 +your turn  $", status), status
+    at = status.index("your turn")
+    assert ann.screen.buffer[STATUS][1].reverse and not ann.screen.buffer[STATUS][at].reverse  # it stands out
+    # The table pane: every hand with its size, the deck, what may be done.
+    hands = _hands(ann)
+    assert set(hands) == {"ann", "greedy-2"}
+    assert _card_colours(ann, hands["ann"][0]) <= {"red", "brown", "green", "blue", "brightblack"}  # coloured
+    assert re.search(r"^table \d+ · classic · turn \d+ of 300 · deck \d+ cards", ann.text(), re.MULTILINE)
+    assert re.search(r"^your turn: draw 1-3", ann.text(), re.MULTILINE)
+    assert ann.input_line() == "notty>"
+
+    # Tab completes by the command: a command at the start of the line.
+    ann.type("disc\t")
+    ann.wait(lambda: ann.input_line() == "notty> discard", "disc<Tab> completed")
+    ann.type(CTRL_U)
+    ann.wait(lambda: ann.input_line() == "notty>", "the line cleared")
+
+    before = len(hands["ann"])
+    ann.enter("draw 1")
+    drawn = ann.see(r"ann draws 1 card: ([RYGBK]\d+)").group(1)
+    ann.wait(lambda: len(_hands(ann).get("ann", [])) == before + 1, "ann's hand one card bigger")
+    assert drawn in _hands(ann)["ann"]
+    # The last action, highlighted above the table.
+    last = ann.row(1)
+    assert last.strip() == f"ann draws 1 card: {drawn}", last
+    assert all(char.bold for char in ann.screen.buffer[1].values() if char.data != " ")
+    assert any(row.strip() == f"ann draws 1 card: {drawn}" for row in ann.log())
+    assert "notty> draw 1" in ann.log()
+
+    ann.enter("draw 1")  # a second draw in one turn: the server refuses it, and says why
+    ann.see(r"refused: .*")
+    assert any(row.startswith("refused: ") for row in ann.log())
+
+    ann.enter("end")
+    ann.see(r"ann ends the turn")
+    assert any(row.strip().startswith("ann ends the turn") for row in ann.log())
+    # The table pane is not in the log: the table's header never is.
+    assert not any(row.startswith("table ") and "deck" in row for row in ann.log())
+
+    # History: Up recalls the last line entered.
+    ann.type(UP)
+    ann.wait(lambda: ann.input_line() == "notty> end", "Up recalling 'end'")
+    ann.type(CTRL_U)
+
+    # Wider: the screen is laid out again, the rule and the status line to the new width.
+    ann.resize(34, 120)
+    ann.wait(lambda: ann.row(33).startswith("notty>"), "the input line at row 33")
+    ann.wait(lambda: any(row == "── log " + "─" * 113 for row in ann.rows), "the log's rule 120 wide")
+    ann.wait(lambda: re.search(r"(your turn|greedy-2 to play)  $", ann.row(STATUS)), "whose turn at its end")
+    # Narrower: long lines wrap at the new width, the input line at the new bottom.
+    ann.resize(20, 60)
+    ann.wait(lambda: ann.row(19).startswith("notty>") and ann.row(STATUS).endswith("  "), "laid out at 60")
+    assert any(row == "── log " + "─" * 53 for row in ann.rows)
+
+    ann.enter("quit")
+    assert ann.finish() == 0
+    assert ann.terminal_restored()
+    back = ann.output[ann.output.rindex("\x1b[?1049l") :]  # what follows the full screen
+    assert re.search(r"your seat at table \d+ is kept: run notty-client 127\.0\.0\.1:\d+ --name ann", back)
+
+
+def test_the_log_scrolls_back_and_forth(server_port: int, tmp_path: Path) -> None:
+    bea = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "bea", rows=14, cols=80)
+    bea.see("connected to")
+    for number in range(12):
+        bea.enter(f"say{number}")  # unknown commands: each a line entered and a line answered
+    bea.see("unknown command 'say11'")
+    assert "notty> say0" not in bea.log()
+    bea.type(PAGE_UP)
+    bea.wait(lambda: "scrolled back" in bea.text(), "the log scrolled back")
+    bea.type(PAGE_UP + PAGE_UP + PAGE_UP)
+    bea.wait(lambda: "notty> say0" in bea.log(), "the oldest lines")
+    bea.type(PAGE_DOWN * 6)
+    bea.wait(lambda: "scrolled back" not in bea.text() and "notty> say11" in bea.log(), "the newest lines")
+    bea.enter("quit")
+    assert bea.finish() == 0
+
+
+def test_other_games_are_drawn_by_their_own_renderer_and_no_colour_means_none(
+    server_port: int, tmp_path: Path
+) -> None:
+    cy = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "cy", NO_COLOR="1")
+    cy.see("connected to")
+    cy.enter("new ochos-locos 3 rule rule")
+    hand = cy.see(r"^your hand: (\S+)").group(1).rstrip("*")
+    assert re.search(r"^top card: [RYGB]\d", cy.text(), re.MULTILINE)
+    assert "ochos-locos part4" in cy.row(STATUS)
+    assert _card_colours(cy, hand) == {"default"}  # the colour codes dropped, not printed
+    assert "\x1b[31m" not in cy.output and "[1;3" not in cy.text()
+    cy.enter("quit")
+    assert cy.finish() == 0
+
+
+def test_ctrl_c_quits_and_gives_the_terminal_back(server_port: int, tmp_path: Path) -> None:
+    dee = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "dee")
+    dee.see("connected to")
+    dee.type("\x03")
+    assert dee.finish() == 130
+    assert dee.terminal_restored()
+
+
+def test_an_error_gives_the_terminal_back_and_says_what_it_was(tmp_path: Path) -> None:
+    eve = Person(tmp_path, "127.0.0.1:1", "--name", "eve")  # no server there
+    assert eve.finish() == 2
+    assert eve.terminal_restored()
+    assert "\x1b[?1049h" in eve.output  # the screen was up,
+    after = eve.output.split("\x1b[?1049l")[-1]
+    assert "notty-client: cannot connect to 127.0.0.1:1" in after  # and what went wrong is said after it
+
+
+@pytest.mark.parametrize(("flag", "env"), [("--plain", {}), ("", {"TERM": "dumb"})])
+def test_plain_and_a_dumb_terminal_keep_line_mode(
+    server_port: int, tmp_path: Path, flag: str, env: dict[str, str]
+) -> None:
+    flo = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "flo", *filter(None, [flag]), **env)
+    flo.see("connected to")
+    flo.enter("quit")
+    assert flo.finish() == 0
+    assert "\x1b[?1049h" not in flo.output  # no full screen
+
+
+# -- the pure parts --------------------------------------------------------------------
+
+
+def test_the_colour_codes_our_uis_write_become_styles() -> None:
+    for letter, number in zip("RGYBK", (1, 2, 3, 4, 0), strict=True):
+        (span,) = parse(coloured(letter, "X3", True))
+        assert span == Span("X3", Style(bold=True, colour=number, bright=letter == "K")), letter
+    assert set(ANSI) == set("RGYBK")  # a colour added to the UIs needs a test here
+    line = f"  ann discards {coloured('R', 'R3', True)} {coloured('B', 'B4', True)}"
+    assert parse(line) == [
+        Span("  ann discards "),
+        Span("R3", Style(bold=True, colour=1)),
+        Span(" "),
+        Span("B4", Style(bold=True, colour=4)),
+    ]
+    assert plain(line) == "  ann discards R3 B4"
+    assert parse("\x1b[31mred\x1b[39m back \x1b[1mbold\x1b[22m not") == [
+        Span("red", Style(colour=1)),
+        Span(" back "),
+        Span("bold", Style(bold=True)),
+        Span(" not"),
+    ]
+    assert parse("\x1b[1;31ma\x1b[mb")[1] == Span("b", PLAIN)  # an empty SGR resets
+
+
+def test_every_other_escape_and_control_is_dropped() -> None:
+    """A server's text cannot move the cursor, clear the screen or retitle the window."""
+    assert plain("a\x1b[2Jb\x1b[10;10Hc\x1b]0;title\x07d\x1bMe\x07f\x1b") == "abc0;titledef"
+    assert plain("x\ty\x00z\x1b[?1049l") == "x yz"
+    assert parse("\x1b[38;5;196mX\x1b[4mY")[0].style == PLAIN  # codes our UIs never write: no style
+
+
+def test_wrapping_keeps_cards_whole_and_styles_on_every_row() -> None:
+    red = Style(bold=True, colour=1)
+    spans = [Span(" > ann [ 5]  "), Span("R10", red), Span(" "), Span("R11", red)]
+    rows = wrap(spans, 16)
+    assert ["".join(span.text for span in row) for row in rows] == [" > ann [ 5]  ", "R10 R11"]
+    assert rows[1] == [Span("R10", red), Span(" "), Span("R11", red)]
+    assert ["".join(s.text for s in row) for row in wrap([Span("abcdefghij")], 4)] == ["abcd", "efgh", "ij"]
+    assert wrap([], 10) == [[]]
+
+
+def test_a_state_gives_the_screen_its_events_and_its_table_apart() -> None:
+    """Line mode prints the State's text as ever; the screen gets the events for its log, and the
+    table in colour for its pane."""
+    session = welcomed()
+    session.receive(Seated(3, 0, "t" * 40))
+    events = ({"kind": "draw", "text": "bob draws 1 card: Y5", "data": {}},)
+    out = session.receive(State(3, notty_view(), events))
+    plain_text = "\n".join(out.lines)
+    assert plain_text.startswith("  bob draws 1 card: Y5\ntable 3 · classic · turn 12")  # unchanged
+    assert out.log == ("  bob draws 1 card: Y5",)
+    assert out.table is not None and "\x1b[1;31mR1\x1b[0m" in out.table  # coloured for the screen
+    assert plain(out.table) == plain_text.split("\n", 1)[1]  # the same table, without the events
+    quiet = session.receive(State(3, notty_view(turn=13), ()))
+    assert quiet.log == () and quiet.log_lines == ()
