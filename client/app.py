@@ -87,7 +87,6 @@ class Terminal:
     def __init__(self, interactive: bool, colour: bool) -> None:
         self.interactive, self.colour = interactive, colour
         self.prompt = "notty> "
-        self.reading = False  # a line is being asked for (the prompt may not be drawn yet)
         self.prompt_drawn = False  # readline has drawn the prompt and reads what is typed
         self.drawing = threading.Lock()
         self._handled = trio.Event()
@@ -280,11 +279,7 @@ async def _read_lines(terminal: Terminal, send: trio.MemorySendChannel[str | Non
     async with send:
         while True:
             if terminal.interactive:
-                terminal.reading = True
-                try:
-                    line = await trio.to_thread.run_sync(terminal.read_line, abandon_on_cancel=True)
-                finally:
-                    terminal.reading = False
+                line = await trio.to_thread.run_sync(terminal.read_line, abandon_on_cancel=True)
             else:
                 line = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
                 line = line.rstrip("\n") if line else None

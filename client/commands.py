@@ -72,6 +72,7 @@ class Reply:
     arm: str | None = None  # a command that, typed as the very next one, confirms this one
     refused: bool = False  # ``say`` is why the line was refused (a script stops there)
 
+
 #: What ``leave`` says, and sends nothing, during a game under way: the next ``leave`` sends it.
 LEAVE_WARNING = "leaving hands your seat to a bot for the rest of the game; type 'leave' again to leave"
 #: What ``resign`` says first: ``resign`` as the next command, or ``resign yes``, sends it.

@@ -13,9 +13,14 @@ from collections.abc import Callable
 
 import attrs
 
+from .sgr import columns, fit
+
 #: What completes a word: the line before it and the word so far in, the options out, in the
 #: order to list them (:meth:`client.session.Session.completions`).
 Completer = Callable[[str, str], list[str]]
+
+#: The history keeps this many lines; older ones go.
+HISTORY_LINES = 1000
 
 #: The names :meth:`LineEditor.press` knows besides a single printable character.
 KEYS = frozenset(
@@ -87,11 +92,16 @@ class LineEditor:
 
     def visible(self, width: int) -> tuple[str, int]:
         """The part of the line that fits ``width`` columns, and the cursor's column in it: the
-        line scrolls sideways to keep the cursor in view."""
+        line scrolls sideways to keep the cursor in view. Columns, not characters: a wide
+        character takes two."""
         if width <= 1:
             return "", 0
-        start = max(0, self.cursor - (width - 1))  # the cursor may sit after the last character
-        return self.text[start : start + width], self.cursor - start
+        start, used = self.cursor, 0
+        # As far back as leaves the cursor in view: it may sit after the last character.
+        while start and used + columns(self.text[start - 1]) <= width - 1:
+            start -= 1
+            used += columns(self.text[start])
+        return fit(self.text[start:], width), used
 
     # -- the keys' work ------------------------------------------------------------------
 
@@ -102,6 +112,7 @@ class LineEditor:
         line = self.text
         if line.strip() and (not self.history or self.history[-1] != line):
             self.history.append(line)
+            del self.history[:-HISTORY_LINES]
         self._set("", 0)
         self._back, self._draft = 0, ""
         return line
@@ -136,10 +147,13 @@ class LineEditor:
         return tuple(options)
 
     def _replace_word(self, start: int, new: str) -> None:
+        """Put ``new`` for the word from ``start`` to the cursor, the cursor after it: after its
+        space when it ends in one (a whole word), else still in the word (a common prefix)."""
         rest = self.text[self.cursor :]
         if new.endswith(" ") and rest.startswith(" "):
-            new = new[:-1]  # no second space before what follows
-        self._set(self.text[:start] + new + rest, start + len(new) + (1 if rest.startswith(" ") else 0))
+            new = new[:-1] + rest[0]  # the space already there is the word's: no second one
+            rest = rest[1:]
+        self._set(self.text[:start] + new + rest, start + len(new))
 
 
 def common_prefix(words: list[str]) -> str:

@@ -47,7 +47,7 @@ import trio
 from .app import LineReader, Terminal
 from .editor import LineEditor
 from .session import Output, Session
-from .sgr import Span, Style, parse, plain, wrap
+from .sgr import Span, Style, columns, fit, parse, plain, wrap
 
 PROMPT = "notty> "
 #: The log keeps this many lines; older ones go.
@@ -194,7 +194,7 @@ class Screen(Terminal):
         self.last_action: tuple[str, ...] = ()
         self.last_action_at: int | None = None  # its table: another table's is not shown
         self.scroll = 0  # log rows scrolled back from the newest
-        self.farewell_from: int | None = None  # where the log stood when the user quit
+        self.farewell_lines: list[str] | None = None  # what was said since the user quit
         self._log_height = 1
         self._width = 80
 
@@ -215,9 +215,7 @@ class Screen(Terminal):
 
     def farewell(self) -> list[str]:
         """What was said after the user quit (a kept seat, say), for the terminal once it is back."""
-        if self.farewell_from is None:
-            return []
-        return [plain(line) for line in self.log[self.farewell_from :]]
+        return [plain(line) for line in self.farewell_lines or ()]
 
     def _add_to_log(self, lines: Iterable[str]) -> None:
         lines = list(lines)
@@ -225,6 +223,8 @@ class Screen(Terminal):
             self.scroll += sum(len(wrap(parse(line), self._width)) for line in lines)
         self.log += lines
         del self.log[:-LOG_LINES]
+        if self.farewell_lines is not None:  # kept apart: a full log drops its oldest lines
+            self.farewell_lines += lines
 
     # -- what is typed -------------------------------------------------------------
 
@@ -278,9 +278,9 @@ class Screen(Terminal):
             self._add_to_log([PROMPT + effect.line])
             self.scroll = 0
             if self.session is not None and self.session.quits(effect.line):
-                self.farewell_from = len(self.log)
+                self.farewell_lines = []
         if effect.end:
-            self.farewell_from = len(self.log)
+            self.farewell_lines = []
         return effect.line, effect.end
 
     # -- resizing ------------------------------------------------------------------------
@@ -384,11 +384,11 @@ class Screen(Terminal):
         x = 0
         for span in spans:
             self._put(y, x, span.text, self.looks.of(span.style) | extra)
-            x += len(span.text)
+            x += columns(span.text)
 
     def _put(self, y: int, x: int, text: str, attribute: int = 0) -> None:
         height, width = self.window.getmaxyx()
         if not 0 <= y < height or x >= width:
             return
         with contextlib.suppress(curses.error):  # the bottom right cell cannot take the cursor after it
-            self.window.addstr(y, x, text[: width - x], attribute)
+            self.window.addstr(y, x, fit(text, width - x), attribute)

@@ -6,12 +6,15 @@ them here into :class:`Style` s and lets :mod:`client.screen` map each to a curs
 what our UIs emit is understood: reset (0), bold (1, and 22 to end it), the eight foreground
 colours (30-37, 39 for the default) and their bright forms (90-97). Any other escape sequence,
 and any other control character, is dropped, so text from a server cannot move the cursor.
+Lines are measured in terminal columns (:func:`columns`), not characters: a wide character (CJK,
+most emoji) takes two, so a line of them counted as characters would run past the screen's edge.
 Pure: no curses.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import attrs
 
@@ -92,19 +95,49 @@ def _apply(style: Style, parameters: str) -> Style:
     return style
 
 
+def columns(text: str) -> int:
+    """How many terminal columns ``text`` takes: two for each wide character, none for a combining
+    one (an accent drawn over the character before it), one for any other."""
+    return len(text) if text.isascii() else sum(map(_columns, text))
+
+
+def fit(text: str, width: int) -> str:
+    """The start of ``text`` that fits in ``width`` columns."""
+    used = 0
+    for at, char in enumerate(text):
+        used += _columns(char)
+        if used > width:
+            return text[:at]
+    return text
+
+
+def _columns(char: str) -> int:
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Me", "Mn", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
 def wrap(spans: list[Span], width: int) -> list[list[Span]]:
-    """The spans of one line in rows of at most ``width`` characters, broken after a space where
+    """The spans of one line in rows of at most ``width`` columns, broken after a space where
     one is near (a card is not split between rows), else wherever the row is full. An empty line
     is one empty row."""
     if width < 1:
         return [[]]
     cells = [(char, span.style) for span in spans for char in span.text]
+    sizes = [_columns(char) for char, _ in cells]
     rows: list[list[Span]] = []
-    while len(cells) > width:
-        cut = next((at + 1 for at in range(width - 1, 0, -1) if cells[at][0] == " "), width)
-        rows.append(_spans(cells[:cut]))
-        cells = cells[cut:]
-    rows.append(_spans(cells))
+    start, left = 0, sum(sizes)  # the first cell not yet in a row, and the columns from it on
+    while left > width and start < len(cells) - 1:  # the last cell, alone, is the last row
+        end, used = start, 0
+        while used + sizes[end] <= width:  # as many cells as fill the row (they cannot run out)
+            used += sizes[end]
+            end += 1
+        end = max(end, start + 1)  # a wide character in a row one column wide: alone, cut off
+        cut = next((at + 1 for at in range(end - 1, start, -1) if cells[at][0] == " "), end)
+        rows.append(_spans(cells[start:cut]))
+        left -= sum(sizes[start:cut])
+        start = cut
+    rows.append(_spans(cells[start:]))
     return rows
 
 

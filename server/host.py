@@ -39,7 +39,6 @@ from protocol import (
     Left,
     ListTables,
     Message,
-    Notice,
     Ping,
     PlayForMe,
     Pong,
@@ -70,6 +69,7 @@ from .tables import (
     seat_bots,
     states,
     unfinished,
+    whole_seconds,
 )
 
 log = logging.getLogger("notty.host")
@@ -295,9 +295,9 @@ class Host:
             self._forget_if_empty(table)
             return gone + table.seat_news(conn)
         seat.dropped_at = now
-        if table.match.over:  # nothing to hold the seat for
+        if table.over:  # nothing to hold the seat for (a resignation may have ended the game)
             return table.notice(session.seat, "left", f"{seat.name} left the table")
-        held = f"{seat.name} dropped; their seat is held for {math.ceil(self.grace)} s"
+        held = f"{seat.name} dropped; their seat is held for {whole_seconds(self.grace)} s"
         return table.notice(session.seat, "dropped", held, self.grace)
 
     def tick(self, now: float) -> list[Outgoing]:
@@ -393,7 +393,10 @@ class Host:
                     if seat.conn is not None:  # the old connection is still here: it loses the seat
                         out += self._evict(seat.conn)
                     elif seat.dropped_at is not None or seat.stand_in:  # the others see them back
-                        back = f"{seat.name} is back" + (": the bot stops" if seat.stand_in else "")
+                        # The bot stops only if it played for their absence: not for a resignation
+                        # or an autopilot, which outlast it.
+                        stops = seat.stand_in and not (seat.resigned or seat.autopilot)
+                        back = f"{seat.name} is back" + (": the bot stops" if stops else "")
                         out += table.notice(index, "returned", back)
                     seat.conn, seat.dropped_at, seat.stand_in = conn, None, seat.resigned
                     self._stirred.add(table.id)
@@ -402,8 +405,8 @@ class Host:
                     if table.match is not None:
                         out += states(table, (), [(conn, index)])
                     if seat.autopilot and table.running:  # it outlasted the drop: say so again
-                        kind, text = _autopilot_news(seat.name or f"seat-{index}", True)
-                        out.append((conn, Notice(table.id, index, seat.name or f"seat-{index}", kind, text)))
+                        told = table.notice(index, *_autopilot_news(seat.name or f"seat-{index}", True))
+                        out += [(to, notice) for to, notice in told if to == conn]
                     return out
         gone = Error("bad-token", "that seat token is not valid here (its game is over, or you left it)")
         return [*out, (conn, gone)]
@@ -608,14 +611,14 @@ class Host:
             # Given up for good: a bot plays it, and its token no longer brings anyone back to it.
             seat.conn, seat.token_hash = None, None
             out += table.notice(session.seat, "left", f"{seat.name} left the table")
-            if table.bots_alone:  # the last person has given up their seat: bots alone play on
-                table.bot_delay = max(table.bot_delay, self.bot_only_delay)
-            self._stirred.add(table.id)
             if table.running:  # a bot plays the seat from now on: the list and the record show it
+                if table.bots_alone:  # the last person has given up their seat: bots alone play on
+                    table.bot_delay = max(table.bot_delay, self.bot_only_delay)
+                self._stirred.add(table.id)
                 seat.bot = table.stand_in_bot
-            self._journal.append(SeatLeft(table.id, session.seat, seat.bot))
-            if not seat.stand_in:  # the driver marks it, and lets the game know
-                out += self.driver.stand_in(table, session.seat)
+                self._journal.append(SeatLeft(table.id, session.seat, seat.bot))
+                if not seat.stand_in:  # the driver marks it, and lets the game know
+                    out += self.driver.stand_in(table, session.seat)
         session.table = session.seat = None
         out.insert(0, (conn, Left(table.id)))
         self._forget_if_empty(table)
@@ -648,11 +651,13 @@ class Host:
         unfinished(table)
         _not_resigned(table, index)
         seat = table.seats[index]
-        if seat.autopilot != on:
-            seat.autopilot = on
-            self._journal.append(AutopilotSet(table.id, index, on))
-            self._stirred.add(table.id)  # its turn may be under way: the bot takes it from here
-        return table.notice(index, *_autopilot_news(seat.name or f"seat-{index}", on))
+        told = table.notice(index, *_autopilot_news(seat.name or f"seat-{index}", on))
+        if seat.autopilot == on:  # nothing changed: the asker alone is answered, so that asking
+            return [(conn, notice) for conn, notice in told if conn == seat.conn]  # again is no flood
+        seat.autopilot = on
+        self._journal.append(AutopilotSet(table.id, index, on))
+        self._stirred.add(table.id)  # its turn may be under way: the bot takes it from here
+        return told
 
     def _resign(self, session: Session) -> list[Outgoing]:
         """Concede (server.resign): ranked last; the game ends now if nobody else is left to play
@@ -678,7 +683,9 @@ class Host:
 
     def _hint(self, conn: ConnId, session: Session) -> list[Outgoing]:
         table, seat = self._my_seat(session)
-        solve = unfinished(table).hint(seat)
+        match = unfinished(table)
+        _not_resigned(table, seat)
+        solve = match.hint(seat)
         if solve is None:
             raise Refusal("no-hints", f"{table.game.title} has no hints")
         # One hint out per seat, so asking again cannot queue more work.

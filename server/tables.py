@@ -24,6 +24,8 @@ from .journal import GameBegun, GameOver, Moved, OptionsChanged, Record, SeatRec
 from .resign import resigned_last
 
 log = logging.getLogger("notty.host")
+#: The most a notice's ``seconds`` may say (docs/PROTOCOL.md).
+MAX_NOTICE_SECONDS = 2**31 - 1
 
 ConnId = int
 Outgoing = tuple[ConnId, Message]
@@ -122,7 +124,7 @@ class Table:
         """Tell everyone at the table (but ``skip``, the person it is about, who has their own
         answer) what happened to seat ``index``: only who and what, never anything of the game."""
         name = self.seats[index].name or f"seat-{index}"
-        told = Notice(self.id, index, name, kind, text, None if seconds is None else math.ceil(seconds))
+        told = Notice(self.id, index, name, kind, text, None if seconds is None else whole_seconds(seconds))
         return [(conn, told) for conn, _ in self.viewers() if conn != skip]
 
     @property
@@ -301,7 +303,7 @@ class Driver:
         seat.stand_in = True
         self.listing += 1  # the lobby's list shows the seat as a bot's
         match = table.match
-        if match is None or match.over:
+        if match is None or table.over:
             return []
         told = table.notice(index, "stand-in", f"a bot plays for {seat.name or f'seat-{index}'}")
         events = match.stand_in_began(index, table.asked)
@@ -434,6 +436,12 @@ class Driver:
             del self.tables[table.id]
             self.listing += 1
             log.info("table %d closed", table.id)
+
+
+def whole_seconds(seconds: float) -> int:
+    """``seconds`` rounded up, for a notice: at most what it can carry (an operator may hold a
+    dropped seat for ``--grace inf``)."""
+    return math.ceil(seconds) if seconds < MAX_NOTICE_SECONDS else MAX_NOTICE_SECONDS
 
 
 def running(table: Table) -> Match:

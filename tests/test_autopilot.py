@@ -170,3 +170,17 @@ async def test_autopilot_survives_a_reconnect(server_port: int) -> None:  # noqa
     assert turns == 4
     played_for_ann = [m.view for m in bob.seen if isinstance(m, State) and m.view["current"] == 0]
     assert played_for_ann
+
+
+def test_asking_again_for_the_autopilot_one_has_tells_only_the_asker() -> None:
+    """Everyone hears of a change; a request that changes nothing is answered to its sender alone,
+    so that a client repeating it cannot fill every other screen (and outgoing queue) at the table."""
+    net = Net()
+    ann, bob = _two_people(net)
+    ann.send(Autopilot(True))
+    for _ in range(5):
+        (again,) = ann.send(Autopilot(True))
+        assert isinstance(again, Notice) and again.kind == "autopilot-on" and again.seat == 0
+    assert len(_notices(bob, "autopilot-on")) == 1
+    ann.send(Autopilot(False))
+    assert len(_notices(bob, "autopilot-off")) == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from test_client_session import notty_view, welcomed
 
-from client.editor import Effect, LineEditor, common_prefix
+from client.editor import HISTORY_LINES, Effect, LineEditor, common_prefix
 from client.session import Session
 from protocol import Seated, State
 
@@ -94,6 +94,14 @@ def test_up_and_down_walk_the_history_and_come_back_to_the_line_being_typed() ->
     assert editor.history == ["tables", "new 3", "hint", "hin"]
 
 
+def test_the_history_keeps_the_newest_lines_only() -> None:
+    editor = LineEditor()
+    for number in range(HISTORY_LINES + 5):
+        typed(f"say{number}", editor).press("enter")
+    assert len(editor.history) == HISTORY_LINES
+    assert editor.history[0] == "say5" and editor.history[-1] == f"say{HISTORY_LINES + 4}"
+
+
 def test_ctrl_d_ends_the_input_on_an_empty_line_only() -> None:
     editor = typed("ab")
     editor.press("home")
@@ -140,6 +148,18 @@ def test_tab_completes_the_word_at_the_cursor_mid_line() -> None:
     assert typed("x", LineEditor()).press("tab") == Effect()  # no completer: nothing
 
 
+def test_a_prefix_completed_mid_line_leaves_the_cursor_in_the_word() -> None:
+    """Completing as far as the options agree, mid-line, is not a whole word: the cursor stays at
+    its end, for the rest of it to be typed, not past the space after it."""
+    editor = typed("dr x", LineEditor(lambda before, text: ["draw1", "draw2"]))
+    for _ in range(2):
+        editor.press("left")
+    assert editor.press("tab") == Effect(options=("draw1", "draw2"))
+    assert shown(editor) == "draw| x"
+    typed("2", editor)
+    assert shown(editor) == "draw2| x"
+
+
 def test_a_long_line_scrolls_to_keep_the_cursor_in_view() -> None:
     editor = typed("discard R1 R2 R3")
     assert editor.visible(40) == ("discard R1 R2 R3", 16)
@@ -152,3 +172,16 @@ def test_common_prefix() -> None:
     assert common_prefix(["R3", "R1", "R10"]) == "R"
     assert common_prefix(["steal", "start"]) == "st"
     assert common_prefix(["a", "B"]) == ""
+
+
+def test_a_line_of_wide_characters_is_measured_in_columns() -> None:
+    """Each of these takes two columns: counted as characters, the line would run past the
+    screen's edge and the cursor would be drawn in the wrong place."""
+    editor = typed("日本語" * 4)  # 12 characters, 24 columns
+    assert editor.visible(10) == ("語日本語", 8)  # the cursor at the end, in view
+    editor.press("home")
+    assert editor.visible(10) == ("日本語日本", 0)
+    editor.press("right")
+    assert editor.visible(10)[1] == 2
+    assert typed("ab日").visible(4) == ("b日", 3)  # the cursor after it: three columns in
+    assert typed("e\u0301a").visible(10) == ("e\u0301a", 2)  # an accent drawn over a letter: none

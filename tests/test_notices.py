@@ -512,3 +512,14 @@ def test_the_table_tags_each_seat_a_bot_plays_now_and_a_view_naming_no_such_seat
     assert session.view is not None and session.view.bots == {1}
     refused = shown(session, State(1, notty_view(bots=(5,)), ()))
     assert any("cannot read" in line for line in refused) and session.view.bots == {1}
+
+
+def test_a_seat_held_for_ever_is_said_to_be_held_as_long_as_a_notice_can_say() -> None:
+    """``--grace inf`` (or any grace past what a notice carries) still tells everyone of the drop."""
+    net = Net(grace=float("inf"))
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(notty("classic", 2))[0].table
+    bob.send(Join(table))
+    net.drop(bob)
+    (dropped,) = [m for m in ann.inbox if isinstance(m, Notice) and m.kind == "dropped"]
+    assert dropped.seconds == 2**31 - 1 and dropped.text.endswith(f"held for {2**31 - 1} s")

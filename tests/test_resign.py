@@ -16,6 +16,7 @@ from test_host import Net
 from client.commands import LEAVE_WARNING, RESIGN_WARNING
 from protocol import (
     Act,
+    AskHint,
     Autopilot,
     CreateTable,
     Error,
@@ -24,10 +25,12 @@ from protocol import (
     Notice,
     ProtocolError,
     Resign,
+    Seated,
     Sender,
+    Watch,
     message_from_wire,
 )
-from server.journal import GameOver, Resigned
+from server.journal import GameOver, Resigned, SeatLeft
 from server.replay import print_game, print_games
 from server.store import Store
 
@@ -225,3 +228,83 @@ def test_a_seat_left_mid_game_is_a_bots_in_the_list_and_the_record(tmp_path: Pat
     again.host.restore(saved, 0.0)
     assert again.host.tables[table.id].seats[0].bot == table.stand_in_bot
     store.close()
+
+
+# -- after a game a resignation ended -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ("leave", "drop"))
+def test_after_a_game_ended_by_resigning_no_seat_is_held_or_played_for(how: str) -> None:
+    """The match itself has not ended, but the game has: a player who goes is simply gone. Nobody
+    is told a bot plays for them or that their seat is held, and the record gains nothing."""
+    net = Net(grace=5.0)
+    ann, bob, eve = net.client("ann"), net.client("bob"), net.client("eve")
+    table_id = ann.send(CreateTable("notty", 2, None, (), {}, bot_delay_ms=0))[0].table
+    bob.send(Join(table_id))
+    eve.send(Watch(table_id))
+    table = ann.table
+    assert table.settings.options["turn_limit"] == 0  # none: a stand-in would set one
+    ann.send(Resign())
+    net.host.take_journal()
+    start = len(eve.inbox)
+    if how == "leave":
+        bob.send(Leave())
+    else:
+        net.drop(bob)
+    net.tick(10.0)
+    kinds = [m.kind for m in eve.inbox[start:] if isinstance(m, Notice)]
+    assert kinds == ["left"]
+    assert net.host.take_journal() == []
+    assert 1 not in table.bot_seats() and table.settings.options["turn_limit"] == 0
+
+
+def test_leaving_after_the_end_is_no_bot_playing_on_in_the_list_of_games(tmp_path: Path) -> None:
+    net = Net()
+    ann, bob = _table(net, "ochos-locos", 2)
+    bob.send(Resign())
+    ann.send(Leave())
+    bob.send(Leave())
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    listed = io.StringIO()
+    print_games(store.games(), listed)
+    assert "ann vs bob (resigned)," in listed.getvalue() and "played on" not in listed.getvalue()
+    store.close()
+
+
+def test_a_seat_that_resigned_gets_no_hints() -> None:
+    net = Net()
+    ann, _, _ = _table(net, "notty", 3)
+    ann.send(Resign())
+    (refused,) = ann.send(AskHint())
+    assert isinstance(refused, Error) and refused.code == "resigned"
+
+
+def test_a_seat_left_after_the_end_by_an_older_server_is_no_bot_playing_on(tmp_path: Path) -> None:
+    """Servers before schema 4 recorded leaving a finished game too: the list of games still
+    shows only those who left a game under way as played on by a bot."""
+    net = Net()
+    ann, bob = _table(net, "ochos-locos", 2)
+    table_id = ann.table.id
+    bob.send(Resign())
+    clock = iter([1.0, 2.0, 3.0])
+    store = Store(tmp_path / "notty.db", clock=lambda: next(clock))
+    store.write(net.host.take_journal())  # begun and over at 1.0
+    store.write([SeatLeft(table_id, 0)])  # at 2.0, as an older server did
+    listed = io.StringIO()
+    print_games(store.games(), listed)
+    assert "ann vs bob (resigned)," in listed.getvalue()
+    store.close()
+
+
+def test_a_resigned_player_back_from_a_drop_is_not_said_to_stop_the_bot() -> None:
+    net = Net(grace=5.0)
+    ann, bob, _ = _table(net, "notty", 3)
+    token = ann.last(Seated).token
+    ann.send(Resign())
+    net.drop(ann)
+    net.tick(10.0)  # past the grace: the bot played the seat all along, and plays on
+    net.client("ann", token)
+    (back,) = [m for m in bob.inbox if isinstance(m, Notice) and m.kind == "returned"]
+    assert back.text == "ann is back"
+    assert bob.table.seats[0].stand_in and 0 in bob.table.bot_seats()

@@ -19,7 +19,8 @@ import pytest
 from pyte.screens import Margins
 from test_client_session import notty_view, welcomed
 
-from client.sgr import PLAIN, Span, Style, parse, plain, wrap
+from client.screen import LOG_LINES, Screen
+from client.sgr import PLAIN, Span, Style, columns, fit, parse, plain, wrap
 from games._ui import ANSI, coloured
 from protocol import Seated, State
 
@@ -323,6 +324,37 @@ def test_plain_and_a_dumb_terminal_keep_line_mode(
     assert "\x1b[?1049h" not in flo.output  # no full screen
 
 
+def test_wide_characters_wrap_and_scroll_by_the_columns_they_take(server_port: int, tmp_path: Path) -> None:
+    """Counted as characters, a line of wide characters ran past the screen's edge: the log's rows
+    wrote over each other and the input line showed neither its end nor the cursor under it."""
+    gil = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "gil", rows=14, cols=40)
+    gil.see("connected to")
+    gil.type("日本語" * 10)  # 30 characters, 60 columns
+    gil.wait(lambda: gil.input_line().endswith("語日本語"), "the end of the line typed")
+    assert gil.screen.cursor.x == 39  # after the last character, at the screen's edge
+    gil.type("\r")
+    gil.see("for the commands")
+    rows = gil.log()
+    said = rows.index("unknown command")  # the word is too long to follow it on its row
+    # The whole command, as typed, 17 wide characters a row (34 columns; the quote is the 35th).
+    assert "".join(rows[said + 1 : said + 3]) == "'" + "日本語" * 10 + "'; type 'help'"
+    gil.enter("quit")
+    assert gil.finish() == 0
+
+
+def test_what_is_said_after_quitting_is_kept_when_the_log_is_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full log drops its oldest line for each new one: the lines said after the user quit (how
+    to take a kept seat back) must still be printed once the terminal is back."""
+    monkeypatch.setattr(Screen, "draw", lambda self: None)  # no terminal here
+    screen = Screen(None, colour=False)
+    for number in range(LOG_LINES):
+        screen.show(f"line {number}")
+    assert screen.press("\x04") == (None, True)  # Ctrl-D on an empty line: the end of input
+    screen.show("your seat at table 3 is kept: run notty-client again to take it back")
+    assert screen.farewell() == ["your seat at table 3 is kept: run notty-client again to take it back"]
+    assert len(screen.log) == LOG_LINES
+
+
 # -- the pure parts --------------------------------------------------------------------
 
 
@@ -363,6 +395,15 @@ def test_wrapping_keeps_cards_whole_and_styles_on_every_row() -> None:
     assert rows[1] == [Span("R10", red), Span(" "), Span("R11", red)]
     assert ["".join(s.text for s in row) for row in wrap([Span("abcdefghij")], 4)] == ["abcd", "efgh", "ij"]
     assert wrap([], 10) == [[]]
+
+
+def test_wrapping_counts_the_columns_a_character_takes() -> None:
+    assert columns("R10") == 3 and columns("日本") == 4 and columns("e\u0301") == 1
+    assert fit("日本語", 5) == "日本" and fit("ab", 5) == "ab"
+    wide = [Span("日本語日本 語日")]  # 7 wide characters and a space: 15 columns
+    assert ["".join(s.text for s in row) for row in wrap(wide, 8)] == ["日本語日", "本 語日"]
+    assert ["".join(s.text for s in row) for row in wrap(wide, 12)] == ["日本語日本 ", "語日"]
+    assert ["".join(s.text for s in row) for row in wrap([Span("日本")], 1)] == ["日", "本"]  # one apiece
 
 
 def test_a_state_gives_the_screen_its_events_and_its_table_apart() -> None:
