@@ -54,6 +54,9 @@ PROMPT = "notty> "
 LOG_LINES = 5000
 #: The log's least height when the table is tall; the table pane gives way.
 LEAST_LOG = 3
+#: Wakings in a row with nothing to read that mean the input has ended, and the pause after each.
+EMPTY_WAKES = 50
+EMPTY_PAUSE = 0.01
 #: The last action's lines shown above the table, at most.
 LAST_ACTION_LINES = 3
 
@@ -234,12 +237,25 @@ class Screen(Terminal):
         return self.read_keys
 
     async def read_keys(self, send: trio.MemorySendChannel[str | None]) -> None:
-        """Read keys as they come, edit the line, and send each line entered (``None``: the end)."""
+        """Read keys as they come, edit the line, and send each line entered (``None``: the end).
+
+        Input that is readable again and again with no key in it has ended (the terminal is gone
+        without a hang-up): that is the end too, rather than a loop spinning for ever.
+        """
         self.draw()
+        empty = 0
         async with send:
             while True:
                 await trio.lowlevel.wait_readable(sys.stdin.fileno())
-                for key in self._keys():
+                keys = self._keys()
+                empty = 0 if keys else empty + 1
+                if empty >= EMPTY_WAKES:
+                    await send.send(None)
+                    return
+                if not keys:
+                    await trio.sleep(EMPTY_PAUSE)
+                    continue
+                for key in keys:
                     line, end = self.press(key)
                     if line is not None:
                         await send.send(line)

@@ -173,8 +173,12 @@ def nothing_after(verb: str, args: Sequence[str]) -> None:
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """``"did you mean 'discard'?"`` for the choice closest to a mistyped ``word`` (any case), or
-    ``""`` when none is close: for a refusal to say what was probably meant."""
+    ``""`` when none is close: for a refusal to say what was probably meant. A word that begins
+    one choice alone was cut short ('res' is 'resign', not the closer-spelled 'rules')."""
     by_lower = {choice.lower(): choice for choice in choices}
+    begun = [lower for lower in by_lower if lower.startswith(word.lower())]
+    if len(begun) == 1:
+        return f"did you mean {by_lower[begun[0]]!r}?"
     close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
     return f"did you mean {by_lower[close[0]]!r}?" if close else ""
 

@@ -265,6 +265,7 @@ def test_ochos_locos_checks_holding_first_at_any_turn() -> None:
         ("dicsard R1", "unknown command 'dicsard'; did you mean 'discard'?"),
         ("tabels", "unknown command 'tabels'; did you mean 'tables'?"),
         ("xyzzy", "unknown command 'xyzzy'; type 'help' for the commands"),  # nothing close: no guess
+        ("res", "unknown command 'res'; did you mean 'resign'?"),  # cut short: the one it begins
         ("steal bbo", "no player called 'bbo'; did you mean 'bob'? players are ann, bob"),
         ("steal zed", "no player called 'zed'; players are ann, bob"),
         ("new clasic", "nor a player (random, greedy, qlearn, expert, expert-easy"),

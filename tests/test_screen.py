@@ -5,6 +5,7 @@ session gives the screen."""
 
 from __future__ import annotations
 
+import curses
 import os
 import re
 import sys
@@ -16,6 +17,7 @@ from typing import Any, ClassVar
 import pexpect
 import pyte
 import pytest
+import trio
 from pyte.screens import Margins
 from test_client_session import notty_view, welcomed
 
@@ -353,6 +355,33 @@ def test_what_is_said_after_quitting_is_kept_when_the_log_is_full(monkeypatch: p
     screen.show("your seat at table 3 is kept: run notty-client again to take it back")
     assert screen.farewell() == ["your seat at table 3 is kept: run notty-client again to take it back"]
     assert len(screen.log) == LOG_LINES
+
+
+def test_input_that_has_ended_ends_the_screen_instead_of_spinning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A terminal gone without a hang-up leaves stdin readable for ever with nothing in it: the key
+    reader must take that as the end of input, not wake up again and again."""
+
+    class Gone:
+        def get_wch(self) -> str:
+            raise curses.error("no input")
+
+    read, write = os.pipe()
+    os.close(write)  # at end of file: always readable, never a key
+    monkeypatch.setattr(Screen, "draw", lambda self: None)  # no terminal here
+    monkeypatch.setattr(sys, "stdin", os.fdopen(read))
+    screen = Screen(Gone(), colour=False)
+
+    async def read_all() -> list[str | None]:
+        send, receive = trio.open_memory_channel[str | None](10)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(screen.read_keys, send)
+            with trio.fail_after(10):
+                return [line async for line in receive]
+
+    started = time.process_time()
+    assert trio.run(read_all) == [None]
+    assert time.process_time() - started < 2  # it paused between wakings, then stopped
+    sys.stdin.close()
 
 
 # -- the pure parts --------------------------------------------------------------------
