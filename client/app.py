@@ -455,16 +455,13 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
             break
         if reply.messages and not terminal.interactive:
             client.script_line = (client.lines_read, line)
-        if reply.refused and not terminal.interactive:  # a script's line that could not be sent: stop there
-            terminal.show(reply.say)
-            terminal.line_handled()
-            client.refused = (client.lines_read, line, reply.say, "the client")
-            break
         try:
             await _carry_out(client, reply, terminal, answered=not terminal.interactive)
         finally:  # a connection lost while sending must not leave the reader waiting
             terminal.line_handled()
-        if client.refused is not None:  # the lines after it expect what the server refused
+        if reply.refused and not terminal.interactive:  # a script's line that could not be sent
+            client.refused = (client.lines_read, line, reply.say, "the client")
+        if client.refused is not None:  # the lines after it expect what was refused
             break
     if not terminal.interactive and client.refused is None:  # let what is in flight arrive
         while await client.wait_for(lambda count=client.received: client.received > count, 0.5):
