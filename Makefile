@@ -47,6 +47,8 @@ test: $(TESTING)
 
 bench: $(BENCHING)
 	$(BIN)/python bench/solver_vs_ilp.py
+	$(BIN)/python bench/huxxy_solver.py
+	$(BIN)/python bench/huxxy_unlimited_vs_ilp.py
 	$(BIN)/python bench/sim_throughput.py
 	$(BIN)/python bench/ochos_throughput.py
 	$(BIN)/python bench/ochos_expert.py
@@ -57,6 +59,7 @@ bench: $(BENCHING)
 
 ladder: $(BENCHING)
 	$(BIN)/python bench/ladder.py --deals 40 --trio-deals 20 --markdown
+	$(BIN)/python bench/huxxy_expert.py --deals 50
 	$(BIN)/python bench/solitaire.py
 
 sim: $(RUNTIME)

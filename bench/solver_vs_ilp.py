@@ -405,8 +405,10 @@ def print_interleaved(runs: list[Interleaved], args: argparse.Namespace, markdow
     )
     print(text)
     print()
-    print("| solver | best_discard median | p99 | prebuilt ILP median | per-hand ILP median "
-          "| prebuilt/solver | per-hand/solver | prebuilt/per-hand |")
+    print(
+        "| solver | best_discard median | p99 | prebuilt ILP median | per-hand ILP median "
+        "| prebuilt/solver | per-hand/solver | prebuilt/per-hand |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in runs:
         median, p99 = r.stats("best_discard")

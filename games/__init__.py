@@ -51,7 +51,7 @@ class _Registry(Mapping[str, Game]):
 
 
 #: Every game this release hosts; the first is the default.
-GAMES: Mapping[str, Game] = _Registry({"notty": "notty", "ochos-locos": "ochos_locos"})
+GAMES: Mapping[str, Game] = _Registry({"notty": "notty", "ochos-locos": "ochos_locos", "huxxy": "huxxy"})
 DEFAULT_GAME = "notty"
 
 __all__ = [

@@ -47,6 +47,20 @@ def ochos_secrets(match: Any, seat: int | None) -> tuple[frozenset[str], list[st
     return frozenset(str(card) for hand in others for card in hand) | frozenset(stock), stock
 
 
+def huxxy_secrets(match: Any, seat: int | None) -> tuple[frozenset[str], list[str]]:
+    """huxxy hides every other hand and the stock's order; but two packs hold two of each card, so a
+    card a viewer holds, or sees on the table, or saw laid there once (``engine.shown``), is no
+    secret whoever holds its twin. Nor is the word ``XX``: every help text says a joker is written so
+    (tests/test_huxxy_game.py holds views and events to account for jokers too)."""
+    engine = match.engine
+    others = {str(card) for index, hand in enumerate(engine.hands) if index != seat for card in hand}
+    seen = {str(card) for group in engine.table for card in group} | {str(card) for card in engine.shown}
+    seen.add("XX")
+    if seat is not None:
+        seen |= {str(card) for card in engine.hand(seat)}
+    return frozenset(others - seen), [str(card) for card in engine.stock]
+
+
 def hidden_secrets(match: Any, seat: int | None) -> tuple[frozenset[str], list[str]]:
     return hidden_game.secrets_from(match, seat), list(match.stock)
 
@@ -55,6 +69,7 @@ def hidden_secrets(match: Any, seat: int | None) -> tuple[frozenset[str], list[s
 SECRETS: dict[str, Callable[[Any, int | None], tuple[frozenset[str], list[str]]]] = {
     "notty": notty_secrets,
     "ochos-locos": ochos_secrets,
+    "huxxy": huxxy_secrets,
     "hidden": hidden_secrets,
 }
 ALL_GAMES: Mapping[str, Game] = {**{name: GAMES[name] for name in GAMES}, "hidden": hidden_game.GAME}

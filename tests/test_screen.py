@@ -336,7 +336,7 @@ def test_wide_characters_wrap_and_scroll_by_the_columns_they_take(server_port: i
     gil.wait(lambda: gil.input_line().endswith("語日本語"), "the end of the line typed")
     assert gil.screen.cursor.x == 39  # after the last character, at the screen's edge
     gil.type("\r")
-    gil.see("for the commands")
+    gil.wait(lambda: "unknown command" in gil.log(), "the refusal in the log")  # not the welcome's 'help'
     rows = gil.log()
     said = rows.index("unknown command")  # the word is too long to follow it on its row
     # The whole command, as typed, 17 wide characters a row (34 columns; the quote is the 35th).

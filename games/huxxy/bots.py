@@ -1,0 +1,184 @@
+"""huxxy's bots, and the hint: each plans a whole table turn, then makes it one play at a time.
+
+A bot is asked for one action at a time, as a person types them. It works out
+its turn once, at the turn's first action, and then follows it; if the view
+shows plays it did not plan (a person's, before a stand-in took the seat), it
+undoes them first and plans from the turn's start.
+
+- ``random``: draws, or makes a turn picked at random among the simple ones
+  (one card added to a group, or a new group of three from the hand).
+- ``greedy``: the solver's best turn (:func:`solver.huxxy.best_turn`), else draws.
+- ``expert``: the solver's turns weighed (:mod:`.expert`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+
+import attrs
+
+from games._interface import HintAnswer
+
+from ._cards import Card
+from ._groups import opening_points, score, valid_group
+from ._plays import Play
+from .actions import Action, Draw, End, Undo, action_of, commands
+from .engine import MAX_PLAYS, OPENING_POINTS
+
+RANDOM, GREEDY, EXPERT = "random", "greedy", "expert"
+BOTS = (GREEDY, EXPERT, RANDOM)
+
+Table = tuple[tuple[Card, ...], ...]
+
+
+@attrs.frozen
+class SeatView:
+    """What one seat may see: its own hand, the table and every seat's public state.
+
+    ``start`` is the hand and table as the turn found them, while the seat's own turn has plays
+    made (else ``None``); ``plays`` are this turn's plays so far."""
+
+    seat: int
+    jokers: bool
+    hand: tuple[Card, ...]
+    table: Table
+    opened: tuple[bool, ...]
+    sizes: tuple[int, ...]
+    stock: int
+    current: int
+    on_turn: bool
+    plays: tuple[Play, ...]
+    turn: int
+    start: tuple[tuple[Card, ...], Table] | None = None
+
+    def turn_start(self) -> tuple[tuple[Card, ...], Table]:
+        """The hand and table this turn began with (the plays so far taken back)."""
+        return self.start if self.start is not None else (self.hand, self.table)
+
+
+class PlanningBot:
+    """Plans a turn at its first action (:meth:`plan`: the plays, or none to draw), then makes it."""
+
+    name = GREEDY
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+        self._turn = -1
+        self._plan: tuple[Play, ...] = ()
+
+    def plan(self, hand: Sequence[Card], table: Table, view: SeatView) -> tuple[Play, ...]:
+        from solver.huxxy import best_turn
+
+        turn = best_turn(hand, table, view.opened[view.seat])
+        return () if turn is None else turn.plays
+
+    def choose(self, view: SeatView) -> Action:
+        made = view.plays
+        if view.turn != self._turn:
+            if made:
+                return Undo()  # someone else's plays: this turn is planned from its start
+            self._turn = view.turn
+            hand, table = view.turn_start()
+            self._plan = self.plan(hand, table, view)
+        plan = self._plan
+        if made != as_made(plan[: len(made)], len(view.turn_start()[1])):
+            return Undo()
+        if not plan:
+            return Draw()
+        if len(made) == len(plan):
+            return End()
+        return action_of(plan[len(made)])
+
+    def catch_up(self, view: SeatView) -> None:
+        return None
+
+
+class GreedyBot(PlanningBot):
+    name = GREEDY
+
+
+class RandomBot(PlanningBot):
+    """A simple turn picked at random, or a draw (one chance in as many as there are turns, plus one)."""
+
+    name = RANDOM
+
+    def plan(self, hand: Sequence[Card], table: Table, view: SeatView) -> tuple[Play, ...]:
+        turns = simple_turns(hand, table, view.opened[view.seat])
+        choice = self._rng.randrange(len(turns) + 1)
+        return turns[choice] if choice < len(turns) else ()
+
+
+def simple_turns(hand: Sequence[Card], table: Table, opened: bool) -> list[tuple[Play, ...]]:
+    """One hand card added to a group that stays valid, or a new group of three hand cards (before
+    opening only those worth an opening)."""
+    distinct = sorted(set(hand))
+    turns: list[tuple[Play, ...]] = []
+    if opened:
+        turns += [
+            (Play(card, None, index),)
+            for card in distinct
+            for index, group in enumerate(table)
+            if valid_group((*group, card))
+        ]
+    for trio in sorted(set(combinations(sorted(hand), 3))):
+        if valid_group(trio) and (opened or opening_points(trio) >= OPENING_POINTS):
+            new = len(table)
+            turns.append((Play(trio[0], None, None), Play(trio[1], None, new), Play(trio[2], None, new)))
+    return turns
+
+
+def as_made(plays: Sequence[Play], groups: int) -> tuple[Play, ...]:
+    """``plays`` from a table of ``groups`` groups as the engine reports them made: each new group's
+    number filled in."""
+    made = []
+    for play in plays:
+        if play.target is None:
+            play = Play(play.card, play.source, groups)
+            groups += 1
+        made.append(play)
+    return tuple(made)
+
+
+def make_bot(name: str, rng: random.Random) -> PlanningBot:
+    if name == GREEDY:
+        return GreedyBot(rng)
+    if name == RANDOM:
+        return RandomBot(rng)
+    if name == EXPERT:
+        from .expert import ExpertBot
+
+        return ExpertBot(rng)
+    raise ValueError(f"unknown bot {name!r}: bots are {', '.join(BOTS)}")
+
+
+def hint_for(view: SeatView) -> HintAnswer:
+    """The solver's best turn from the start of this turn, as the commands to type."""
+    if view.seat < 0:
+        return HintAnswer("you are watching")
+    if not view.on_turn:
+        return HintAnswer("it is not your turn")
+    from solver.huxxy import best_turn
+
+    hand, table = view.turn_start()
+    opened = view.opened[view.seat]
+    turn = best_turn(hand, table, opened)
+    if turn is None:
+        why = (
+            "no turn of at most 6 plays places a card"
+            if opened
+            else f"no opening of {OPENING_POINTS} points can be made from your hand"
+        )
+        return HintAnswer(f"draw: {why}", ("draw",), {"placed": [], "points": 0})
+    said = [str(command) for command in commands(turn.plays, len(table))]
+    undo = ["undo"] * len(view.plays)
+    placed = len(turn.placed)
+    text = (
+        f"{'; '.join(said)}; end: places {placed} card{'s' if placed != 1 else ''} "
+        f"({score(turn.placed)} points) in {len(turn.plays)} of {MAX_PLAYS} plays"
+    )
+    if undo:
+        text = f"from the start of your turn (undo your {len(undo)} plays first): {text}"
+    data = {"placed": [str(card) for card in turn.placed], "points": score(turn.placed)}
+    return HintAnswer(text, (*undo, *said, "end"), data)

@@ -1,0 +1,514 @@
+"""huxxy in the terminal client: its commands, help, completion, and how a table, an event and a
+hint look (:class:`games._ui.GameUI`). Only the vocabulary (cards, points, the turn's limits) is
+imported, never the engine's play: the server judges every play; the client refuses at once only
+what the view shows is wrong (a card not held, a group that is not there, a move before opening).
+
+The table is drawn with its groups numbered as players type them (from 1), one a line while they
+are few; a longer table shares lines in columns, so that it stays whole in an 80 by 24 screen,
+whose table pane the full-screen client cuts at the bottom (where the hand is) when it is too tall.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from games._ui import (
+    CommandError,
+    GameDataError,
+    GameUI,
+    NumberWord,
+    TableView,
+    coloured,
+    game_over_line,
+    is_number,
+    nothing_after,
+    seat_lines,
+)
+
+from ._cards import SUITS, Card, CardError
+from ._groups import opening_points
+from .actions import ParseError, holder
+from .engine import HAND_SIZE, MAX_PLAYERS, MAX_PLAYS, MIN_PLAYERS, OPENING_POINTS
+
+HELP = """\
+  new huxxy [VARIANT] [SEATS] [BOT|human...]
+                              e.g. 'new huxxy 4 greedy expert random'; VARIANT is huxxy (the default)
+                              or huxxy-jokers (two jokers join the packs); 2 to 4 seats; bots are
+                              greedy (the default: the solver's best turn), expert and random
+  play CARD... [to GROUP]     cards from your hand: 'play 7H 8S 9H' starts a new group with them,
+                              'play 7H to 3' adds to group 3 ('to new': a new group)
+  move CARD... [from GROUP] [to GROUP]
+                              table cards, once you have opened: 'move 5C from 2 to 4'; 'move 5C
+                              from 2' starts a new group; 'move 5C to 4' when one group holds 5C
+  undo                        take back your last play of this turn
+  end                         end your turn: every group valid (an opening: 24 points from your hand)
+  draw                        take back this turn's plays, then draw a card: your turn ends
+  hint                        the solver's best turn from your hand, as the commands to type"""
+
+COMMANDS = ("play", "move", "undo", "end", "draw")
+
+#: A card word in any text: value and suit, or a joker.
+_CARD_WORD = re.compile(r"(?<![\w])([A2-90JQK][SHDC]|XX)(?![\w])")
+#: The columns a table is laid out in: an 80-column terminal, less a margin.
+WIDTH = 78
+#: Up to this many groups the table takes one line each; more share lines, in columns.
+ONE_A_LINE = 6
+MAX_COLUMNS = 4
+#: The mark of a group not valid now (only ever during a turn).
+INVALID = "!"
+
+
+@attrs.frozen
+class Body:
+    """huxxy's part of a view: this seat's hand (``None`` for a spectator), the table's groups
+    (0-based here; a group emptied mid-turn keeps its place), the groups not valid now, the
+    stock's size, every hand's size and opening, and this turn's plays and hand cards placed."""
+
+    hand: tuple[Card, ...] | None
+    table: tuple[tuple[Card, ...], ...]
+    invalid: frozenset[int]
+    stock: int
+    sizes: tuple[int, ...]
+    opened: tuple[bool, ...]
+    plays: int
+    max_plays: int
+    placed: tuple[Card, ...]
+
+
+class HuxxyUI:
+    """huxxy's part of the terminal client (:class:`games._ui.GameUI`)."""
+
+    help = HELP
+    variant_noun = "variant"
+    default_bot = "greedy"
+    number_words: Mapping[str, NumberWord] = MappingProxyType({})
+
+    def commands(self, view: TableView | None) -> tuple[str, ...]:
+        return COMMANDS
+
+    def is_action(self, verb: str) -> bool:
+        return verb in COMMANDS
+
+    def action(self, verb: str, args: Sequence[str], view: TableView | None) -> str:
+        body = None if view is None else _body(view)
+        ours = view is not None and body is not None and view.seat is not None and bool(view.legal)
+        match verb:
+            case "play" | "move":
+                typed = _parse(verb, args)
+                return typed.checked(body, view.seat if view is not None and ours else None)
+            case "undo" | "end" | "draw":
+                nothing_after(verb, args)
+                if ours and body is not None and verb != "draw" and body.plays == 0:
+                    raise CommandError(
+                        "nothing has been played this turn"
+                        + (" to undo" if verb == "undo" else ": play a card, or draw")
+                    )
+                return verb
+        raise CommandError(f"{verb!r} is not a huxxy command")
+
+    def complete(self, words: Sequence[str], text: str, view: TableView | None) -> list[str]:
+        """The cards in hand after ``play``, those on the table after ``move``; then ``from`` and
+        the groups holding the cards named, ``to`` and the groups (and ``new``)."""
+        body = None if view is None else _body(view)
+        return [word for word in _next_words(words, body) if word.lower().startswith(text.lower())]
+
+    def read_body(self, body: Any, names: Sequence[str]) -> Body:
+        if not isinstance(body, Mapping):
+            raise GameDataError("body: not a map")
+        hand = body.get("hand")
+        table = body.get("table")
+        if not isinstance(table, list | tuple):
+            raise GameDataError("body.table: not a list of groups")
+        groups = tuple(tuple(_cards(group, f"body.table[{index}]")) for index, group in enumerate(table))
+        invalid = body.get("invalid")
+        if not isinstance(invalid, list | tuple) or not all(
+            type(index) is int and 0 <= index < len(groups) for index in invalid
+        ):
+            raise GameDataError(f"body.invalid: not numbers of groups (0 to {len(groups) - 1})")
+        stock = body.get("stock")
+        if type(stock) is not int or stock < 0:
+            raise GameDataError("body.stock: not a number of cards")
+        sizes = body.get("sizes")
+        if not isinstance(sizes, list | tuple) or len(sizes) != len(names):
+            raise GameDataError(f"body.sizes: not a hand size for each of {len(names)} players")
+        if not all(type(size) is int and size >= 0 for size in sizes):
+            raise GameDataError("body.sizes: not numbers of cards")
+        opened = body.get("opened")
+        if not isinstance(opened, list | tuple) or len(opened) != len(names):
+            raise GameDataError(f"body.opened: not true or false for each of {len(names)} players")
+        if not all(type(flag) is bool for flag in opened):
+            raise GameDataError("body.opened: not true or false")
+        max_plays = body.get("max_plays")
+        if type(max_plays) is not int or max_plays < 1:
+            raise GameDataError("body.max_plays: not a number of plays")
+        plays = body.get("plays")
+        if type(plays) is not int or not 0 <= plays <= max_plays:
+            raise GameDataError(f"body.plays: not a number of plays, 0 to {max_plays}")
+        return Body(
+            hand=None if hand is None else tuple(sorted(_cards(hand, "body.hand"), key=_reading_order)),
+            table=groups,
+            invalid=frozenset(invalid),
+            stock=stock,
+            sizes=tuple(sizes),
+            opened=tuple(opened),
+            plays=plays,
+            max_plays=max_plays,
+            placed=tuple(_cards(body.get("placed"), "body.placed")),
+        )
+
+    def state_text(
+        self, table: int, view: TableView, events: Sequence[Mapping[str, Any]], colour: bool
+    ) -> str:
+        body = _body(view)
+        lines = [colour_cards_in(f"  {event['text']}", colour) for event in events if event.get("text")]
+        lines.append(
+            f"table {table} · {view.variant} · turn {view.turn} · stock {_count(body.stock)}"
+            f" · plays this turn {body.plays}/{body.max_plays}"
+        )
+        details = [
+            f" [{size:>2}] {'opened' if opened else 'not opened'}"
+            for size, opened in zip(body.sizes, body.opened, strict=True)
+        ]
+        lines += seat_lines(view.names, details, view.to_move, view.seat, view.bots)
+        lines += table_lines(body, colour)
+        if body.hand is not None:
+            lines.append(f"your hand: {colour_cards_in(cards_text(body.hand), colour) or '-'}")
+        lines.append(turn_line(view, body))
+        return "\n".join(lines)
+
+    def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:
+        if not isinstance(data, Mapping):
+            raise GameDataError("hint data: not a map")
+        if "placed" in data:
+            _cards(data["placed"], "hint data.placed")
+        points = data.get("points", 0)
+        if type(points) is not int or points < 0:
+            raise GameDataError("hint data.points: not a number of points")
+        lines = [colour_cards_in(f"hint: {text or 'nothing to suggest'}", colour)]
+        lines += [colour_cards_in(f"      type: {action}", colour) for action in actions]
+        return "\n".join(lines)
+
+    def rules(self, variant: str | None) -> str:
+        return rules_text(variant)
+
+
+UI: GameUI = HuxxyUI()
+
+
+# -- the look ------------------------------------------------------------------------
+
+
+def rules_text(variant: str | None) -> str:
+    """huxxy's rules in a few lines (``variant``'s, or both variants' when ``None``); the whole
+    text is docs/HUXXY.md."""
+    jokers = variant != "huxxy"
+    only = variant == "huxxy-jokers"
+    pack = "two packs and two jokers (106 cards)" if only else "two packs (104 cards"
+    pack += "" if only else ("; huxxy-jokers adds two jokers)" if jokers else ")")
+    names = variant if variant in ("huxxy", "huxxy-jokers") else "huxxy, huxxy-jokers"
+    lines = [
+        f"huxxy ({names}): place every card of your hand on the shared table; hands are hidden.",
+        f"  {pack}; {HAND_SIZE} cards to each of {MIN_PLAYERS}-{MAX_PLAYERS} players; a card is",
+        "    a value (A 2-9 0 J Q K; 0 is ten) and a suit (S H D C; hearts and diamonds are red)",
+        "  a group is a run: 3 or more cards of consecutive values, red and black alternating (ace low",
+        "    only), or N-of-a-kind: 3 or more of one value (3 or 4 cards: every suit different; more than",
+        "    4: every suit present)",
+    ]
+    if jokers:
+        lines += [
+            f"  jokers{'' if only else ' (huxxy-jokers)'}, written XX: at most one a group, standing for "
+            "any card",
+            "    that makes it valid; 0 points towards an opening, 48 left in a hand at the end",
+        ]
+    lines += [
+        f"  your turn: 'draw' a card, or make 1 to {MAX_PLAYS} plays: a card from your hand to a group or a",
+        "    new one ('play'), or, once you have opened, a table card to another group ('move'); the",
+        "    first play is from your hand; groups are numbered from 1",
+        "  the table may be invalid while you play; 'end' needs every group valid; 'undo' takes back a",
+        "    play; 'draw' takes back the whole turn, then draws",
+        "  opening: until your first table turn has ended you play only from your hand, and at least",
+        f"    {OPENING_POINTS} points (A 1, 2 to 10 their number, J 11, Q 12, K 13)",
+        "  the end: a hand is empty, or the stock used up; the points left in hand score, the fewest first",
+        "  hint: the solver's best turn (the most cards from your hand), as the commands to type",
+        "  the whole rules: docs/HUXXY.md",
+    ]
+    return "\n".join(lines)
+
+
+def colour_cards_in(text: str, colour: bool) -> str:
+    """Every card in ``text`` coloured: hearts and diamonds red, a joker yellow, spades and clubs
+    as the terminal writes."""
+    if not colour:
+        return text
+    return _CARD_WORD.sub(lambda found: _coloured_card(found.group(0)), text)
+
+
+def _coloured_card(word: str) -> str:
+    if word == "XX":
+        return coloured("Y", word, True)
+    return coloured("R", word, True) if word[1] in "HD" else word
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(map(str, cards))
+
+
+def group_cells(body: Body) -> list[str]:
+    """Each group as a person reads it: its number (from 1), ``!`` if it is not valid now, its
+    cards (an emptied group: ``(empty)``)."""
+    return [
+        f"{index + 1:>2}{INVALID if index in body.invalid else ' '} {cards_text(group) or '(empty)'}"
+        for index, group in enumerate(body.table)
+    ]
+
+
+def table_lines(body: Body, colour: bool) -> list[str]:
+    """The table: a group a line while they are few, else in as many columns (up to
+    ``MAX_COLUMNS``, numbered down each column) as fit ``WIDTH``; then the invalid ones named."""
+    cells = group_cells(body)
+    if not cells:
+        return ["the table is empty"]
+    lines = [cell + ("  invalid" if index in body.invalid else "") for index, cell in enumerate(cells)]
+    if len(cells) > ONE_A_LINE:
+        lines = _columns(cells) or lines
+    lines = [colour_cards_in(line.rstrip(), colour) for line in lines]
+    if body.invalid:
+        numbers = ", ".join(str(index + 1) for index in sorted(body.invalid))
+        which = "group" + ("s" if len(body.invalid) > 1 else "")
+        lines.append(f"{INVALID} invalid: {which} {numbers}; every group must be valid to end the turn")
+    return lines
+
+
+def _columns(cells: Sequence[str]) -> list[str] | None:
+    """``cells`` in the most columns that fit ``WIDTH``, or ``None`` if two do not."""
+    for wanted in range(min(MAX_COLUMNS, len(cells)), 1, -1):
+        rows = math.ceil(len(cells) / wanted)
+        columns = [cells[start : start + rows] for start in range(0, len(cells), rows)]
+        widths = [max(map(len, column)) for column in columns]
+        if sum(widths) + 3 * (len(columns) - 1) <= WIDTH:
+            return [
+                "   ".join(
+                    column[row].ljust(width)
+                    for column, width in zip(columns, widths, strict=True)
+                    if row < len(column)
+                )
+                for row in range(rows)
+            ]
+    return None
+
+
+def turn_line(view: TableView, body: Body) -> str:
+    """Who is to do what: at our turn, the commands that apply, the plays made and an opening's
+    points so far; else whose turn it is; or how the game ended."""
+    if view.result is not None:
+        return game_over_line(view.result.text)
+    made = f"{body.plays} of {body.max_plays} plays made"
+    if not view.legal or view.seat is None:
+        name = view.names[view.current]
+        return f"{name} to play" + (f": {made}" if body.plays else "")
+    opened = body.opened[view.seat]
+    room = body.plays < body.max_plays
+    verbs = (["play"] if room else []) + (["move"] if room and opened and body.plays else [])
+    verbs += ["undo", "end"] if body.plays else []
+    verbs.append("draw")
+    line = "your turn: " + ", ".join(verbs[:-1]) + f" or {verbs[-1]}"
+    if not body.plays:
+        return line + (f" · an opening needs {OPENING_POINTS} points from your hand" if not opened else "")
+    line += f" · {made}"
+    if not opened:
+        line += f" · {opening_points(body.placed)} of {OPENING_POINTS} opening points placed"
+    return line
+
+
+def _count(cards: int) -> str:
+    return f"{cards} card" + ("" if cards == 1 else "s")
+
+
+def _reading_order(card: Card) -> tuple[bool, int, int]:
+    """A hand as people sort it: by value, then suit; a joker last."""
+    return (card.is_joker, card.value, 0 if card.is_joker else SUITS.index(card.suit))
+
+
+# -- reading what was typed and what arrived ---------------------------------------------
+
+
+def _body(view: TableView) -> Body:
+    """The body this UI read; a view read by another game's UI is a bug in the client."""
+    assert isinstance(view.body, Body), f"not a huxxy view: {view.body!r}"
+    return view.body
+
+
+def _cards(cards: Any, where: str) -> list[Card]:
+    if not isinstance(cards, list | tuple) or not all(isinstance(card, str) for card in cards):
+        raise GameDataError(f"{where}: not a list of cards")
+    try:
+        return [Card.parse(card) for card in cards]
+    except CardError as error:
+        raise GameDataError(f"{where}: {error}") from None
+
+
+USAGE = {
+    "play": "usage: play CARD... [to GROUP], e.g. 'play 7H 8S 9H' (a new group) or 'play 7H to 3'",
+    "move": "usage: move CARD... [from GROUP] [to GROUP], e.g. 'move 5C from 2 to 4'",
+}
+
+
+@attrs.frozen
+class Typed:
+    """A ``play`` or ``move`` as typed: the cards, and the groups (0-based) named, if any."""
+
+    verb: str
+    cards: tuple[Card, ...]
+    source: int | None  # move only: None when left out
+    target: int | None  # None: a new group
+
+    def text(self) -> str:
+        words = [self.verb, cards_text(self.cards)]
+        if self.source is not None:
+            words.append(f"from {self.source + 1}")
+        if self.target is not None:
+            words.append(f"to {self.target + 1}")
+        return " ".join(words)
+
+    def checked(self, body: Body | None, seat: int | None) -> str:
+        """The action's text, after the checks ``body`` allows: the hand (always), and, at our turn
+        (``seat`` given), the groups, an opening and the plays left. A move naming no group to take
+        from is sent naming the one group that holds its cards."""
+        if body is None or body.hand is None:
+            return self.text()
+        if self.verb == "play":
+            _check_held(self.cards, body.hand)
+        if seat is None:
+            return self.text()
+        left = body.max_plays - body.plays
+        if len(self.cards) > left:
+            raise CommandError(
+                f"a turn has at most {body.max_plays} plays: {left} left, not {len(self.cards)}"
+            )
+        groups = len(body.table)
+        if self.target is not None and self.target >= groups:
+            raise CommandError(_no_group(self.target, groups))
+        if self.verb == "play":
+            return self.text()
+        if not body.opened[seat]:
+            raise CommandError(
+                "until you have opened you may only play cards from your hand, not move table cards"
+            )
+        if not body.plays:
+            raise CommandError("a turn's first play must be a card from your hand")
+        source = self.source if self.source is not None else _holder(self.cards, body.table)
+        if source >= groups:
+            raise CommandError(_no_group(source, groups))
+        missing = Counter(self.cards) - Counter(body.table[source])
+        if missing:
+            raise CommandError(f"group {source + 1} holds no {cards_text(sorted(missing.elements()))}")
+        if source == self.target:
+            raise CommandError(f"the cards are already in group {source + 1}")
+        return attrs.evolve(self, source=source).text()
+
+
+def _parse(verb: str, args: Sequence[str]) -> Typed:
+    """``play CARD... [to GROUP]`` or ``move CARD... [from GROUP] [to GROUP]``; CommandError if not."""
+    words = [arg.lower() for arg in args]
+    target: int | None = None
+    if "to" in words:
+        at = words.index("to")
+        if at != len(words) - 2:
+            raise CommandError(f"say one group after 'to': its number, or new; {USAGE[verb]}")
+        target = None if words[-1] == "new" else _group_number(args[-1])
+        words, args = words[:at], args[:at]
+    source: int | None = None
+    if "from" in words:
+        if verb == "play":
+            raise CommandError("play takes cards from your hand; to move a table card: move CARD from GROUP")
+        at = words.index("from")
+        if at != len(words) - 2:
+            raise CommandError(f"say one group after 'from': its number; {USAGE[verb]}")
+        source = _group_number(args[-1])
+        args = args[:at]
+    if not args:
+        raise CommandError(USAGE[verb])
+    if len(args) > MAX_PLAYS:
+        raise CommandError(f"a turn has at most {MAX_PLAYS} plays: name at most {MAX_PLAYS} cards")
+    try:
+        cards = tuple(Card.parse(arg) for arg in args)
+    except CardError as error:
+        raise CommandError(str(error)) from None
+    if source is not None and source == target:
+        raise CommandError(f"the cards are already in group {source + 1}")
+    return Typed(verb, cards, source, target)
+
+
+def _group_number(word: str) -> int:
+    if not is_number(word) or not 1 <= int(word) <= 999:
+        raise CommandError(f"{word!r} is not a group: groups are numbered from 1")
+    return int(word) - 1
+
+
+def _no_group(index: int, groups: int) -> str:
+    if groups == 0:
+        return f"there is no group {index + 1}: the table is empty"
+    return f"there is no group {index + 1}: groups are numbered 1 to {groups}"
+
+
+def _check_held(cards: Sequence[Card], hand: Sequence[Card]) -> None:
+    held = Counter(hand)
+    for card, wanted in Counter(cards).items():
+        if held[card] == 0:
+            raise CommandError(f"you do not hold {card}")
+        if wanted > held[card]:
+            raise CommandError(f"you hold {held[card]} {card}, not {wanted}")
+
+
+def _holder(cards: Sequence[Card], table: Sequence[Sequence[Card]]) -> int:
+    try:
+        return holder(cards, table)
+    except ParseError as error:
+        raise CommandError(str(error)) from None
+
+
+def _next_words(words: Sequence[str], body: Body | None) -> list[str]:
+    """What may follow ``words`` (the command, lower case, and the arguments typed so far)."""
+    if not words or words[0] not in ("play", "move") or body is None:
+        return []
+    verb, rest = words[0], [word.lower() for word in words[1:]]
+    groups = [str(index + 1) for index in range(len(body.table))]
+    if rest and rest[-1] == "to":
+        source = rest[rest.index("from") + 1] if "from" in rest[:-2] else None
+        return [*(group for group in groups if group != source), "new"]
+    if "to" in rest:
+        return []
+    named = _named(rest[: rest.index("from")] if "from" in rest else rest)
+    if verb == "play":
+        if "from" in rest or body.hand is None:
+            return []
+        left = Counter(body.hand) - Counter(named)
+        cards = [str(card) for card in dict.fromkeys(body.hand) if left[card]]
+        return cards + (["to"] if named else [])
+    holders = [index for index, group in enumerate(body.table) if not Counter(named) - Counter(group)]
+    if rest and rest[-1] == "from":
+        return [str(index + 1) for index in holders]
+    if "from" in rest:
+        return ["to"]
+    more = dict.fromkeys(
+        card for index in holders for card in sorted(Counter(body.table[index]) - Counter(named))
+    )
+    return [str(card) for card in more] + (["from", "to"] if named and holders else [])
+
+
+def _named(words: Sequence[str]) -> list[Card]:
+    """The cards among ``words`` (a word that is no card is left out: completion never refuses)."""
+    cards = []
+    for word in words:
+        try:
+            cards.append(Card.parse(word))
+        except CardError:
+            continue
+    return cards

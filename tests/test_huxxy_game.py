@@ -1,0 +1,359 @@
+"""huxxy behind the game seam: actions as text, the record replaying the match, events and views that
+keep every hand with its seat, hints, and the fallback."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_huxxy_engine import junk, needs_solver, position, snapshot
+from test_private_views import words
+
+from games import GAMES, ActionError, DealRecord, SettingsError
+from games.autoplay import seeded_match
+from games.huxxy import CARDS, JOKER
+from games.huxxy.actions import Draw, End, Move, Place, Undo, parse_action
+from games.huxxy.bots import hint_for
+from games.huxxy.engine import Rules
+from games.huxxy.game import Drew, Ended, HuxxyMatch
+
+GAME = GAMES["huxxy"]
+
+
+def huxxy(match: Any) -> HuxxyMatch:
+    assert isinstance(match, HuxxyMatch)
+    return match
+
+
+def table_match(hands: list[str], table: list[str], opened: list[bool] = []) -> HuxxyMatch:  # noqa: B006
+    """A match in a laid-out position (see :func:`test_huxxy_engine.position`)."""
+    engine = position(hands, table, opened)
+    settings_ = GAME.settings(None, len(hands), {})
+    return HuxxyMatch(settings_, [f"p{seat + 1}" for seat in range(len(hands))], engine)
+
+
+def test_registered_with_its_bonus_version() -> None:
+    assert "huxxy" in GAMES and GAME.name == "huxxy"
+    assert list(GAME.variants) == ["huxxy", "huxxy-jokers"]
+    assert GAME.settings(None, 4, {}).variant == "huxxy"
+    for seats in (1, 5):
+        with pytest.raises(SettingsError):
+            GAME.settings(None, seats, {})
+    assert set(GAME.bots) == {"random", "greedy", "expert"}
+    assert GAME.stand_in(GAME.settings(None, 4, {})) == "greedy"
+    match = GAME.new_match(GAME.settings("huxxy-jokers", 3, {}), ["a", "b", "c"], random.Random(1))
+    assert huxxy(match).engine.rules == Rules(3, True) and sum(match.view(None)["sizes"]) == 36
+
+
+# -- actions as text ------------------------------------------------------------------------------
+
+#: What a player may type, and the record's canonical text for it; group 2 alone holds 7H and 8S.
+TYPED = [
+    ("play 7H 8S 9H", "play 7H 8S 9H"),
+    ("PLAY 7h 8s 9h", "play 7H 8S 9H"),
+    ("play 7H to 3", "play 7H to 3"),
+    ("play 7H to new", "play 7H"),
+    ("play 0h xx to 1", "play 0H XX to 1"),
+    ("move 7H from 2 to 3", "move 7H from 2 to 3"),
+    ("move 7H from 2", "move 7H from 2"),
+    ("move 7H from 2 to new", "move 7H from 2"),
+    ("move 7H 8S from 2 to 1", "move 7H 8S from 2 to 1"),
+    ("move 7H to 3", "move 7H from 2 to 3"),
+    ("move 7h 8s", "move 7H 8S from 2"),
+    ("undo", "undo"),
+    ("draw", "draw"),
+    ("  End ", "end"),
+]
+TABLE = ["KS KH KD", "7H 8S 9H", "5C 5D 5S"]
+
+
+@pytest.mark.parametrize(("typed", "canonical"), TYPED)
+def test_what_a_player_types_reads_back_as_its_canonical_text(typed: str, canonical: str) -> None:
+    match = table_match(["2C", "2D"], TABLE, [True])
+    action = match.parse_action(typed)
+    assert match.action_text(action) == str(action) == canonical
+    assert match.parse_action(canonical) == action
+    assert str(parse_action(canonical)) == canonical  # the record's text needs no table
+
+
+place_or_move = st.one_of(
+    st.builds(
+        Place,
+        st.lists(st.sampled_from([*CARDS, JOKER]), min_size=1, max_size=6).map(tuple),
+        st.none() | st.integers(0, 30),
+    ),
+    st.builds(
+        Move,
+        st.lists(st.sampled_from([*CARDS, JOKER]), min_size=1, max_size=6).map(tuple),
+        st.integers(0, 30),
+        st.none() | st.integers(31, 40),
+    ),
+    st.sampled_from([Undo(), Draw(), End()]),
+)
+
+
+@given(place_or_move)
+def test_every_action_reads_back_from_its_text_in_either_case(action: Any) -> None:
+    text = str(action)
+    assert parse_action(text) == action
+    assert parse_action(text.upper()) == action and parse_action(f" {text.lower()} ") == action
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("", "actions: play CARD"),
+        ("jump 7H", "actions: play CARD"),
+        ("draw 2", "actions: play CARD"),
+        ("play", "actions: play CARD"),
+        ("play 1C", "'1C' is not a card"),
+        ("play 7H to", "say one group after 'to'"),
+        ("play 7H to 0", "groups are numbered from 1"),
+        ("play 7H to 1 2", "say one group after 'to'"),
+        ("play 7H from 2", "to move a table card, say move CARD from GROUP"),
+        ("play AC 2C 3C 4C 5C 6C 7C", "at most 6 plays"),
+        ("move 7H from 2 to 2", "already in group 2"),
+        ("move 7H from new", "groups are numbered from 1"),
+        ("move 2C to 1", "no group holds 2C: say move CARD from GROUP"),
+        ("move 5D", "groups 3, 4 each hold 5D: say which"),
+    ],
+)
+def test_text_that_names_no_action_is_refused_saying_what_to_type(text: str, says: str) -> None:
+    match = table_match(["2C", "2D"], [*TABLE, "5H 5D 5C"], [True])
+    before = snapshot(match.engine)
+    with pytest.raises(ActionError) as refused:
+        match.parse_action(text)
+    assert refused.value.code == "bad-action" and says in refused.value.message, refused.value.message
+    assert snapshot(match.engine) == before
+
+
+# -- the record -----------------------------------------------------------------------------------
+
+
+def random_play(match: HuxxyMatch, bots: list[Any], seed: int, steps: int) -> Iterator[tuple[int, str, Any]]:
+    """Accepted actions of random play (bots, legal single plays, undos, take-backs, junk): seat,
+    text and step, as applied."""
+    rng = random.Random(seed)
+    seats = len(match.names)
+    for _ in range(steps):
+        if match.over:
+            return
+        pick = rng.randrange(2**20)
+        seat = match.current if pick % 5 else pick % seats
+        legal = match.legal_actions(seat)
+        if pick % 3 == 0:
+            bot = bots[seat] if seat == match.current else None
+            text = "end" if bot is None else match.action_text(bot.choose(match.bot_view(seat)))
+        elif pick % 3 == 1 and legal:
+            text = legal[pick % len(legal)]
+        else:
+            text = junk(match, pick)
+        try:
+            step = match.apply(seat, match.parse_action(text))
+        except ActionError:
+            continue
+        yield seat, text, step
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 2**32), variant=st.sampled_from(["huxxy", "huxxy-jokers"]), seats=st.integers(2, 4)
+)
+def test_the_record_replays_the_match_exactly(seed: int, variant: str, seats: int) -> None:
+    settings_ = GAME.settings(variant, seats, {})
+    live, bots = seeded_match(GAME, settings_, ["random"] * seats, seed)
+    live = huxxy(live)
+    deal = live.deal_record()
+    moves = [(seat, text, step.outcome) for seat, text, step in random_play(live, bots, seed, 300)]
+    # From the record's tokens alone, with a source of chance that must not be used.
+    again = huxxy(
+        GAME.new_match(settings_, live.names, random.Random(-1), DealRecord(deal.cards, deal.first))
+    )
+    for seat, text, outcome in moves:
+        again.apply(seat, again.parse_action(text), outcome)
+    assert snapshot(again.engine) == snapshot(live.engine)
+    assert again.outcome() == live.outcome() and again.position_text() == live.position_text()
+    assert again.deal_record() == deal
+    assert all(again.view(viewer) == live.view(viewer) for viewer in [None, *range(seats)])
+
+
+def test_a_replay_given_another_drawn_card_is_refused() -> None:
+    match = huxxy(GAME.new_match(GAME.settings(None, 4, {}), ["a", "b", "c", "d"], random.Random(3)))
+    engine, seat = match.engine, match.current
+    match.apply(seat, match.parse_action(f"play {engine.hand(seat)[0]}"))
+    top, other = engine.stock[0], engine.stock[1]
+    before = snapshot(engine)
+    for wrong in [(str(other),) if other != top else ("XX",), ("ZZ",), (str(top), str(other))]:
+        with pytest.raises(ActionError) as refused:
+            match.apply(seat, Draw(), wrong)
+        assert refused.value.code == "bad-outcome"
+        assert snapshot(engine) == before
+    with pytest.raises(ActionError) as refused:
+        match.apply(seat, Undo(), (str(top),))
+    assert refused.value.code == "bad-outcome" and snapshot(engine) == before
+    step = match.apply(seat, Draw(), (str(top),))
+    assert step.outcome == (str(top),) and engine.hand(seat)[-1] == top
+
+
+def test_a_deal_record_that_is_no_deal_is_refused() -> None:
+    settings_ = GAME.settings(None, 3, {})
+    match = GAME.new_match(settings_, ["a", "b", "c"], random.Random(1))
+    cards = match.deal_record().cards
+    for bad in [
+        DealRecord(cards, 3),
+        DealRecord(cards[:-1], 0),
+        DealRecord((cards[1], *cards[1:]), 0),
+        DealRecord(("Z9", *cards[1:]), 0),
+        DealRecord((*cards, "XX", "XX"), 0),
+    ]:
+        with pytest.raises(ValueError, match="not a deal of huxxy"):
+            GAME.new_match(settings_, match.names, random.Random(1), bad)
+
+
+def test_not_your_turn_names_whose_turn_it_is() -> None:
+    match = table_match(["2C", "2D", "2H"], [])
+    with pytest.raises(ActionError) as refused:
+        match.apply(1, Draw())
+    assert (refused.value.code, refused.value.rule) == ("illegal-action", "not-your-turn")
+    assert refused.value.message == "it is p1's turn, not yours"
+
+
+# -- what each seat sees --------------------------------------------------------------------------
+
+
+def hidden_from(match: HuxxyMatch, viewer: int | None) -> set[str]:
+    """Cards in other seats' hands that the viewer has no other way to know of."""
+    engine = match.engine
+    others = {str(card) for seat, held in enumerate(engine.hands) if seat != viewer for card in held}
+    seen = {str(card) for group in engine.table for card in group} | {str(card) for card in engine.shown}
+    if viewer is not None:
+        seen |= {str(card) for card in engine.hand(viewer)}
+    return others - seen
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), seats=st.integers(2, 4))
+def test_no_view_or_event_shows_a_seat_another_seats_hand(seed: int, seats: int) -> None:
+    settings_ = GAME.settings("huxxy-jokers", seats, {})
+    match, bots = seeded_match(GAME, settings_, ["random"] * seats, seed)
+    match = huxxy(match)
+    viewers = [None, *range(seats)]
+    for _seat, _text, step in random_play(match, bots, seed, 200):
+        for viewer in viewers:
+            hidden = hidden_from(match, viewer)
+            view = match.view(viewer)
+            assert not set(words(dict(view))) & hidden, (viewer, view)
+            if viewer is None:
+                assert view["hand"] is None
+            else:
+                assert sorted(view["hand"]) == sorted(str(card) for card in match.engine.hand(viewer))
+            for event in step.events:
+                assert not set(words(dict(match.event(event, viewer)))) & hidden, (viewer, event)
+
+
+def test_the_drawer_alone_sees_the_card_drawn() -> None:
+    match = table_match(["4H 5C 8D", "2C", "3C"], ["KS KH KD"], [True])
+    match.apply(0, match.parse_action("play 4H 5C"))
+    step = match.apply(0, Draw())
+    (drew,) = step.events
+    assert isinstance(drew, Drew) and step.outcome == (str(drew.card),)
+    mine = match.event(drew, 0)
+    assert mine["data"]["card"] == str(drew.card) and mine["data"]["taken_back"] == 2
+    assert mine["text"] == f"you take back 2 plays and draw {drew.card}"
+    for viewer in [None, 1, 2]:
+        theirs = match.event(drew, viewer)
+        assert theirs["text"] == "p1 takes back 2 plays and draws a card"
+        assert "card" not in theirs["data"] and str(drew.card) not in set(words(dict(theirs)))
+    plain = match.event(match.apply(1, Draw()).events[0], 1)["text"]
+    assert plain.startswith("you draw ") and "take" not in plain
+
+
+def test_plays_undos_and_turn_ends_are_told_to_everyone() -> None:
+    match = table_match(["4H KS", "2C"], ["KH KD KC"], [True])
+    viewers = [None, 1, None, 1, 1, 1]  # a spectator, or a seat not on turn: told alike
+    texts = ["play 4H", "move KC to 2", "undo", "undo", "play KS to 1", "end"]
+    said = [
+        match.event(event, viewer)["text"]
+        for viewer, text in zip(viewers, texts, strict=True)
+        for event in match.apply(0, match.parse_action(text)).events
+    ]
+    assert said == [
+        "p1 plays 4H to a new group 2",
+        "p1 moves KC from group 1 to group 2",
+        "p1 undoes a play: KC goes back from group 2 to group 1",
+        "p1 undoes a play: 4H goes back from group 2 to the hand",
+        "p1 plays KS to group 1",
+        "p1 ends the turn, 1 card from the hand",
+    ]
+    assert match.view(1)["table"] == [["KS", "KH", "KD", "KC"]] and match.view(0)["hand"] == ["4H"]
+
+
+def test_the_view_numbers_groups_and_keeps_an_emptied_one_until_the_turn_ends() -> None:
+    match = table_match(["4H 9D", "2C"], ["4C 4D 4S", "5H 6S 7H"], [True])
+    for text in ["play 4H", "move 4C 4D 4S from 1 to 3"]:
+        match.apply(0, match.parse_action(text))
+    view = match.view(None)
+    assert view["table"] == [[], ["5H", "6S", "7H"], ["4S", "4H", "4D", "4C"]]
+    assert (view["plays"], view["placed"], view["invalid"]) == (4, ["4H"], [])
+    match.apply(0, End())
+    assert match.view(None)["table"] == [["5H", "6S", "7H"], ["4S", "4H", "4D", "4C"]]
+
+
+# -- hints and the fallback -----------------------------------------------------------------------
+
+
+def test_a_hint_for_a_seat_not_on_turn_or_a_spectator_says_so() -> None:
+    match = table_match(["4H", "2C"], [])
+    job = match.hint(1)
+    assert job is not None and job().text == "it is not your turn" and job().actions == ()
+    assert hint_for(match._seat_view(None)).text == "you are watching"
+
+
+@needs_solver
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_hint_typed_in_order_is_accepted_and_ends_the_turn(seed: int) -> None:
+    """Asked at any moment of random play, mid-turn too: its undos, commands and end (or its draw)."""
+    settings_ = GAME.settings("huxxy", 3, {})
+    match, bots = seeded_match(GAME, settings_, ["random"] * 3, seed)
+    match = huxxy(match)
+    asked = 0
+    for index, _ in enumerate(random_play(match, bots, seed, 80)):
+        if match.over or index % 3:
+            continue
+        seat, turn = match.current, match.turn
+        job = match.hint(seat)
+        assert job is not None
+        answer = job()
+        trial = copy.deepcopy(match)
+        steps = [trial.apply(seat, trial.parse_action(text)) for text in answer.actions]
+        assert trial.turn == turn + 1, answer
+        if answer.actions == ("draw",):
+            assert answer.text.startswith("draw: ") and answer.data["placed"] == []
+        else:
+            assert answer.actions[-1] == "end" and "undo" not in answer.actions[len(match.engine.plays) :]
+            (ended,) = (event for event in steps[-1].events if isinstance(event, Ended))
+            assert sorted(map(str, ended.turn.placed)) == sorted(answer.data["placed"]), answer
+        asked += 1
+    assert asked > 3
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), seats=st.integers(2, 4))
+def test_the_fallback_is_always_legal_for_the_seat_on_turn_and_none_for_others(seed: int, seats: int) -> None:
+    match, bots = seeded_match(GAME, GAME.settings("huxxy-jokers", seats, {}), ["random"] * seats, seed)
+    match = huxxy(match)
+    for _ in random_play(match, bots, seed, 150):
+        current = match.current
+        for seat in range(seats):
+            fallback = match.fallback_action(seat)
+            if seat != current or match.over:
+                assert fallback is None
+                continue
+            trial = copy.deepcopy(match)
+            trial.apply(seat, fallback)
+            assert trial.turn == match.turn + 1 and trial.engine.plays == ()

@@ -1,0 +1,384 @@
+"""What the client prints for a huxxy table, and what it completes and sends: pure text from the
+server's view, checked without a terminal."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_client_session import seated, shown, welcomed
+
+from client.session import read_view
+from games import GAMES, describe
+from games._ui import CommandError, GameDataError, TableView, ui_for
+from games.huxxy import CARDS
+from games.huxxy.ui import MAX_COLUMNS, ONE_A_LINE, UI, WIDTH, Body, HuxxyUI, table_lines
+from protocol import Hint, State
+
+HUXXY = describe(GAMES["huxxy"])
+RED = "\x1b[1;31m"
+CARD = "(?:[A2-90JQK][SHDC]|XX)"
+
+
+def huxxy_view(**changes: Any) -> dict[str, Any]:
+    """A huxxy view as the wire carries it; ``changes`` to the envelope, ``body`` merged into its
+    body. Ann (seat 0) has not opened and holds six cards; bob has opened, and it is his turn."""
+    body = {
+        "hand": ["KS", "7H", "8S", "9H", "7H", "XX"],
+        "table": [["AC", "2H", "3S"], ["5C", "5H", "5S"]],
+        "invalid": [],
+        "stock": 40,
+        "sizes": [6, 9, 12],
+        "opened": [False, True, False],
+        "plays": 0,
+        "max_plays": 6,
+        "placed": [],
+    } | changes.pop("body", {})
+    view = {
+        "game": "huxxy",
+        "variant": "huxxy-jokers",
+        "names": ["ann", "bob", "cy"],
+        "seat": 0,
+        "current": 1,
+        "turn": 7,
+        "legal": [],
+        "result": None,
+        "body": body,
+    }
+    return view | changes
+
+
+#: Ann to move, nothing played yet.
+MY_TURN = huxxy_view(current=0, legal=["draw", "play 7H", "play 7H to 1"])
+#: Ann has opened, has played 7H to a new group 3 (not valid yet), and it is her turn.
+MID_TURN = huxxy_view(
+    current=0,
+    legal=["draw", "undo"],
+    body={
+        "hand": ["KS", "8S", "9H", "7H", "XX"],
+        "table": [["AC", "2H", "3S"], ["5C", "5H", "5S"], ["7H"]],
+        "invalid": [2],
+        "opened": [True, True, False],
+        "plays": 1,
+        "placed": ["7H"],
+    },
+)
+
+
+def _read(raw: dict[str, Any]) -> TableView:
+    return read_view(raw, UI)
+
+
+def state_text(raw: dict[str, Any], events: list[dict[str, Any]] = [], colour: bool = False) -> list[str]:  # noqa: B006
+    return UI.state_text(3, _read(raw), events, colour).splitlines()
+
+
+def test_the_client_plays_huxxy_with_its_own_ui() -> None:
+    assert ui_for("huxxy") is UI and isinstance(UI, HuxxyUI)
+    assert UI.default_bot in GAMES["huxxy"].bots
+    for command in ("play", "move", "undo", "end", "draw"):
+        assert UI.is_action(command) and re.search(rf"^  {command} ", UI.help, re.M), command
+    assert "'play 7H 8S 9H'" in UI.help and "'move 5C from 2 to 4'" in UI.help
+    assert not UI.is_action("hint") and not UI.is_action("discard")
+
+
+def test_a_seat_sees_the_numbered_groups_its_hand_and_whose_turn() -> None:
+    assert state_text(huxxy_view(), [{"kind": "drew", "text": "cy draws a card"}]) == [
+        "  cy draws a card",
+        "table 3 · huxxy-jokers · turn 7 · stock 40 cards · plays this turn 0/6",
+        "   ann [ 6] not opened (you)",
+        " > bob [ 9] opened",
+        "   cy  [12] not opened",
+        " 1  AC 2H 3S",
+        " 2  5C 5H 5S",
+        "your hand: 7H 7H 8S 9H KS XX",  # by value, as people sort a hand; a joker last
+        "bob to play",
+    ]
+
+
+def test_a_spectator_sees_no_hand_and_an_empty_table_says_so() -> None:
+    lines = state_text(huxxy_view(seat=None, body={"hand": None, "table": []}))
+    assert lines[1:] == [
+        "   ann [ 6] not opened",
+        " > bob [ 9] opened",
+        "   cy  [12] not opened",
+        "the table is empty",
+        "bob to play",
+    ]
+
+
+def test_at_our_turn_the_line_says_what_we_may_do_and_an_openings_points() -> None:
+    assert state_text(MY_TURN)[-1] == "your turn: play or draw · an opening needs 24 points from your hand"
+    lines = state_text(MID_TURN)
+    assert lines[-1] == "your turn: play, move, undo, end or draw · 1 of 6 plays made"
+    not_opened = huxxy_view(
+        current=0,
+        legal=["draw"],
+        body={"table": [["7H", "8S", "9H"]], "plays": 3, "placed": ["7H", "8S", "9H"], "hand": ["KS"]},
+    )
+    assert state_text(not_opened)[-1] == (
+        "your turn: play, undo, end or draw · 3 of 6 plays made · 24 of 24 opening points placed"
+    )
+    full = huxxy_view(current=0, legal=["draw"], body={"plays": 6, "opened": [True, True, False]})
+    assert state_text(full)[-1] == "your turn: undo, end or draw · 6 of 6 plays made"
+    others = huxxy_view(body={"plays": 2})
+    assert state_text(others)[-1] == "bob to play: 2 of 6 plays made"
+
+
+def test_an_invalid_group_is_marked_and_named() -> None:
+    lines = state_text(MID_TURN, [{"kind": "played", "text": "ann plays 7H to a new group 3"}])
+    assert lines[0] == "  ann plays 7H to a new group 3"
+    assert " 3! 7H  invalid" in lines
+    assert "! invalid: group 3; every group must be valid to end the turn" in lines
+    assert " 1  AC 2H 3S" in lines  # the valid ones unmarked
+    emptied = huxxy_view(body={"table": [["AC", "2H"], [], ["3S", "5C"]], "invalid": [0, 2]})
+    lines = state_text(emptied)
+    assert " 2  (empty)" in lines  # a group emptied mid-turn keeps its number
+    assert "! invalid: groups 1, 3; every group must be valid to end the turn" in lines
+
+
+def _groups_read_back(lines: list[str]) -> dict[int, tuple[str, list[str]]]:
+    """Each group's number, mark and cards, as a person reads the table's lines."""
+    found: dict[int, tuple[str, list[str]]] = {}
+    for line in lines:
+        for number, mark, cards in re.findall(rf"(?<!\S)(\d+)([ !]) ((?:{CARD} )*{CARD})(?!\S)", line):
+            assert int(number) not in found, lines
+            found[int(number)] = (mark, cards.split())
+    return found
+
+
+def _body(table: list[list[str]], invalid: frozenset[int] = frozenset()) -> Body:
+    raw = huxxy_view(body={"table": table, "invalid": sorted(invalid)})["body"]
+    body = UI.read_body(raw, ["ann", "bob", "cy"])
+    assert isinstance(body, Body)
+    return body
+
+
+GROUP = st.lists(st.sampled_from([str(card) for card in CARDS]), min_size=3, max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(GROUP, max_size=30), st.data())
+def test_every_group_is_drawn_once_with_its_number_and_a_long_table_shares_lines(
+    table: list[list[str]], data: st.DataObject
+) -> None:
+    invalid = frozenset(data.draw(st.sets(st.integers(0, len(table) - 1))) if table else ())
+    lines = table_lines(_body(table, invalid), colour=False)
+    if invalid:
+        assert lines.pop().startswith("! invalid: group")
+    read = _groups_read_back(lines)
+    assert read == {
+        index + 1: ("!" if index in invalid else " ", group) for index, group in enumerate(table)
+    } or (not table and lines == ["the table is empty"])
+    if len(table) > ONE_A_LINE and max(map(len, table), default=0) <= 5:  # such groups always fit 3 a line
+        assert len(lines) <= -(-len(table) // 3)
+        assert max(map(len, lines)) <= WIDTH
+    assert len(lines) >= -(-len(table) // MAX_COLUMNS)
+
+
+def test_a_long_table_fits_an_80_by_24_screen() -> None:
+    """Twelve groups, four players, a turn under way: the table pane's text within the rows the
+    full screen gives it (24 rows, less the status, the log's rule and three log rows, the input
+    line, and up to three rows of the last action) and 80 columns."""
+    runs = [["AC", "2H", "3S", "4H"], ["5C", "5H", "5S", "5D"], ["9D", "0S", "JH"], ["QS", "QH", "QD"]] * 3
+    raw = huxxy_view(
+        names=["ann", "bob", "cy", "dee"],
+        current=0,
+        legal=["draw"],
+        body={
+            "table": [*runs, ["7H"]],
+            "invalid": [12],
+            "sizes": [14, 9, 12, 3],
+            "opened": [True, True, False, True],
+            "hand": ["2S", "3H", "4C", "6D", "7S", "8H", "9C", "0D", "JS", "QH", "KC", "KD", "AD", "AH"],
+            "plays": 1,
+            "placed": ["7H"],
+        },
+    )
+    lines = state_text(raw)
+    assert len(lines) <= 24 - 3 - 3 - 3 and max(map(len, lines)) <= 80, "\n".join(lines)
+    assert set(_groups_read_back(lines)) == set(range(1, 14))
+    assert lines[-2].startswith("your hand: ") and lines[-1].startswith("your turn: ")
+
+
+def test_colour_only_when_asked_hearts_and_diamonds_red_a_joker_yellow() -> None:
+    plain = "\n".join(state_text(MID_TURN, [{"text": "ann plays 7H to a new group 3"}]))
+    assert "\x1b[" not in plain
+    lines = state_text(MID_TURN, [{"text": "ann plays 7H to a new group 3"}], colour=True)
+    assert lines[0] == f"  ann plays {RED}7H\x1b[0m to a new group 3"
+    assert f" 1  AC {RED}2H\x1b[0m 3S" in lines
+    hand = next(line for line in lines if line.startswith("your hand: "))
+    assert hand == f"your hand: {RED}7H\x1b[0m 8S {RED}9H\x1b[0m KS \x1b[1;33mXX\x1b[0m"
+
+
+def test_completion_offers_cards_groups_and_the_next_word() -> None:
+    view = _read(MID_TURN)
+    assert UI.commands(view) == ("play", "move", "undo", "end", "draw")
+    assert UI.complete(["play"], "", view) == ["7H", "8S", "9H", "KS", "XX"]
+    assert UI.complete(["play"], "k", view) == ["KS"]
+    assert UI.complete(["play", "7h"], "", view) == ["8S", "9H", "KS", "XX", "to"]  # the one 7H is named
+    assert UI.complete(["play", "7h", "to"], "", view) == ["1", "2", "3", "new"]
+    assert UI.complete(["play", "7h", "to"], "n", view) == ["new"]
+    assert UI.complete(["play", "7h", "to", "3"], "", view) == []
+    assert UI.complete(["move"], "", view) == ["AC", "2H", "3S", "5C", "5H", "5S", "7H"]
+    assert UI.complete(["move"], "5", view) == ["5C", "5H", "5S"]
+    assert UI.complete(["move", "5h"], "", view) == ["5C", "5S", "from", "to"]
+    assert UI.complete(["move", "5h", "from"], "", view) == ["2"]  # the groups holding 5H
+    assert UI.complete(["move", "5h", "from", "2"], "", view) == ["to"]
+    assert UI.complete(["move", "5h", "from", "2", "to"], "", view) == ["1", "3", "new"]
+    assert UI.complete(["undo"], "", view) == [] and UI.complete(["play"], "", None) == []
+    spectator = _read(huxxy_view(seat=None, body={"hand": None}))
+    assert UI.complete(["play"], "", spectator) == [] and UI.complete(["move"], "A", spectator) == ["AC"]
+
+
+def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
+    view = _read(MID_TURN)
+    assert UI.action("play", ["8s", "9h", "to", "3"], view) == "play 8S 9H to 3"
+    assert UI.action("play", ["KS", "to", "new"], view) == "play KS"
+    assert UI.action("move", ["5h", "to", "3"], view) == "move 5H from 2 to 3"  # the one group holding it
+    assert UI.action("move", ["AC", "from", "1"], view) == "move AC from 1"
+    for verb, args, says in [
+        ("play", ["QS"], "you do not hold QS"),
+        ("play", ["9H", "9H"], "you hold 1 9H, not 2"),
+        ("play", ["7H", "to", "9"], "there is no group 9: groups are numbered 1 to 3"),
+        ("play", ["7Z"], "'7Z' is not a card"),
+        ("play", [], "usage: play CARD... [to GROUP]"),
+        ("play", ["7H", "to"], "say one group after 'to'"),
+        ("play", ["7H", "to", "x"], "'x' is not a group"),
+        ("play", ["7H", "from", "2"], "play takes cards from your hand"),
+        ("move", ["5H", "from", "1"], "group 1 holds no 5H"),
+        ("move", ["5H", "from", "2", "to", "2"], "the cards are already in group 2"),
+        ("move", ["QS", "to", "1"], "no group holds QS"),
+        ("move", ["5H", "from", "7"], "there is no group 7"),
+        ("move", ["from", "2"], "usage: move CARD... [from GROUP] [to GROUP]"),
+    ]:
+        with pytest.raises(CommandError, match=re.escape(says)):
+            UI.action(verb, args, view)
+    late = _read(huxxy_view(current=0, legal=["draw"], body={"plays": 4, "opened": [True, True, False]}))
+    with pytest.raises(CommandError, match="a turn has at most 6 plays: 2 left, not 3"):
+        UI.action("play", ["7H", "8S", "9H"], late)
+    not_opened = _read(huxxy_view(current=0, legal=["draw"], body={"plays": 1, "placed": ["7H"]}))
+    with pytest.raises(CommandError, match="until you have opened you may only play cards from your hand"):
+        UI.action("move", ["5H", "from", "2"], not_opened)
+    opened = _read(huxxy_view(current=0, legal=["draw"], body={"opened": [True, True, False]}))
+    with pytest.raises(CommandError, match="a turn's first play must be a card from your hand"):
+        UI.action("move", ["5H", "from", "2"], opened)
+
+
+def test_undo_end_and_draw_take_nothing_and_need_a_play_to_undo_or_end() -> None:
+    mid, start = _read(MID_TURN), _read(MY_TURN)
+    assert [UI.action(verb, [], mid) for verb in ("undo", "end", "draw")] == ["undo", "end", "draw"]
+    with pytest.raises(CommandError, match="nothing has been played this turn to undo"):
+        UI.action("undo", [], start)
+    with pytest.raises(CommandError, match="nothing has been played this turn: play a card, or draw"):
+        UI.action("end", [], start)
+    assert UI.action("draw", [], start) == "draw"
+    with pytest.raises(CommandError, match="'end' takes nothing after it"):
+        UI.action("end", ["now"], mid)
+
+
+def test_out_of_turn_only_the_hand_is_checked_and_the_server_judges_the_rest() -> None:
+    waiting = _read(huxxy_view())
+    with pytest.raises(CommandError, match="you do not hold QS"):
+        UI.action("play", ["QS"], waiting)
+    assert UI.action("play", ["7H", "to", "9"], waiting) == "play 7H to 9"
+    assert UI.action("move", ["5H", "to", "1"], waiting) == "move 5H to 1"
+    assert UI.action("undo", [], waiting) == "undo"
+    assert UI.action("move", ["5H", "from", "2", "to", "new"], None) == "move 5H from 2"
+    watching = _read(huxxy_view(seat=None, body={"hand": None}))
+    assert UI.action("play", ["QS", "to", "2"], watching) == "play QS to 2"
+
+
+def test_a_real_matchs_views_are_read_for_a_seat_and_a_spectator() -> None:
+    game = GAMES["huxxy"]
+    names = ["ann", "bob", "cy", "dee"]
+    match = game.new_match(game.settings("huxxy", 4, {}), names, random.Random(5))
+    bots = [game.new_bot("random", match.settings, random.Random(seat)) for seat in range(4)]
+    while len(match.view(None)["table"]) < 8 and not match.over:  # a table of groups, then a turn begun
+        match.apply(match.current, bots[match.current].choose(match.bot_view(match.current)))
+    for seat in (match.current, None):
+        raw = huxxy_view(
+            names=names, seat=seat, current=match.current, turn=match.turn, variant="huxxy",
+            legal=match.legal_actions(match.current) if seat is not None else [], body=dict(match.view(seat)),
+        )  # fmt: skip
+        lines = state_text(raw)
+        assert ("your hand: " in "\n".join(lines)) is (seat is not None)
+        read = _groups_read_back(lines)
+        assert [read[number][1] for number in sorted(read)] == [
+            list(map(str, g)) for g in match.view(None)["table"]
+        ]
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ({"hand": ["7H", "7Z"]}, "body.hand: '7Z' is not a card"),
+        ({"hand": "7H"}, "body.hand: not a list of cards"),
+        ({"table": None}, "body.table: not a list of groups"),
+        ({"table": [["AC"], "2H"]}, "body.table[1]: not a list of cards"),
+        ({"table": [["AC", "1C"]]}, "body.table[0]: '1C' is not a card"),
+        ({"invalid": [2]}, "body.invalid: not numbers of groups (0 to 1)"),
+        ({"invalid": None}, "body.invalid: not numbers of groups"),
+        ({"stock": -1}, "body.stock: not a number of cards"),
+        ({"stock": True}, "body.stock: not a number of cards"),
+        ({"sizes": [6, 9]}, "body.sizes: not a hand size for each of 3 players"),
+        ({"sizes": [6, 9, "12"]}, "body.sizes: not numbers of cards"),
+        ({"opened": [True, False]}, "body.opened: not true or false for each of 3 players"),
+        ({"opened": [1, 0, 0]}, "body.opened: not true or false"),
+        ({"max_plays": 0}, "body.max_plays: not a number of plays"),
+        ({"plays": 7}, "body.plays: not a number of plays, 0 to 6"),
+        ({"plays": None}, "body.plays: not a number of plays"),
+        ({"placed": None}, "body.placed: not a list of cards"),
+    ],
+)
+def test_a_malformed_huxxy_body_is_refused_and_changes_nothing(body: dict[str, Any], says: str) -> None:
+    session = welcomed(HUXXY)
+    seated(session, huxxy_view())
+    before = session.view
+    (line,) = shown(session, State(3, huxxy_view(turn=8, body=body), ()))
+    assert line.startswith("the server sent a table this client cannot read (body.")
+    assert line.endswith("); nothing changed") and says in line
+    assert session.view is before
+
+
+def test_a_body_that_is_not_a_map_is_refused() -> None:
+    with pytest.raises(GameDataError, match="body: not a map"):
+        UI.read_body(["7H"], ["ann", "bob"])
+
+
+def test_hints_show_the_commands_to_type_and_a_malformed_one_is_refused() -> None:
+    session = welcomed(HUXXY)
+    seated(session, MY_TURN)
+    text = "play 7H 8S 9H; end: places 3 cards (24 points) in 3 of 6 plays"
+    data = {"placed": ["7H", "8S", "9H"], "points": 24}
+    lines = shown(session, Hint(text, ("play 7H 8S 9H", "end"), data))
+    assert lines == [f"hint: {text}", "      type: play 7H 8S 9H", "      type: end"]
+    assert shown(session, Hint("it is not your turn", (), {})) == ["hint: it is not your turn"]
+    malformed: list[tuple[dict[str, Any], str]] = [
+        ({"placed": ["7Z"]}, "hint data.placed: '7Z' is not a card"),
+        ({"points": -1}, "points"),
+    ]
+    for bad, says in malformed:
+        (line,) = shown(session, Hint("draw", ("draw",), bad))
+        assert line.startswith("the server sent a hint this client cannot read (hint data") and says in line
+    assert (
+        UI.hint_text("play 7H", ("play 7H",), {}, True)
+        == f"hint: play {RED}7H\x1b[0m\n      type: play {RED}7H\x1b[0m"
+    )
+    with pytest.raises(GameDataError, match="hint data: not a map"):
+        UI.hint_text("draw", ("draw",), ["draw"], False)
+
+
+def test_rules_are_short_true_and_name_the_document() -> None:
+    for variant in ("huxxy", "huxxy-jokers", None):
+        text = UI.rules(variant)
+        lines = text.splitlines()
+        assert len(lines) <= 18 and max(map(len, lines)) <= 110
+        assert text.endswith("the whole rules: docs/HUXXY.md")
+        assert "1 to 6 plays" in text and "at least\n    24 points" in text and "12 cards to each" in text
+        assert ("written XX" in text) is (variant != "huxxy")
+    assert "(106 cards)" in UI.rules("huxxy-jokers") and "(104 cards)" in UI.rules("huxxy")
