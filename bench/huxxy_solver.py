@@ -9,6 +9,8 @@ on the table, three in four of the players already opened; once without jokers (
 other load on a shared machine disturbs less). The solver's caches (``solver.huxxy._need``,
 ``_pieces._group_bounds``, and those of ``unlimited``, which bounds what the hand can place)
 are kept from call to call, as in a server; ``--cold`` empties them before every call instead.
+As ``notty-server`` does before serving (:mod:`server.heap`), the objects made at start-up are
+frozen out of the garbage collector's walk; ``--unsettled`` leaves them in, as a plain script.
 
 Small hands, as bots hold late in a game: the first 3 to 8 cards of ``--small`` stored hands of
 each variant (the same tables), a class of its own, since fewer cards in hand leave more plays for
@@ -33,6 +35,7 @@ from _machine import describe
 from huxxy_positions import Position, positions
 
 from games.huxxy import opening_points, valid_group
+from server import heap
 from solver.huxxy import MOST_PLAYS, Turn, _need, _pieces, best_turn, unlimited
 
 TARGET_MEDIAN_MS = 5.0
@@ -135,9 +138,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--small", type=int, default=50, help="stored hands per variant cut to 3..8 cards (0: none)"
     )
+    parser.add_argument(
+        "--unsettled", action="store_true", help="do not freeze the start-up heap as notty-server does"
+    )
     args = parser.parse_args(argv)
     print(f"machine: {describe()}")
-    print(f"best_turn, {'cold' if args.cold else 'warm'} caches, seed {args.seed}")
+    if not args.unsettled:
+        heap.settle()  # as notty-server does before serving: start-up objects out of the collector's walk
+    heap_said = "start-up heap unfrozen" if args.unsettled else "start-up heap frozen, as the server"
+    print(f"best_turn, {'cold' if args.cold else 'warm'} caches, seed {args.seed}, {heap_said}")
     ok = True
     every: list[float] = []
     for label, jokers in (("huxxy", False), ("huxxy-jokers", True)):

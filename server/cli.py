@@ -18,6 +18,7 @@ import trio
 
 from protocol import DEFAULT_PORT
 
+from . import heap
 from .host import Host
 from .limits import DEFAULT_LIMITS, Limits, add_limit_arguments, limits_from_args
 from .lock import LockError, WriterLock, address_text
@@ -218,6 +219,7 @@ def _serve(args: argparse.Namespace, path: Path, lock: WriterLock) -> int:
     failure: str | None = None
     try:
         limits = limits_from_args(args)
+        heap.settle()
         trio.run(run, args.host, args.port, args.name, args.grace, store, lock, args.watch_delay, limits)
     except* ListenError as group:
         failure = str(_first(group))
