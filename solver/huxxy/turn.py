@@ -29,15 +29,12 @@ import attrs
 
 from games.huxxy import Card, score
 from games.huxxy._plays import Play
+from games.huxxy.engine import MAX_PLAYS as MOST_PLAYS
+from games.huxxy.engine import OPENING_POINTS
 
 from ._need import CARD_OF, JOKER_ID, card_id
 from ._pieces import FROM_HAND, POINTS, Explorer, Piece, hand_pieces
 from .unlimited import most_placed
-
-#: The most plays one table turn may make.
-MOST_PLAYS = 6
-#: What the hand cards of an opening turn must total (a joker counts 0).
-OPENING_POINTS = 24
 
 # A turn's worth as one number, so that pieces add up: hand cards placed first, then their
 # points (at most 6 * 48 < 1000), then fewer plays (at most a few dozen).
