@@ -353,7 +353,9 @@ class Screen(Terminal):
             limit = getattr(view.body, "turn_limit", None)  # a game whose body says one (Notty's)
             turn = f"turn {view.turn}" + (f" of {limit}" if isinstance(limit, int) and limit else "")
             seat = f"seat {view.seat}" if view.seat is not None else "watching"
-            parts += [(f"{view.game} {view.variant}", 2), (f"table {session.table}", 3), (turn, 5)]
+            # A variant named as its game (huxxy) is said once.
+            game = view.game if view.variant == view.game else f"{view.game} {view.variant}"
+            parts += [(game, 2), (f"table {session.table}", 3), (turn, 5)]
             parts.append((f"{session.name}, {seat}", 4))
             if view.over:
                 whose, look = "game over", curses.A_REVERSE | curses.A_BOLD

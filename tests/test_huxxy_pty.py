@@ -313,7 +313,7 @@ def test_the_full_screen_draws_the_numbered_groups_and_the_hand(port: int, tmp_p
     dee.see("connected to")
     dee.enter("new huxxy 2 random")
     dee.see(r"your turn\s*$", timeout=20)
-    assert "huxxy huxxy" in dee.row(0)
+    assert " · huxxy · table " in dee.row(0)  # the variant named like its game is said once
     hand = dee.see(rf"^your hand: ((?:{CARD} ?)+)").group(1).split()
     assert len(hand) == 12
     assert re.search(r"^ > dee\s+\[12\] not opened \(you\)", dee.text(), re.M)
