@@ -71,6 +71,11 @@ JOKER = Card(0, "X")
 CARDS = tuple(Card(value, suit) for suit in SUITS for value in range(1, 14))
 
 
+def reading_order(card: Card) -> tuple[bool, int, int]:
+    """The key people sort cards by: value, then suit; a joker last (a hand, or a group as shown)."""
+    return (card.is_joker, card.value, 0 if card.is_joker else SUITS.index(card.suit))
+
+
 def cards_of(cards: Iterable[Card | str]) -> list[Card]:
     """Cards, from cards or their text (as the rules and the players write them)."""
     return [card if isinstance(card, Card) else Card.parse(card) for card in cards]

@@ -22,7 +22,7 @@ from itertools import pairwise
 
 import attrs
 
-from ._cards import CARDS, COPIES, JOKER, SUITS, VALUES, Card
+from ._cards import CARDS, COPIES, JOKER, SUITS, VALUES, Card, reading_order
 from ._groups import SMALLEST_GROUP, opening_points, score, valid_group
 from ._plays import Play
 
@@ -114,11 +114,7 @@ class Deal:
 
 def display_order(cards: Sequence[Card]) -> list[Card]:
     """A group as people read it: a run by value, N-of-a-kind by suit; a joker last."""
-    return sorted(cards, key=_reading_order)
-
-
-def _reading_order(card: Card) -> tuple[bool, int, int]:
-    return (card.is_joker, card.value, 0 if card.is_joker else SUITS.index(card.suit))
+    return sorted(cards, key=reading_order)
 
 
 def group_problem(cards: Sequence[Card]) -> str | None:

@@ -32,7 +32,7 @@ from games._ui import (
     seat_lines,
 )
 
-from ._cards import SUITS, Card, CardError
+from ._cards import Card, CardError, reading_order
 from ._groups import opening_points
 from .actions import ParseError, holder
 from .engine import HAND_SIZE, MAX_PLAYERS, MAX_PLAYS, MIN_PLAYERS, OPENING_POINTS
@@ -152,7 +152,7 @@ class HuxxyUI:
         if type(plays) is not int or not 0 <= plays <= max_plays:
             raise GameDataError(f"body.plays: not a number of plays, 0 to {max_plays}")
         return Body(
-            hand=None if hand is None else tuple(sorted(_cards(hand, "body.hand"), key=_reading_order)),
+            hand=None if hand is None else tuple(sorted(_cards(hand, "body.hand"), key=reading_order)),
             table=groups,
             invalid=frozenset(invalid),
             stock=stock,
@@ -329,11 +329,6 @@ def turn_line(view: TableView, body: Body) -> str:
 
 def _count(cards: int) -> str:
     return f"{cards} card" + ("" if cards == 1 else "s")
-
-
-def _reading_order(card: Card) -> tuple[bool, int, int]:
-    """A hand as people sort it: by value, then suit; a joker last."""
-    return (card.is_joker, card.value, 0 if card.is_joker else SUITS.index(card.suit))
 
 
 # -- reading what was typed and what arrived ---------------------------------------------
