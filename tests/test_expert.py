@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import PRESET_IDS, PRESETS, groupless, position
+from conftest import PRESET_IDS, PRESETS, groupless, new_game, position, set_position
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules, rules_from
+from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules, has_group, rules_from
 from games.notty.bots import LEVELS, ExpertBot, make_bot
 from games.notty.bots._expert import QUIET_ROUNDS
 from games.notty.engine import Discard, Draw, EndTurn, Game, Steal, check
@@ -251,3 +251,23 @@ def test_a_hand_of_dead_cards_is_left_for_a_thief_to_thin(robbed: int, choice: o
     bot = expert("hard")
     bot.thefts.exposed, bot.thefts.robbed = 10, robbed
     assert bot.choose(position(CLASSIC, ["R1 Y4 G7 B10", "Y1 Y9 G2 B8"]).view(0)) == choice
+
+
+# -- an opponent stuck at the hand limit: freeing it for good ----------------------------------
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("mine", ["R5", "R5 B9"])
+def test_a_stuck_opponent_is_freed_and_handed_a_card_that_can_free_it_for_good(seed: int, mine: str) -> None:
+    # A stuck opponent neither draws nor steals, so nobody thins our hand. Our theft
+    # frees it and it robs us back; but the cards passing between our two hands
+    # never gave it a group, so the turn ends holding one from the deck that might.
+    held = [Card.parse(text) for text in mine.split()]
+    stuck_hand = groupless(CLASSIC, 20, held)
+    game = set_position(new_game(CLASSIC, 2, seed), [held, stuck_hand])
+    bot = expert("hard")
+    taken = play_turn(game, bot)
+    assert taken[0] == Steal(1)
+    if not game.over:
+        feeds = any(has_group((*game.hands[1], card), CLASSIC) for card in game.hands[0])
+        assert feeds or any(isinstance(action, Draw) for action in taken)

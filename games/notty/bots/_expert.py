@@ -13,7 +13,9 @@ looks at the deck's order. Each turn it
    drawing two that fail leaves three cards and a dead turn after it);
    it never steals a last card, which would make that player the
    winner, and it frees an opponent stuck at the hand limit, since only a
-   free opponent takes cards it cannot use off its hands;
+   free opponent takes cards it cannot use off its hands; the freed
+   opponent robs it back, so unless a card it holds would give that
+   opponent a group, it draws one that might (half the deck does);
 3. draws the number of cards (0 to 3) that maximises the chance of going out
    now plus the worth of what it keeps if the draw fails, and with nothing in
    reach draws one card a turn to build from, while its hand is small (one
@@ -39,7 +41,7 @@ import random
 
 import attrs
 
-from games.notty import Card, Rules, valid_groups
+from games.notty import Card, Rules, has_group, valid_groups
 from solver import Flat, best_discard, max_discard, unflatten
 
 from ..engine import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal, View, is_legal, stuck
@@ -100,6 +102,7 @@ class ExpertBot(Bot):
         self._outlooks: dict[Rules, Outlook] = {}
         self.thefts = Thefts()
         self._plan: tuple[tuple[int, int], list[tuple[Card, ...]]] | None = None
+        self._freed: tuple[tuple[int, int], int] | None = None  # (turn, seat), victim: a stuck hand robbed
 
     def choose(self, view: View) -> Action:
         seat = view.current if view.seat is None else view.seat
@@ -137,9 +140,11 @@ class _Decision:
         if not view.stole and not view.drew:
             target = self._steal_target()
             if target is not None:
+                if stuck(view.hands[target], rules):
+                    self.bot._freed = ((view.turn, self.seat), target)
                 return Steal(target)
         if not view.drew:
-            count = self._draw_count()
+            count = self._draw_count() or self._feeding_draw()
             if count:
                 return Draw(count)
         if rules.draw_and_discard and self._allowed(DrawDiscard()):
@@ -158,18 +163,33 @@ class _Decision:
                 continue  # a last card stolen makes its owner the winner
             theirs = look.flat(cards)
             gain = look.steal_gain(self.mine, self.deck, theirs)
-            if lone and gain <= max(mine_now, self._last_taken()):
+            frees = stuck(cards, self.rules) and not an_opponent_can_act(self.view, self.seat)
+            if lone and not frees and gain <= max(mine_now, self._last_taken()):
                 continue  # a lone card: steal for a better chance now than drawing, or than waiting
             value = gain - mine_now
             if self.budget.weigh_opponents:
                 value += look.best_draw(theirs, self.deck)[0] - look.after_steal(theirs, self.deck)
-            if stuck(cards, self.rules) and not mine_now and size(self.mine) >= 2:
+            if frees:
                 value += UNSTICK
             if value > best:
                 best, target = value, victim
         if target is None and not mine_now and size(self.mine) >= BUILD_UP_TO:
             target = self._churn_target()
         return target
+
+    def _feeding_draw(self) -> int:
+        """One card, when this turn's theft freed a stuck opponent and no card we hold would give it a group.
+
+        The freed opponent robs us back at once; the cards that then pass
+        between our two hands never gave it a group, so it would be stuck
+        again. Half the deck's cards complete one of a stuck hand's groups: one
+        drawn is the way out for both of us.
+        """
+        freed, self.bot._freed = self.bot._freed, None
+        if freed is None or freed[0] != (self.view.turn, self.seat) or not self._allowed(Draw(1)):
+            return 0
+        theirs = self.view.hands[freed[1]]
+        return 0 if any(has_group((*theirs, card), self.rules) for card in set(self.hand)) else 1
 
     def _churn_target(self) -> int | None:
         """With nothing in reach and no room to build, trade cards with the biggest hand.
