@@ -258,8 +258,8 @@ def test_the_table_may_be_invalid_during_a_turn_but_not_at_its_end() -> None:
 def test_every_kind_of_bad_play_is_refused_and_changes_nothing() -> None:
     engine = position(["4H 5C", "2C"], table=["KS KH KD", "5H 6S 7H"], opened=[True])
     assert "do not hold 9D" in refused(engine, Reason.NOT_HELD, lambda: engine.play(0, [hand("9D")]))
-    assert "do not hold 4H" in refused(
-        engine, Reason.NOT_HELD, lambda: engine.play(0, [hand("4H"), hand("4H")])
+    assert refused(engine, Reason.NOT_HELD, lambda: engine.play(0, [hand("4H"), hand("4H")])) == (
+        "you hold 1 4H, not 2"
     )
     assert refused(engine, Reason.NO_SUCH_GROUP, lambda: engine.play(0, [hand("4H", 2)])) == (
         "there is no group 3: groups are numbered 1 to 2"

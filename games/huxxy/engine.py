@@ -271,13 +271,14 @@ class Engine:
                 Reason.TOO_MANY_PLAYS,
                 f"a turn has at most {MAX_PLAYS} plays: {left} left, not {len(plays)}",
             )
-        hand = Counter(self.hands[seat])
+        held = Counter(self.hands[seat])
+        hand = held.copy()
         groups = [Counter(group) for group in self.table]
         made = len(self._made)
         for play in plays:
             if play.source is None:
                 if hand[play.card] == 0:
-                    raise IllegalAction(Reason.NOT_HELD, f"you do not hold {play.card}")
+                    raise IllegalAction(Reason.NOT_HELD, _not_held(play.card, held, plays))
                 hand[play.card] -= 1
             else:
                 if not self.opened[seat]:
@@ -409,6 +410,13 @@ class Engine:
         for group in self.table:
             total.update(group)
         return total
+
+
+def _not_held(card: Card, held: Counter[Card], plays: Sequence[Play]) -> str:
+    if not held[card]:
+        return f"you do not hold {card}"
+    wanted = sum(1 for play in plays if play.source is None and play.card == card)
+    return f"you hold {held[card]} {card}, not {wanted}"
 
 
 def _no_group(index: int, groups: int) -> str:
