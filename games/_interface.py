@@ -230,6 +230,13 @@ class Match(Protocol):
         loop); ``None`` if the game gives no hints."""
         ...
 
+    def unfinished_turn(self) -> Sequence[Any]:
+        """The actions that take back what the turn under way has done and not yet made final, for a
+        game ending in its middle (a resignation): the host applies and records them like any
+        other, so the final position and its replay show the table as the turn found it. Empty
+        when every action is final as it is made (Notty, Ochos Locos)."""
+        ...
+
     def stand_in_began(self, seat: int, asked: Collection[str]) -> Sequence[Any]:
         """A bot has begun to play for ``seat``'s person (gone past the server's grace, or given the
         seat up). The match may change its ``settings`` for it, leaving alone the options named in

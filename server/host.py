@@ -344,7 +344,7 @@ class Host:
             case Autopilot(on):
                 return self._autopilot(session, on)
             case Resign():
-                return self._resign(session)
+                return self._resign(session, now)
             case Ping(nonce):
                 return [(conn, Pong(nonce))]
             case Bye():
@@ -659,7 +659,7 @@ class Host:
         self._stirred.add(table.id)  # its turn may be under way: the bot takes it from here
         return told
 
-    def _resign(self, session: Session) -> list[Outgoing]:
+    def _resign(self, session: Session, now: float) -> list[Outgoing]:
         """Concede (server.resign): ranked last; the game ends now if nobody else is left to play
         for, else a bot plays the seat to the end."""
         table, index = self._my_seat(session)
@@ -667,16 +667,21 @@ class Host:
         _not_resigned(table, index)
         seat = table.seats[index]
         name = seat.name or f"seat-{index}"
+        people = [i for i, other in enumerate(table.seats) if other.bot is None and other.token_hash]
+        ends = ends_at_once(len(table.seats), [*table.resigned, index], people)
+        taken_back: list[Outgoing] = []
+        if ends:  # the turn under way never ends: what it did and has not made final is taken back
+            for action in match.unfinished_turn():
+                taken_back += self.driver.apply(table, match.current, action, now)
         seat.resigned = True
         table.resigned.append(index)
         self._journal.append(Resigned(table.id, index, table.moves))
         self._stirred.add(table.id)
-        people = [i for i, other in enumerate(table.seats) if other.bot is None and other.token_hash]
-        if ends_at_once(len(table.seats), table.resigned, people):
+        if ends:
             table.conceded = conceded(match.names, table.resigned)
             told = table.notice(index, "resigned", f"{name} resigned: the game is over")
             self.driver.note_end(table)
-            return told + self.driver.broadcast(table, ())
+            return taken_back + told + self.driver.broadcast(table, ())
         text = f"{name} resigned: a bot plays their seat to the end, and they are ranked last"
         told = table.notice(index, "resigned", text)
         return told + self.driver.stand_in(table, index)

@@ -191,6 +191,9 @@ class HiddenMatch:
         hand = list(self.hands[seat])
         return lambda: HintAnswer(f"play {hand[0]}", (f"play {hand[0]}",), {"card": hand[0]})
 
+    def unfinished_turn(self) -> tuple[Any, ...]:
+        return ()  # every action is final as it is made
+
     def stand_in_began(self, seat: int, asked: Collection[str]) -> tuple[Any, ...]:
         return ()
 

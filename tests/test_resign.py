@@ -34,7 +34,7 @@ from server.journal import GameOver, Resigned, SeatLeft
 from server.replay import print_game, print_games
 from server.store import Store
 
-GAMES = ("notty", "ochos-locos")
+GAMES = ("notty", "ochos-locos", "huxxy")
 
 
 def _table(net: Net, game: str, people: int, bots: tuple[str, ...] = ()) -> list[HostClient]:
@@ -167,6 +167,36 @@ def test_a_game_ended_by_resigning_replays_to_its_end(tmp_path: Path) -> None:
     listed = io.StringIO()
     print_games(store.games(), listed)
     assert "ranked" not in listed.getvalue() and "ann won (resigned)" in listed.getvalue()
+    store.close()
+
+
+def test_a_game_ended_mid_turn_by_resigning_takes_the_turn_back_and_replays_so(tmp_path: Path) -> None:
+    # huxxy's plays are final only when the turn ends: a game that ends in the middle of one
+    # ends with the table and the hands as that turn found them, and its record says so.
+    net = Net()
+    ann, bob = _table(net, "huxxy", 2)
+    table = ann.table
+    match: Any = table.match
+    mover = (ann, bob)[match.current]
+    hand, start = list(match.engine.hands[match.current]), [list(group) for group in match.engine.table]
+    for card in hand[:2]:  # two plays, and a table left invalid, as a turn under way may leave it
+        (answer, *_) = mover.send(Act(f"play {card}"))
+        assert not isinstance(answer, Error), answer
+    assert len(match.engine.plays) == 2
+    bob.send(Resign())
+    assert table.over and not match.engine.plays
+    assert sorted(match.engine.hands[match.current]) == sorted(hand)
+    assert [list(group) for group in match.engine.table] == start
+    for client in (ann, bob):
+        assert [list(group) for group in client.view["body"]["table"]] == [[str(c) for c in g] for g in start]
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    saved = store.game(table.id)
+    assert saved is not None and saved.resigned == ((1, 4),)  # after two plays and their two undos
+    assert [move.action for move in saved.moves] == [f"play {hand[0]}", f"play {hand[1]}", "undo", "undo"]
+    out = io.StringIO()
+    print_game(saved, out)
+    assert "      bob resigns\n" in out.getvalue()
     store.close()
 
 

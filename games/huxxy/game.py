@@ -391,6 +391,10 @@ class HuxxyMatch:
         view = self._seat_view(seat)
         return lambda: hint_for(view)
 
+    def unfinished_turn(self) -> tuple[Undo, ...]:
+        """An undo for each play of the turn under way: a turn counts only once it ends."""
+        return tuple(Undo() for _ in self.engine.plays)
+
     def stand_in_began(self, seat: int, asked: Collection[str]) -> tuple[Any, ...]:
         """Nothing changes: every game of huxxy ends, as each turn draws or places a card."""
         return ()

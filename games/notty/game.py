@@ -182,6 +182,9 @@ class NottyMatch:
         self._events = {}
         return Step(tuple(events), _tokens(chance_of(events)))
 
+    def unfinished_turn(self) -> tuple[Any, ...]:
+        return ()  # every action is final as it is made
+
     def stand_in_began(self, seat: int, asked: Collection[str]) -> tuple[Any, ...]:
         """A bot began to play for ``seat``'s person: a table with no turn limit, unless its creator
         asked for none, now ends with no winner :data:`BOT_TURN_LIMIT` turns after those played."""

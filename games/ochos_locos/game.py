@@ -558,6 +558,9 @@ class OchosMatch:
         names = self.names
         return lambda: expert_hint(view, names, ExpertBot(random.Random()))
 
+    def unfinished_turn(self) -> tuple[Any, ...]:
+        return ()  # every action is final as it is made
+
     def stand_in_began(self, seat: int, asked: Collection[str]) -> tuple[Any, ...]:
         """A bot playing for a person changes nothing: every game of Ochos Locos ends."""
         return ()
