@@ -4,7 +4,8 @@ imported, never the engine's play: the server judges every play; the client refu
 what the view shows is wrong (a card not held, a group that is not there, a move before opening).
 
 The table is drawn with its groups numbered as players type them (from 1), one a line while they
-are few; a longer table shares lines in columns, so that it stays whole in an 80 by 24 screen,
+are few; a longer table shares lines in columns (or, when its groups are too long for two
+columns, side by side as many a line as fit), so that it stays whole in an 80 by 24 screen,
 whose table pane the full-screen client cuts at the bottom (where the hand is) when it is too tall.
 """
 
@@ -277,7 +278,7 @@ def table_lines(body: Body, colour: bool) -> list[str]:
         return ["the table is empty"]
     lines = [cell + ("  invalid" if index in body.invalid else "") for index, cell in enumerate(cells)]
     if len(cells) > ONE_A_LINE:
-        lines = _columns(cells) or lines
+        lines = _columns(cells) or _flow(cells)
     lines = [colour_cards_in(line.rstrip(), colour) for line in lines]
     if body.invalid:
         numbers = ", ".join(str(index + 1) for index in sorted(body.invalid))
@@ -302,6 +303,18 @@ def _columns(cells: Sequence[str]) -> list[str] | None:
                 for row in range(rows)
             ]
     return None
+
+
+def _flow(cells: Sequence[str]) -> list[str]:
+    """``cells`` side by side in reading order, as many a line as fit ``WIDTH``: for long groups,
+    which no two columns fit, so that a tall table still leaves the hand on the screen."""
+    lines: list[str] = []
+    for cell in cells:
+        if lines and len(lines[-1]) + 3 + len(cell) <= WIDTH:
+            lines[-1] += "   " + cell
+        else:
+            lines.append(cell)
+    return lines
 
 
 def turn_line(view: TableView, body: Body) -> str:
