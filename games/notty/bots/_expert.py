@@ -140,7 +140,7 @@ class _Decision:
         if not view.stole and not view.drew:
             target = self._steal_target()
             if target is not None:
-                if stuck(view.hands[target], rules):
+                if not an_opponent_can_act(view, self.seat):  # a stuck one, freed: it robs us back
                     self.bot._freed = ((view.turn, self.seat), target)
                 return Steal(target)
         if not view.drew:
@@ -169,7 +169,7 @@ class _Decision:
             value = gain - mine_now
             if self.budget.weigh_opponents:
                 value += look.best_draw(theirs, self.deck)[0] - look.after_steal(theirs, self.deck)
-            if frees:
+            if frees or (stuck(cards, self.rules) and not mine_now and size(self.mine) >= 2):
                 value += UNSTICK
             if value > best:
                 best, target = value, victim
