@@ -42,6 +42,7 @@ play: $(RUNTIME)
 
 test: $(TESTING)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest
 

@@ -571,15 +571,14 @@ class Store:
                 variant,
                 tuple((names or "").split("\t")),
                 moves,
-                started_at,
-                ended_at,
+                started,
+                ended,
                 winner,
                 reason,
                 _ranking_of(ranking),
                 tuple((notes or "").split("\t")),
             )
-            for game_id, game, variant, started_at, ended_at, winner, reason, ranking, moves, names, notes
-            in rows
+            for game_id, game, variant, started, ended, winner, reason, ranking, moves, names, notes in rows
         ]
 
 

@@ -153,8 +153,7 @@ def test_bigger_hands_and_draws_agree() -> None:
 @needs_native
 def test_the_environment_forces_pure_python() -> None:
     probe = (
-        "from solver.notty import _api, _chance, _impl\n"
-        "print(_impl.native, _api._native, _chance._native)"
+        "from solver.notty import _api, _chance, _impl\nprint(_impl.native, _api._native, _chance._native)"
     )
     env = {**os.environ, "NOTTY_PURE_PYTHON": "1"}
     shown = subprocess.run(
