@@ -84,7 +84,13 @@ def test_the_readme_commands_do_what_it_says() -> None:
     play = _dry_run("play")
     assert play[-1] == ".venv/bin/notty-client", play  # then plays
     test = _dry_run("test")
-    assert test[-3:] == [".venv/bin/ruff check .", ".venv/bin/mypy", ".venv/bin/pytest"], test  # every check
+    checks = [
+        ".venv/bin/ruff check .",
+        ".venv/bin/ruff format --check .",
+        ".venv/bin/mypy",
+        ".venv/bin/pytest",
+    ]
+    assert test[-4:] == checks, test  # every check
 
 
 @needs_make
