@@ -17,8 +17,8 @@ from __future__ import annotations
 import difflib
 import importlib
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 import attrs
 
@@ -200,6 +200,24 @@ def seat_lines(
         tags = (" (you)" if seat == you else "") + (" (bot)" if seat in bots else "")
         lines.append(f" {marker} {name:<{width}}{detail}{tags}".rstrip())
     return lines
+
+
+CardT = TypeVar("CardT")
+
+
+def read_cards(cards: Any, where: str, parse: Callable[[str], CardT]) -> list[CardT]:
+    """The cards a body or hint lists at ``where``, each word read by the game's ``parse``
+    (which raises ``ValueError`` for a word that is no card)."""
+    if not isinstance(cards, list | tuple) or not all(isinstance(card, str) for card in cards):
+        raise GameDataError(f"{where}: not a list of cards")
+    try:
+        return [parse(card) for card in cards]
+    except ValueError as error:
+        raise GameDataError(f"{where}: {error}") from None
+
+
+def count_cards(cards: int) -> str:
+    return f"{cards} card" + ("" if cards == 1 else "s")
 
 
 def game_over_line(outcome: str) -> str:

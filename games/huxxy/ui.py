@@ -27,9 +27,11 @@ from games._ui import (
     NumberWord,
     TableView,
     coloured,
+    count_cards,
     game_over_line,
     is_number,
     nothing_after,
+    read_cards,
     seat_lines,
 )
 
@@ -170,7 +172,7 @@ class HuxxyUI:
         body = _body(view)
         lines = [colour_cards_in(f"  {event['text']}", colour) for event in events if event.get("text")]
         lines.append(
-            f"table {table} · {view.variant} · turn {view.turn} · stock {_count(body.stock)}"
+            f"table {table} · {view.variant} · turn {view.turn} · stock {count_cards(body.stock)}"
             f" · plays this turn {body.plays}/{body.max_plays}"
         )
         details = [
@@ -340,26 +342,17 @@ def turn_line(view: TableView, body: Body) -> str:
     return line
 
 
-def _count(cards: int) -> str:
-    return f"{cards} card" + ("" if cards == 1 else "s")
-
-
 # -- reading what was typed and what arrived ---------------------------------------------
+
+
+def _cards(cards: Any, where: str) -> list[Card]:
+    return read_cards(cards, where, Card.parse)
 
 
 def _body(view: TableView) -> Body:
     """The body this UI read; a view read by another game's UI is a bug in the client."""
     assert isinstance(view.body, Body), f"not a huxxy view: {view.body!r}"
     return view.body
-
-
-def _cards(cards: Any, where: str) -> list[Card]:
-    if not isinstance(cards, list | tuple) or not all(isinstance(card, str) for card in cards):
-        raise GameDataError(f"{where}: not a list of cards")
-    try:
-        return [Card.parse(card) for card in cards]
-    except CardError as error:
-        raise GameDataError(f"{where}: {error}") from None
 
 
 USAGE = {

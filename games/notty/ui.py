@@ -22,10 +22,11 @@ from games._ui import (
     game_over_line,
     is_number,
     nothing_after,
+    read_cards,
     seat_lines,
 )
 
-from ._cards import Card, CardError, parse_cards
+from ._cards import Card, parse_cards
 from ._endings import end_text
 from ._groups import InvalidGroup, classify_group
 from ._rules import PRESETS
@@ -336,6 +337,10 @@ def legal_summary(legal: Sequence[str]) -> str:
 # -- reading what was typed and what arrived ---------------------------------------------
 
 
+def _cards(cards: Any, where: str) -> list[Card]:
+    return read_cards(cards, where, Card.parse)
+
+
 def _body(view: TableView) -> Body:
     """The body this UI read; a view read by another game's UI is a bug in the client."""
     assert isinstance(view.body, Body), f"not a Notty view: {view.body!r}"
@@ -400,15 +405,6 @@ def _group(args: Sequence[str], view: TableView | None) -> list[Card]:
 
 def _cards_text(cards: Iterable[Card]) -> str:
     return " ".join(str(card) for card in cards)
-
-
-def _cards(cards: Any, where: str) -> list[Card]:
-    if not isinstance(cards, list | tuple):
-        raise GameDataError(f"{where}: not a list of cards")
-    try:
-        return [Card.parse(card) for card in cards]
-    except CardError as error:
-        raise GameDataError(f"{where}: {error}") from None
 
 
 def read_hint(data: Any) -> HintData:

@@ -24,9 +24,11 @@ from games._ui import (
     TableView,
     colour_cards,
     coloured,
+    count_cards,
     game_over_line,
     next_words,
     nothing_after,
+    read_cards,
     seat_lines,
 )
 
@@ -135,7 +137,9 @@ class OchosUI:
     ) -> str:
         body = _body(view)
         lines = [colour_cards_in(f"  {event['text']}", colour) for event in events if event.get("text")]
-        lines.append(f"table {table} · {view.variant} · turn {view.turn} · draw pile {_count(body.stock)}")
+        lines.append(
+            f"table {table} · {view.variant} · turn {view.turn} · draw pile {count_cards(body.stock)}"
+        )
         lines += seat_lines(
             view.names, [f" [{size:>2}]" for size in body.sizes], view.to_move, view.seat, view.bots
         )
@@ -244,26 +248,17 @@ def legal_summary(legal: Sequence[str]) -> str:
     return ", ".join(parts)
 
 
-def _count(cards: int) -> str:
-    return f"{cards} card" + ("" if cards == 1 else "s")
-
-
 # -- reading what was typed and what arrived ---------------------------------------------
+
+
+def _cards(cards: Any, where: str) -> list[Card]:
+    return read_cards(cards, where, Card.parse)
 
 
 def _body(view: TableView) -> Body:
     """The body this UI read; a view read by another game's UI is a bug in the client."""
     assert isinstance(view.body, Body), f"not an Ochos Locos view: {view.body!r}"
     return view.body
-
-
-def _cards(cards: Any, where: str) -> list[Card]:
-    if not isinstance(cards, list | tuple) or not all(isinstance(card, str) for card in cards):
-        raise GameDataError(f"{where}: not a list of cards")
-    try:
-        return [Card.parse(card) for card in cards]
-    except CardError as error:
-        raise GameDataError(f"{where}: {error}") from None
 
 
 def _play(args: Sequence[str], view: TableView | None) -> str:
