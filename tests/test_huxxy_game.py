@@ -342,6 +342,38 @@ def test_a_hint_typed_in_order_is_accepted_and_ends_the_turn(seed: int) -> None:
     assert asked > 3
 
 
+@needs_solver
+def test_a_hint_mid_turn_keeps_the_plays_that_begin_the_best_turn_and_undoes_only_the_others() -> None:
+    match = table_match(["7H 8S 9H 5C 2D", "2C"], ["5S 5H 5D"], [True])
+    start = hint(match)
+    assert start.actions[-1] == "end" and "undo" not in start.actions and len(start.actions) >= 3
+    match.apply(0, match.parse_action(start.actions[0]))
+    made = len(match.engine.plays)
+    after = hint(match)
+    assert after.actions == start.actions[1:] and after.data == start.data
+    assert after.text.startswith(f"after your {made} play")
+    for text in start.actions[1:-1]:
+        match.apply(0, match.parse_action(text))
+    done = hint(match)
+    assert done.actions == ("end",) and done.text.startswith(f"your {len(match.engine.plays)} plays so far")
+    match.apply(0, Undo())
+    match.apply(0, match.parse_action("play 2D to new"))  # not in the best turn: undone, the rest kept
+    astray = hint(match)
+    kept = len(match.engine.plays) - 1
+    assert astray.actions[0] == "undo" and astray.actions[1] != "undo"
+    assert astray.text.startswith(f"undo your last 1 play (keep the first {kept} play")
+    trial = copy.deepcopy(match)
+    for text in astray.actions:
+        trial.apply(0, trial.parse_action(text))
+    assert trial.turn == match.turn + 1 and len(trial.engine.hand(0)) == 5 - len(start.data["placed"])
+
+
+def hint(match: HuxxyMatch) -> Any:
+    job = match.hint(match.current)
+    assert job is not None
+    return job()
+
+
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32), seats=st.integers(2, 4))
 def test_the_fallback_is_always_legal_for_the_seat_on_turn_and_none_for_others(seed: int, seats: int) -> None:

@@ -154,7 +154,8 @@ def make_bot(name: str, rng: random.Random) -> PlanningBot:
 
 
 def hint_for(view: SeatView) -> HintAnswer:
-    """The solver's best turn from the start of this turn, as the commands to type."""
+    """The solver's best turn from the start of this turn, as the commands to type: the plays
+    already made that begin it are kept, and only those after them undone."""
     if view.seat < 0:
         return HintAnswer("you are watching")
     if not view.on_turn:
@@ -171,14 +172,29 @@ def hint_for(view: SeatView) -> HintAnswer:
             else f"no opening of {OPENING_POINTS} points can be made from your hand"
         )
         return HintAnswer(f"draw: {why}", ("draw",), {"placed": [], "points": 0})
-    said = [str(command) for command in commands(turn.plays, len(table))]
-    undo = ["undo"] * len(view.plays)
+    made = view.plays
+    planned = as_made(turn.plays, len(table))
+    same = [a == b for a, b in zip(made, planned, strict=False)]
+    kept = same.index(False) if False in same else len(same)  # the plays made that begin the best turn
+    undo = ["undo"] * (len(made) - kept)
+    groups = len(table) + sum(1 for play in turn.plays[:kept] if play.target is None)
+    said = [str(command) for command in commands(turn.plays[kept:], groups)]
     placed = len(turn.placed)
-    text = (
-        f"{'; '.join(said)}; end: places {placed} card{'s' if placed != 1 else ''} "
+    text = "; ".join([*said, "end"]) + (
+        f": places {placed} card{'s' if placed != 1 else ''} "
         f"({score(turn.placed)} points) in {len(turn.plays)} of {MAX_PLAYS} plays"
     )
-    if undo:
-        text = f"from the start of your turn (undo your {len(undo)} plays first): {text}"
+    if undo and not kept:
+        text = f"from the start of your turn (undo your {_plays(len(undo))} first): {text}"
+    elif undo:
+        text = f"undo your last {_plays(len(undo))} (keep the first {_plays(kept)}), then: {text}"
+    elif kept == len(planned):
+        text = f"your {_plays(kept)} so far make the best turn: {text}"
+    elif kept:
+        text = f"after your {_plays(kept)} so far: {text}"
     data = {"placed": [str(card) for card in turn.placed], "points": score(turn.placed)}
     return HintAnswer(text, (*undo, *said, "end"), data)
+
+
+def _plays(count: int) -> str:
+    return f"{count} play{'s' if count != 1 else ''}"
