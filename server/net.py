@@ -72,10 +72,16 @@ class Link:
     address: str  # as the per-address caps count it (server.limits.counted_address)
     refusals: int = 0  # rate-limited messages since the last one accepted
     scope: trio.CancelScope | None = None  # its reader's and flusher's, once they run
+    #: Goodbye is queued (perhaps held for a commit): nothing more from this peer is read or answered.
+    ending: bool = False
 
     @property
     def closing(self) -> bool:
         return self.socket.closing or self.socket.broken
+
+    @property
+    def listening(self) -> bool:
+        return not (self.ending or self.closing)
 
 
 class NottyServer:
@@ -256,7 +262,7 @@ class NottyServer:
         really passed does the connection time out. Welcome swaps the hello
         deadline for the idle one, so the scope is renewed then.
         """
-        while not link.closing:
+        while link.listening:
             # Before welcome the deadline is fixed, so trickling bytes cannot stretch it.
             welcomed = link.protocol.state is not ConnectionState.HELLO
             deadline = (
@@ -266,7 +272,7 @@ class NottyServer:
                 self._time_out(link, welcomed)
                 return
             with trio.move_on_at(deadline):
-                while not link.closing:
+                while link.listening:
                     data = await link.socket.receive(MAX_FRAME)
                     if not data:
                         return
@@ -281,8 +287,9 @@ class NottyServer:
                         break  # welcomed: from now the idle deadline applies, and it may be the sooner
 
     def _drain(self, link: Link) -> None:
-        """Answer every whole message received so far."""
-        while not link.closing:
+        """Answer every whole message received so far (none once goodbye is queued: a flood that
+        closes its connection while a commit holds the goodbye is not read on meanwhile)."""
+        while link.listening:
             try:
                 message = link.protocol.next_event()
             except ProtocolError as error:
@@ -459,6 +466,8 @@ class NottyServer:
 
     def _queue(self, link: Link, message: Message) -> None:
         """Send ``message`` once everything journaled before it is stored."""
+        if isinstance(message, Goodbye):
+            link.ending = True
         if self._unrecorded:
             self._held.append((link, message))
         else:
@@ -467,6 +476,8 @@ class NottyServer:
     def _send(self, link: Link, message: Message) -> None:
         if link.closing:
             return
+        if link.protocol.state is ConnectionState.CLOSED and not isinstance(message, (Error, Goodbye)):
+            return  # the peer said bye before this reply to an earlier message could go: nobody to tell
         try:
             data = link.protocol.send(message)
         except Exception:  # out of turn, too big for one frame, or a game's data msgpack cannot carry

@@ -61,6 +61,7 @@ from server.limits import (
     limits_from_args,
 )
 from server.net import NottyServer
+from server.store import Store
 
 Start = Callable[..., Awaitable[tuple[NottyServer, int]]]
 
@@ -499,6 +500,47 @@ async def test_a_client_that_keeps_flooding_is_closed_after_a_bounded_answer(sta
     assert len(heard) == 2 + MAX_REFUSALS + 1  # nothing like one answer per ping
     await _still_answered(bob, 1)
     await _gone(server, 1)
+
+
+async def test_a_flood_whose_goodbye_waits_for_a_commit_is_read_no_further(
+    nursery: trio.Nursery, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The table it asks for must be stored before any reply goes, so the goodbye waits too: the
+    pings after it are neither answered nor logged, one by one."""
+    port = await _stored(nursery, tmp_path, Limits(rate=1, burst=2))
+    bob = await Client.connect(port, "bob")
+    eve = await _raw(port)
+    caplog.set_level(logging.INFO, logger="notty.server")
+    flood = (Ping(n) for n in range(2000))
+    await eve.stream.send_all(
+        _frames(Hello(PROTOCOL_VERSION, "eve"), notty_table("classic", 2, ("random",)), *flood)
+    )
+    heard = await _until_closed(eve)
+    assert _codes(heard) == ["rate-limit"] * MAX_REFUSALS and isinstance(heard[-1], Goodbye)
+    closed = [record for record in caplog.records if "over the rate in a row" in record.getMessage()]
+    assert len(closed) == 1, len(closed)
+    await _still_answered(bob, 1)
+
+
+async def test_replies_still_waiting_for_a_commit_when_the_client_says_bye_are_dropped_quietly(
+    nursery: trio.Nursery, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    port = await _stored(nursery, tmp_path)
+    ann = await Client.connect(port, "ann")
+    await ann.send(notty_table("classic", 2, ("random",)))
+    await ann.expect(Seated)
+    caplog.set_level(logging.INFO, logger="notty.server")
+    await ann.stream.send_all(_frames(Leave(), Bye()))  # the left it earns waits for the record
+    heard = await _until_closed(ann)
+    assert isinstance(heard[-1], Goodbye) and not any(isinstance(message, Left) for message in heard)
+    assert not [record for record in caplog.records if record.levelno >= logging.WARNING]
+
+
+async def _stored(nursery: trio.Nursery, tmp_path: Path, limits: Limits = DEFAULT_LIMITS) -> int:
+    """A server that stores its games, as ``notty-server`` does: a reply waits for its commit."""
+    server = NottyServer(_host(limits), store=Store(tmp_path / "notty.db"), limits=limits)
+    (listener,) = await nursery.start(server.serve, "127.0.0.1", 0)
+    return int(listener.socket.getsockname()[1])
 
 
 async def test_only_refusals_in_a_row_close_a_connection(start: Start) -> None:
