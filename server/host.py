@@ -296,7 +296,9 @@ class Host:
             return gone + table.seat_news(conn)
         seat.dropped_at = now
         if table.over:  # nothing to hold the seat for (a resignation may have ended the game)
-            return table.notice(session.seat, "left", f"{seat.name} left the table")
+            gone = table.notice(session.seat, "left", f"{seat.name} left the table")
+            self._forget_if_empty(table)  # the last one gone: the finished game leaves the list
+            return gone
         held = f"{seat.name} dropped; their seat is held for {whole_seconds(self.grace)} s"
         return table.notice(session.seat, "dropped", held, self.grace)
 
@@ -392,6 +394,8 @@ class Host:
                 if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
                     if seat.conn is not None:  # the old connection is still here: it loses the seat
                         out += self._evict(seat.conn)
+                        if table.creator == seat.conn:  # and whatever its seat may do: start, say
+                            table.creator = conn
                     elif seat.dropped_at is not None or seat.stand_in:  # the others see them back
                         # The bot stops only if it played for their absence: not for a resignation
                         # or an autopilot, which outlast it.
@@ -746,7 +750,7 @@ class Host:
         return self.tables[session.table], session.seat
 
     def _forget_if_empty(self, table: Table) -> None:
-        self.driver.forget_if_empty(table, self.abandon_after)
+        self.driver.forget_if_empty(table)
 
 
 def _in_lobby(session: Session) -> None:

@@ -396,7 +396,7 @@ class Driver:
             elif table.empty_since is None:
                 table.empty_since = now
             elif now - table.empty_since >= abandon_after:
-                self.abandon(table, abandon_after)
+                self.abandon(table, f"nobody came back to it for {abandon_after:g} seconds")
                 continue
             for index, seat in enumerate(table.seats):
                 if seat.dropped_at is not None and not seat.stand_in and now - seat.dropped_at >= grace:
@@ -416,13 +416,13 @@ class Driver:
                 out += table.notice(match.current, "timed-out", text, table.turn_seconds, skip=current.conn)
         return out
 
-    def abandon(self, table: Table, after: float) -> None:
+    def abandon(self, table: Table, why: str) -> None:
         del self.tables[table.id]
         self.listing += 1
         self._journal.append(GameOver(table.id, None, ABANDONED))
-        log.info("table %d closed: nobody came back to it for %g seconds", table.id, after)
+        log.info("table %d closed: %s", table.id, why)
 
-    def forget_if_empty(self, table: Table, after: float) -> None:
+    def forget_if_empty(self, table: Table) -> None:
         """A table nobody is at goes away, unless its game is held for players who may come back.
 
         A game of bots alone, with nobody watching, is abandoned: no one could
@@ -431,7 +431,7 @@ class Driver:
         if table.anyone_here() or (table.running and not table.bots_alone) or table.id not in self.tables:
             return
         if table.running:
-            self.abandon(table, after)
+            self.abandon(table, "nobody is at it, and its bots play only while someone watches")
         else:
             del self.tables[table.id]
             self.listing += 1

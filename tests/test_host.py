@@ -390,6 +390,20 @@ def test_drop_and_resume_with_token_then_stand_in_after_grace() -> None:
     assert net.client("mallory", token="x" * 40).inbox[-1].code == "bad-token"
 
 
+def test_the_creator_resuming_its_seat_from_a_new_connection_can_still_start_the_table() -> None:
+    net = Net()
+    ann = net.client("ann")
+    seated = ann.send(notty("classic", 3))[0]
+    again = net.client("ann", token=seated.token)  # the old connection is still open: it is evicted
+    assert isinstance(again.inbox[1], Seated)
+    bob = net.client("bob")
+    bob.send(Join(seated.table))
+    assert bob.send(Start())[0].code == "not-creator"
+    assert not any(isinstance(message, State) for message in again.inbox)
+    again.send(Start())
+    assert again.view is not None and again.view["names"][:2] == ("ann", "bob")  # started: a bot in seat 3
+
+
 def test_turn_time_limit_hands_the_turn_to_the_server() -> None:
     net = Net()
     ann, bob = net.client("ann"), net.client("bob")

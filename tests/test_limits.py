@@ -680,16 +680,18 @@ async def test_tables_from_one_address_over_its_cap_are_refused_until_one_closes
     await carol.expect(Seated)
 
 
-async def test_finished_games_nobody_is_at_do_not_count_against_the_table_limit(start: Start) -> None:
+async def test_a_finished_game_whose_player_drops_goes_and_frees_its_place_under_the_table_limit(
+    start: Start,
+) -> None:
     server, port = await start(Limits(max_tables=1))
     ann = await Client.connect(port, "ann")
     await ann.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=0, turn_limit=1))
     finished = (await ann.expect(Seated)).table
     while (await ann.state_when(_my_turn))["result"] is None:
         await ann.send(Act("end"))
-    await ann.stream.aclose()  # gone without a leave: the finished table stays behind
+    await ann.stream.aclose()  # gone without a leave: nobody is at the finished table
     await _gone(server, 0)
-    assert list(server.host.tables) == [finished]
+    assert list(server.host.tables) == []
     bob = await Client.connect(port, "bob")
     await bob.send(notty_table("classic", 2))
     assert (await bob.expect(Seated)).table != finished

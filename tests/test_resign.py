@@ -22,6 +22,7 @@ from protocol import (
     Error,
     Join,
     Leave,
+    ListTables,
     Notice,
     ProtocolError,
     Resign,
@@ -78,6 +79,17 @@ def test_at_two_seats_the_game_ends_at_once_and_the_other_wins(game: str) -> Non
     (refused,) = bob.send(Resign())
     assert isinstance(refused, Error) and refused.code == "game-over"
     assert net.run_bots() == 0
+
+
+def test_a_finished_game_goes_from_the_list_when_its_last_player_drops_rather_than_leaves() -> None:
+    net = Net()
+    ann, bob = _table(net, "notty", 2)
+    ann.send(Resign())
+    net.drop(ann)
+    eve = net.client("eve")
+    assert [info["table"] for info in eve.send(ListTables())[0].tables] == [bob.table.id]  # bob is there
+    net.drop(bob)
+    assert eve.send(ListTables())[0].tables == ()
 
 
 @pytest.mark.parametrize("game", GAMES)
