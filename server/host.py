@@ -235,7 +235,13 @@ class Host:
         self._stirred.add(table.id)
         log.info("table %d restored at turn %d", table.id, table.match.turn)
 
-    def halt(self, table_ids: Iterable[int], why: str, unbegun: Container[int] = ()) -> list[Outgoing]:
+    def halt(
+        self,
+        table_ids: Iterable[int],
+        why: str,
+        unbegun: Container[int] = (),
+        leavers: Iterable[tuple[ConnId, int]] = (),
+    ) -> list[Outgoing]:
         """Stop tables whose last changes the store could not record: their game goes no further here.
 
         Whatever the failed write carried was never acknowledged (the shell
@@ -243,14 +249,19 @@ class Host:
         state everyone saw; a restart restores the game from there, and its
         seats' tokens resume it; unless the game's very start is what failed
         (its table is in ``unbegun``): then there is nothing to resume. Everyone
-        at a stopped table is told why and sent back to the lobby.
+        at a stopped table is told why and sent back to the lobby, and so is
+        each of ``leavers`` (connection, table) whose leave went unrecorded.
         """
         out: list[Outgoing] = []
+        leaving = list(leavers)
         for table_id in table_ids:
             table = self.tables.pop(table_id, None)
-            if table is None:
+            told = [conn for conn, left in leaving if left == table_id and conn in self.sessions]
+            if table is None and not told:
                 continue
-            self.driver.listing += 1
+            if table is not None:
+                self.driver.listing += 1
+            # (Gone already, if the unrecorded leave left its bots alone: a restart brings it back.)
             log.error("table %d stopped: its game could not be recorded (%s)", table_id, why)
             if table_id in unbegun:
                 text = (
@@ -264,11 +275,16 @@ class Host:
                     "server's operator has fixed this and restarted the server, your seat token resumes "
                     "the game where you last saw it."
                 )
-            for conn, _ in table.viewers():
+            for conn, _ in () if table is None else table.viewers():
                 session = self.sessions.get(conn)
                 if session is not None and session.table == table_id:
                     session.table = session.seat = None
-                    out += [(conn, Error("not-recorded", text[:500])), (conn, Left(table_id))]
+                    told.append(conn)
+            out += [
+                (conn, message)
+                for conn in told
+                for message in (Error("not-recorded", text[:500]), Left(table_id))
+            ]
         return out
 
     # -- connections -----------------------------------------------------------

@@ -30,6 +30,7 @@ from protocol import (
     ConnectionState,
     Error,
     Goodbye,
+    Left,
     Message,
     Notice,
     ProtocolError,
@@ -460,9 +461,12 @@ class NottyServer:
         if not failed:
             return
         unbegun = {record.table for record in records if isinstance(record, GameBegun)}
+        # Those whose leave was not recorded are told so: their seat token still resumes the game.
+        leavers = [(link.id, message.table) for link, message in held if isinstance(message, Left)]
         for why in set(failed.values()):
             tables = [table for table, error in failed.items() if error == why]
-            self._dispatch(self._ask(self.host.halt, tables, why, unbegun))
+            left = [(conn, table) for conn, table in leavers if table in tables]
+            self._dispatch(self._ask(self.host.halt, tables, why, unbegun, left))
 
     def _queue(self, link: Link, message: Message) -> None:
         """Send ``message`` once everything journaled before it is stored."""
@@ -599,8 +603,8 @@ def _why(error: Exception) -> str:
 
 
 def _table_of(message: Message) -> int | None:
-    """The table a held reply reports on, if it reports a table's game or who is at it."""
-    return message.table if isinstance(message, State | Notice) else None
+    """The table a held reply reports on, if it reports a table's game, who is at it, or a leave."""
+    return message.table if isinstance(message, State | Notice | Left) else None
 
 
 def _printable(text: str) -> str:

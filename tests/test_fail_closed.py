@@ -19,7 +19,7 @@ import trio
 from conftest import notty_table
 from test_net import Client
 
-from protocol import Act, Error, Left, ListTables, Ping, Pong, Seated, State, Tables
+from protocol import Act, Error, Leave, Left, ListTables, Ping, Pong, Seated, State, Tables
 from server.host import Host
 from server.journal import Record
 from server.net import NottyServer
@@ -150,6 +150,24 @@ async def test_a_table_whose_moves_cannot_be_recorded_stops_and_the_others_play_
         nursery.cancel_scope.cancel()
     store.close()
     await _restart_and_check(tmp_path / "notty.db", [ann, cat])
+
+
+async def test_a_leave_that_cannot_be_recorded_says_so_and_the_token_still_resumes_the_seat(
+    tmp_path: Path,
+) -> None:
+    store = FaultyStore(tmp_path / "notty.db")
+    async with trio.open_nursery() as nursery:
+        _, port = await _serve(nursery, _host(4), store)
+        ann = await Seat.at_new_table(port, "ann")
+        assert await ann.move()
+        store.fails = _touches(ann.table)
+        await ann.client.send(Leave())
+        error = await ann.client.expect(Error)
+        assert error.code == "not-recorded" and "your seat token resumes" in error.message
+        assert (await ann.client.expect(Left)).table == ann.table
+        nursery.cancel_scope.cancel()
+    store.close()
+    await _restart_and_check(tmp_path / "notty.db", [ann])
 
 
 async def test_a_write_that_fails_once_costs_nothing(tmp_path: Path) -> None:
