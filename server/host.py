@@ -170,6 +170,7 @@ class Host:
         # these keeps the shell's call after every message independent of the table count.
         self._stirred: set[int] = set()
         self.driver = Driver(self._journal, self._stirred, wall_clock)
+        self.driver.unattended_delay = bot_only_delay
         self._listed: tuple[int, Tables] | None = None  # the lobby's list, and driver.listing then
 
     @property
@@ -659,7 +660,7 @@ class Host:
         match = unfinished(table)
         _not_resigned(table, seat)
         if match.current != seat:
-            raise Refusal("not-your-turn", "play for me works on your own turn")
+            raise Refusal("not-your-turn", "'auto' plays the rest of your own turn: it is not your turn")
         table.seats[seat].auto = True
         self._stirred.add(table.id)
         return []

@@ -137,7 +137,11 @@ DEFAULT_LIMITS = Limits()
 #: flag -> (Limits field, type, what it limits)
 _FLAGS: dict[str, tuple[str, type, str]] = {
     "--hello-timeout": ("hello_seconds", float, "seconds a new connection has to say hello"),
-    "--idle-timeout": ("idle_seconds", float, "seconds without a byte from a client before it is dropped"),
+    "--idle-timeout": (
+        "idle_seconds",
+        float,
+        "seconds without a whole message from a client before it is dropped (send ping)",
+    ),
     "--rate": ("rate", float, "messages a second each connection may send, on average"),
     "--burst": ("burst", int, "messages a connection may send at once, above the rate"),
     "--hint-rate": ("hint_rate", float, "hints a second each connection may ask for, on average"),

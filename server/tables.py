@@ -241,6 +241,8 @@ class Driver:
         self, journal: list[Record], stirred: set[int], wall_clock: Callable[[], float] = time.time
     ) -> None:
         self.tables: dict[int, Table] = {}
+        #: The least pause between moves when nobody plays their own seat (see :meth:`bot_jobs`).
+        self.unattended_delay = 0.0
         self.wall_clock = wall_clock  # for how long a game took; play itself runs on the host's clock
         self._journal = journal
         self._stirred = stirred
@@ -348,6 +350,10 @@ class Driver:
                 # A stand-in for a dropped player hurries (they may be back); one for a seat given
                 # up plays at the table's pace, as its own bots do.
                 delay = table.bot_delay if seat.bot is not None or seat.token_hash is None else 0.0
+                if all(other.bot_controls for other in table.seats):
+                    # Every person on autopilot or resigned: the game plays unattended and recorded,
+                    # so no faster than a game of bots alone, whatever pace its creator asked for.
+                    delay = max(delay, self.unattended_delay)
                 bot = table.bots[match.current]
                 view = match.bot_view(match.current)
                 jobs.append(BotJob(table.id, match.current, table.moves, bot, view, delay, table.address))

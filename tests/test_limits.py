@@ -29,6 +29,7 @@ from protocol import (
     PROTOCOL_VERSION,
     Act,
     AskHint,
+    Autopilot,
     Bye,
     Error,
     Goodbye,
@@ -877,6 +878,23 @@ def test_a_game_every_person_has_left_counts_as_bots_alone_paced_and_let_go() ->
     assert isinstance(refused, Error) and refused.code == "too-many-bot-tables"
     (job,) = host.bot_jobs()
     assert job.delay == 0.25
+
+
+def test_a_game_every_person_leaves_to_autopilot_is_paced_as_bots_alone() -> None:
+    host, send = _recording_host(bot_only_delay=0.25)
+    send(1, notty_table("classic", 2, ("greedy",), bot_delay_ms=0), 0.0)
+    paces = []
+    for _ in range(2):
+        (job,) = host.bot_jobs() or [None]
+        if job is None:  # her turn: autopilot plays it
+            send(1, Autopilot(True), 0.0)
+            (job,) = host.bot_jobs()
+        paces.append(job.delay)
+        host.bot_acted(job, job.bot.choose(job.view), 0.0)
+    assert paces[-1] == 0.25  # greedy's move and hers alike, once nobody plays their own seat
+    send(1, Autopilot(False), 0.0)
+    jobs = host.bot_jobs()
+    assert all(job.delay == 0.0 for job in jobs)  # she plays again: the pace she asked for
 
 
 def test_requests_sent_back_to_back_seat_a_connection_at_one_table_only() -> None:

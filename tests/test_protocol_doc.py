@@ -201,3 +201,11 @@ def test_notty_view_body_events_and_hint_are_documented() -> None:
         assert f"`{key}`" in section, f"hint data key {key} is not documented"
     assert "{card, gain}" in section and hint.data["outs"]
     assert set(hint.data["outs"][0]) == {"card", "gain"}
+
+
+def test_the_version_the_document_gives_in_its_tables_and_examples_is_the_one_spoken() -> None:
+    said = re.findall(r"the protocol version, (\d+)", DOC)
+    said += re.findall(
+        r'"type": "(?:hello|welcome)", "version": (\d+)', DOC.split("A version 2 client, turned away")[0]
+    )
+    assert len(said) >= 4 and set(said) == {str(PROTOCOL_VERSION)}, said
