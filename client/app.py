@@ -23,13 +23,15 @@ sans-IO :class:`client.session.Session`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import signal
 import sys
+import termios
 import threading
 import unicodedata
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
 import trio
@@ -121,13 +123,34 @@ class Terminal:
                 self.drawing.release()
 
         readline.set_pre_input_hook(prompt_drawn)
+        line = None
         try:
-            return _input(self.prompt)
+            line = _input(self.prompt)
+            return line
         finally:
             if not held:
                 self.drawing.acquire()
+            if line is None:  # Ctrl-D, after the prompt: what is said next starts a line of its own
+                sys.stdout.write("\n")
+                sys.stdout.flush()
             self.prompt_drawn = False
             self.drawing.release()
+
+    def last_words(self, lines: Sequence[str]) -> None:
+        """What is said as the client ends without the user quitting (the server ended the
+        connection) or on Ctrl-C: on stderr, which the full screen prints once it has given the
+        terminal back (:func:`client.screen.play`); in line mode below the prompt, if one is up."""
+        locked = self.drawing.acquire(timeout=1) if self.interactive else False
+        try:
+            if self.prompt_drawn:
+                sys.stdout.write("\n")
+                sys.stdout.flush()
+            for line in lines:
+                sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+        finally:
+            if locked:
+                self.drawing.release()
 
     def line_handled(self) -> None:
         """The last line typed was acted on and what it said at once was shown: ask for the next."""
@@ -321,38 +344,44 @@ async def run(
     replaying into an old game by chance would play its moves in the wrong game)."""
     interactive, colour = terminal.interactive, terminal.colour
     resume = interactive if resume is None else resume
-    async with trio.open_nursery() as nursery:
-        await nursery.start(_quit_on_ctrl_c)
-        if address is None:
-            from server.cli import make_host
-            from server.net import NottyServer
+    client: Client | None = None
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(_quit_on_ctrl_c)
+            if address is None:
+                from server.cli import make_host
+                from server.net import NottyServer
 
-            server = NottyServer(make_host("notty (built in)", grace=60.0))
-            listeners = await nursery.start(server.serve, "127.0.0.1", 0)
-            address = ("127.0.0.1", listeners[0].socket.getsockname()[1])
-            # this server dies with us: no seat worth keeping
-            session = Session(name, interactive=interactive, colour=colour)
-            built_in = True
-        else:
-            seats = seats or SeatStore()
-            key = server_key(*address)
-            session = Session(name, interactive=interactive, colour=colour, seats=seats, server=key)
-            built_in = False
-            if forget:
-                dropped = seats.forget(key, name)
-                terminal.show(
-                    f"forgot your seat at table {dropped.table} on {key}"
-                    if dropped
-                    else f"no seat kept for {name} on {key}"
-                )
-            elif (stored := seats.get(key, name)) and resume:
-                session.token, session.table = stored.token, stored.table
-            elif stored:
-                kept = f"your seat at table {stored.table} on {key}"
-                terminal.show(f"not resuming {kept}: --resume takes it back")
-        client = Client(terminal, session)
-        code = await _play(client, address, terminal, built_in)
-        nursery.cancel_scope.cancel()
+                server = NottyServer(make_host("notty (built in)", grace=60.0))
+                listeners = await nursery.start(server.serve, "127.0.0.1", 0)
+                address = ("127.0.0.1", listeners[0].socket.getsockname()[1])
+                # this server dies with us: no seat worth keeping
+                session = Session(name, interactive=interactive, colour=colour)
+                built_in = True
+            else:
+                seats = seats or SeatStore()
+                key = server_key(*address)
+                session = Session(name, interactive=interactive, colour=colour, seats=seats, server=key)
+                built_in = False
+                if forget:
+                    dropped = seats.forget(key, name)
+                    terminal.show(
+                        f"forgot your seat at table {dropped.table} on {key}"
+                        if dropped
+                        else f"no seat kept for {name} on {key}"
+                    )
+                elif (stored := seats.get(key, name)) and resume:
+                    session.token, session.table = stored.token, stored.table
+                elif stored:
+                    kept = f"your seat at table {stored.table} on {key}"
+                    terminal.show(f"not resuming {kept}: --resume takes it back")
+            client = Client(terminal, session)
+            code = await _play(client, address, terminal, built_in)
+            nursery.cancel_scope.cancel()
+    except* KeyboardInterrupt:  # Ctrl-C: as on quitting, a seat kept is said so (unless it was)
+        if client is not None and not client.closing:
+            terminal.last_words(client.session.leaving())
+        raise
     if code == 0 and client.refused is not None:
         number, line, why, who = client.refused
         sys.stderr.write(f"notty-client: {who} refused line {number} of the script ({line!r}): {why}\n")
@@ -395,6 +424,12 @@ async def _play(
                 except ConnectionLost as lost:
                     client.lost = str(lost)
                 connection.cancel_scope.cancel()
+            if client.lost is None and not client.closing:  # the server said goodbye, unasked
+                nursery.cancel_scope.cancel()
+                reason = client.session.goodbye or "it closed the connection"
+                ended = f"notty-client: the server at {host}:{port} ended the connection: {reason}"
+                terminal.last_words([ended, *client.session.leaving()])
+                return 1
             if client.lost is None or client.closing:
                 nursery.cancel_scope.cancel()
                 return 0
@@ -562,17 +597,35 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"argument --name: the server would refuse {shown}: a name is {NAME_RULE}")
     interactive = sys.stdin.isatty()
     colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    try:
-        resume = True if args.resume else None  # None: a person resumes, a script does not
-        if _full_screen(args.plain):
-            from . import screen
+    with _terminal_given_back(interactive):
+        try:
+            resume = True if args.resume else None  # None: a person resumes, a script does not
+            if _full_screen(args.plain):
+                from . import screen
 
-            play = functools.partial(run, address, name, forget=args.forget, resume=resume)
-            return trio.run(screen.play, play)
-        return trio.run(run, address, name, Terminal(interactive, colour), args.forget, None, resume)
-    except* KeyboardInterrupt:  # Ctrl-C, which trio delivers inside an exception group; others go on
-        pass
-    return 130
+                play = functools.partial(run, address, name, forget=args.forget, resume=resume)
+                return trio.run(screen.play, play)
+            return trio.run(run, address, name, Terminal(interactive, colour), args.forget, None, resume)
+        except* KeyboardInterrupt:  # Ctrl-C, which trio delivers inside an exception group; others go on
+            pass
+        return 130
+
+
+@contextlib.contextmanager
+def _terminal_given_back(interactive: bool) -> Iterator[None]:
+    """The terminal's settings as they were, however the client ends: in line mode readline, still
+    reading a line in its thread when the client ends of itself (Ctrl-C, the server's goodbye),
+    would leave it not echoing what is typed."""
+    saved = None
+    if interactive:
+        with contextlib.suppress(termios.error):
+            saved = termios.tcgetattr(sys.stdin.fileno())
+    try:
+        yield
+    finally:
+        if saved is not None:
+            with contextlib.suppress(termios.error):
+                termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved)
 
 
 def _full_screen(plain: bool) -> bool:

@@ -8,12 +8,13 @@ server (an unknown card, a group that is not one), and says why at once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import attrs
 
 from games._ui import GameUI, TableView, did_you_mean, is_number, nothing_after
 from protocol import (
+    MAX_SEATS,
     Act,
     AskHint,
     Autopilot,
@@ -34,21 +35,26 @@ from .new import USAGE, new_table, new_words
 
 HELP = f"""\
 commands:
-  tables                      list the tables on this server
+  tables              list the tables on this server
   {USAGE}
-                              create a table and sit at it; name who sits in the other seats: a bot,
-                              or 'human' to keep a seat for a friend; seats left unnamed stay open;
-                              one of an option's choices, or 'NAME VALUE', anywhere in the line sets it
-  join TABLE [SEAT]           take a seat        watch TABLE    watch a table
-  start                       start now; bots take the empty seats (creator only)
-  hint                        the game's best move for you now
-  auto                        let the server play the rest of your turn
-  auto on / auto off          autopilot: the server plays every one of your turns until 'auto off'
-  resign                      concede the game (asks you to confirm: 'resign' again, or 'resign yes')
-  leave                       leave the table (in a game under way, asks you to confirm: a bot takes
-                              your seat for the rest of the game)
-  help                        this text          rules [GAME]   the rules of your game (or of GAME)
-  quit                        leave the server"""
+                      create a table and sit at it; name who sits in the other
+                      seats: a bot, or 'human' to keep a seat for a friend;
+                      seats left unnamed stay open; one of an option's choices,
+                      or 'NAME VALUE', anywhere in the line, sets it
+  join TABLE [SEAT]   take a seat
+  watch TABLE         watch a table
+  start               start now; bots take the empty seats (creator only)
+  hint                the game's best move for you now
+  auto                let the server play the rest of your turn
+  auto on / auto off  autopilot: the server plays every one of your turns
+                      until 'auto off'
+  resign              concede the game (asks you to confirm: 'resign' again,
+                      or 'resign yes')
+  leave               leave the table (in a game under way, asks you to
+                      confirm: a bot takes your seat for the rest of the game)
+  help                this text
+  rules [GAME]        the rules of your game (or of GAME)
+  quit                leave the server"""
 
 #: The client's own commands; each game adds its own (:meth:`games._ui.GameUI.commands`).
 COMMANDS = (
@@ -59,6 +65,8 @@ COMMANDS = (
 _ALONE = frozenset({"tables", "start", "leave", "hint"})
 
 NOT_CONNECTED = "not connected yet: wait a moment"
+#: The largest table number the protocol carries (``join`` and ``watch``): none is beyond it.
+MAX_TABLE = 2**31 - 1
 
 
 @attrs.frozen
@@ -89,17 +97,19 @@ def interpret(
     view: TableView | None,
     armed: str | None = None,
     ask: bool = True,
+    seats: Mapping[int, int] | None = None,
 ) -> Reply:
     """The meaning of one typed line, given the server's games (``None`` before its welcome), the
     UI of the game at our table (``None`` if none is known), its latest view (if any), and the
     command the last line asked to have confirmed (``armed``: see :attr:`Reply.arm`). ``ask``:
-    confirm what cannot be undone first (a person typing; a script's lines are meant as written)."""
+    confirm what cannot be undone first (a person typing; a script's lines are meant as written).
+    ``seats``: the number of seats of each table the lists seen named (a table's seats never change)."""
     words = line.split()
     if not words:
         return Reply(arm=armed)  # a blank line is no command: a confirmation still stands
     verb, args = words[0].lower(), words[1:]
     try:
-        return _interpret(verb, args, catalog, game, view, armed if ask else verb)
+        return _interpret(verb, args, catalog, game, view, armed if ask else verb, seats or {})
     except ValueError as error:  # the UIs', the protocol's and our own refusals: nothing is sent
         return Reply(say=str(error), refused=True)
 
@@ -111,6 +121,7 @@ def _interpret(
     game: GameUI | None,
     view: TableView | None,
     armed: str | None = None,
+    seats: Mapping[int, int] | None = None,
 ) -> Reply:
     if verb in _ALONE:
         nothing_after(verb, args)
@@ -130,13 +141,12 @@ def _interpret(
         case "join":
             if not 1 <= len(args) <= 2:
                 return Reply(say="usage: join TABLE [SEAT]", refused=True)
-            return Reply(
-                (Join(_number(args[0], "table"), _number(args[1], "seat") if len(args) > 1 else None),)
-            )
+            number = _table(args[0])
+            return Reply((Join(number, _seat(args[1], number, seats or {}) if len(args) > 1 else None),))
         case "watch":
             if len(args) != 1:
                 return Reply(say="usage: watch TABLE", refused=True)
-            return Reply((Watch(_number(args[0], "table")),))
+            return Reply((Watch(_table(args[0])),))
         case "start":
             return Reply((Start(),))
         case "leave":
@@ -192,7 +202,8 @@ def rules_text(
     args: Sequence[str], catalog: Catalog | None, game: GameUI | None, view: TableView | None
 ) -> str:
     """``rules``: those of the game at our table; away from one, which games have rules to ask
-    for; ``rules GAME``: that game's (each game's UI writes its own, :meth:`GameUI.rules`)."""
+    for; ``rules GAME``: that game's (each game's UI writes its own, :meth:`GameUI.rules`);
+    ``rules VARIANT``: its game's, for that variant (a variant's name says which game, as in ``new``)."""
     if len(args) > 1:
         raise ValueError("usage: rules [GAME]")
     if not args and game is not None:
@@ -205,7 +216,11 @@ def rules_text(
         return "\n".join(["the rules of each game here:", *lines])
     name = args[0].lower()
     if name not in catalog.games:
-        guess = did_you_mean(name, catalog.games)
+        of = next((info.name for info in catalog.games.values() if name in info.variants), None)
+        if of is not None:
+            return catalog.ui(of).rules(name)
+        variants = [variant for info in catalog.games.values() for variant in info.variants]
+        guess = did_you_mean(name, [*catalog.games, *variants])
         raise ValueError(f"no game {name!r} here; " + (guess or f"games are {', '.join(catalog.games)}"))
     same = view is not None and view.game == name
     return catalog.ui(name).rules(view.variant if view is not None and same else None)
@@ -225,15 +240,40 @@ def _number(text: str, what: str) -> int:
     return int(text)
 
 
+def _table(text: str) -> int:
+    """A table's number, as ``join`` and ``watch`` name it; one no server could have is refused here,
+    in words (the protocol's own would name its fields)."""
+    number = _number(text, "table")
+    if not 1 <= number <= MAX_TABLE:
+        raise ValueError(f"there is no table {number}: 'tables' lists them")
+    return number
+
+
+def _seat(text: str, table: int, seats: Mapping[int, int]) -> int:
+    """A seat of ``table``, which has ``seats[table]`` seats if a list named it (else at most
+    :data:`protocol.MAX_SEATS`, as every table)."""
+    number = _number(text, "seat")
+    count = seats.get(table)
+    if number >= (MAX_SEATS if count is None else count):
+        has = "" if count is None else f": it has seats 0 to {count - 1}"
+        raise ValueError(f"there is no seat {number} at table {table}{has}")
+    return number
+
+
+def elsewhere(table: int | None, watching: bool) -> str:
+    """Why a table cannot be made, joined or watched from where we are: at ``table`` already."""
+    where = "" if table is None else f" {table}"
+    if watching:
+        return f"you are watching table{where}: 'leave' it first"
+    return f"you are already at table{where}: 'leave' it first"
+
+
 def why_not(message: Message, state: ConnectionState, table: int | None) -> str:
     """Why the protocol will not send ``message`` now, in the user's words, and what to do instead."""
     somewhere = isinstance(message, (CreateTable, Join, Watch))
-    where = "" if table is None else f" {table}"
     match state:
-        case ConnectionState.SEATED if somewhere:
-            return f"you are already at table{where}: 'leave' it first"
-        case ConnectionState.WATCHING if somewhere:
-            return f"you are watching table{where}: 'leave' it first"
+        case ConnectionState.SEATED | ConnectionState.WATCHING if somewhere:
+            return elsewhere(table, watching=state is ConnectionState.WATCHING)
         case ConnectionState.WATCHING:
             return "you are only watching: 'leave', then 'join' a table to play"
         case ConnectionState.LOBBY:

@@ -22,6 +22,9 @@ Decisions, and why:
   otherwise the codes are dropped and only bold and reverse mark things.
 - **Resizing**: the terminal's SIGWINCH reaches Trio (and ``KEY_RESIZE``, should curses see it
   first); either way the screen takes the new size and is laid out again.
+- **Long lines wrap with a hanging indent** (:func:`client.sgr.wrap`): a help line's continuation
+  rows start under its description, not in its command column, and any other line's two columns
+  in from its own indentation (at most half the width in), so a wrapped line reads as one.
 - **The terminal is always given back** as it was: the screen runs inside ``try``/``finally`` (as
   :func:`curses.wrapper` does), on quitting, on Ctrl-C and on errors. What was written to stderr
   meanwhile, and what was said after ``quit`` (where a kept seat is), is printed once it is.

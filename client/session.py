@@ -39,7 +39,7 @@ from protocol import (
 )
 
 from .catalog import Catalog, table_line
-from .commands import Reply, completions, interpret, why_not
+from .commands import Reply, completions, elsewhere, interpret, why_not
 from .generic import plain_hint
 from .tokens import SeatStore, StoredSeat
 
@@ -106,6 +106,8 @@ class Session:
         self.tables_seen: list[int] = []  # the numbers in the last table list, for tab completion
         self.tables_asked = 0  # table lists asked for and not yet answered; any other is seat news
         self._games_of: dict[int, str] = {}  # each table's game, from every list seen
+        self._seats_of: dict[int, int] = {}  # each table's number of seats, from every list seen
+        self.goodbye: str | None = None  # why the server said goodbye, once it has
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
         self.resigned = False  # we resigned the game at our table: a bot plays our seat
@@ -131,8 +133,13 @@ class Session:
     def typed(self, line: str) -> Reply:
         # A seat already given up to a bot (we resigned) needs no warning before 'leave'.
         armed = "leave" if self.resigned and self._armed is None else self._armed
-        reply = interpret(line, self.catalog, self.game_ui(), self.view, armed, ask=self.interactive)
+        ui, seats = self.game_ui(), self._seats_of
+        reply = interpret(line, self.catalog, ui, self.view, armed, ask=self.interactive, seats=seats)
         self._armed = reply.arm  # a confirmation holds for the next command only
+        words = line.split()
+        if reply.refused and self.table is not None and words[0].lower() in ("join", "watch"):
+            # Where we are comes first: from a table, no other can be joined or watched.
+            return attrs.evolve(reply, say=elsewhere(self.table, watching=self.token is None))
         return reply
 
     def sending(self, message: Message) -> None:
@@ -236,6 +243,7 @@ class Session:
                 self.open_seats = 0  # perhaps the table we asked for: no seat waits now
                 return Output((f"refused: {text}" + (f" [{rule}]" if rule else f" [{code}]"),))
             case Goodbye(reason):
+                self.goodbye = reason
                 return Output((f"server says goodbye: {reason}",))
         return Output()
 
@@ -299,6 +307,7 @@ class Session:
 
     def _note_tables(self, tables: Sequence[Mapping[str, Any]]) -> None:
         self._games_of.update((info["table"], info["game"]) for info in tables)
+        self._seats_of.update((info["table"], len(info["seats"])) for info in tables)
 
     def _table_line(self, info: Mapping[str, Any]) -> str:
         return table_line(info, self.catalog or Catalog(()), self.table)

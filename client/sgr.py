@@ -120,29 +120,54 @@ def _columns(char: str) -> int:
 def wrap(spans: list[Span], width: int) -> list[list[Span]]:
     """The spans of one line in rows of at most ``width`` columns, broken after a space where
     one is near (a card is not split between rows), else wherever the row is full. An empty line
-    is one empty row."""
+    is one empty row.
+
+    The rows after the first hang: they start under the line's description column when the line
+    is laid out as a help line is (indent, term, a gap of two spaces or more in the first half
+    of the line, description), else two columns in from the line's own indentation; never more
+    than half the width in, so a narrow screen still has room for the text. A row does not start
+    with the spaces it was broken at."""
     if width < 1:
         return [[]]
     cells = [(char, span.style) for span in spans for char in span.text]
     sizes = [_columns(char) for char, _ in cells]
+    hang = min(_hanging_indent("".join(char for char, _ in cells)), width // 2)
     rows: list[list[Span]] = []
     start, left = 0, sum(sizes)  # the first cell not yet in a row, and the columns from it on
-    while left > width and start < len(cells) - 1:  # the last cell, alone, is the last row
+    room = width  # the columns the next row has for cells
+    while left > room and start < len(cells) - 1:  # the last cell, alone, is the last row
         end, used = start, 0
-        while used + sizes[end] <= width:  # as many cells as fill the row (they cannot run out)
+        while used + sizes[end] <= room:  # as many cells as fill the row (they cannot run out)
             used += sizes[end]
             end += 1
         end = max(end, start + 1)  # a wide character in a row one column wide: alone, cut off
         cut = next((at + 1 for at in range(end - 1, start, -1) if cells[at][0] == " "), end)
-        rows.append(_spans(cells[start:cut]))
+        rows.append(_spans(cells[start:cut], hang if rows else 0))
         left -= sum(sizes[start:cut])
-        start = cut
-    rows.append(_spans(cells[start:]))
+        start, room = cut, width - hang
+        while start < len(cells) and cells[start][0] == " ":  # the break's spaces, at the row's end
+            left -= sizes[start]
+            start += 1
+    if start < len(cells) or not rows:
+        rows.append(_spans(cells[start:], hang if rows else 0))
     return rows
 
 
-def _spans(cells: list[tuple[str, Style]]) -> list[Span]:
-    spans: list[Span] = []
+#: A line laid out as a help line is: indent, a term (words one space apart), a gap, a description.
+_TWO_COLUMNS = re.compile(r"( *)\S+(?: \S+)*( {2,})(?=\S)")
+
+
+def _hanging_indent(text: str) -> int:
+    """How far in the rows after the first of a wrapped ``text`` start: under its description,
+    if it has one in the first half of the line, else two columns in from its indentation."""
+    found = _TWO_COLUMNS.match(text)
+    if found and 2 * columns(text[: found.start(2)]) <= columns(text):
+        return columns(found.group(0))
+    return columns(text) - columns(text.lstrip(" ")) + 2
+
+
+def _spans(cells: list[tuple[str, Style]], indent: int = 0) -> list[Span]:
+    spans: list[Span] = [Span(" " * indent)] if indent else []
     for char, style in cells:
         _add(spans, char, style)
     return spans

@@ -31,6 +31,9 @@ def print_games(games: Iterable[GameSummary], out: TextIO) -> None:
         elif len(game.ranking) > 2:  # a game that ranks every seat (not only a winner and the rest)
             places = ", ".join(" = ".join(game.names[seat] for seat in place) for place in game.ranking)
             result = f"ranked {places} ({game.reason})"
+        elif game.winner is None and len(game.ranking) > 1:  # a resignation left bots alone to share first
+            first = " and ".join(game.names[seat] for seat in game.ranking[0])
+            result = f"{first} share first place ({game.reason})"
         elif game.winner is None:
             result = f"no winner ({game.reason})"
         else:

@@ -405,3 +405,33 @@ def test_seeded_game_derives_everything_from_the_seed() -> None:
 
 def test_the_servers_welcome_names_every_bot_it_seats() -> None:
     assert describe(GAMES["notty"])["bots"] == list(BOTS)  # the client completes and checks these names
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_hint_midway_through_draw_and_discard_puts_the_best_card_back_first(seed: int) -> None:
+    from games import GAMES
+    from games.notty import parse_cards
+    from solver import max_discard
+
+    game = GAMES["notty"]
+    settings = game.settings("five-colour", 2, {})
+    match = game.new_match(settings, ["ann", "bob"], random.Random(seed))
+    seat = match.current
+    match.apply(seat, match.parse_action("dd"))
+    job = match.hint(seat)
+    assert job is not None
+    answer = job()
+    verb, card = answer.actions[0].split()
+    assert verb == "putback" and answer.text.startswith(f"put back {card} first")
+    hand = [str(held) for held in match.game.hands[seat]]
+    rules = match.game.rules
+
+    def left(gone: str) -> int:
+        rest = list(hand)
+        rest.remove(gone)
+        return max_discard(parse_cards(rest), rules)
+
+    assert left(card) == max(left(other) for other in hand)
+    for text in answer.actions:
+        match.apply(seat, match.parse_action(text))  # every step legal
+    assert not match.game.must_put_back

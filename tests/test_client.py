@@ -377,8 +377,6 @@ def test_help_says_how_to_choose_a_level() -> None:
         ("end now", "'end' takes nothing after it"),  # not an end of turn the player did not mean
         ("leave table", "'leave' takes nothing after it"),
         ("draw ²", "usage: draw N"),  # a digit to str.isdigit, not to int()
-        ("join ²", "table must be a number, not '²'"),
-        ("join 1 ³", "seat must be a number, not '³'"),
         ("new ² greedy", "'²' is neither a preset"),
         ("steal ²", "no player called '²'"),
         ("new poker", "'poker' is neither a preset (classic, five-colour) nor a player (random, greedy"),
@@ -401,6 +399,20 @@ def test_bad_commands_are_answered_locally_and_send_nothing(line: str, says: str
     reply = _at_table().typed(line)
     assert reply.messages == ()
     assert says in reply.say
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("join ²", "table must be a number, not '²'"),
+        ("join 1 ³", "seat must be a number, not '³'"),
+        ("watch ²", "table must be a number, not '²'"),
+    ],
+)
+def test_bad_tables_and_seats_are_answered_locally_in_the_lobby(line: str, says: str) -> None:
+    """(At a table, that it must be left first is said instead: tests/test_client_exit.py.)"""
+    reply = welcomed().typed(line)
+    assert (reply.messages, reply.say) == ((), says)
 
 
 @pytest.mark.parametrize(

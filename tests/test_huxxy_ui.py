@@ -7,6 +7,7 @@ import random
 import re
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -260,6 +261,9 @@ def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
     assert UI.action("play", ["KS", "to", "new"], view) == "play KS"
     assert UI.action("move", ["5h", "to", "3"], view) == "move 5H from 2 to 3"  # the one group holding it
     assert UI.action("move", ["AC", "from", "1"], view) == "move AC from 1"
+    assert UI.action("move", ["5H", "to", "3", "from", "2"], view) == "move 5H from 2 to 3"  # either order
+    with pytest.raises(CommandError, match="there are no jokers in huxxy: huxxy-jokers has two"):
+        UI.action("play", ["XX"], attrs.evolve(view, variant="huxxy"))
     for verb, args, says in [
         ("play", ["QS"], "you do not hold QS"),
         ("play", ["9H", "9H"], "you hold 1 9H, not 2"),
@@ -270,7 +274,7 @@ def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
         ("play", ["7H", "to", "x"], "'x' is not a group"),
         ("play", ["7H", "from", "2"], "play takes cards from your hand"),
         ("move", ["5H", "from", "1"], "group 1 holds no 5H"),
-        ("move", ["5H", "from", "2", "to", "2"], "the cards are already in group 2"),
+        ("move", ["5H", "from", "2", "to", "2"], "'from' and 'to' name the same group (2)"),
         ("move", ["QS", "to", "1"], "no group holds QS"),
         ("move", ["5H", "from", "7"], "there is no group 7"),
         ("move", ["from", "2"], "usage: move CARD... [from GROUP] [to GROUP]"),

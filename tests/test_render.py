@@ -8,6 +8,7 @@ import pytest
 from test_client_session import notty_view as _view
 
 from client.session import read_view
+from games._ui import GameDataError
 from games.notty.ui import UI, legal_summary
 
 
@@ -68,3 +69,12 @@ def test_your_turn_lists_what_you_may_do_grouped() -> None:
     assert legal_summary(legal) == "draw 1-3, steal NAME, discard (2 groups), end"
     text = state_text(3, _view(current=0, legal=legal), [], colour=False)
     assert text.splitlines()[-1] == "your turn: draw 1-3, steal NAME, discard (2 groups), end"
+
+
+def test_a_hint_midway_through_draw_and_discard_says_which_card_to_put_back_first() -> None:
+    data = {"size": 3, "best": [["R1", "R2", "R3"]], "alternatives": [], "alternative_groups": [], "outs": []}
+    said = UI.hint_text("", ("putback K2", "discard R1 R2 R3"), data, False).splitlines()
+    assert said[0] == "hint: put back K2 first: it leaves the most to discard"
+    assert said[1:] == ["then: discard 3 cards: R1 R2 R3"]
+    with pytest.raises(GameDataError):
+        UI.hint_text("", ("putback Q9",), data, False)

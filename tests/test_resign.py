@@ -14,6 +14,8 @@ from test_host import Client as HostClient
 from test_host import Net
 
 from client.commands import LEAVE_WARNING, RESIGN_WARNING
+from client.session import read_view
+from games._ui import ui_for
 from protocol import (
     Act,
     AskHint,
@@ -93,13 +95,27 @@ def test_a_finished_game_goes_from_the_list_when_its_last_player_drops_rather_th
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_against_bots_alone_the_game_ends_at_once_and_they_share_first_place(game: str) -> None:
+def test_against_bots_alone_the_game_ends_at_once_and_they_share_first_place(
+    game: str, tmp_path: Path
+) -> None:
     net = Net()
     (ann,) = _table(net, game, 1, ("random", "random"))
     ann.send(Resign())
     result = ann.view["result"]
     assert _places(result) == [[1, 2], [0]] and result["reason"] == "resigned"
     assert ann.table.outcome() is not None and ann.table.outcome().winner is None  # type: ignore[union-attr]
+    names = ann.view["names"]
+    shared = f"{names[1]} and {names[2]} share first place"
+    ui = ui_for(game)
+    assert ui is not None
+    shown = ui.state_text(ann.table.id, read_view(ann.view, ui), (), False)
+    assert shared in shown.splitlines()[-1] and "no winner" not in shown, shown
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    listed = io.StringIO()
+    print_games(store.games(), listed)
+    assert f"{shared} (resigned)" in listed.getvalue()
+    store.close()
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -339,8 +339,13 @@ def test_wide_characters_wrap_and_scroll_by_the_columns_they_take(server_port: i
     gil.wait(lambda: "unknown command" in gil.log(), "the refusal in the log")  # not the welcome's 'help'
     rows = gil.log()
     said = rows.index("unknown command")  # the word is too long to follow it on its row
-    # The whole command, as typed, 17 wide characters a row (34 columns; the quote is the 35th).
-    assert "".join(rows[said + 1 : said + 3]) == "'" + "日本語" * 10 + "'; type 'help'"
+    # The whole command, as typed, 18 wide characters on the quote's row (2 columns of hanging indent,
+    # the quote, 36 columns: 39), the rest on the next; every row after the first hangs 2 columns in.
+    assert rows[said + 1 : said + 4] == [
+        "  '" + "日本語" * 6,
+        "  " + "日本語" * 4 + "'; type",
+        "  'help' for the commands",
+    ]
     gil.enter("quit")
     assert gil.finish() == 0
 
@@ -421,18 +426,70 @@ def test_wrapping_keeps_cards_whole_and_styles_on_every_row() -> None:
     red = Style(bold=True, colour=1)
     spans = [Span(" > ann [ 5]  "), Span("R10", red), Span(" "), Span("R11", red)]
     rows = wrap(spans, 16)
-    assert ["".join(span.text for span in row) for row in rows] == [" > ann [ 5]  ", "R10 R11"]
-    assert rows[1] == [Span("R10", red), Span(" "), Span("R11", red)]
-    assert ["".join(s.text for s in row) for row in wrap([Span("abcdefghij")], 4)] == ["abcd", "efgh", "ij"]
+    assert ["".join(span.text for span in row) for row in rows] == [" > ann [ 5]  ", "   R10 R11"]
+    assert rows[1] == [Span("   "), Span("R10", red), Span(" "), Span("R11", red)]  # the indent plain
+    assert _texts(wrap([Span("abcdefghij")], 6)) == ["abcdef", "  ghij"]
+    assert _texts(wrap([Span("abcdefghij")], 4)) == ["abcd", "  ef", "  gh", "  ij"]
     assert wrap([], 10) == [[]]
+
+
+def _texts(rows: list[list[Span]]) -> list[str]:
+    return ["".join(span.text for span in row) for row in rows]
+
+
+def test_wrapping_hangs_a_help_lines_rows_under_its_description() -> None:
+    """Wrapped, a help line's description went on in the command column: its rows after the first
+    start under the description, any other line's two columns in from its own indentation, and
+    never more than half the width in."""
+    line = [
+        Span("  hint"),
+        Span("  "),
+        Span("the expert's move and why: how often each won", Style(bold=True)),
+    ]
+    assert _texts(wrap(line, 30)) == [
+        "  hint  the expert's move and ",
+        "        why: how often each ",
+        "        won",
+    ]
+    assert all(span.style == Style(bold=True) for span in wrap(line, 30)[1][1:])  # the style kept
+    help_line = "  auto on / auto off  autopilot: the server plays every one of your turns until 'auto off'"
+    assert _texts(wrap(parse(help_line), 60)) == [
+        "  auto on / auto off  autopilot: the server plays every one ",
+        "                      of your turns until 'auto off'",
+    ]
+    # Under the description only if it starts in the first half of the line; else indentation + 2.
+    assert _texts(wrap(parse("  a long term of many words  x y"), 20)) == [
+        "  a long term of ",
+        "    many words  x y",
+    ]
+    assert _texts(wrap(parse("    bob draws 1 card: Y5 and plays"), 20)) == [
+        "    bob draws 1 ",
+        "      card: Y5 and ",
+        "      plays",
+    ]
+    # Never more than half the width in: a narrow screen still shows the text.
+    assert _texts(wrap(parse("  hint                the expert's move and why"), 20)) == [
+        "  hint              ",
+        "          the ",
+        "          expert's ",
+        "          move and ",
+        "          why",
+    ]
+    # The spaces a row is broken at do not start the next one; wide characters count 2.
+    assert _texts(wrap(parse("  hint        blah blah"), 10)) == ["  hint    ", "     blah ", "     blah"]
+    assert _texts(wrap(parse("  說明  日本語 日本語 日本語"), 20)) == [
+        "  說明  日本語 ",
+        "        日本語 ",
+        "        日本語",
+    ]
 
 
 def test_wrapping_counts_the_columns_a_character_takes() -> None:
     assert columns("R10") == 3 and columns("日本") == 4 and columns("e\u0301") == 1
     assert fit("日本語", 5) == "日本" and fit("ab", 5) == "ab"
     wide = [Span("日本語日本 語日")]  # 7 wide characters and a space: 15 columns
-    assert ["".join(s.text for s in row) for row in wrap(wide, 8)] == ["日本語日", "本 語日"]
-    assert ["".join(s.text for s in row) for row in wrap(wide, 12)] == ["日本語日本 ", "語日"]
+    assert _texts(wrap(wide, 8)) == ["日本語日", "  本 ", "  語日"]  # the rows after the first hang
+    assert _texts(wrap(wide, 12)) == ["日本語日本 ", "  語日"]
     assert ["".join(s.text for s in row) for row in wrap([Span("日本")], 1)] == ["日", "本"]  # one apiece
 
 

@@ -129,21 +129,13 @@ def parse_action(text: str, table: Sequence[Sequence[Card]] = ()) -> Action:
         return Undo() if verb == "undo" else Draw() if verb == "draw" else End()
     if verb not in ("play", "move") or len(words) < 2:
         raise ParseError(HELP)
-    lowered = [word.lower() for word in words]
-    target: int | None = None
-    rest = words[1:]
-    if "to" in lowered:
-        at = lowered.index("to")
-        target = _group(words[at + 1 :], "to")
-        rest = words[1:at]
+    said = clauses(words[1:])
+    rest = said.pop("", [])
+    target = _group(said["to"], "to") if "to" in said else None
     source: int | None = None
-    if verb == "move":
-        low = [word.lower() for word in rest]
-        if "from" in low:
-            at = low.index("from")
-            source = _group(rest[at + 1 :], "from")
-            rest = rest[:at]
-    elif any(word.lower() == "from" for word in rest):
+    if verb == "move" and "from" in said:
+        source = _group(said["from"], "from")
+    elif "from" in said:
         raise ParseError("play takes cards from your hand; to move a table card, say move CARD from GROUP")
     cards = _cards(rest)
     if verb == "play":
@@ -151,8 +143,25 @@ def parse_action(text: str, table: Sequence[Sequence[Card]] = ()) -> Action:
     if source is None:
         source = holder(cards, table)
     if target == source:
-        raise ParseError(f"the cards are already in group {source + 1}")
+        raise ParseError(f"'from' and 'to' name the same group ({source + 1}): move the cards to another")
     return Move(cards, source, target)
+
+
+def clauses(words: Sequence[str]) -> dict[str, list[str]]:
+    """The cards, and the words after ``to`` and after ``from``, in either order (``move 9C to 6
+    from 5`` as well as ``move 9C from 5 to 6``); the cards are the words before either."""
+    found: dict[str, list[str]] = {"": []}
+    clause = ""
+    for word in words:
+        lowered = word.lower()
+        if lowered in ("to", "from"):
+            if lowered in found:
+                raise ParseError(f"say {lowered!r} once")
+            clause = lowered
+            found[clause] = []
+        else:
+            found[clause].append(word)
+    return found
 
 
 def _group(words: Sequence[str], after: str) -> int | None:

@@ -37,23 +37,30 @@ from games._ui import (
 
 from ._cards import Card, CardError, reading_order
 from ._groups import opening_points
-from .actions import ParseError, holder
+from .actions import ParseError, clauses, holder
 from .engine import HAND_SIZE, MAX_PLAYERS, MAX_PLAYS, MIN_PLAYERS, OPENING_POINTS
 
 HELP = """\
   new huxxy [VARIANT] [SEATS] [BOT|human...]
-                              e.g. 'new huxxy 4 greedy expert random'; VARIANT is huxxy (the default)
-                              or huxxy-jokers (two jokers join the packs); 2 to 4 seats; bots are
-                              greedy (the default: the solver's best turn), expert and random
-  play CARD... [to GROUP]     cards from your hand: 'play 7H 8S 9H' starts a new group with them,
-                              'play 7H to 3' adds to group 3 ('to new': a new group)
+                      e.g. 'new huxxy 4 greedy expert random'; VARIANT is
+                      huxxy (the default) or huxxy-jokers (two jokers join the
+                      packs); 2 to 4 seats; bots are greedy (the default: the
+                      solver's best turn), expert and random
+  play CARD... [to GROUP]
+                      cards from your hand: 'play 7H 8S 9H' starts a new group
+                      with them, 'play 7H to 3' adds to group 3 ('to new': a
+                      new group)
   move CARD... [from GROUP] [to GROUP]
-                              table cards, once you have opened: 'move 5C from 2 to 4'; 'move 5C
-                              from 2' starts a new group; 'move 5C to 4' when one group holds 5C
-  undo                        take back your last play of this turn
-  end                         end your turn: every group valid (an opening: 24 points from your hand)
-  draw                        take back this turn's plays, then draw a card: your turn ends
-  hint                        the solver's best turn from your hand, as the commands to type"""
+                      table cards, once you have opened: 'move 5C from 2 to 4';
+                      'move 5C from 2' starts a new group; 'move 5C to 4' when
+                      one group holds 5C
+  undo                take back your last play of this turn
+  end                 end your turn: every group valid (an opening: 24 points
+                      from your hand)
+  draw                take back this turn's plays, then draw a card: your turn
+                      ends
+  hint                the solver's best turn from your hand, as the commands to
+                      type"""
 
 COMMANDS = ("play", "move", "undo", "end", "draw")
 
@@ -105,6 +112,12 @@ class HuxxyUI:
         match verb:
             case "play" | "move":
                 typed = _parse(verb, args)
+                if (
+                    view is not None
+                    and view.variant == "huxxy"
+                    and any(card.is_joker for card in typed.cards)
+                ):
+                    raise CommandError("there are no jokers in huxxy: huxxy-jokers has two")
                 return typed.checked(body, view.seat if view is not None and ours else None)
             case "undo" | "end" | "draw":
                 nothing_after(verb, args)
@@ -213,34 +226,33 @@ def rules_text(variant: str | None) -> str:
     text is docs/HUXXY.md."""
     jokers = variant != "huxxy"
     only = variant == "huxxy-jokers"
-    pack = "two packs and two jokers (106 cards)" if only else "two packs (104 cards"
-    pack += "" if only else ("; huxxy-jokers adds two jokers)" if jokers else ")")
+    pack = "two packs, two jokers (106 cards)" if only else "two packs (104 cards)"
     names = variant if variant in ("huxxy", "huxxy-jokers") else "huxxy, huxxy-jokers"
     lines = [
-        f"huxxy ({names}): place every card of your hand on the shared table; hands are hidden.",
+        f"huxxy ({names}): place every card of your hidden hand on the table",
         f"  {pack}; {HAND_SIZE} cards to each of {MIN_PLAYERS}-{MAX_PLAYERS} players; a card is",
-        "    a value (A 2-9 0 J Q K; 0 is ten) and a suit (S H D C; hearts and diamonds are red)",
-        "  a group is a run: 3 or more cards of consecutive values, red and black alternating (ace low",
-        "    only), or N-of-a-kind: 3 or more of one value (3 or 4 cards: every suit different; more than",
-        "    4: every suit present)",
+        "    a value (A 2-9 0 J Q K; 0 is ten) and a suit (S H D C; H and D are red)",
+        "  a group is a run: 3 or more cards of consecutive values, red and black",
+        "    alternating (ace low only), or N-of-a-kind: 3 or more of one value (3 or 4",
+        "    cards: every suit different; more than 4: every suit present)",
     ]
     if jokers:
+        which = "the two jokers" if only else "two jokers (huxxy-jokers)"
         lines += [
-            f"  jokers{'' if only else ' (huxxy-jokers)'}, written XX: at most one a group, standing for "
-            "any card",
-            "    that makes it valid; 0 points towards an opening, 48 left in a hand at the end",
+            f"  {which}, written XX: at most one a group, as any card that",
+            "    makes it valid; 0 points towards an opening, 48 left in a hand at the end",
         ]
     lines += [
-        f"  your turn: 'draw' a card, or make 1 to {MAX_PLAYS} plays: a card from your hand to a group or a",
-        "    new one ('play'), or, once you have opened, a table card to another group ('move'); the",
-        "    first play is from your hand; groups are numbered from 1",
-        "  the table may be invalid while you play; 'end' needs every group valid; 'undo' takes back a",
-        "    play; 'draw' takes back the whole turn, then draws",
-        "  opening: until your first table turn has ended you play only from your hand, and at least",
+        f"  your turn: 'draw' a card, or make 1 to {MAX_PLAYS} plays: a card from your hand to a",
+        "    group or a new one ('play'), or, once opened, a table card to another",
+        "    group ('move'); the first play is from your hand; groups are numbered from 1",
+        "  the table may be invalid while you play; 'end' needs every group valid;",
+        "    'undo' takes back a play; 'draw' takes back the whole turn, then draws",
+        "  opening: your first turn on the table plays from your hand only, and at least",
         f"    {OPENING_POINTS} points (A 1, 2 to 10 their number, J 11, Q 12, K 13)",
-        "  the end: a hand is empty, or the stock used up; the points left in hand score, the fewest first",
-        "  hint: the solver's best turn (the most cards from your hand), as the commands to type",
-        "  the whole rules: docs/HUXXY.md",
+        "  the end: an empty hand, or the stock used up; the fewest points in hand first",
+        "  hint: the solver's best turn (most cards from your hand), as commands to type",
+        "  the notty project has the whole rules: docs/HUXXY.md",
     ]
     return "\n".join(lines)
 
@@ -411,29 +423,31 @@ class Typed:
         if missing:
             raise CommandError(f"group {source + 1} holds no {cards_text(sorted(missing.elements()))}")
         if source == self.target:
-            raise CommandError(f"the cards are already in group {source + 1}")
+            raise CommandError(
+                f"'from' and 'to' name the same group ({source + 1}): move the cards to another"
+            )
         return attrs.evolve(self, source=source).text()
 
 
 def _parse(verb: str, args: Sequence[str]) -> Typed:
     """``play CARD... [to GROUP]`` or ``move CARD... [from GROUP] [to GROUP]``; CommandError if not."""
-    words = [arg.lower() for arg in args]
+    try:
+        said = clauses(args)
+    except ParseError as error:
+        raise CommandError(f"{error}; {USAGE[verb]}") from None
+    args = said.pop("")
     target: int | None = None
-    if "to" in words:
-        at = words.index("to")
-        if at != len(words) - 2:
+    if "to" in said:
+        if len(said["to"]) != 1:
             raise CommandError(f"say one group after 'to': its number, or new; {USAGE[verb]}")
-        target = None if words[-1] == "new" else _group_number(args[-1])
-        words, args = words[:at], args[:at]
+        target = None if said["to"][0].lower() == "new" else _group_number(said["to"][0])
     source: int | None = None
-    if "from" in words:
+    if "from" in said:
         if verb == "play":
             raise CommandError("play takes cards from your hand; to move a table card: move CARD from GROUP")
-        at = words.index("from")
-        if at != len(words) - 2:
+        if len(said["from"]) != 1:
             raise CommandError(f"say one group after 'from': its number; {USAGE[verb]}")
-        source = _group_number(args[-1])
-        args = args[:at]
+        source = _group_number(said["from"][0])
     if not args:
         raise CommandError(USAGE[verb])
     if len(args) > MAX_PLAYS:
@@ -442,8 +456,6 @@ def _parse(verb: str, args: Sequence[str]) -> Typed:
         cards = tuple(Card.parse(arg) for arg in args)
     except CardError as error:
         raise CommandError(str(error)) from None
-    if source is not None and source == target:
-        raise CommandError(f"the cards are already in group {source + 1}")
     return Typed(verb, cards, source, target)
 
 

@@ -22,7 +22,7 @@ from games._interface import (
     Variant,
     check_settings,
 )
-from solver import all_best_discards, best_discard, outs
+from solver import all_best_discards, best_discard, max_discard, outs
 
 from ._cards import Card, CardError
 from ._rules import PRESETS, Rules
@@ -243,12 +243,25 @@ class NottyMatch:
         return [" ".join(str(card) for card in hand) or "nothing" for hand in self.game.hands]
 
     def hint(self, seat: int) -> Callable[[], HintAnswer] | None:
-        hand, rules = tuple(self.game.hands[seat]), self.game.rules
-        return lambda: make_hint(hand, rules)
+        game = self.game
+        hand, rules = tuple(game.hands[seat]), game.rules
+        put_back = game.must_put_back and game.current == seat
+        return lambda: make_hint(hand, rules, put_back)
 
 
-def make_hint(hand: Sequence[Card], rules: Rules) -> HintAnswer:
-    """The solver's answer for a hand: its best discard, the other optimal ones, and the outs."""
+def make_hint(hand: Sequence[Card], rules: Rules, put_back: bool = False) -> HintAnswer:
+    """The solver's answer for a hand: its best discard, the other optimal ones, and the outs.
+
+    Midway through a draw-and-discard (``put_back``) a card must go back first: the one whose
+    return leaves the most to discard (of those, the highest that the best discard leaves out)."""
+    if put_back and hand:
+        used = {card for group in best_discard(hand, rules) for card in group}
+        card = max(
+            set(hand), key=lambda card: (max_discard(_without(hand, card), rules), card not in used, card)
+        )
+        then = make_hint(_without(hand, card), rules)
+        text = f"put back {card} first (it leaves the most to discard), then: {then.text}"
+        return HintAnswer(text=text, actions=(f"putback {card}", *then.actions), data=then.data)
     best = best_discard(hand, rules)
     best_cards = tuple(sorted(card for group in best for card in group))
     alternatives = [d for d in all_best_discards(hand, rules) if d != best_cards][:MAX_ALTERNATIVES]
@@ -263,6 +276,12 @@ def make_hint(hand: Sequence[Card], rules: Rules) -> HintAnswer:
         actions=tuple("discard " + " ".join(group) for group in groups),
         data=hint_data(best, alternatives, gains, rules),
     )
+
+
+def _without(hand: Sequence[Card], card: Card) -> list[Card]:
+    rest = list(hand)
+    rest.remove(card)
+    return rest
 
 
 def _chance(tokens: tuple[str, ...]) -> Chance:

@@ -26,26 +26,30 @@ from games._ui import (
     seat_lines,
 )
 
-from ._cards import Card, parse_cards
+from ._cards import Card, CardError
 from ._endings import end_text
 from ._groups import InvalidGroup, classify_group
 from ._rules import PRESETS
 
 HELP = """\
   new [PRESET] [SEATS] [BOT|human...] [LEVEL] [limit TURNS] [quiet ROUNDS]
-                              e.g. 'new classic 3 expert greedy hard'; PRESET is classic (the default)
-                              or five-colour; name no one else and they are expert bots ('new human':
-                              a table for two people); LEVEL, anywhere in the line, is how well the
-                              expert bots play: easy, medium (the default) or hard; 'limit 200',
-                              anywhere too, ends the game with no winner after 200 turns (where a bot
-                              plays the limit is 300 unless given; 'limit 0': never); 'quiet 5' draws
-                              the game once no hand has changed for 5 whole rounds (3 unless given;
-                              'quiet 0': never)
-  draw N                      draw 1-3 cards     steal [NAME]   steal from a player (NAME: not needed
-                                                                when you have one opponent)
-  discard CARDS               e.g. 'discard R3 R4 R5'
-  dd                          draw-and-discard (five-colour); then 'putback CARD'
-  end                         end your turn      hint           the most you can discard now, and how"""
+                      e.g. 'new classic 3 expert greedy hard'; PRESET is
+                      classic (the default) or five-colour; name no one else
+                      and they are expert bots ('new human': a table for two
+                      people); LEVEL, anywhere in the line, is how well the
+                      expert bots play: easy, medium (the default) or hard;
+                      'limit 200', anywhere too, ends the game with no winner
+                      after 200 turns (where a bot plays, the limit is 300
+                      unless given; 'limit 0': never); 'quiet 5' draws the
+                      game once no hand has changed for 5 whole rounds (3
+                      unless given; 'quiet 0': never)
+  draw N              draw 1-3 cards
+  steal [NAME]        steal from a player (NAME: not needed when you have one
+                      opponent)
+  discard CARDS       e.g. 'discard R3 R4 R5'
+  dd                  draw-and-discard (five-colour); then 'putback CARD'
+  end                 end your turn
+  hint                the most you can discard now, and how"""
 
 COMMANDS = ("draw", "steal", "discard", "dd", "putback", "end")
 
@@ -131,7 +135,7 @@ class NottyUI:
             case "putback" | "dd":  # 'dd CARD': the putback that finishes a draw-and-discard
                 if len(args) != 1:
                     raise CommandError("usage: putback CARD")
-                card = Card.parse(args[0])
+                (card,) = _named(args, view)
                 _check_held([card], view)
                 return f"putback {card}"
             case "end":
@@ -194,10 +198,21 @@ class NottyUI:
 
     def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:
         hint = read_hint(data)
+        lines, said = [], "hint"
+        back = actions[0].split() if actions and actions[0].startswith("putback ") else []
+        if len(back) == 2:  # midway through a draw-and-discard: a card goes back first
+            try:
+                Card.parse(back[1])
+            except CardError:
+                raise GameDataError(f"hint actions[0]: {back[1]!r} is not a card") from None
+            lines.append(
+                f"hint: put back {colour_cards_in(back[1], colour)} first: it leaves the most to discard"
+            )
+            said = "then"
         if not hint.size:
-            lines = ["hint: nothing can be discarded now"]
+            lines.append(f"{said}: nothing can be discarded now")
         else:
-            lines = [f"hint: discard {hint.size} cards: {groups_text(hint.best, colour)}"]
+            lines.append(f"{said}: discard {hint.size} cards: {groups_text(hint.best, colour)}")
             lines += [f"      or: {groups_text(other, colour)}" for other in hint.alternatives]
         if hint.outs:
             lines.append(
@@ -222,29 +237,30 @@ def rules_text(variant: str | None) -> str:
         name = f"{rules.name}: " if len(presets) > 1 else ""
         lines += [
             f"  {name}cards {' '.join(rules.colours)}, 1 to {rules.numbers}, {rules.copies} of each "
-            f"({rules.deck_size} cards); {rules.hand_size} dealt to each of "
-            f"{rules.min_players}-{rules.max_players} players",
-            f"    hand limit {rules.hand_limit or 'none'}; a run: {rules.shortest_run}+ cards of one colour "
-            f"in a row; a set: {rules.smallest_set}+ cards of one number, no colour twice",
+            f"({rules.deck_size} cards); hand limit {rules.hand_limit or 'none'}",
+            f"    {rules.hand_size} dealt to each of {rules.min_players}-{rules.max_players} players; "
+            f"a run: {rules.shortest_run}+ cards; a set: {rules.smallest_set}+ cards",
         ]
     dd = any(rules.draw_and_discard for rules in presets)
     victim = all(rules.last_card_stolen_wins for rules in presets)
     lines += [
+        "  runs are of one colour, numbers in a row; sets of one number, no colour twice",
         "  all hands are face up. On your turn, in any order, then 'end':",
         f"    draw 1 to {presets[0].max_draw} cards (once; not past the hand limit)",
-        "    steal a random card from another player (once; not with your hand at the limit)",
-        "    discard runs and sets, as many as you like (numbers do not wrap: 9 10 1 is no run)",
+        "    steal a random card from another player (once; not at the hand limit)",
+        "    discard runs and sets, as many as you like (no wrap: 9 10 1 is no run)",
     ]
     if dd:
-        lines.append("    draw-and-discard (once; five-colour): draw a card, put one back ('dd', 'putback')")
+        lines.append("    draw-and-discard (once, five-colour): draw, put one back ('dd', 'putback')")
     lines += [
         "  you win, at once, when your hand is empty: by discarding your last cards"
         + ("\n    or by theft: if your last card is stolen, you win (not the thief)" if victim else ""),
-        "  no winner: every hand at the limit with no group in any (stalemate); no hand changed for",
-        f"    {presets[0].quiet_rounds} whole rounds (or the table's 'quiet'); the table's turn limit",
-        "  hint: the most cards you can discard now and how; its outs are the cards that, if you drew",
-        "    them, would let you discard more, and how many more: 'R7 (+3)'",
-        "  the whole rules: docs/RULES.md",
+        "  no winner: every hand at the limit with no group in any (stalemate);",
+        f"    no hand changed for {presets[0].quiet_rounds} whole rounds (or the table's 'quiet'); "
+        "the turn limit",
+        "  hint: your best discard; its outs are the cards that, if you drew them,",
+        "    would let you discard more, and how many more: 'R7 (+3)'",
+        "  the notty project has the whole rules: docs/RULES.md",
     ]
     return "\n".join(lines)
 
@@ -255,6 +271,11 @@ def end_line(view: TableView, body: Body) -> str:
     winner, reason = view.result.winner, view.result.reason
     if winner is not None:
         return f"{view.names[winner]} wins ({ENDINGS.get(reason, reason)})"
+    ranking = view.result.ranking
+    first = ranking[0] if len(ranking) > 1 else ()  # a draw ranks everyone alike: no winner
+    if len(first) > 1:  # a resignation left only bots: they share first place
+        names = " and ".join(view.names[seat] for seat in first)
+        return f"{names} share first place ({ENDINGS.get(reason, reason)})"
     if (reason == "no-progress" and body.quiet_rounds) or (reason == "turn-limit" and body.turn_limit):
         return end_text(
             None, reason, view.names, quiet_rounds=body.quiet_rounds or 0, turn_limit=body.turn_limit or 0
@@ -387,10 +408,31 @@ def _check_held(cards: Sequence[Card], view: TableView | None) -> None:
             raise CommandError(f"you hold {held} {card}, not {named}")
 
 
+def _named(words: Sequence[str], view: TableView | None) -> list[Card]:
+    """The cards ``words`` name, each one of the table's preset (when it is known): classic has
+    no K and no 11, so naming one is a mistake to say, not a card we do not hold."""
+    rules = None if view is None else PRESETS.get(view.variant)
+    if rules is None:
+        return [Card.parse(word) for word in words]
+    variant = view.variant if view is not None else rules.name
+    colours = ", ".join(rules.colours)
+    deck = f"a {variant} card is a colour letter ({colours}) and a number (1 to {rules.numbers})"
+    cards = []
+    for word in words:
+        try:
+            card = Card.parse(word)
+        except CardError:
+            raise CommandError(f"{word!r} is not a card: {deck}, e.g. {rules.colours[0]}3") from None
+        if card.colour not in rules.colours or card.number > rules.numbers:
+            raise CommandError(f"there is no {card} in {variant}: {deck}")
+        cards.append(card)
+    return cards
+
+
 def _group(args: Sequence[str], view: TableView | None) -> list[Card]:
     """The cards typed after ``discard``: held (when our hand is known), then a group (when the
     table's preset is known)."""
-    cards = parse_cards(" ".join(args))
+    cards = _named(" ".join(args).replace(",", " ").split(), view)
     if not cards:
         raise CommandError("usage: discard CARDS, e.g. discard R3 R4 R5")
     _check_held(cards, view)

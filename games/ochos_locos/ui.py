@@ -37,14 +37,23 @@ from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PRESETS
 
 HELP = """\
   new ochos-locos [VARIANT] [SEATS] [BOT|human...]
-                              e.g. 'new ochos-locos part4 4 rule random'; VARIANT is part4 (the
-                              default: 2s and locos 8s, 2 to 6 players), part1, part2 or part3 (3
-                              players each); bots are rule (the rules' automatic strategy) and random
-  play CARD                   e.g. 'play G3': a card matching the top card's colour or number
-  play EIGHT COLOUR           e.g. 'play R8 Y': an 8, naming the colour to follow (R, Y, G or B)
-  draw                        draw a card, when you hold none you may play
-  take two                    take two cards, when a 2 is played and you hold no 2 to answer it
-  hint                        what the rules' automatic strategy would do, and why"""
+                      e.g. 'new ochos-locos part4 4 rule expert'; VARIANT is
+                      part4 (the default: 2s and locos 8s, 2 to 6 players),
+                      part1, part2 or part3 (3 players each); bots are rule
+                      (the default: the rules' automatic strategy), expert
+                      (plays each move it could make out in a few hundred
+                      deals that fit what the table has shown, and keeps the
+                      one that wins most) and random (any legal move)
+  play CARD           e.g. 'play G3': a card matching the top card's colour or
+                      number
+  play EIGHT COLOUR   e.g. 'play R8 Y': an 8, naming the colour to follow
+                      (R, Y, G or B)
+  draw                draw a card, when you hold none you may play
+  take two            take two cards, when a 2 is played and you hold no 2 to
+                      answer it
+  hint                the expert bot's move and why: how often each move you
+                      may make won the deals it played out from here, and what
+                      the others' draws have shown they lack"""
 
 COMMANDS = ("play", "draw", "take")
 
@@ -184,22 +193,24 @@ def rules_text(variant: str | None) -> str:
         f"Ochos Locos ({', '.join(names)}): be the first to empty your hand.",
         f"  32 cards, {' '.join(COLOURS)} x 1 to 8; {HAND_SIZE} dealt to each player, one card turned up",
         f"    starts the pile; players: {players}",
-        "  on your turn play a card of the top card's colour or number ('play G3'); you must play when",
-        "    you can; holding none you may play, 'draw' (the card drawn is not played this turn)",
+        "  on your turn play a card of the top card's colour or number ('play G3'): you",
+        "    must play if you can, else 'draw' (the card drawn is not played this turn)",
     ]
     if with_twos:
         which = "" if with_twos == names else f" ({', '.join(with_twos)})"
-        lines.append(f"  2s{which}: a 2 must be answered with a 2, or you 'take two': two cards, turn lost")
+        first = f"  2s{which}: a 2 must be answered with a 2, or you 'take two':"
+        lines += [f"{first} two cards, turn lost"] if not which else [first, "    two cards, turn lost"]
     if with_eights:
         which = "" if with_eights == names else f" ({', '.join(with_eights)})"
         lines += [
-            f"  8s{which}: an 8, not as your last card, names a colour ('play R8 Y'); the next player",
-            "    plays that colour or an 8",
+            f"  8s{which}: an 8, not as your last card, names a colour ('play R8 Y');",
+            "    the next player plays that colour or an 8",
         ]
     lines += [
-        "  no winner: a whole round with no card played and nothing left to draw (stalemate)",
-        "  hint: what the rules' automatic strategy would play, and why",
-        "  the whole rules: docs/OCHOS-LOCOS.md",
+        "  no winner: a whole round with no card played and nothing to draw (stalemate)",
+        "  hint: the expert bot's move and why: how often each move you may make won the",
+        "    deals it played out from here, and what the others' draws showed they lack",
+        "  the notty project has the whole rules: docs/OCHOS-LOCOS.md",
     ]
     return "\n".join(lines)
 

@@ -1,0 +1,327 @@
+"""How the client ends, and some words it says, after a review driving the real client through a pty:
+
+1. the server ending the connection (a flood of pasted lines, say) is said on the terminal once the
+   full screen is gone, as in line mode, with the seat kept, and the exit status is 1;
+2. Ctrl-C says where a seat is kept, as Ctrl-D and ``quit`` do (status 130), and in line mode what
+   Ctrl-D says starts a line of its own, not the prompt's;
+3. ``join`` and ``watch`` name tables and seats in the user's words, not the protocol's fields, and
+   where the user is comes first;
+4. ``auto`` out of turn is refused naming ``auto``;
+5. ``rules VARIANT`` is that variant's game's rules, for that variant.
+
+The end-to-end tests drive the real ``notty-client`` against a real ``notty-server`` on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pexpect
+import pytest
+from conftest import ServerProcess, notty_table
+from test_client_session import NOTTY, PARLOUR, TOKEN, notty_view, welcomed
+from test_host import Net
+from test_ochos_ui import OCHOS
+from test_screen import Person
+
+from client.commands import MAX_TABLE
+from client.session import Session
+from games.notty.ui import rules_text
+from protocol import MAX_SEATS, Error, Join, PlayForMe, Seated, State, Tables, Watch, Watching
+
+BIN = Path(sys.executable).parent
+#: What the flooded server says last (server/net.py), after ten refusals in a row.
+FLOODED = r"10 refused in a row: goodbye"
+
+
+@pytest.fixture
+def strict_port(tmp_path: Path) -> Iterator[int]:
+    """A server that takes three messages at once and hardly one more: hello, the list asked for on
+    arriving and ``new``. Each pasted line after them is refused, and the tenth refusal is goodbye."""
+    server = ServerProcess(tmp_path / "notty.db", "--rate", "0.01", "--burst", "3")
+    try:
+        yield server.port
+    finally:
+        server.stop()
+
+
+def _line_mode(tmp_path: Path, *args: str) -> tuple[pexpect.spawn, io.StringIO]:
+    """The client on a pty in line mode (``--plain``), and everything it prints."""
+    env = {**os.environ, "TERM": "xterm", "XDG_STATE_HOME": str(tmp_path / "state")}
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(
+        str(BIN / "notty-client"), ["--plain", *args], env=env, encoding="utf-8", timeout=20
+    )
+    child.setwinsize(40, 160)
+    transcript = io.StringIO()
+    child.logfile_read = transcript
+    return child, transcript
+
+
+def _status(child: pexpect.spawn) -> int:
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.signalstatus is None, child.signalstatus
+    return int(child.exitstatus)
+
+
+def _kept(port: int, name: str, table: str, resume: str = "") -> str:
+    """The line saying where a seat is kept (``resume``: what a script must add to take it back)."""
+    return (
+        f"your seat at table {table} is kept: run notty-client 127.0.0.1:{port} --name {name}{resume} again"
+    )
+
+
+# -- 1. the server ending the connection ------------------------------------------------------------
+
+
+def test_a_goodbye_from_the_server_is_said_after_the_full_screen_and_exits_1(
+    strict_port: int, tmp_path: Path
+) -> None:
+    ann = Person(tmp_path, f"127.0.0.1:{strict_port}", "--name", "ann")
+    ann.see("connected to")
+    ann.enter("new classic 2 greedy")
+    table = ann.see(r"you sit at table (\d+), seat 0").group(1)
+    ann.see(r"turn \d+ of 300")  # the game is under way: the seat is worth keeping
+    ann.type("tables\r" * 12)  # a paste: every line over the rate
+    assert ann.finish() == 1
+    assert ann.terminal_restored()
+    after = ann.output[ann.output.rindex("\x1b[?1049l") :]  # what follows the full screen
+    said = re.search(
+        rf"notty-client: the server at 127\.0\.0\.1:{strict_port} ended the connection: (.*)", after
+    )
+    assert said and re.search(FLOODED, said.group(1)), after
+    assert _kept(strict_port, "ann", table) in after
+
+
+def test_a_goodbye_from_the_server_ends_line_mode_alike(strict_port: int, tmp_path: Path) -> None:
+    ann, transcript = _line_mode(tmp_path, f"127.0.0.1:{strict_port}", "--name", "ann")
+    ann.expect("connected to")
+    ann.sendline("new classic 2 greedy")
+    ann.expect(r"you sit at table (\d+), seat 0")
+    table = ann.match.group(1)
+    ann.expect(r"turn \d+ of 300")
+    ann.send("tables\r" * 12)
+    ann.expect(
+        rf"notty-client: the server at 127\.0\.0\.1:{strict_port} ended the connection: [^\r\n]*{FLOODED}"
+    )
+    ann.expect(re.escape(_kept(strict_port, "ann", table)))
+    assert _status(ann) == 1
+    assert re.search(r"(?m)^notty-client: the server at", transcript.getvalue())  # not after a prompt
+
+
+def test_a_script_whose_server_shuts_down_exits_1_saying_why(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "notty.db")
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    client = subprocess.Popen(
+        [str(BIN / "notty-client"), f"127.0.0.1:{server.port}", "--name", "eve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert client.stdin is not None and client.stdout is not None
+        client.stdin.write("new classic 2 human\ndraw 1\n")  # the draw waits for a game that never starts
+        client.stdin.flush()
+        for line in client.stdout:
+            if line.startswith("you sit at table"):
+                break
+        server.stop()  # SIGTERM: the server says goodbye to every client
+        out, err = client.communicate(timeout=30)
+    finally:
+        client.kill()
+        server.stop()
+    assert "server says goodbye: the server is shutting down" in out
+    assert client.returncode == 1, (out, err)
+    ended = f"notty-client: the server at 127.0.0.1:{server.port} ended the connection"
+    assert err == f"{ended}: the server is shutting down\n"
+
+
+# -- 2. Ctrl-C says where the seat is kept; Ctrl-D says it on a line of its own ------------------------
+
+
+def test_ctrl_c_on_the_full_screen_says_where_the_seat_is_kept(server_port: int, tmp_path: Path) -> None:
+    bea = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "bea")
+    bea.see("connected to")
+    bea.enter("new classic 2 greedy")
+    table = bea.see(r"you sit at table (\d+), seat 0").group(1)
+    bea.see(r"turn \d+ of 300")
+    bea.type("\x03")
+    assert bea.finish() == 130
+    assert bea.terminal_restored()
+    after = bea.output[bea.output.rindex("\x1b[?1049l") :]
+    assert _kept(server_port, "bea", table) in after
+
+
+def test_ctrl_c_in_line_mode_says_where_the_seat_is_kept_below_the_prompt(
+    server_port: int, tmp_path: Path
+) -> None:
+    cy, transcript = _line_mode(tmp_path, f"127.0.0.1:{server_port}", "--name", "cy")
+    cy.expect("connected to")
+    cy.sendline("new classic 2 greedy")
+    cy.expect(r"you sit at table (\d+), seat 0")
+    table = cy.match.group(1)
+    cy.expect(r"turn \d+ of 300")
+    cy.expect("notty> ")
+    cy.sendintr()
+    cy.expect(re.escape(_kept(server_port, "cy", table)))
+    assert _status(cy) == 130
+    assert "notty> your seat" not in transcript.getvalue()
+    assert "Traceback" not in transcript.getvalue() and "KeyboardInterrupt" not in transcript.getvalue()
+
+
+def test_ctrl_c_with_no_seat_to_keep_says_nothing_more(server_port: int, tmp_path: Path) -> None:
+    dee, transcript = _line_mode(tmp_path, f"127.0.0.1:{server_port}", "--name", "dee")
+    dee.expect("connected to")
+    dee.expect("notty> ")
+    dee.sendintr()
+    assert _status(dee) == 130
+    assert "kept" not in transcript.getvalue()
+
+
+def test_ctrl_d_in_line_mode_says_where_the_seat_is_kept_on_a_line_of_its_own(
+    server_port: int, tmp_path: Path
+) -> None:
+    eve, transcript = _line_mode(tmp_path, f"127.0.0.1:{server_port}", "--name", "eve")
+    eve.expect("connected to")
+    eve.sendline("new classic 2 greedy")
+    eve.expect(r"you sit at table (\d+), seat 0")
+    table = eve.match.group(1)
+    eve.expect(r"turn \d+ of 300")
+    eve.expect("notty> ")
+    eve.sendeof()
+    eve.expect(re.escape(_kept(server_port, "eve", table)))
+    assert _status(eve) == 0
+    assert re.search(
+        rf"(?m)^{re.escape(_kept(server_port, 'eve', table))}", transcript.getvalue().replace("\r", "")
+    )
+    assert "notty> your seat" not in transcript.getvalue()
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "goodbye"])
+def test_line_mode_gives_the_terminal_back_when_it_ends_mid_line(
+    strict_port: int, tmp_path: Path, how: str
+) -> None:
+    """Readline, still reading a line when the client ends of itself, would leave the terminal
+    not echoing what is typed."""
+    fay = Person(tmp_path, f"127.0.0.1:{strict_port}", "--name", "fay", "--plain")
+    fay.see("connected to")
+    fay.enter("new classic 2 greedy")
+    fay.see(r"turn \d+ of 300")
+    fay.wait(lambda: fay.output.endswith("notty> "), "the prompt")
+    fay.type("\x03" if how == "ctrl-c" else "tables\r" * 12)
+    assert fay.finish() == (130 if how == "ctrl-c" else 1)
+    assert fay.terminal_restored()
+
+
+# -- 3. join and watch in the user's words ------------------------------------------------------------
+
+
+def _listed(session: Session, seats: dict[int, int]) -> Session:
+    """``session`` having been told of tables of these many seats (by a list it asked for)."""
+    infos = [
+        {
+            "table": number,
+            "game": "notty",
+            "variant": "classic",
+            "options": {},
+            "seats": [{"name": None, "bot": None, "connected": False} for _ in range(count)],
+            "started": False,
+            "over": False,
+            "spectators": 0,
+            "turn_seconds": 0,
+        }
+        for number, count in seats.items()
+    ]
+    session.tables_asked += 1
+    session.receive(Tables(tuple(infos)))
+    return session
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("join 99999999999", "there is no table 99999999999: 'tables' lists them"),
+        (f"join {MAX_TABLE + 1}", f"there is no table {MAX_TABLE + 1}: 'tables' lists them"),
+        ("join 0", "there is no table 0: 'tables' lists them"),
+        ("watch 99999999999", "there is no table 99999999999: 'tables' lists them"),
+        ("join 2 99", "there is no seat 99 at table 2: it has seats 0 to 2"),  # a table listed
+        ("join 2 3", "there is no seat 3 at table 2: it has seats 0 to 2"),
+        ("join 5 99", "there is no seat 99 at table 5"),  # a table not listed: as many as any may have
+        (f"join 5 {MAX_SEATS}", f"there is no seat {MAX_SEATS} at table 5"),
+        ("join 99999999999 1", "there is no table 99999999999: 'tables' lists them"),
+    ],
+)
+def test_join_and_watch_name_tables_and_seats_in_words(line: str, says: str) -> None:
+    reply = _listed(welcomed(), {2: 3}).typed(line)
+    assert (reply.messages, reply.say, reply.refused) == ((), says, True)
+    assert "join." not in reply.say and "outside" not in reply.say
+
+
+def test_tables_and_seats_there_may_be_are_sent() -> None:
+    session = _listed(welcomed(), {2: 3})
+    assert session.typed(f"join {MAX_TABLE}").messages == (Join(MAX_TABLE, None),)
+    assert session.typed("join 2 2").messages == (Join(2, 2),)
+    assert session.typed(f"join 5 {MAX_SEATS - 1}").messages == (Join(5, MAX_SEATS - 1),)
+    assert session.typed("watch 7").messages == (Watch(7),)
+
+
+@pytest.mark.parametrize("line", ["join 2 99", "join 2 1", "join 99999999999", "watch x", "join"])
+def test_a_watcher_is_told_first_that_it_watches(line: str) -> None:
+    session = _listed(welcomed(), {2: 3})
+    session.receive(Watching(2))
+    reply = session.typed(line)
+    if reply.messages:  # well formed: the protocol refuses it as it is sent, in the same words
+        return
+    assert reply.say == "you are watching table 2: 'leave' it first"
+
+
+@pytest.mark.parametrize("line", ["join 2 99", "join 99999999999", "watch 0", "join 2 x"])
+def test_a_player_is_told_first_that_it_has_a_seat(line: str) -> None:
+    session = _listed(welcomed(), {2: 3})
+    session.receive(Seated(4, 0, TOKEN))
+    assert session.typed(line).say == "you are already at table 4: 'leave' it first"
+
+
+# -- 4. auto out of turn ------------------------------------------------------------------------------
+
+
+def test_auto_out_of_turn_is_refused_naming_auto() -> None:
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    seated = ann.send(notty_table("classic", 2))[0]
+    assert isinstance(seated, Seated)
+    bob.send(Join(seated.table))
+    waiting = bob if ann.view["current"] == 0 else ann
+    (refusal,) = waiting.send(PlayForMe())
+    assert isinstance(refusal, Error) and refusal.code == "not-your-turn"
+    assert refusal.message == "'auto' plays the rest of your own turn: it is not your turn"
+
+
+# -- 5. rules VARIANT ---------------------------------------------------------------------------------
+
+
+def test_rules_of_a_variant_are_its_games_for_that_variant() -> None:
+    session = welcomed(NOTTY, OCHOS, PARLOUR)
+    reply = session.typed("rules five-colour")
+    assert (reply.refused, reply.say) == (False, rules_text("five-colour"))
+    assert reply.say.startswith("Notty (five-colour):")
+    assert session.typed("rules Part2").say.startswith("Ochos Locos (part2):")
+    assert session.typed("rules duel").say == session.typed("rules parlour").say  # a game with no UI here
+    assert session.typed("rules five-color").say == "no game 'five-color' here; did you mean 'five-colour'?"
+
+
+def test_rules_of_a_variant_at_a_table_of_another_game_are_still_that_variants() -> None:
+    session = welcomed(NOTTY, OCHOS)
+    session.receive(Seated(3, 0, TOKEN))
+    session.receive(State(3, notty_view(variant="classic"), ()))
+    assert session.typed("rules five-colour").say == rules_text("five-colour")
+    assert session.typed("rules part1").say.startswith("Ochos Locos (part1):")

@@ -1,0 +1,94 @@
+"""The client's ``help`` and every game's ``help`` and ``rules`` fit an 80-column terminal: in
+``--plain`` mode a longer line breaks wherever the terminal breaks it, mid-word. Their two-column
+layout (a command, its description at a fixed column) stays readable on a narrower full screen,
+where :func:`client.sgr.wrap` hangs a description's rows under the description. And what they
+say is so: every bot a game offers is named, Ochos Locos's hint is the expert's, and the whole
+rules are pointed to where a player on another machine can find them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from client.catalog import Catalog
+from client.commands import HELP, help_text
+from client.sgr import columns, parse, wrap
+from games import GAMES, describe
+
+WIDTH = 80
+#: Where the help's descriptions start.
+DESCRIPTION = 22
+CATALOG = Catalog.from_welcome([describe(game) for game in GAMES.values()])
+
+
+def _too_long(text: str) -> list[str]:
+    return [line for line in text.splitlines() if columns(line) > WIDTH]
+
+
+def test_the_clients_help_fits_80_columns() -> None:
+    assert _too_long(HELP) == []
+    text = help_text(CATALOG)
+    assert all(f"{game.title} ({game.name}):" in text for game in CATALOG.games.values())  # every game's
+    assert _too_long(text) == []
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_each_games_help_fits_80_columns(game: str) -> None:
+    assert _too_long(CATALOG.ui(game).help) == []
+
+
+@pytest.mark.parametrize(
+    ("game", "variant"), [(name, variant) for name in GAMES for variant in [*GAMES[name].variants, None]]
+)
+def test_each_games_rules_fit_80_columns(game: str, variant: str | None) -> None:
+    assert _too_long(CATALOG.ui(game).rules(variant)) == []
+
+
+def test_the_help_keeps_its_two_columns() -> None:
+    """Each command line's description starts at one column; a description's further lines start
+    there too."""
+    for line in help_text(CATALOG).splitlines():
+        if not line.startswith("  ") or columns(line) <= DESCRIPTION:
+            continue
+        if line[2] == " ":  # a description's further line
+            assert re.match(rf" {{{DESCRIPTION}}}\S", line), line
+        elif re.search(r"\S  +\S", line):  # a command, then its description
+            assert re.match(rf"  \S.{{{DESCRIPTION - 5}}}  \S", line), line
+
+
+def test_a_wrapped_help_lines_rows_start_under_its_description() -> None:
+    """On a full screen narrower than the help, a description goes on under itself, never in the
+    command column."""
+    wrapped = 0
+    for line in help_text(CATALOG).splitlines():
+        if not re.match(rf"  \S.{{{DESCRIPTION - 5}}}  \S", line):
+            continue
+        rows = ["".join(span.text for span in row) for row in wrap(parse(line), 60)]
+        wrapped += len(rows) > 1
+        assert all(re.match(rf" {{{DESCRIPTION}}}\S", row) for row in rows[1:]), rows
+    assert wrapped  # some were
+
+
+@pytest.mark.parametrize("game", ["ochos-locos", "huxxy"])
+def test_the_help_names_every_bot(game: str) -> None:
+    said = CATALOG.ui(game).help
+    assert all(re.search(rf"\b{bot}\b", said) for bot in CATALOG.games[game].bots), said
+
+
+def test_ochos_locos_says_its_hint_is_the_experts() -> None:
+    """The hint is the expert's move, with how often each move won the deals it played out: not
+    what the rules' automatic strategy would play."""
+    ui = CATALOG.ui("ochos-locos")
+    for text in (ui.help, ui.rules(None), ui.rules("part1")):
+        hint = text[text.index("  hint") :]
+        assert "automatic strategy" not in hint
+        assert "expert" in hint and "played out" in " ".join(hint.split())
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_rules_say_whose_documents_hold_the_whole_rules(game: str) -> None:
+    """A player on another machine has no docs/ of their own: the line says it is the project's."""
+    for variant in [*GAMES[game].variants, None]:
+        (line,) = [line for line in CATALOG.ui(game).rules(variant).splitlines() if "the whole rules" in line]
+        assert "notty project" in line and re.search(r"docs/[A-Z-]+\.md", line), line
