@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 
 from games import Option, Variant
-from games._ui import GameUI, ui_for
+from games._ui import GameUI, game_and_variant, ui_for
 
 from .generic import GenericUI
 
@@ -80,7 +80,9 @@ class Catalog:
         info = self.games.get(game)
         known = info.options if info is not None else {}
         words = {word.option: name for name, word in self.ui(game).number_words.items()}
-        parts = [variant if len(self.games) <= 1 or info is None else f"{info.title} {variant}"]
+        parts = [
+            variant if len(self.games) <= 1 or info is None else game_and_variant(game, variant, info.title)
+        ]
         for name, value in options.items():
             option = known.get(name)
             if option is None or option.choices or value != option.default:

@@ -47,6 +47,8 @@ from typing import Any
 
 import trio
 
+from games._ui import game_and_variant
+
 from .app import LineReader, Terminal
 from .editor import LineEditor
 from .session import Output, Session
@@ -328,7 +330,13 @@ class Screen(Terminal):
         self._status(width)
         pane = self._pane_rows(width)
         room = max(0, height - 3)  # the status, the log's rule and the input line
-        pane_height = min(len(pane), max(0, room - LEAST_LOG)) if room > LEAST_LOG else min(len(pane), room)
+        # The log keeps LEAST_LOG rows if the table fits beside them; else the table takes all but one.
+        fits = len(pane) <= room - LEAST_LOG
+        pane_height = min(len(pane), room if room <= 1 else room - LEAST_LOG if fits else room - 1)
+        if pane_height < len(pane):  # too short for the whole table: its end (your hand, your turn) first
+            cut = len(pane) - pane_height + (1 if pane_height > 1 else 0)
+            more = f"({cut} rows above: a taller window shows the whole table)"
+            pane = ([([Span(more)], curses.A_DIM)] if pane_height > 1 else []) + pane[cut:]
         for row, (spans, extra) in enumerate(pane[:pane_height]):
             self._put_spans(1 + row, spans, extra)
         rule = 1 + pane_height
@@ -356,8 +364,7 @@ class Screen(Terminal):
             limit = getattr(view.body, "turn_limit", None)  # a game whose body says one (Notty's)
             turn = f"turn {view.turn}" + (f" of {limit}" if isinstance(limit, int) and limit else "")
             seat = f"seat {view.seat}" if view.seat is not None else "watching"
-            # A variant named as its game (huxxy) is said once.
-            game = view.game if view.variant == view.game else f"{view.game} {view.variant}"
+            game = game_and_variant(view.game, view.variant)  # a variant named as its game: once
             parts += [(game, 2), (f"table {session.table}", 3), (turn, 5)]
             parts.append((f"{session.name}, {seat}", 4))
             if view.over:
@@ -380,7 +387,14 @@ class Screen(Terminal):
     def _pane_rows(self, width: int) -> list[tuple[list[Span], int]]:
         """The table pane's rows, each with an attribute for the whole row: the last action,
         highlighted, over the table; a word when there is no table."""
-        if self.session is None or self.session.view is None or self.table is None:
+        session = self.session
+        if session is not None and session.table is not None and session.view is None:
+            seated = (
+                "its creator's 'start' begins it now, bots taking the empty seats; " if session.token else ""
+            )
+            waiting = f"table {session.table}: the game has not begun; {seated}'leave' returns to the lobby"
+            return [(row, 0) for row in wrap(parse(waiting), width)]
+        if session is None or session.view is None or self.table is None:
             return [([Span("not at a table: 'tables' lists them, 'new' makes one, 'help' says more")], 0)]
         last = self.last_action if self.last_action_at == self.session.table else ()
         rows = [(row, curses.A_BOLD) for line in last for row in wrap(parse(line), width)]

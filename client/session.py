@@ -382,10 +382,11 @@ def end_summary(raw: Mapping[str, Any]) -> list[str]:
         how = "you lost"
     turns = f"{raw['turn']} turn{'s' if raw['turn'] != 1 else ''}"
     took = f", in {duration(result['seconds'])}" if "seconds" in result else ""
-    lines = [f"{how} ({result['text']}) after {turns}{took}"]
+    lines = [f"{how} after {turns}{took}: {result['text']}"]  # the text may hold brackets of its own
     if "game_id" in result:
         game = result["game_id"]
-        lines.append(f"this was game {game} of the server's record: 'notty-server replay {game}' replays it")
+        replay = f"'notty-server replay {game}' replays it"
+        lines.append(f"this was game {game} of the server's record: on its machine, {replay}")
     return lines
 
 

@@ -171,6 +171,12 @@ def nothing_after(verb: str, args: Sequence[str]) -> None:
         raise CommandError(f"'{verb}' takes nothing after it")
 
 
+def game_and_variant(game: str, variant: str, title: str | None = None) -> str:
+    """A game and its variant in a few words (``Notty classic``); a variant named after its game
+    (``huxxy-jokers``, ``huxxy``) says both alone."""
+    return variant if variant.startswith(game) else f"{title or game} {variant}"
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """``"did you mean 'discard'?"`` for the choice closest to a mistyped ``word`` (any case), or
     ``""`` when none is close: for a refusal to say what was probably meant. A word that begins

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TextIO
 
 from games import DEFAULT_GAME, GAMES, Game
+from games._ui import game_and_variant
 
 from .journal import SavedGame
 from .record import dealt, replay_move
@@ -102,7 +103,7 @@ def _seats(game: GameSummary) -> list[str]:
 def _label(game: str, variant: str) -> str:
     """A game as the record lists it: the default game by its variant alone, as it always has
     been; any other by its name and variant."""
-    return variant if game == DEFAULT_GAME else f"{game} {variant}"
+    return variant if game == DEFAULT_GAME else game_and_variant(game, variant)
 
 
 def _when(seconds: float) -> str:

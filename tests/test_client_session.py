@@ -391,7 +391,7 @@ def test_the_end_of_a_game_forgets_the_seat(tmp_path: Path) -> None:
     lines = shown(session, State(3, notty_view(result=result), ()))
     assert lines[-2:] == [
         "game over: bob wins (last card stolen); 'leave' returns to the lobby",
-        "you lost (bob wins: their last card was stolen) after 12 turns",  # the end's summary
+        "you lost after 12 turns: bob wins: their last card was stolen",  # the end's summary
     ]
     assert session.game_over and store.get("h:1", "ann") is None
     assert session.leaving() == []
@@ -465,7 +465,7 @@ def test_a_game_with_no_ui_is_shown_and_played_generically() -> None:
     result = {"ranking": [[2], [0, 1]], "reason": "out", "text": "cy wins"}
     assert shown(session, State(5, parlour_view(result=result, legal=[]), ()))[-2:] == [
         "game over: cy wins; 'leave' returns to the lobby",
-        "you lost (cy wins) after 4 turns",
+        "you lost after 4 turns: cy wins",
     ]
 
 
@@ -473,3 +473,12 @@ def test_away_from_a_game_its_commands_are_the_games_with_a_ui() -> None:
     session = welcomed(NOTTY, PARLOUR)
     assert session.typed("draw 1").messages == (Act("draw 1"),)  # Notty's, refused later as not seated
     assert session.typed("wave").say.startswith("unknown command 'wave'")  # parlour's are not guessed
+
+
+def test_a_variant_named_after_its_game_is_said_alone() -> None:
+    from games._ui import game_and_variant
+
+    assert game_and_variant("huxxy", "huxxy-jokers", "huxxy") == "huxxy-jokers"
+    assert game_and_variant("huxxy", "huxxy") == "huxxy"
+    assert game_and_variant("notty", "classic", "Notty") == "Notty classic"
+    assert game_and_variant("ochos-locos", "part4", "Ochos Locos") == "Ochos Locos part4"

@@ -380,10 +380,10 @@ def test_the_client_lists_tables_oldest_first_whatever_order_they_come_in() -> N
 @pytest.mark.parametrize(
     ("seat", "ranking", "says"),
     [
-        (0, [[0], [1]], "you won (the text) after 12 turns, in 4 min 12 s"),
-        (1, [[0], [1]], "you lost (the text) after 12 turns, in 4 min 12 s"),
-        (1, [[0, 1]], "you drew (the text) after 12 turns, in 4 min 12 s"),
-        (None, [[0], [1]], "the game ended (the text) after 12 turns, in 4 min 12 s"),
+        (0, [[0], [1]], "you won after 12 turns, in 4 min 12 s: the text"),
+        (1, [[0], [1]], "you lost after 12 turns, in 4 min 12 s: the text"),
+        (1, [[0, 1]], "you drew after 12 turns, in 4 min 12 s: the text"),
+        (None, [[0], [1]], "the game ended after 12 turns, in 4 min 12 s: the text"),
     ],
 )
 def test_the_end_summary_says_your_result_the_turns_the_time_and_the_game_to_replay(
@@ -393,7 +393,7 @@ def test_the_end_summary_says_your_result_the_turns_the_time_and_the_game_to_rep
     view = notty_view(result=result, legal=[], seat=seat)
     assert end_summary(view) == [
         says,
-        "this was game 17 of the server's record: 'notty-server replay 17' replays it",
+        "this was game 17 of the server's record: on its machine, 'notty-server replay 17' replays it",
     ]
     session = welcomed()
     lines = shown(session, State(17, view, ()))
@@ -489,8 +489,10 @@ def test_a_person_sees_a_notice_and_the_end_of_the_game_with_the_id_that_replays
     if starter == "ann":
         ann.sendline("end")  # else the bot plays bob's turn, and that ends the game
     ann.expect(r"game over: [^\r\n]*; 'leave' returns to the lobby")
-    ann.expect(r"you (won|lost|drew) \([^\r\n]+\) after 1 turn, in \d+ s")
-    ann.expect(r"this was game (\d+) of the server's record: 'notty-server replay (\d+)' replays it")
+    ann.expect(r"you (won|lost|drew) after 1 turn, in \d+ s: [^\r\n]+")
+    ann.expect(
+        r"this was game (\d+) of the server's record: on its machine, 'notty-server replay (\d+)' replays it"
+    )
     game, again = ann.match.group(1), ann.match.group(2)
     assert game == again == table  # the record keeps a game under its table's number
     replayed = notty_server("replay", game, "--db", str(db))

@@ -22,6 +22,7 @@ from pyte.screens import Margins
 from test_client_session import notty_view, welcomed
 
 from client.screen import LOG_LINES, Screen
+from client.session import Session
 from client.sgr import PLAIN, Span, Style, columns, fit, parse, plain, wrap
 from games._ui import ANSI, coloured
 from protocol import Seated, State
@@ -507,3 +508,35 @@ def test_a_state_gives_the_screen_its_events_and_its_table_apart() -> None:
     assert plain(out.table) == plain_text.split("\n", 1)[1]  # the same table, without the events
     quiet = session.receive(State(3, notty_view(turn=13), ()))
     assert quiet.log == () and quiet.log_lines == ()
+
+
+def test_a_table_that_has_not_begun_says_so_rather_than_not_at_a_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(Screen, "draw", lambda self: None)  # no terminal here
+    screen = Screen(None, colour=False)
+    screen.session = Session("ann")
+    screen.session.table, screen.session.token = 4, "t" * 40
+    (row, _), *rest = screen._pane_rows(200)
+    said = "".join(span.text for span in row)
+    assert (
+        said.startswith("table 4: the game has not begun; its creator's 'start' begins it now") and not rest
+    )
+    screen.session.token = None  # watching: no seat to start from
+    (row, _), *_ = screen._pane_rows(200)
+    assert (
+        "".join(span.text for span in row) == "table 4: the game has not begun; 'leave' returns to the lobby"
+    )
+
+
+def test_a_window_too_short_for_the_table_shows_its_end_and_says_what_is_above(
+    server_port: int, tmp_path: Path
+) -> None:
+    ann = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "ann")
+    ann.see("connected to")
+    ann.enter("new classic 2 greedy")
+    _my_turn(ann)
+    ann.resize(8, 60)
+    ann.wait(lambda: "a taller window shows the whole table" in ann.row(1), "the rows above counted")
+    assert re.match(r"^your turn: ", ann.row(4)), ann.rows  # what may be done, above the log's one row
+    assert ann.row(5).startswith("── log") and ann.input_line() == "notty>"
