@@ -396,7 +396,7 @@ class Screen(Terminal):
             return [(row, 0) for row in wrap(parse(waiting), width)]
         if session is None or session.view is None or self.table is None:
             return [([Span("not at a table: 'tables' lists them, 'new' makes one, 'help' says more")], 0)]
-        last = self.last_action if self.last_action_at == self.session.table else ()
+        last = self.last_action if self.last_action_at == session.table else ()
         rows = [(row, curses.A_BOLD) for line in last for row in wrap(parse(line), width)]
         rows += [(row, 0) for line in self.table.split("\n") for row in wrap(parse(line), width)]
         return rows
