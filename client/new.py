@@ -47,7 +47,7 @@ def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
         raise ValueError(f"a {variant} table has {_range(low, high)} seats")
     if not others and bot is not None:
         others = [bot] * (seats - 1)
-    _check_others(others, game, ui, players)
+    _check_others(others, game, ui, players, catalog)
     bots = [word for word in others if word != HUMAN]
     if HUMAN in others and len(others) >= seats:
         raise ValueError(f"{len(others)} players besides you do not fit at {seats} seats")
@@ -133,9 +133,21 @@ def _value(word: str, value: str, number: NumberWord, option: Option) -> int | s
     return int(value)
 
 
-def _check_others(others: Sequence[str], game: GameInfo, ui: GameUI, players: Sequence[str]) -> None:
+def _check_others(
+    others: Sequence[str], game: GameInfo, ui: GameUI, players: Sequence[str], catalog: Catalog
+) -> None:
     """Who is to sit in the other seats: each a bot of this game or ``human``."""
     for word in others:
+        elsewhere = [
+            other.name
+            for other in catalog.games.values()
+            if other is not game and any(word in option.choices for option in other.options.values())
+        ]
+        if elsewhere and word not in players:  # 'hard', a level of Notty's, at a table of huxxy
+            raise ValueError(
+                f"{word!r} sets an option that {' and '.join(elsewhere)} tables have and {game.name} tables "
+                f"do not; players are {', '.join(players)}"
+            )
         if is_number(word):
             raise ValueError(f"the number of seats goes first: {_usage(ui)}")
         if word == game.name or word in game.variants:

@@ -204,6 +204,7 @@ def test_new_plays_any_game_the_server_lists(line: str, expected: CreateTable) -
         ("new 3 notty", "the game goes first"),
         ("new 3 classic", "the preset goes first"),
         ("new 3 greedy nobody", "'nobody' is not a player here: players are random, greedy"),
+        ("new parlour 2 hard", "'hard' sets an option that notty tables have and parlour tables do not"),
     ],
 )
 def test_new_says_what_is_wrong_and_sends_nothing(line: str, says: str) -> None:
