@@ -64,7 +64,9 @@ engine (``server.record``), views built as the server builds them (``server.tabl
   (its ``--help``): ``lists`` -- ``list_tables`` as fast as the rate limits allow with
   ``--listed-tables`` tables existing (waiting tables held by helper connections from 127.0.1.x);
   ``hints`` -- ``hint`` from seated connections at the hint rate limits; ``bots`` -- as many tables
-  of bots alone as the address may have, watched so their bots play, a new game whenever one ends.
+  of bots alone as the address may have, watched so their bots play, a new game whenever one ends;
+  ``ochos-hints`` -- as ``hints``, at Ochos Locos tables, whose hints play deals out in the worker
+  threads (CPU that holds the GIL, where Notty's take microseconds).
   The flooder is a separate process, so the canary's clock is not its event loop. The server's CPU
   time (``/proc/PID/stat``) and the bench's are reported: the load generator and the server share
   the cores. Targets: bot move p99 <= idle p99 + 100 ms; ping p99 <= 20 ms.
@@ -136,12 +138,17 @@ from server.tables import states
 HOST = "127.0.0.1"
 #: Each flood comes from one address of its own (a flood's tables outlive it, and would count
 #: against the next flood's per-address limits).
-FLOODERS = {"lists": "127.0.0.2", "hints": "127.0.0.3", "bots": "127.0.0.4"}
+FLOODERS = {"lists": "127.0.0.2", "hints": "127.0.0.3", "bots": "127.0.0.4", "ochos-hints": "127.0.0.5"}
 BIN = Path(sys.executable).parent / "notty-server"
 GAME, VARIANT = "notty", "classic"
 SCENARIOS = ("kill", "disk-full", "second-server", "floods")
 DISK_RUNS = ("full", "one-write", "read-only")
-FLOOD_PHASES = ("lists", "hints", "bots")
+FLOOD_PHASES = ("lists", "hints", "bots", "ochos-hints")
+#: The game each hint flood asks at: Notty's hints are cheap; Ochos Locos' play deals out (CPU).
+HINT_GAMES = {"hints": (GAME, VARIANT), "ochos-hints": ("ochos-locos", "part4")}
+#: How many addresses flood at once: Ochos Locos' hints from one address at its allowance keep the
+#: worker threads busy a fifth of the time; from four, both threads nearly all of it.
+HINT_ADDRESSES = {"hints": 1, "ochos-hints": 4}
 #: The kinds of table the kill and disk-full players form, in turn.
 KINDS = ("humans", "human+bots", "bots")
 #: Rates and per-address limits far above what scripted players use: the flags the server has of
@@ -1463,19 +1470,28 @@ def flood_plan(mode: str, limits: dict[str, float], s: Settings) -> dict[str, An
             "text": f"{source}: {count} connections ask list_tables {total * PACE:,.0f}/s in all (allowance "
             f"{total:,.0f}/s), {s.listed_tables} tables existing",
         }
-    if mode == "hints":
+    if mode in HINT_GAMES:
         rate = limits.get("--hint-rate", 0.5)
         seats = min(conns, 2 * tables)
         total = min(limits.get("--address-hint-rate", inf), seats * rate)
         count = s.flood_connections or min(seats, max(2, math.ceil(total / rate) * 2))
         count = max(2, min(count + count % 2, seats - seats % 2))
         total = min(total, count * rate)
+        first, last = source.rsplit(".", 1)
+        sources = [f"{first}.{int(last) + n}" for n in range(HINT_ADDRESSES[mode])]
+        each = (
+            f" from each of {len(sources)} addresses ({sources[0]} to {sources[-1]})"
+            if len(sources) > 1
+            else ""
+        )
         return {
             "source": source,
+            "sources": sources,
             "connections": count,
             "per_second": total * PACE,
-            "text": f"{source}: {count} seated connections ({count // 2} tables of 2) ask hints "
-            f"{total * PACE:.2f}/s in all (allowance {total:g}/s)",
+            "game": HINT_GAMES[mode],
+            "text": f"{source}: {count} seated connections ({count // 2} {HINT_GAMES[mode][0]} tables of 2) "
+            f"ask hints {total * PACE:.2f}/s in all (allowance {total:g}/s){each}",
         }
     count = int(min(tables, limits.get("--max-bot-tables-per-address", inf), conns))
     bots = ["expert", "expert", "expert"]
@@ -1928,22 +1944,31 @@ async def _hints(
     nursery: trio.Nursery, port: int, plan: dict[str, Any], stats: FloodStats
 ) -> list[Callable[[], Awaitable[None]]]:
     """Tables of two seats, both the flooder's, never played: every seat asks hints at the allowance."""
-    create = encode_frame(CreateTable(GAME, 2, VARIANT).to_wire())
+    game, variant = plan["game"]
+    create = encode_frame(CreateTable(game, 2, variant).to_wire())
     wires = []
-    for pair in range(plan["connections"] // 2):
-        first = await Wire.open(port, f"hinter{2 * pair}", plan["source"])
+    for number, source in enumerate(plan["sources"]):
+        wires += await _hinters(port, source, plan["connections"] // 2, create, f"hinter{number}-")
+    request = encode_frame(AskHint().to_wire())
+    interval = len(wires) / (plan["per_second"] * len(plan["sources"]))
+    return [lambda wire=wire: _paced(wire, request, interval, stats) for wire in wires]
+
+
+async def _hinters(port: int, source: str, pairs: int, create: bytes, name: str) -> list[Wire]:
+    """``pairs`` tables of two seats from ``source``, both its own: the seated connections."""
+    wires = []
+    for pair in range(pairs):
+        first = await Wire.open(port, f"{name}{2 * pair}", source)
         await first.send(create)
         seated = await first.expect("seated")
         if seated.get("type") != "seated":
             raise Gone(f"the flooder could not create a table: {seated}")
-        second = await Wire.open(port, f"hinter{2 * pair + 1}", plan["source"])
+        second = await Wire.open(port, f"{name}{2 * pair + 1}", source)
         await second.send(encode_frame(Join(seated["table"]).to_wire()))
         if (joined := await second.expect("seated")).get("type") != "seated":
             raise Gone(f"the flooder could not join its table: {joined}")
         wires += [first, second]
-    request = encode_frame(AskHint().to_wire())
-    interval = len(wires) / plan["per_second"]
-    return [lambda wire=wire: _paced(wire, request, interval, stats) for wire in wires]
+    return wires
 
 
 async def _bots(
@@ -1990,7 +2015,7 @@ async def flood_child(mode: str, port: int, plan: dict[str, Any]) -> dict[str, A
     """Set the flood up, say "ready", flood until told to stop on stdin; the counts of the flood."""
     _raise_file_limit(4096)
     stats = FloodStats()
-    setups: dict[str, Setup] = {"lists": _lists, "hints": _hints, "bots": _bots}
+    setups: dict[str, Setup] = {"lists": _lists, "hints": _hints, "bots": _bots, "ochos-hints": _hints}
     async with trio.open_nursery() as nursery:
         tasks = await setups[mode](nursery, port, plan, stats)
         for task in tasks:

@@ -31,6 +31,8 @@ log = logging.getLogger("notty.server")
 #: creator's asking (the protocol's default bot_delay_ms is 1 s): a person watching can follow.
 #: A script that wants bots at full speed asks for ``bot_delay_ms`` 0 (or runs ``--watch-delay 0``).
 DEFAULT_WATCH_DELAY = 1.0
+#: Seconds a thread holding the GIL keeps it while another waits (CPython's default is 0.005).
+SWITCH_INTERVAL = 0.001
 E = TypeVar("E", bound=BaseException)
 
 
@@ -220,6 +222,9 @@ def _serve(args: argparse.Namespace, path: Path, lock: WriterLock) -> int:
     try:
         limits = limits_from_args(args)
         heap.settle()
+        # Bots and hints think in worker threads that hold the GIL: the event loop gets it back
+        # within 1 ms rather than CPython's 5, so replies do not wait behind them (bench/RESULTS.md).
+        sys.setswitchinterval(SWITCH_INTERVAL)
         trio.run(run, args.host, args.port, args.name, args.grace, store, lock, args.watch_delay, limits)
     except* ListenError as group:
         failure = str(_first(group))

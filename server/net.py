@@ -50,6 +50,8 @@ log = logging.getLogger("notty.server")
 
 #: How often the host hears the time (grace periods, turn limits).
 TICK_SECONDS = 0.25
+#: Threads that work out hints, apart from the bots' (two cores: one for hints, the rest for bots).
+HINT_THREADS = 1
 #: How long a closing connection may take to flush its last messages.
 FLUSH_SECONDS = 2.0
 #: How often the game record's log is copied into its database file, in a worker thread.
@@ -95,8 +97,11 @@ class NottyServer:
         self.links: dict[int, Link] = {}
         self._from: collections.Counter[str] = collections.Counter()  # open connections per address
         self._ids = itertools.count(1)
-        # Bot and hint work, in bot_threads threads, shared fairly between addresses and tables.
+        # Bots' moves in bot_threads threads, and hints in threads of their own: a flood of hints
+        # that take CPU (Ochos Locos' play deals out) never holds up a table's bot. Each is shared
+        # fairly between addresses and tables.
         self._work = Workers(bot_threads, total=limits.work_queue)
+        self._hint_work = Workers(HINT_THREADS, total=limits.work_queue)
         # Each address's message and hint buckets, over all its connections; gone with its last one.
         self._allowances: dict[str, tuple[TokenBucket, TokenBucket]] = {}
         self._nursery: trio.Nursery | None = None
@@ -535,7 +540,7 @@ class NottyServer:
     async def _hint(self, job: HintJob) -> None:
         """Work out a hint in its asker's address's share of the threads, unless too many wait."""
         assert self._nursery is not None
-        ticket = self._work.submit(self._nursery, job.address, job.table, job.solve)
+        ticket = self._hint_work.submit(self._nursery, job.address, job.table, job.solve)
         answer: HintAnswer | Error
         if ticket is None:
             answer = Error("server-busy", "the server is busy: try the hint again in a moment")

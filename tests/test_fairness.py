@@ -183,6 +183,25 @@ async def test_a_seat_waits_for_its_hint_and_a_full_queue_refuses_more(
         await client.expect(Hint)
 
 
+async def test_a_bot_never_waits_behind_a_hint(start: Start, slow_hints: threading.Event) -> None:
+    _, port = await start(Limits(), bot_threads=1)
+    ann = await _connect(port, "ann", "127.0.0.2")
+    await ann.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=10_000))
+    await ann.expect(State)
+    await ann.send(AskHint())  # worked out in its own thread, which it holds until released
+    bob = await _connect(port, "bob", "127.0.0.3")
+    await bob.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=0))
+    with trio.fail_after(5):  # bob's bot moves (first, or after his turn) while ann's hint waits
+        view = (await bob.expect(State)).view
+        if view["current"] == view["seat"]:
+            await bob.send(Act("end"))
+        while (view := (await bob.expect(State)).view)["current"] != view["seat"]:
+            pass
+    assert view["turn"] >= 1
+    slow_hints.set()
+    await ann.expect(Hint)
+
+
 class SlowBot:
     """A bot that takes ``seconds`` over every move, off the GIL (as a bot thinking in C would)."""
 
