@@ -326,6 +326,8 @@ def _completer(session: Session) -> Any:
 
         before = readline.get_line_buffer()[: readline.get_begidx()]  # the cursor may be mid-line
         options = session.completions(before, text)
+        if len(options) == 1:  # Python's readline appends no space: the next word may follow at once
+            options = [options[0] + " "]
         return options[state] if state < len(options) else None
 
     return complete

@@ -202,6 +202,7 @@ class Screen(Terminal):
         self.last_action: tuple[str, ...] = ()
         self.last_action_at: int | None = None  # its table: another table's is not shown
         self.scroll = 0  # log rows scrolled back from the newest
+        self._listed: tuple[str, ...] | None = None  # the options the last key (a Tab) listed
         self.farewell_lines: list[str] | None = None  # what was said since the user quit
         self._log_height = 1
         self._width = 80
@@ -293,8 +294,9 @@ class Screen(Terminal):
             return None, False
         name = _KEYS.get(key, "") if isinstance(key, int) else _CONTROLS.get(key, key)
         effect = self.editor.press(name)
-        if effect.options:
+        if effect.options and effect.options != self._listed:  # Tab again: they are in the log already
             self._add_to_log(["  " + "  ".join(effect.options)])
+        self._listed = effect.options if name == "tab" else None  # any other key: Tab lists again
         if effect.line is not None:
             self._add_to_log([PROMPT + effect.line])
             self.scroll = 0

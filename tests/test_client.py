@@ -156,6 +156,10 @@ def test_tab_completes_commands(server_port: int) -> None:
     child.expect("tables")
     child.sendline("")
     child.expect(r"no tables yet|table \d+")
+    child.send("wat\t1")  # a command completed alone takes its space: the next word follows at once
+    child.expect("watch 1")
+    child.sendline("")
+    child.expect(r"no table 1|no such table|you are watching table 1|refused")
     child.sendline("quit")
     child.expect(pexpect.EOF)
 

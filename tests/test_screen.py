@@ -540,3 +540,18 @@ def test_a_window_too_short_for_the_table_shows_its_end_and_says_what_is_above(
     ann.wait(lambda: "a taller window shows the whole table" in ann.row(1), "the rows above counted")
     assert re.match(r"^your turn: ", ann.row(4)), ann.rows  # what may be done, above the log's one row
     assert ann.row(5).startswith("── log") and ann.input_line() == "notty>"
+
+
+def test_tab_again_on_the_same_line_lists_its_options_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Screen, "draw", lambda self: None)  # no terminal here
+    screen = Screen(None, colour=False)
+    screen.editor.complete = lambda before, word: ["Y1", "Y6"] if word.startswith("Y") else []
+    for key in "play Y":
+        screen.press(key)
+    for _ in range(3):
+        screen.press("\t")
+    assert screen.log.count("  Y1  Y6") == 1
+    screen.press("\x7f")  # the line changes: Tab lists again
+    screen.press("Y")
+    screen.press("\t")
+    assert screen.log.count("  Y1  Y6") == 2
