@@ -64,6 +64,18 @@ def _line_mode(tmp_path: Path, *args: str) -> tuple[pexpect.spawn, io.StringIO]:
     return child, transcript
 
 
+def _seated_in_line_mode(tmp_path: Path, port: int, name: str) -> tuple[pexpect.spawn, io.StringIO, str]:
+    """The client in line mode, at a new table against ``greedy``, at its prompt: and its table."""
+    child, transcript = _line_mode(tmp_path, f"127.0.0.1:{port}", "--name", name)
+    child.expect("connected to")
+    child.sendline("new classic 2 greedy")
+    child.expect(r"you sit at table (\d+), seat 0")
+    table = child.match.group(1)
+    child.expect(r"turn \d+ of 300")
+    child.expect("notty> ")
+    return child, transcript, table
+
+
 def _status(child: pexpect.spawn) -> int:
     child.expect(pexpect.EOF)
     child.close()
@@ -164,13 +176,7 @@ def test_ctrl_c_on_the_full_screen_says_where_the_seat_is_kept(server_port: int,
 def test_ctrl_c_in_line_mode_says_where_the_seat_is_kept_below_the_prompt(
     server_port: int, tmp_path: Path
 ) -> None:
-    cy, transcript = _line_mode(tmp_path, f"127.0.0.1:{server_port}", "--name", "cy")
-    cy.expect("connected to")
-    cy.sendline("new classic 2 greedy")
-    cy.expect(r"you sit at table (\d+), seat 0")
-    table = cy.match.group(1)
-    cy.expect(r"turn \d+ of 300")
-    cy.expect("notty> ")
+    cy, transcript, table = _seated_in_line_mode(tmp_path, server_port, "cy")
     cy.sendintr()
     cy.expect(re.escape(_kept(server_port, "cy", table)))
     assert _status(cy) == 130
@@ -190,13 +196,7 @@ def test_ctrl_c_with_no_seat_to_keep_says_nothing_more(server_port: int, tmp_pat
 def test_ctrl_d_in_line_mode_says_where_the_seat_is_kept_on_a_line_of_its_own(
     server_port: int, tmp_path: Path
 ) -> None:
-    eve, transcript = _line_mode(tmp_path, f"127.0.0.1:{server_port}", "--name", "eve")
-    eve.expect("connected to")
-    eve.sendline("new classic 2 greedy")
-    eve.expect(r"you sit at table (\d+), seat 0")
-    table = eve.match.group(1)
-    eve.expect(r"turn \d+ of 300")
-    eve.expect("notty> ")
+    eve, transcript, table = _seated_in_line_mode(tmp_path, server_port, "eve")
     eve.sendeof()
     eve.expect(re.escape(_kept(server_port, "eve", table)))
     assert _status(eve) == 0
