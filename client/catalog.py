@@ -102,6 +102,9 @@ def table_line(info: Mapping[str, Any], catalog: Catalog, here: int | None) -> s
     status = "over" if info["over"] else "playing" if info["started"] else "waiting"
     if status == "playing" and info.get("turn") is not None:
         status = f"playing turn {info['turn']}"
+    present = info["spectators"] or any(seat["connected"] and seat["bot"] is None for seat in info["seats"])
+    if status.startswith("playing") and not present:  # a bot's seat counts as connected: nobody else is
+        status = status.replace("playing", "paused at", 1) + " (its bots play while someone is there)"
     free = not info["started"] and any(seat["name"] is None for seat in info["seats"])
     then = f"'join {info['table']}'" if free else f"'watch {info['table']}'"
     if info["table"] == here:

@@ -363,6 +363,12 @@ def test_the_lobby_line_marks_bot_seats_and_the_turn() -> None:
     )
     older = {key: value for key, value in info.items() if key not in ("turn", "bots")}  # a server before
     assert "playing, seats: ann, bob, expert-3 (bot) ·" in table_line(older, Catalog(()), None)
+    gone = {**info, "seats": [{**seat, "connected": seat["bot"] is not None} for seat in info["seats"]]}
+    assert "paused at turn 12 (its bots play while someone is there), seats:" in table_line(
+        gone, Catalog(()), None
+    )
+    watched = {**gone, "spectators": 1}  # someone watches: its bots play
+    assert "playing turn 12, seats:" in table_line(watched, Catalog(()), None)
 
 
 def test_the_client_lists_tables_oldest_first_whatever_order_they_come_in() -> None:
