@@ -390,7 +390,7 @@ class Screen(Terminal):
         """The table pane's rows, each with an attribute for the whole row: the last action,
         highlighted, over the table; a word when there is no table."""
         session = self.session
-        if session is not None and session.table is not None and session.view is None:
+        if session is not None and session.arrived and session.table is not None and session.view is None:
             seated = (
                 "its creator's 'start' begins it now, bots taking the empty seats; " if session.token else ""
             )

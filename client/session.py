@@ -108,6 +108,7 @@ class Session:
         self._games_of: dict[int, str] = {}  # each table's game, from every list seen
         self._seats_of: dict[int, int] = {}  # each table's number of seats, from every list seen
         self.goodbye: str | None = None  # why the server said goodbye, once it has
+        self.arrived = False  # the server has seated us (or let us watch) on this connection
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
         self.resigned = False  # we resigned the game at our table: a bot plays our seat
@@ -206,7 +207,7 @@ class Session:
             case Seated(table, seat, token):
                 return Output(tuple(self._seated(table, seat, token)))
             case Watching(table):
-                self.table, self.game = table, self._joining
+                self.table, self.game, self.arrived = table, self._joining, True
                 return Output((f"you are watching table {table}",))
             case Left(table) if self.stopped and self.view is not None and self.token is not None:
                 # The server could not record the game and stopped it: its seat is kept on disk,
@@ -239,6 +240,11 @@ class Session:
                 )
                 # as on arriving without a seat: show a person what could be joined
                 return Output((line,), (ListTables(),) if self.interactive else ())
+            case Error("resumed-elsewhere", text, _):
+                # The seat is the other connection's now, and so is its token on disk: nothing of
+                # it is ours to keep, drop or speak of on leaving.
+                self.token = None
+                return Output((text,))
             case Error(code, text, rule):
                 self.open_seats = 0  # perhaps the table we asked for: no seat waits now
                 return Output((f"refused: {text}" + (f" [{rule}]" if rule else f" [{code}]"),))
@@ -259,7 +265,7 @@ class Session:
         return OWN_NOTICES[notice.kind]
 
     def _seated(self, table: int, seat: int, token: str) -> list[str]:
-        self.table, self.token = table, token
+        self.table, self.token, self.arrived = table, token, True
         self.game = self._joining or self.game
         problem = self.keep_seat(StoredSeat(token, table))  # on disk before the user is told
         lines = [f"you sit at table {table}, seat {seat}"]
@@ -342,6 +348,7 @@ class Session:
         """No table any more: nothing to resume, nothing to show, no game whose end stops a script."""
         self.drop_seat()
         self.table, self.token, self.view, self.game, self._joining = None, None, None, None, None
+        self.arrived = False
         self.game_over = False  # else a script's moves at its next table are dropped as too late
         self.open_seats = 0
         self.stopped = False

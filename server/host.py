@@ -436,7 +436,8 @@ class Host:
         session = self.sessions.get(conn)
         if session is not None:
             session.table = session.seat = None
-        return [(conn, Goodbye("your seat was resumed from another connection"))]
+        why = "your seat was resumed from another connection, which has it now"
+        return [(conn, Error("resumed-elsewhere", why)), (conn, Goodbye(why))]
 
     def _create(self, conn: ConnId, session: Session, request: CreateTable, now: float) -> list[Outgoing]:
         if self._full(list(self.tables.values()), self.max_tables):

@@ -180,7 +180,7 @@ _FLAGS: dict[str, tuple[str, type, str]] = {
     "--address-burst": ("address_burst", int, "messages one address may send at once, above its rate"),
     "--address-hint-rate": ("address_hint_rate", float, "hints a second one address may ask for, on average"),
     "--address-hint-burst": ("address_hint_burst", int, "hints one address may ask for at once"),
-    "--work-queue": ("work_queue", int, "bot and hint jobs waiting for a thread; more hints are refused"),
+    "--work-queue": ("work_queue", int, "hints waiting for their thread; more are refused"),
 }
 
 

@@ -461,13 +461,20 @@ class NottyServer:
         held, self._held = self._held, []
         failed = _store(store, records) if records else {}
         for link, message in held:
-            if not failed or _table_of(message) not in failed:
+            watcher_left = isinstance(message, Left) and link.protocol.state is ConnectionState.WATCHING
+            if (
+                not failed or _table_of(message) not in failed or watcher_left
+            ):  # a spectator's leave records nothing
                 self._send(link, message)
         if not failed:
             return
         unbegun = {record.table for record in records if isinstance(record, GameBegun)}
-        # Those whose leave was not recorded are told so: their seat token still resumes the game.
-        leavers = [(link.id, message.table) for link, message in held if isinstance(message, Left)]
+        # Players whose leave was not recorded are told so: their seat token still resumes the game.
+        leavers = [
+            (link.id, message.table)
+            for link, message in held
+            if isinstance(message, Left) and link.protocol.state is ConnectionState.SEATED
+        ]
         for why in set(failed.values()):
             tables = [table for table, error in failed.items() if error == why]
             left = [(conn, table) for conn, table in leavers if table in tables]

@@ -62,6 +62,13 @@ class Seat:
     def bot_controls(self) -> bool:
         return self.bot is not None or self.stand_in or self.auto or self.autopilot or self.resigned
 
+    @property
+    def unattended(self) -> bool:
+        """Played by the server for good, or until its person says otherwise: a bot's own seat, one
+        given up, one on autopilot, one whose person resigned (not a turn's "play for me", nor a
+        stand-in for someone who dropped and may be back)."""
+        return self.bot is not None or self.token_hash is None or self.autopilot or self.resigned
+
 
 @attrs.define
 class Table:
@@ -350,7 +357,7 @@ class Driver:
                 # A stand-in for a dropped player hurries (they may be back); one for a seat given
                 # up plays at the table's pace, as its own bots do.
                 delay = table.bot_delay if seat.bot is not None or seat.token_hash is None else 0.0
-                if all(other.bot_controls for other in table.seats):
+                if all(other.unattended for other in table.seats):
                     # Every person on autopilot or resigned: the game plays unattended and recorded,
                     # so no faster than a game of bots alone, whatever pace its creator asked for.
                     delay = max(delay, self.unattended_delay)

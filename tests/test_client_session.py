@@ -21,6 +21,7 @@ from protocol import (
     Act,
     CreateTable,
     Error,
+    Goodbye,
     Hint,
     Left,
     ListTables,
@@ -378,6 +379,21 @@ def test_a_malformed_hint_is_refused() -> None:
     )
     assert lines == ["the server sent a hint this client cannot read (hint data.best[0]: 'Q2' is not a card: "
                      "colour letters are R, Y, G, B, K)"]  # fmt: skip
+
+
+@pytest.mark.parametrize("started", [True, False])
+def test_a_seat_resumed_elsewhere_is_neither_kept_nor_forgotten_here(tmp_path: Path, started: bool) -> None:
+    store = SeatStore(tmp_path / "seats.json")
+    session = welcomed(seats=store, server="h:1")
+    if started:
+        seated(session, notty_view())
+    else:
+        session.receive(Seated(3, 0, TOKEN))
+    why = "your seat was resumed from another connection, which has it now"
+    assert shown(session, Error("resumed-elsewhere", why)) == [why]
+    shown(session, Goodbye(why))
+    assert session.leaving() == []  # no "your seat is kept": running again would take it back
+    assert store.get("h:1", "ann") == StoredSeat(TOKEN, 3)  # the other connection's, on disk still
 
 
 def test_the_end_of_a_game_forgets_the_seat(tmp_path: Path) -> None:

@@ -396,6 +396,9 @@ def test_the_creator_resuming_its_seat_from_a_new_connection_can_still_start_the
     seated = ann.send(notty("classic", 3))[0]
     again = net.client("ann", token=seated.token)  # the old connection is still open: it is evicted
     assert isinstance(again.inbox[1], Seated)
+    evicted = ann.inbox[-2:]
+    assert [type(message) for message in evicted] == [Error, Goodbye]
+    assert evicted[0].code == "resumed-elsewhere"  # type: ignore[attr-defined]
     bob = net.client("bob")
     bob.send(Join(seated.table))
     assert bob.send(Start())[0].code == "not-creator"

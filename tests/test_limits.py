@@ -41,6 +41,7 @@ from protocol import (
     ListTables,
     Message,
     Ping,
+    PlayForMe,
     Pong,
     Seated,
     State,
@@ -895,6 +896,10 @@ def test_a_game_every_person_leaves_to_autopilot_is_paced_as_bots_alone() -> Non
     send(1, Autopilot(False), 0.0)
     jobs = host.bot_jobs()
     assert all(job.delay == 0.0 for job in jobs)  # she plays again: the pace she asked for
+    for job in jobs:
+        host.bot_acted(job, job.bot.choose(job.view), 0.0)
+    send(1, PlayForMe(), 0.0)  # her own turn played for her, once: no pause, as she asked
+    assert [job.delay for job in host.bot_jobs()] == [0.0]
 
 
 def test_requests_sent_back_to_back_seat_a_connection_at_one_table_only() -> None:

@@ -516,7 +516,10 @@ def test_a_table_that_has_not_begun_says_so_rather_than_not_at_a_table(
     monkeypatch.setattr(Screen, "draw", lambda self: None)  # no terminal here
     screen = Screen(None, colour=False)
     screen.session = Session("ann")
-    screen.session.table, screen.session.token = 4, "t" * 40
+    screen.session.table, screen.session.token = 4, "t" * 40  # a seat kept on disk, not yet resumed:
+    (row, _), *rest = screen._pane_rows(200)
+    assert "".join(span.text for span in row).startswith("not at a table")  # nothing said of it yet
+    screen.session.arrived = True
     (row, _), *rest = screen._pane_rows(200)
     said = "".join(span.text for span in row)
     assert (
