@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
-from games._ui import GameUI, TableView, did_you_mean, is_number, nothing_after
+from games._ui import MAX_DIGITS, GameUI, TableView, did_you_mean, is_number, nothing_after
 from protocol import (
     MAX_SEATS,
     Act,
@@ -236,7 +236,10 @@ def help_text(catalog: Catalog | None) -> str:
 
 def _number(text: str, what: str) -> int:
     if not is_number(text):
-        raise ValueError(f"{what} must be a number, not {text!r}")
+        shown = repr(text[:20]) + ("…" if len(text) > 20 else "")
+        if text.isascii() and text.isdigit():
+            raise ValueError(f"there is no {what} {shown}: no {what} number has over {MAX_DIGITS} digits")
+        raise ValueError(f"{what} must be a number, not {shown}")
     return int(text)
 
 

@@ -160,9 +160,14 @@ _LOADED: dict[str, GameUI | None] = {}
 # -- helpers every UI may share -------------------------------------------------------
 
 
+#: The most digits a number typed may have.
+MAX_DIGITS = 18
+
+
 def is_number(text: str) -> bool:
-    """ASCII digits only: ``str.isdigit`` also takes '²', which ``int`` refuses."""
-    return text.isascii() and text.isdigit()
+    """ASCII digits only (``str.isdigit`` also takes '²', which ``int`` refuses), and few enough of
+    them to read: ``int`` refuses a string of thousands (no count, table or seat is that big)."""
+    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
 
 
 def nothing_after(verb: str, args: Sequence[str]) -> None:

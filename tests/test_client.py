@@ -411,6 +411,10 @@ def test_bad_commands_are_answered_locally_and_send_nothing(line: str, says: str
         ("join ²", "table must be a number, not '²'"),
         ("join 1 ³", "seat must be a number, not '³'"),
         ("watch ²", "table must be a number, not '²'"),
+        (
+            "join " + "9" * 5000,
+            "there is no table '99999999999999999999'…: no table number has over 18 digits",
+        ),
     ],
 )
 def test_bad_tables_and_seats_are_answered_locally_in_the_lobby(line: str, says: str) -> None:

@@ -268,6 +268,12 @@ def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
         ("play", ["QS"], "you do not hold QS"),
         ("play", ["9H", "9H"], "you hold 1 9H, not 2"),
         ("play", ["7H", "to", "9"], "there is no group 9: groups are numbered 1 to 3"),
+        ("play", ["7H", "to", "99999"], "there is no group 99999: groups are numbered 1 to 3"),
+        (
+            "play",
+            ["7H", "to", "9" * 5000],
+            "'99999999999999999999' is not a group: groups are numbered from 1",
+        ),
         ("play", ["7Z"], "'7Z' is not a card"),
         ("play", [], "usage: play CARD... [to GROUP]"),
         ("play", ["7H", "to"], "say one group after 'to'"),

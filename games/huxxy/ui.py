@@ -460,8 +460,10 @@ def _parse(verb: str, args: Sequence[str]) -> Typed:
 
 
 def _group_number(word: str) -> int:
-    if not is_number(word) or not 1 <= int(word) <= 999:
-        raise CommandError(f"{word!r} is not a group: groups are numbered from 1")
+    """A group's number as typed, 0-based; one past the table's groups is refused by the check
+    that knows how many there are (:meth:`Typed.checked`), in the same words at any size."""
+    if not is_number(word) or int(word) < 1:
+        raise CommandError(f"{word[:20]!r} is not a group: groups are numbered from 1")
     return int(word) - 1
 
 
