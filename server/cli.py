@@ -84,9 +84,16 @@ def _record_parser() -> argparse.ArgumentParser:
     games = commands.add_parser("games", help="list every recorded game, newest first")
     _add_db(games)
     replay = commands.add_parser("replay", help="print one game move by move")
-    replay.add_argument("game", type=int, metavar="GAME_ID", help="the game's number (see 'games')")
+    replay.add_argument("game", type=_game_id, metavar="GAME_ID", help="the game's number (see 'games')")
     _add_db(replay)
     return parser
+
+
+def _game_id(text: str) -> int:
+    """A game's number as the record holds it (SQLite's integers are 64-bit)."""
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text[:19]) < 2**63 or len(text) > 19:
+        raise argparse.ArgumentTypeError(f"{text[:24]!r} is not a game's number: see 'notty-server games'")
+    return int(text)
 
 
 def make_host(
@@ -180,8 +187,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if not 0 <= args.port <= 65535:
         _parser().error("--port must be 0 to 65535")
-    if args.grace < 0:
+    if not args.grace >= 0:  # also refuses nan (inf holds a dropped seat for good)
         _parser().error("--grace must be 0 or more")
+    if not (1 <= len(args.name) <= 64 and args.name.isprintable()):  # as the welcome carries it
+        _parser().error("--name must be 1 to 64 printable characters")
     if not 0 <= args.watch_delay <= 10:  # also refuses nan
         _parser().error("--watch-delay must be 0 to 10 seconds")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import ServerProcess, notty_server
 
+from server import cli
 from server.lock import Holder, LockError, WriterLock, lock_path
 
 SERVE = ("--host", "127.0.0.1", "--port", "0")
@@ -120,3 +121,34 @@ def test_a_port_in_use_ends_the_server_in_one_line(tmp_path: Path) -> None:
         "(another program holds it: stop it, or pick another --port)"
     )
     WriterLock.acquire(tmp_path / "notty.db").release()  # the lock went with the process
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--name", ""], "--name must be 1 to 64 printable characters"),
+        (["--name", "x" * 65], "--name must be 1 to 64 printable characters"),
+        (["--name", "tab\there"], "--name must be 1 to 64 printable characters"),
+        (["--grace", "nan"], "--grace must be 0 or more"),
+        (["--grace", "-1"], "--grace must be 0 or more"),
+    ],
+)
+def test_a_bad_flag_is_a_usage_error_before_anything_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], says: str
+) -> None:
+    with pytest.raises(SystemExit) as ended:
+        cli.main(["--host", "127.0.0.1", "--port", "0", "--db", str(tmp_path / "n.db"), *args])
+    assert ended.value.code == 2 and says in capsys.readouterr().err
+    assert not (tmp_path / "n.db").exists()  # refused before the database was touched
+
+
+@pytest.mark.parametrize("game", ["0", "-3", "x", "9" * 25, str(2**63)])
+def test_a_game_number_no_record_can_hold_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str
+) -> None:
+    with pytest.raises(SystemExit) as ended:
+        cli.main(["replay", game, "--db", str(tmp_path / "n.db")])
+    assert (
+        ended.value.code == 2
+        and "is not a game's number: see 'notty-server games'" in capsys.readouterr().err
+    )
