@@ -435,6 +435,12 @@ async def _play(
             if client.lost is None or client.closing:
                 nursery.cancel_scope.cancel()
                 return 0
+            if client.session.catalog is None:  # never welcomed: whatever answers there is not a notty server
+                nursery.cancel_scope.cancel()
+                sys.stderr.write(
+                    f"notty-client: {host}:{port} does not answer as a notty server: {client.lost}\n"
+                )
+                return 1
             terminal.show(f"connection lost ({client.lost}); reconnecting")
             if not await _reconnect(client, host, port):
                 sys.stderr.write(f"notty-client: lost the connection to {host}:{port}: {client.lost}\n")

@@ -200,6 +200,35 @@ def test_scripted_use_exits_non_zero_when_it_cannot_connect() -> None:
     assert "cannot connect to 127.0.0.1:1" in result.stderr
 
 
+def test_a_service_that_is_not_a_notty_server_ends_the_client_instead_of_reconnecting() -> None:
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def answer_as_a_web_server() -> None:
+        for _ in range(20):  # the old client reconnected for ever, five times a second
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+
+    threading.Thread(target=answer_as_a_web_server, daemon=True).start()
+    try:
+        result = subprocess.run(
+            [str(BIN / "notty-client"), f"127.0.0.1:{port}"],
+            input="",
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    finally:
+        listener.close()
+    assert result.returncode == 1
+    assert f"127.0.0.1:{port} does not answer as a notty server" in result.stderr
+    assert "reconnecting" not in result.stdout
+
+
 def test_a_script_plays_at_its_next_table_after_leaving_a_finished_game(server_port: int) -> None:
     """Leaving forgets the old game's end, so moves at a table still waiting wait for the turn, not vanish."""
     script = PopenSpawn(  # a pipe, not a pty: the client is scripted
