@@ -47,6 +47,7 @@ from protocol import (
     LocalProtocolError,
     Message,
     Ping,
+    PlayForMe,
     ProtocolError,
     Sender,
 )
@@ -534,8 +535,21 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
             if session.game_over:
                 continue
         count = client.received
+        turn = session.view.turn if session.view is not None else None
         await client.send(message)
-        if answered:
+        if isinstance(message, PlayForMe) and not terminal.interactive:
+            # The server plays the rest of the turn: the script's next line waits for it to pass,
+            # or it would meet a turn still being played, or already gone.
+            await client.wait_for(
+                lambda turn=turn: (
+                    session.view is None
+                    or session.view.turn != turn
+                    or session.game_over
+                    or client.refused is not None
+                ),
+                3600,
+            )
+        elif answered:
             await client.wait_for(lambda count=count: client.received > count, 10)
 
 

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
@@ -18,8 +19,8 @@ from conftest import ServerProcess
 from pexpect.popen_spawn import PopenSpawn
 from test_client_session import TOKEN, notty_view, table, welcomed
 
-from client.app import name_from_login
-from client.commands import COMMANDS, why_not
+from client.app import Terminal, _carry_out, name_from_login
+from client.commands import COMMANDS, Reply, why_not
 from client.session import Session
 from games.notty.ui import COMMANDS as NOTTY_COMMANDS
 from protocol import (
@@ -35,6 +36,7 @@ from protocol import (
     Leave,
     ListTables,
     Message,
+    PlayForMe,
     Seated,
     Sender,
     Start,
@@ -198,6 +200,37 @@ def test_scripted_use_exits_non_zero_when_it_cannot_connect() -> None:
     )
     assert result.returncode != 0
     assert "cannot connect to 127.0.0.1:1" in result.stderr
+
+
+async def test_a_scripted_auto_waits_for_the_turn_it_plays_to_pass() -> None:
+    """Sent on a turn still being played, or just gone, the next line's 'auto' was refused as not
+    our turn, at random (4 runs in 4 of a script of 40)."""
+    session = welcomed()
+    session.receive(Seated(3, 0, TOKEN))
+    session.receive(State(3, notty_view(current=0, turn=5, legal=["end"]), ()))
+
+    class Stub:
+        received, refused = 0, None
+
+        def __init__(self) -> None:
+            self.session = session
+            self.sent: list[Message] = []
+            self.waits: list[Any] = []
+
+        async def send(self, message: Message) -> None:
+            self.sent.append(message)
+
+        async def wait_for(self, ready: Any, timeout: float) -> bool:
+            self.waits.append(ready)
+            return True
+
+    stub = Stub()
+    await _carry_out(stub, Reply((PlayForMe(),), action=True), Terminal(False, False), answered=True)  # type: ignore[arg-type]
+    assert stub.sent == [PlayForMe()]
+    passed = stub.waits[-1]
+    assert not passed()  # the bot plays on at turn 5: the script's next line waits
+    session.receive(State(3, notty_view(current=1, turn=6, legal=[]), ()))
+    assert passed()
 
 
 def test_a_service_that_is_not_a_notty_server_ends_the_client_instead_of_reconnecting() -> None:
