@@ -27,24 +27,32 @@ def print_games(games: Iterable[GameSummary], out: TextIO) -> None:
     shown = False
     for game in games:
         shown = True
-        if game.ended_at is None:
-            result = "unfinished"
-        elif len(game.ranking) > 2:  # a game that ranks every seat (not only a winner and the rest)
-            places = ", ".join(" = ".join(game.names[seat] for seat in place) for place in game.ranking)
-            result = f"ranked {places} ({game.reason})"
-        elif game.winner is None and len(game.ranking) > 1:  # a resignation left bots alone to share first
-            first = " and ".join(game.names[seat] for seat in game.ranking[0])
-            result = f"{first} share first place ({game.reason})"
-        elif game.winner is None:
-            result = f"no winner ({game.reason})"
-        else:
-            result = f"{game.names[game.winner]} won ({game.reason})"
-        out.write(
-            f"game {game.id}: {_label(game.game, game.variant)}, {' vs '.join(_seats(game))}, "
-            f"started {_when(game.started_at)}, {game.moves} moves, {result}\n"
-        )
+        try:
+            out.write(_game_line(game))
+        except (ValueError, TypeError, IndexError, KeyError, OverflowError) as error:  # one damaged row
+            out.write(f"game {game.id}: its record is damaged ({error}); the other games are listed\n")
     if not shown:
         out.write("no games recorded yet\n")
+
+
+def _game_line(game: GameSummary) -> str:
+    """One game as ``games`` lists it."""
+    if game.ended_at is None:
+        result = "unfinished"
+    elif len(game.ranking) > 2:  # a game that ranks every seat (not only a winner and the rest)
+        places = ", ".join(" = ".join(game.names[seat] for seat in place) for place in game.ranking)
+        result = f"ranked {places} ({game.reason})"
+    elif game.winner is None and len(game.ranking) > 1:  # a resignation left bots alone to share first
+        first = " and ".join(game.names[seat] for seat in game.ranking[0])
+        result = f"{first} share first place ({game.reason})"
+    elif game.winner is None:
+        result = f"no winner ({game.reason})"
+    else:
+        result = f"{game.names[game.winner]} won ({game.reason})"
+    return (
+        f"game {game.id}: {_label(game.game, game.variant)}, {' vs '.join(_seats(game))}, "
+        f"started {_when(game.started_at)}, {game.moves} moves, {result}\n"
+    )
 
 
 def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 import stat
@@ -128,6 +129,8 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+
+log = logging.getLogger("notty.store")
 
 
 class StoreError(Exception):
@@ -495,7 +498,18 @@ class Store:
         with self._reading():
             query = "SELECT id FROM games WHERE ended_at IS NULL ORDER BY id"
             ids = [row[0] for row in self._db.execute(query)]
-        return [game for game in map(self.game, ids) if game is not None]
+        games = []
+        for game_id in ids:
+            try:
+                saved = self.game(game_id)
+            except (ValueError, TypeError, AttributeError, IndexError) as error:
+                # One damaged row (its options not JSON, say) must not keep every other game down:
+                # it stays in the database, as a game whose moves do not replay does.
+                log.error("could not read game %d: %s: it stays in the database", game_id, error)
+                continue
+            if saved is not None:
+                games.append(saved)
+        return games
 
     def game(self, game_id: int) -> SavedGame | None:
         with self._reading():
@@ -593,4 +607,8 @@ def _ranking_text(ranking: tuple[tuple[int, ...], ...]) -> str | None:
 
 
 def _ranking_of(text: str | None) -> tuple[tuple[int, ...], ...]:
-    return () if text is None else tuple(tuple(place) for place in json.loads(text))
+    """A ranking as stored; a damaged one reads as none (the ``games`` list says no more of it)."""
+    try:
+        return () if text is None else tuple(tuple(place) for place in json.loads(text))
+    except (ValueError, TypeError):
+        return ()

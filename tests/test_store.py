@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import random
 import sqlite3
 import sys
@@ -475,6 +476,26 @@ def test_a_damaged_record_costs_its_game_not_the_others(store: Store) -> None:
     assert 99 not in again.tables
     again.restore(begun, now=0.0)
     assert first in again.tables
+
+
+def test_a_row_whose_options_are_not_json_costs_its_game_not_the_others(store: Store) -> None:
+    host = new_host(store)
+    first, second = seat_two(host, store), seat_two(host, store)
+    store._db.execute("UPDATE games SET options = '{not json' WHERE id = ?", (first,))
+    assert [saved.begun.table for saved in store.unfinished()] == [second]
+
+
+def test_the_list_of_games_names_a_damaged_row_and_lists_the_others(store: Store) -> None:
+    host = new_host(store)
+    tables = [seat_two(host, store) for _ in range(4)]
+    store._db.execute("UPDATE games SET ranking = '[9,9]', ended_at = 1 WHERE id = ?", (tables[0],))
+    store._db.execute("UPDATE games SET started_at = 1e300 WHERE id = ?", (tables[1],))
+    store._db.execute("DELETE FROM seats WHERE game = ?", (tables[2],))
+    listed = io.StringIO()
+    print_games(store.games(), listed)
+    lines = listed.getvalue().splitlines()
+    assert len(lines) == 4 and f"game {tables[3]}: classic, " in listed.getvalue()
+    assert f"game {tables[1]}: its record is damaged" in listed.getvalue()
 
 
 def _fields(begun: GameBegun) -> dict[str, Any]:
