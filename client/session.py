@@ -109,6 +109,7 @@ class Session:
         self._seats_of: dict[int, int] = {}  # each table's number of seats, from every list seen
         self.goodbye: str | None = None  # why the server said goodbye, once it has
         self.arrived = False  # the server has seated us (or let us watch) on this connection
+        self.unsaved: str | None = None  # why our seat could not be kept on disk, if it could not
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
         self.resigned = False  # we resigned the game at our table: a bot plays our seat
@@ -167,6 +168,8 @@ class Session:
         if self.view is None:
             self.drop_seat()
             return []
+        if self.unsaved:  # the server holds it for its grace, but no run of ours can take it back
+            return [f"your seat at table {self.table} could not be kept on this machine ({self.unsaved})"]
         again = f"notty-client {self.server} --name {shlex.quote(self.name)}"
         again += "" if self.interactive else " --resume"  # a script resumes only when asked
         return [f"your seat at table {self.table} is kept: run {again} again to take it back"]
@@ -267,7 +270,7 @@ class Session:
     def _seated(self, table: int, seat: int, token: str) -> list[str]:
         self.table, self.token, self.arrived = table, token, True
         self.game = self._joining or self.game
-        problem = self.keep_seat(StoredSeat(token, table))  # on disk before the user is told
+        problem = self.unsaved = self.keep_seat(StoredSeat(token, table))  # on disk before the user is told
         lines = [f"you sit at table {table}, seat {seat}"]
         if problem:
             lines.append(f"(your seat will not be resumed after a restart: {problem})")
@@ -348,7 +351,7 @@ class Session:
         """No table any more: nothing to resume, nothing to show, no game whose end stops a script."""
         self.drop_seat()
         self.table, self.token, self.view, self.game, self._joining = None, None, None, None, None
-        self.arrived = False
+        self.arrived, self.unsaved = False, None
         self.game_over = False  # else a script's moves at its next table are dropped as too late
         self.open_seats = 0
         self.stopped = False

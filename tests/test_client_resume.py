@@ -267,6 +267,8 @@ def test_an_unwritable_seat_file_costs_only_the_resume(
     fay.sendline("hint")
     fay.expect("hint: ")
     assert fay.quit() == 0
+    said = fay.log.getvalue()
+    assert "could not be kept on this machine" in said and "is kept: run" not in said  # no false promise
     assert seats_file.is_dir() and list(seats_file.parent.iterdir()) == [seats_file]  # no temp files left
 
 
