@@ -59,7 +59,9 @@ def lineup(
 ) -> tuple[Settings, tuple[str, ...]]:
     """Settings and bot names from command-line text (``"greedy,random"``); ``ValueError``
     (:class:`games.SettingsError` among them) says what is wrong."""
-    names = tuple(name.strip() for name in players.split(",") if name.strip())
+    names = tuple(name.strip() for name in players.split(","))
+    if "" in names:  # 'greedy,,random': a seat left out by mistake, not one fewer player
+        raise ValueError(f"a player's name is missing in {players!r}: name each seat's bot, e.g. greedy,rule")
     unknown = [name for name in names if name not in game.bots]
     if unknown:
         raise ValueError(f"unknown bot(s) {', '.join(unknown)}: bots are {', '.join(game.bots)}")

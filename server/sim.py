@@ -8,6 +8,7 @@ import json
 import multiprocessing
 import os
 import platform
+import signal
 import sys
 import time
 from collections import Counter
@@ -85,7 +86,7 @@ def run(config: SimConfig, jobs: int, progress: bool = False) -> Iterator[Outcom
         results: Iterator[list[Outcome]] = map(_play_chunk, chunks)
         pool = None
     else:
-        pool = multiprocessing.get_context("spawn").Pool(jobs)
+        pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
         results = pool.imap_unordered(_play_chunk, chunks)
     try:
         for batch in results:
@@ -97,6 +98,12 @@ def run(config: SimConfig, jobs: int, progress: bool = False) -> Iterator[Outcom
             bar.close()
         if pool is not None:
             pool.terminate()
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    """A worker ignores Ctrl-C: the terminal sends it to every process, and the parent stops them
+    all, saying 'interrupted', where each worker printed its own traceback first."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class _ProgressBar:

@@ -113,6 +113,7 @@ def test_cli_text_report(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["--players", "greedy,nobody"], "unknown bot"),
         (["--players", "greedy"], "2 to 3 players"),
+        (["--players", "greedy,,random"], "a player's name is missing in 'greedy,,random'"),
         (["--preset", "poker"], "no variant 'poker'"),
         (["--variant", "poker"], "variants are classic, five-colour"),
         (["--game", "poker"], "invalid choice"),
