@@ -91,7 +91,7 @@ def _record_parser() -> argparse.ArgumentParser:
 
 def _game_id(text: str) -> int:
     """A game's number as the record holds it (SQLite's integers are 64-bit)."""
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text[:19]) < 2**63 or len(text) > 19:
+    if not (text.isascii() and text.isdigit() and len(text) <= 19 and 1 <= int(text) < 2**63):
         raise argparse.ArgumentTypeError(f"{text[:24]!r} is not a game's number: see 'notty-server games'")
     return int(text)
 

@@ -461,10 +461,9 @@ class NottyServer:
         held, self._held = self._held, []
         failed = _store(store, records) if records else {}
         for link, message in held:
+            # A spectator's leave records nothing: it goes out even from a table that failed.
             watcher_left = isinstance(message, Left) and link.protocol.state is ConnectionState.WATCHING
-            if (
-                not failed or _table_of(message) not in failed or watcher_left
-            ):  # a spectator's leave records nothing
+            if not failed or _table_of(message) not in failed or watcher_left:
                 self._send(link, message)
         if not failed:
             return

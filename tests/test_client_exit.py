@@ -184,17 +184,6 @@ def test_ctrl_c_on_the_full_screen_says_where_the_seat_is_kept(server_port: int,
     assert _kept(server_port, "bea", table) in after
 
 
-def test_ctrl_c_in_line_mode_says_where_the_seat_is_kept_below_the_prompt(
-    server_port: int, tmp_path: Path
-) -> None:
-    cy, transcript, table = _seated_in_line_mode(tmp_path, server_port, "cy")
-    cy.sendintr()
-    cy.expect(re.escape(_kept(server_port, "cy", table)))
-    assert _status(cy) == 130
-    assert "notty> your seat" not in transcript.getvalue()
-    assert "Traceback" not in transcript.getvalue() and "KeyboardInterrupt" not in transcript.getvalue()
-
-
 def test_ctrl_c_with_no_seat_to_keep_says_nothing_more(server_port: int, tmp_path: Path) -> None:
     dee, transcript = _line_mode(tmp_path, f"127.0.0.1:{server_port}", "--name", "dee")
     dee.expect("connected to")
@@ -204,17 +193,22 @@ def test_ctrl_c_with_no_seat_to_keep_says_nothing_more(server_port: int, tmp_pat
     assert "kept" not in transcript.getvalue()
 
 
-def test_ctrl_d_in_line_mode_says_where_the_seat_is_kept_on_a_line_of_its_own(
-    server_port: int, tmp_path: Path
+@pytest.mark.parametrize(("key", "status"), [("ctrl-c", 130), ("ctrl-d", 0)])
+def test_ctrl_c_or_d_in_line_mode_says_where_the_seat_is_kept_on_a_line_of_its_own(
+    server_port: int, tmp_path: Path, key: str, status: int
 ) -> None:
-    eve, transcript, table = _seated_in_line_mode(tmp_path, server_port, "eve")
-    eve.sendeof()
-    eve.expect(re.escape(_kept(server_port, "eve", table)))
-    assert _status(eve) == 0
-    assert re.search(
-        rf"(?m)^{re.escape(_kept(server_port, 'eve', table))}", transcript.getvalue().replace("\r", "")
-    )
-    assert "notty> your seat" not in transcript.getvalue()
+    ann, transcript, table = _seated_in_line_mode(tmp_path, server_port, "ann")
+    if key == "ctrl-c":
+        ann.sendintr()
+    else:
+        ann.sendeof()
+    kept = _kept(server_port, "ann", table)
+    ann.expect(re.escape(kept))
+    assert _status(ann) == status
+    said = transcript.getvalue()
+    assert re.search(rf"(?m)^{re.escape(kept)}", said.replace("\r", ""))  # below the prompt, not after it
+    assert "notty> your seat" not in said
+    assert "Traceback" not in said and "KeyboardInterrupt" not in said
 
 
 @pytest.mark.parametrize("how", ["ctrl-c", "goodbye"])
