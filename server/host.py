@@ -424,7 +424,7 @@ class Host:
                     session.table, session.seat = table.id, index
                     out.append((conn, Seated(table.id, index, hello.token)))
                     if table.match is not None:
-                        out += states(table, (), [(conn, index)])
+                        out += states(table, table.last_events, [(conn, index)])
                     if seat.autopilot and table.running:  # it outlasted the drop: say so again
                         told = table.notice(index, *_autopilot_news(seat.name or f"seat-{index}", True))
                         out += [(to, notice) for to, notice in told if to == conn]
@@ -592,7 +592,7 @@ class Host:
         session.table, session.seat = table.id, None
         out: list[Outgoing] = [(conn, Watching(table.id))]
         if table.match is not None:
-            out += states(table, (), [(conn, None)])
+            out += states(table, table.last_events, [(conn, None)])
         return out
 
     def _start(self, conn: ConnId, session: Session, now: float) -> list[Outgoing]:

@@ -97,6 +97,9 @@ class Table:
     # game their resigning ended before the match itself did.
     resigned: list[int] = attrs.Factory(list)
     conceded: Outcome | None = None
+    # What happened last (the game's own events, unrendered): shown again to whoever arrives, so
+    # a player back after a drop, or a spectator, sees the move the table is waiting after.
+    last_events: tuple[Any, ...] = ()
 
     def info(self) -> dict[str, Any]:
         return {
@@ -337,6 +340,8 @@ class Driver:
     def broadcast(self, table: Table, events: Sequence[Any]) -> list[Outgoing]:
         """Everyone at the table sees what happened, each as their seat may."""
         self._stirred.add(table.id)
+        if events:
+            table.last_events = tuple(events)
         return states(table, events, table.viewers())
 
     # -- bots and timers ------------------------------------------------------------

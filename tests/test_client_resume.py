@@ -128,6 +128,9 @@ def test_a_killed_client_run_again_resumes_its_seat_and_sees_its_hand(
     again.expect(rf"connected to [^\r\n]*\(resuming your seat at table {table}\)")
     again.expect(rf"you sit at table {table}, seat 0")
     assert again.expect(HAND.format(name="ann")).group(1) == hand  # the same seat, the same cards
+    # and what happened last, as it was shown before the table then
+    shown_last = re.compile(rf"((?:  [^\r\n]*\r\n)+)table {table} · ")
+    assert shown_last.findall(again.log.getvalue())[-1:] == shown_last.findall(ann.log.getvalue())[-1:]
     again.expect("your turn")
     again.sendline("draw 1")
     again.expect("ann draws 1 card")  # and she plays on

@@ -390,6 +390,28 @@ def test_drop_and_resume_with_token_then_stand_in_after_grace() -> None:
     assert net.client("mallory", token="x" * 40).inbox[-1].code == "bad-token"
 
 
+def test_a_player_back_after_a_drop_and_a_new_spectator_see_the_last_move() -> None:
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    seated = ann.send(notty("classic", 2))[0]
+    bob.send(Join(seated.table))
+    mover = ann if ann.view["current"] == 0 else bob
+    mover.send(Act("draw 2"))
+    mover.send(Act("end"))
+    live = {client.id: client.last(State).events for client in (ann, bob)}
+    assert any(event["text"] for event in live[ann.id])
+    net.drop(ann)
+    again = net.client("ann", token=seated.token)
+    assert again.last(State).events == live[ann.id]  # as ann saw it live, not an empty log
+    eve = net.client("eve")
+    eve.send(Watch(seated.table))
+    assert eve.last(State).events == tuple(
+        net.host.tables[seated.table].match.event(event, None)  # type: ignore[union-attr]
+        for event in net.host.tables[seated.table].last_events
+    )
+    assert [event["text"] for event in eve.last(State).events] == [event["text"] for event in live[bob.id]]
+
+
 def test_the_creator_resuming_its_seat_from_a_new_connection_can_still_start_the_table() -> None:
     net = Net()
     ann = net.client("ann")
