@@ -24,7 +24,7 @@ from .limits import DEFAULT_LIMITS, Limits, add_limit_arguments, limits_from_arg
 from .lock import LockError, WriterLock, address_text
 from .net import NottyServer
 from .replay import print_game, print_games
-from .store import Store, StoreError, default_path, make_directory, tighten_default_directory
+from .store import Store, StoreError, check_file, default_path, make_directory, tighten_default_directory
 
 log = logging.getLogger("notty.server")
 #: The most seconds between bot actions at a table of bots alone that someone watches, at its
@@ -41,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="notty-server",
         description="Host Notty tables for players on your network.",
         epilog="Also: 'notty-server games' lists the recorded games, 'notty-server replay GAME_ID' "
-        "prints one move by move (both take --db).",
+        "prints one move by move (both take --db, before or after the command).",
     )
     parser.add_argument("--host", default=None, help="address to listen on (default: every interface)")
     parser.add_argument(
@@ -67,26 +67,44 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_db(parser: argparse.ArgumentParser) -> None:
+def _add_db(parser: argparse.ArgumentParser, default: object = None) -> None:
     parser.add_argument(
         "--db",
         type=Path,
-        default=None,
+        default=default,
         help=f"the SQLite database of games (default {default_path()})",
     )
+
+
+#: The record's commands, which may follow ``--db`` (``notty-server --db PATH games``).
+RECORD_COMMANDS = ("games", "replay")
 
 
 def _record_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="notty-server", description="Show the games this server has recorded."
     )
+    _add_db(parser)
     commands = parser.add_subparsers(dest="command", required=True)
     games = commands.add_parser("games", help="list every recorded game, newest first")
-    _add_db(games)
+    # SUPPRESS: a --db given before the command is not overwritten by this copy's default.
+    _add_db(games, default=argparse.SUPPRESS)
     replay = commands.add_parser("replay", help="print one game move by move")
     replay.add_argument("game", type=_game_id, metavar="GAME_ID", help="the game's number (see 'games')")
-    _add_db(replay)
+    _add_db(replay, default=argparse.SUPPRESS)
     return parser
+
+
+def _is_record_command(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` runs ``games`` or ``replay``: the command first, or after ``--db PATH``
+    (the only option the two share with serving)."""
+    words = iter(argv)
+    for word in words:
+        if word == "--db":
+            next(words, None)
+        elif not word.startswith("--db="):
+            return word in RECORD_COMMANDS
+    return False
 
 
 def _game_id(text: str) -> int:
@@ -182,7 +200,7 @@ def _lowered(text: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] in ("games", "replay"):
+    if _is_record_command(argv):
         return _quietly_piped(_show_record, _record_parser().parse_args(argv))
     args = _parser().parse_args(argv)
     if not 0 <= args.port <= 65535:
@@ -197,6 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     path = args.db or default_path()
     # Every failure to start is one line and exit status 1: nothing to debug, something to do.
     try:
+        check_file(path)  # before the lock file is made beside it: a wrong --db changes nothing
         lock = _lock(path, default=args.db is None)
     except (StoreError, LockError) as error:
         log.error("%s", error)

@@ -188,6 +188,56 @@ def _tighten(path: Path, mode: int = 0o600) -> None:
         pass
 
 
+#: The first bytes of every SQLite database file.
+SQLITE_MAGIC = b"SQLite format 3\x00"
+#: Where a database file's header keeps ``user_version`` (4 bytes, big-endian, signed).
+USER_VERSION_AT = 60
+
+
+def check_file(path: str | os.PathLike[str]) -> None:
+    """Refuse, with a :class:`StoreError`, a path that cannot be a notty database (a directory,
+    something not a file, a file that is not SQLite, a schema version this notty does not know),
+    before anything is opened, locked, tightened or written. A path that is missing, or that
+    cannot be read here, is left to the opening, which says what matters for it."""
+    path = Path(path)
+    try:
+        info = path.stat()
+    except OSError:
+        return
+    if stat.S_ISDIR(info.st_mode):
+        raise StoreError(
+            f"cannot use the database {path}: it is a directory, not a database file "
+            f"(name a file in it, such as {path / 'notty.db'})"
+        )
+    if not stat.S_ISREG(info.st_mode):  # a FIFO would block the opening; a device is nobody's record
+        raise StoreError(f"cannot use the database {path}: it is not a regular file")
+    try:
+        with path.open("rb") as file:
+            header = file.read(USER_VERSION_AT + 4)
+    except OSError:
+        return
+    if header and not header.startswith(SQLITE_MAGIC):  # an empty file is a new database to SQLite
+        raise StoreError(
+            f"cannot use the database {path}: it is not an SQLite database: name another --db, "
+            "or move the file aside to start a new one there"
+        )
+    if len(header) == USER_VERSION_AT + 4:
+        _check_version(path, int.from_bytes(header[USER_VERSION_AT:], "big", signed=True))
+
+
+def _check_version(path: Path, version: int) -> None:
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"the database {path} has schema version {version}, newer than this "
+            f"notty's {SCHEMA_VERSION}: upgrade notty or use another --db"
+        )
+    if version < 0:  # no notty ever wrote one
+        raise StoreError(
+            f"cannot use the database {path}: its schema version is {version}, which no notty "
+            "writes: it is not a notty database"
+        )
+
+
 def _side_files(path: Path) -> tuple[Path, Path]:
     """The files SQLite keeps beside a WAL database: the log and its index."""
     return Path(f"{path}-wal"), Path(f"{path}-shm")
@@ -236,6 +286,7 @@ class Store:
         self.path = Path(path)
         self._clock = clock
         self.read_only = read_only
+        check_file(self.path)
         try:
             if read_only:
                 self._open_to_read()
@@ -249,18 +300,20 @@ class Store:
         # Made here rather than by SQLite, which would make it 0644: it is the user's alone.
         with contextlib.suppress(FileExistsError):
             os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        for name in (self.path, *_side_files(self.path)):
-            _tighten(name)
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
+            self._db = db
+            # Read first: a file that is not ours is refused as it was found, its modes too.
+            self._check_intact()
+            self._check_ours()
+            for name in (self.path, *_side_files(self.path)):  # before the first write (journal_mode's)
+                _tighten(name)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA foreign_keys=ON")
             db.execute(f"PRAGMA journal_size_limit={LOG_KEPT_BYTES}")
             if not checkpoint_inline:
                 db.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
-            self._db = db
-            self._check_intact()
             self._migrate()
             self.check_writable()
         except BaseException:
@@ -292,7 +345,7 @@ class Store:
                 db = sqlite3.connect(immutable, uri=True, isolation_level=None, check_same_thread=False)
             self._db = db
             self._check_intact()
-            (version,) = db.execute("PRAGMA user_version").fetchone()
+            version = self._check_ours()
             if version < SCHEMA_VERSION:
                 # An older database is migrated in a copy in memory: a reader never writes the file.
                 copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
@@ -388,13 +441,20 @@ class Store:
         finally:
             db.close()
 
-    def _migrate(self) -> None:
+    def _check_ours(self) -> int:
+        """The schema version, if this notty can use the database: one it knows, and a version 0
+        (new) database holding no tables, which migrating would write notty's into."""
         (version,) = self._db.execute("PRAGMA user_version").fetchone()
-        if version > SCHEMA_VERSION:
+        _check_version(self.path, version)
+        if version == 0 and self._db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone():
             raise StoreError(
-                f"the database {self.path} has schema version {version}, newer than this "
-                f"notty's {SCHEMA_VERSION}: upgrade notty or use another --db"
+                f"cannot use the database {self.path}: it is not a notty database (it holds tables "
+                "and no notty schema version): name another --db"
             )
+        return int(version)
+
+    def _migrate(self) -> None:
+        version = self._check_ours()
         if version == SCHEMA_VERSION:
             return
         # A migration may rebuild a table others refer to; the references are checked afterwards.

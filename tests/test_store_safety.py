@@ -336,7 +336,7 @@ def test_looser_files_are_tightened_when_a_server_opens_them(tmp_path: Path, uma
     db = tmp_path / "notty.db"
     crashed = sqlite3.connect(db, isolation_level=None)  # left open: its -wal and -shm stay, as after a kill
     crashed.execute("PRAGMA journal_mode=WAL")
-    crashed.execute("CREATE TABLE t (x)")
+    crashed.executescript(f"{MIGRATIONS[0]}; PRAGMA user_version = 1;")  # notty's own, not another program's
     lock = lock_path(db)
     lock.write_text("")
     for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm"), lock):
