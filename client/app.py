@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import ipaddress
 import os
 import signal
 import sys
@@ -64,6 +65,9 @@ NAME_RULE = (
 #: The name when the login name has nothing the protocol allows.
 DEFAULT_NAME = "player"
 RECONNECT_SECONDS = 30.0
+#: Seconds, by default, to connect and be welcomed (``--connect-timeout``): a port that takes the
+#: connection and never answers (not a notty server, or a stuck one) must not hold the client for ever.
+CONNECT_TIMEOUT = 10.0
 #: A ping after this long without sending: the server drops connections silent for 60 s.
 HEARTBEAT_SECONDS = 20.0
 #: Errors the server sends of itself, or about the seat token sent with hello: none refuses a line.
@@ -341,6 +345,7 @@ async def run(
     forget: bool = False,
     seats: SeatStore | None = None,
     resume: bool | None = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
 ) -> int:
     """Play until the input ends or the user quits; the exit status. ``resume``: take back the seat
     kept on disk for this server and name (``None``: only a person at a terminal does, for a script
@@ -379,7 +384,7 @@ async def run(
                     kept = f"your seat at table {stored.table} on {key}"
                     terminal.show(f"not resuming {kept}: --resume takes it back")
             client = Client(terminal, session)
-            code = await _play(client, address, terminal, built_in)
+            code = await _play(client, address, terminal, built_in, connect_timeout=connect_timeout)
             nursery.cancel_scope.cancel()
     except* KeyboardInterrupt:  # Ctrl-C: as on quitting, a seat kept is said so (unless it was)
         if client is not None and not client.closing:
@@ -398,20 +403,28 @@ async def _play(
     terminal: Terminal,
     built_in: bool,
     read_lines: LineReader | None = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
 ) -> int:
     """Connect, then act on each line ``read_lines`` sends (by default the terminal's
-    :meth:`Terminal.line_reader`), reconnecting when the connection drops; the exit status."""
+    :meth:`Terminal.line_reader`), reconnecting when the connection drops; the exit status.
+    Connecting and the server's welcome get ``connect_timeout`` seconds between them."""
     host, port = address
+    where = address_text(host, port)
+    deadline = trio.current_time() + connect_timeout
     try:
-        await client.connect(host, port)
+        with trio.fail_after(connect_timeout):
+            await client.connect(host, port)
     except OSError as error:
-        sys.stderr.write(f"notty-client: cannot connect to {host}:{port}: {error.strerror or error}\n")
+        sys.stderr.write(f"notty-client: cannot connect to {where}: {error.strerror or error}\n")
+        return 2
+    except trio.TooSlowError:
+        sys.stderr.write(f"notty-client: cannot connect to {where}: no answer within {connect_timeout:g} s\n")
         return 2
     read_lines = read_lines or terminal.line_reader(client.session)
     if terminal.interactive:
         terminal.show("type 'help' for the commands")
     lines_send, lines = trio.open_memory_channel[str | None](64)
-    arrived = False
+    arrived = unanswered = False
     async with trio.open_nursery() as nursery:
         nursery.start_soon(read_lines, lines_send)
         while True:
@@ -420,17 +433,30 @@ async def _play(
                 connection.start_soon(_then_stop, client.receive_forever, client, connection.cancel_scope)
                 connection.start_soon(_then_stop, client.heartbeat, client, connection.cancel_scope)
                 try:
-                    if not arrived and await client.wait_for(client.welcomed, 10):
-                        arrived = True  # the built-in server's table, or the list: wait for the answer
-                        await _carry_out(client, client.session.arrival(built_in), terminal, answered=True)
-                    await _commands(client, lines, terminal)
+                    if not arrived:
+                        if await client.wait_for(client.welcomed, max(0.0, deadline - trio.current_time())):
+                            arrived = True  # the built-in server's table, or the list: wait for the answer
+                            await _carry_out(
+                                client, client.session.arrival(built_in), terminal, answered=True
+                            )
+                        else:
+                            unanswered = True
+                    if not unanswered:
+                        await _commands(client, lines, terminal)
                 except ConnectionLost as lost:
                     client.lost = str(lost)
                 connection.cancel_scope.cancel()
+            if unanswered and client.lost is None:  # a silent listener: no waiting on it for ever
+                nursery.cancel_scope.cancel()
+                sys.stderr.write(
+                    f"notty-client: {where} accepted the connection but did not answer as a notty server "
+                    f"within {connect_timeout:g} s\n"
+                )
+                return 1
             if client.lost is None and not client.closing:  # the server said goodbye, unasked
                 nursery.cancel_scope.cancel()
                 reason = client.session.goodbye or "it closed the connection"
-                ended = f"notty-client: the server at {host}:{port} ended the connection: {reason}"
+                ended = f"notty-client: the server at {where} ended the connection: {reason}"
                 terminal.last_words([ended, *client.session.leaving()])
                 return 1
             if client.lost is None or client.closing:
@@ -438,13 +464,11 @@ async def _play(
                 return 0
             if client.session.catalog is None:  # never welcomed: whatever answers there is not a notty server
                 nursery.cancel_scope.cancel()
-                sys.stderr.write(
-                    f"notty-client: {host}:{port} does not answer as a notty server: {client.lost}\n"
-                )
+                sys.stderr.write(f"notty-client: {where} does not answer as a notty server: {client.lost}\n")
                 return 1
             terminal.show(f"connection lost ({client.lost}); reconnecting")
             if not await _reconnect(client, host, port):
-                sys.stderr.write(f"notty-client: lost the connection to {host}:{port}: {client.lost}\n")
+                sys.stderr.write(f"notty-client: lost the connection to {where}: {client.lost}\n")
                 nursery.cancel_scope.cancel()
                 return 1
     return 0  # pragma: no cover
@@ -554,12 +578,52 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
 
 
 def parse_address(text: str) -> tuple[str, int]:
-    host, _, port = text.rpartition(":")
-    if not host:
+    """``HOST``, ``HOST:PORT``, ``:PORT`` (this machine), or IPv6: ``::1`` alone, or in brackets
+    to give a port (``[::1]:4008``), as in URLs: a bare IPv6 address's last group is no port.
+    A ``ValueError`` says, in a sentence, what is wrong with anything else."""
+    shown = repr(text) if len(text) <= 60 else f"{text[:60]!r}…"
+    if text.startswith("["):
+        host, bracket, rest = text[1:].partition("]")
+        if not bracket:
+            raise ValueError(f"bad address {shown}: an IPv6 address in '[' needs its ']'")
+        if not _is_ipv6(host):
+            raise ValueError(
+                f"bad address {shown}: brackets hold an IPv6 address, such as [::1]:{DEFAULT_PORT}"
+            )
+        if not rest:
+            return host, DEFAULT_PORT
+        if not rest.startswith(":"):
+            raise ValueError(f"bad address {shown}: after ']' comes ':PORT' or nothing")
+        port = rest[1:]
+    elif text.count(":") > 1:
+        if not _is_ipv6(text):
+            raise ValueError(
+                f"bad address {shown}: not an IPv6 address (one with a port goes in brackets: "
+                f"[::1]:{DEFAULT_PORT})"
+            )
         return text, DEFAULT_PORT
-    if not is_number(port) or not 0 < int(port) < 65536:
-        raise ValueError(f"bad port in {text!r}")
-    return host.strip("[]"), int(port)
+    else:
+        host, colon, port = text.partition(":")
+        if not colon:
+            return text, DEFAULT_PORT
+        host = host or "localhost"
+    if not (is_number(port) and 0 < int(port) < 65536):
+        said = f"{port[:20]!r}" if port else "nothing"
+        raise ValueError(f"bad address {shown}: the port must be a number from 1 to 65535, not {said}")
+    return host, int(port)
+
+
+def address_text(host: str, port: int) -> str:
+    """``host:port`` as the user would type it back: an IPv6 address in brackets."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _is_ipv6(text: str) -> bool:
+    try:
+        ipaddress.IPv6Address(text)  # a zone ("fe80::1%eth0") too
+    except ValueError:
+        return False
+    return True
 
 
 def name_from_login(login: str) -> str:
@@ -582,7 +646,10 @@ def _acceptable(name: str) -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="notty-client", description="Play Notty in your terminal.")
     parser.add_argument(
-        "address", nargs="?", help="HOST:PORT of a notty-server (default: play here, against bots)"
+        "address",
+        nargs="?",
+        help=f"HOST:PORT of a notty-server; HOST alone: port {DEFAULT_PORT}; :PORT: this machine; "
+        "IPv6 as ::1, or [::1]:PORT (default: play here, against bots)",
     )
     parser.add_argument(
         "--name",
@@ -605,11 +672,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="line mode at a terminal too: text printed line by line, not the full screen",
     )
+    parser.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=CONNECT_TIMEOUT,
+        metavar="SECONDS",
+        help="give up if the server has not connected and answered within this many seconds "
+        f"(default {CONNECT_TIMEOUT:g})",
+    )
     args = parser.parse_args(argv)
     try:
         address = parse_address(args.address) if args.address else None
     except ValueError as error:
         parser.error(str(error))
+    if not args.connect_timeout > 0:  # also refuses nan (inf: wait for ever)
+        parser.error("argument --connect-timeout: it must be more than 0 seconds")
     if args.name is None:
         name = name_from_login(os.environ.get("USER", ""))
     else:
@@ -625,9 +702,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             if _full_screen(args.plain):
                 from . import screen
 
-                play = functools.partial(run, address, name, forget=args.forget, resume=resume)
+                play = functools.partial(
+                    run,
+                    address,
+                    name,
+                    forget=args.forget,
+                    resume=resume,
+                    connect_timeout=args.connect_timeout,
+                )
                 return trio.run(screen.play, play)
-            return trio.run(run, address, name, Terminal(interactive, colour), args.forget, None, resume)
+            terminal = Terminal(interactive, colour)
+            return trio.run(run, address, name, terminal, args.forget, None, resume, args.connect_timeout)
         except* KeyboardInterrupt:  # Ctrl-C, which trio delivers inside an exception group; others go on
             pass
         return 130

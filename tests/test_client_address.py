@@ -1,0 +1,201 @@
+"""``notty-client``'s address (``:PORT``, IPv6 with and without a port, and bad ones refused as
+usage errors) and its handshake timeout: a port that takes the connection and never answers ends
+the client, in every mode, rather than holding it for ever.
+
+The end-to-end tests run the real ``notty-client``, against a real ``notty-server`` or a silent
+listener on 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from client.app import CONNECT_TIMEOUT, parse_address
+from protocol import DEFAULT_PORT
+
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    """Seat tokens go to a temporary directory, never the real home."""
+    return {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "TERM": "xterm"}
+
+
+# -- 3. the address -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("example.com", ("example.com", DEFAULT_PORT)),
+        ("example.com:4000", ("example.com", 4000)),
+        ("192.168.1.20:4008", ("192.168.1.20", 4008)),
+        (":4000", ("localhost", 4000)),
+        ("::1", ("::1", DEFAULT_PORT)),  # a bare IPv6 address's last group is no port
+        ("fe80::1:4000", ("fe80::1:4000", DEFAULT_PORT)),
+        ("[::1]", ("::1", DEFAULT_PORT)),
+        ("[::1]:4000", ("::1", 4000)),
+        ("[fe80::1%eth0]:65535", ("fe80::1%eth0", 65535)),
+    ],
+)
+def test_addresses_parse_to_host_and_port(text: str, address: tuple[str, int]) -> None:
+    assert parse_address(text) == address
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("host:", "the port must be a number from 1 to 65535, not nothing"),
+        (":", "the port must be a number from 1 to 65535, not nothing"),
+        ("host:99999", "the port must be a number from 1 to 65535, not '99999'"),
+        ("host:0", "the port must be a number from 1 to 65535, not '0'"),
+        ("host:abc", "the port must be a number from 1 to 65535, not 'abc'"),
+        ("[::1]:x", "the port must be a number from 1 to 65535, not 'x'"),
+        ("[::1", "an IPv6 address in '[' needs its ']'"),
+        ("[::1]4000", "after ']' comes ':PORT' or nothing"),
+        ("[example.com]:4000", "brackets hold an IPv6 address"),
+        ("[]:4000", "brackets hold an IPv6 address"),
+        ("a:b:c", "not an IPv6 address (one with a port goes in brackets"),
+    ],
+)
+def test_a_bad_address_is_refused_saying_what_is_wrong(text: str, says: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        parse_address(text)
+    assert str(refused.value).startswith(f"bad address {text!r}: ")
+    assert says in str(refused.value)
+
+
+@pytest.mark.parametrize("text", ["host:", "host:99999", "host:abc", "[::1"])
+def test_notty_client_with_a_bad_address_is_a_usage_error(text: str, env: dict[str, str]) -> None:
+    ran = subprocess.run(
+        [str(BIN / "notty-client"), text], input="", capture_output=True, text=True, env=env, timeout=30
+    )
+    assert ran.returncode == 2
+    assert ran.stdout == ""
+    lines = ran.stderr.splitlines()
+    assert lines[0].startswith("usage: notty-client ") and "Traceback" not in ran.stderr
+    assert [line for line in lines if line.startswith("notty-client:")] == lines[-1:]  # argparse's one line
+    assert lines[-1].startswith(f"notty-client: error: bad address {text!r}: ")
+
+
+def test_colon_port_reaches_a_real_server_on_this_machine(server_port: int, env: dict[str, str]) -> None:
+    ran = subprocess.run(
+        [str(BIN / "notty-client"), f":{server_port}", "--name", "sam"],
+        input="tables\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
+    assert (ran.returncode, ran.stderr) == (0, "")
+    assert ran.stdout.startswith("connected to notty\n")
+    assert "no tables yet" in ran.stdout
+
+
+# -- 4. a listener that never answers ---------------------------------------------------------------
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that accepts every connection and never says a word."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    accepted: list[socket.socket] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                accepted.append(listener.accept()[0])
+            except OSError:  # closed: the test is over
+                return
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        listener.close()
+        thread.join(timeout=5)
+        for connection in accepted:
+            connection.close()
+
+
+def _silent(port: int, timeout: str = "1") -> str:
+    return (
+        f"notty-client: 127.0.0.1:{port} accepted the connection but did not answer as a notty server "
+        f"within {timeout} s"
+    )
+
+
+def test_a_script_pointed_at_a_silent_listener_gives_up_at_the_timeout(
+    silent_port: int, env: dict[str, str]
+) -> None:
+    started = time.monotonic()
+    ran = subprocess.run(
+        [str(BIN / "notty-client"), f"127.0.0.1:{silent_port}", "--connect-timeout", "1"],
+        input="tables\nnew classic 2 greedy\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
+    took = time.monotonic() - started
+    assert ran.returncode == 1
+    assert ran.stderr == _silent(silent_port) + "\n"
+    assert ran.stdout == ""  # no line of the script was tried on it
+    assert 1 <= took < CONNECT_TIMEOUT  # the timeout given, not the default
+
+
+@pytest.mark.parametrize("mode", [["--plain"], []], ids=["line-mode", "full-screen"])
+def test_a_person_at_a_terminal_is_not_left_waiting_on_a_silent_listener(
+    silent_port: int, env: dict[str, str], mode: list[str]
+) -> None:
+    child = pexpect.spawn(
+        str(BIN / "notty-client"),
+        [f"127.0.0.1:{silent_port}", *mode, "--connect-timeout", "1.5"],
+        env=env,
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(30, 200),
+    )
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    assert _silent(silent_port, "1.5") in child.before
+
+
+@pytest.mark.parametrize("seconds", ["0", "-1", "nan"])
+def test_a_connect_timeout_that_is_no_wait_is_a_usage_error(seconds: str, env: dict[str, str]) -> None:
+    ran = subprocess.run(
+        [str(BIN / "notty-client"), "127.0.0.1:1", "--connect-timeout", seconds],
+        input="",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
+    assert ran.returncode == 2
+    assert ran.stderr.splitlines()[-1] == (
+        "notty-client: error: argument --connect-timeout: it must be more than 0 seconds"
+    )
+
+
+def test_the_help_documents_the_address_forms_and_the_timeout(env: dict[str, str]) -> None:
+    ran = subprocess.run(
+        [str(BIN / "notty-client"), "--help"], capture_output=True, text=True, env=env, timeout=30
+    )
+    said = " ".join(ran.stdout.split())
+    assert ":PORT: this machine; IPv6 as ::1, or [::1]:PORT" in said
+    assert (
+        "--connect-timeout SECONDS give up if the server has not connected and answered within this "
+        f"many seconds (default {CONNECT_TIMEOUT:g})"
+    ) in said
