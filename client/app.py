@@ -605,6 +605,8 @@ def parse_address(text: str) -> tuple[str, int]:
     else:
         host, colon, port = text.partition(":")
         if not colon:
+            if text.isascii() and text.isdigit():  # a port, surely: no one names a host with digits alone
+                raise ValueError(f"bad address {shown}: a port alone is written with its colon, :{text}")
             return text, DEFAULT_PORT
         host = host or "localhost"
     if not (is_number(port) and 0 < int(port) < 65536):

@@ -66,6 +66,7 @@ def test_addresses_parse_to_host_and_port(text: str, address: tuple[str, int]) -
         ("[example.com]:4000", "brackets hold an IPv6 address"),
         ("[]:4000", "brackets hold an IPv6 address"),
         ("a:b:c", "not an IPv6 address (one with a port goes in brackets"),
+        ("4008", "a port alone is written with its colon, :4008"),
     ],
 )
 def test_a_bad_address_is_refused_saying_what_is_wrong(text: str, says: str) -> None:
