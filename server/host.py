@@ -212,6 +212,8 @@ class Host:
             bot_delay=begun.bot_delay,
             turn_seconds=begun.turn_seconds,
             begun_at=saved.started_at,
+            # Values as the settings hold them: what matters later is which ones were chosen.
+            asked={name: begun.options.get(name) for name in begun.asked or ()},
         )
         rng = self._new_rng()
         game_rng = random.Random(rng.getrandbits(64))
@@ -230,6 +232,7 @@ class Host:
             return
         for index in sorted(saved.left):  # bots play these seats: the game may want to know (nobody to tell)
             self.driver.stand_in(table, index)
+        table.last_events = ()  # what it said is not a move: after a restart nothing is shown as the last
         table.turn_started = now
         self.tables[table.id] = table
         self.driver.listing += 1

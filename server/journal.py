@@ -34,6 +34,9 @@ class GameBegun:
     seats: tuple[SeatRecord, ...]
     deal: tuple[str, ...]  # the deal as the game records it (Notty: the shuffled deck)
     first: int
+    # The options its creator chose, by name (the rest took defaults), which a bot standing in
+    # leaves alone after a restart as before it; None: not recorded (a game from before schema 5).
+    asked: tuple[str, ...] | None = None
 
     @property
     def settings(self) -> Settings:

@@ -127,6 +127,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE seats ADD COLUMN autopilot INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE seats ADD COLUMN resigned_after INTEGER;
     """,
+    # 5: the options a table's creator chose, by name (JSON list, sorted): a bot standing in after
+    # a restart leaves them alone, as it did before (a creator's "no turn limit" stays). NULL:
+    # recorded before v5, not known.
+    """
+    ALTER TABLE games ADD COLUMN asked TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -495,7 +501,7 @@ class Store:
             case GameBegun():
                 db.execute(
                     "INSERT INTO games (id, game, variant, options, bot_delay, turn_seconds, deal, first,"
-                    " started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " started_at, asked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         record.table,
                         record.game,
@@ -506,6 +512,7 @@ class Store:
                         " ".join(record.deal),
                         record.first,
                         now,
+                        _asked_text(record.asked),
                     ),
                 )
                 db.executemany(
@@ -579,14 +586,14 @@ class Store:
     def _game(self, game_id: int) -> SavedGame | None:
         row = self._db.execute(
             "SELECT game, variant, options, bot_delay, turn_seconds, deal, first, winner, reason, ended_at,"
-            " ranking, started_at"
+            " ranking, started_at, asked"
             " FROM games WHERE id = ?",
             (game_id,),
         ).fetchone()
         if row is None:
             return None
         game, variant, options, bot_delay, turn_seconds, deal, first, winner, reason, ended_at = row[:10]
-        ranking, started = row[10:]
+        ranking, started, asked = row[10:]
         seats = self._db.execute(
             "SELECT name, bot, token_hash, left_at, autopilot, resigned_after FROM seats WHERE game = ?"
             " ORDER BY seat",
@@ -602,6 +609,7 @@ class Store:
             seats=tuple(SeatRecord(name, bot, token_hash) for name, bot, token_hash, *_ in seats),
             deal=tuple(deal.split()),
             first=first,
+            asked=None if asked is None else tuple(_asked(asked)),
         )
         moves = tuple(
             Moved(game_id, number, seat, action, tuple(outcome.split()))
@@ -660,6 +668,18 @@ def _options_text(options: Mapping[str, int | str]) -> str:
     """A game's options as the record keeps them: JSON with its keys sorted, so equal settings
     are stored alike."""
     return json.dumps(dict(options), sort_keys=True, separators=(",", ":"))
+
+
+def _asked_text(asked: tuple[str, ...] | None) -> str | None:
+    return None if asked is None else json.dumps(sorted(asked), separators=(",", ":"))
+
+
+def _asked(text: str) -> list[str]:
+    """The option names a creator chose, as the record keeps them (a JSON list of strings)."""
+    names = json.loads(text)
+    if not (isinstance(names, list) and all(isinstance(name, str) for name in names)):
+        raise ValueError(f"the options its creator chose are not a list of names: {text[:80]!r}")
+    return names
 
 
 def _ranking_text(ranking: tuple[tuple[int, ...], ...]) -> str | None:

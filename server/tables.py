@@ -282,6 +282,7 @@ class Driver:
                 ),
                 deal=deal.cards,
                 first=deal.first,
+                asked=tuple(sorted(table.asked)),
             )
         )
         self.note_end(table)

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 import trio
 from conftest import PRESET_IDS, PRESETS, cards, notty_table, position
@@ -422,6 +423,30 @@ def test_a_table_asked_to_have_no_limit_keeps_none_when_a_bot_stands_in() -> Non
         if isinstance(message, State)
         for event in message.events
     )
+
+
+def test_a_table_asked_to_have_no_limit_keeps_none_after_a_restart_too(tmp_path: Path) -> None:
+    """The record keeps which options the creator chose: the stand-in a restart brings back for a
+    seat given up must not give the table the limit its creator said no to."""
+    net = Net()
+    ann, bob, table = _people_table(net, turn_limit=0)
+    bob.send(Leave())  # a bot plays bob's seat on: no limit, as asked
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    (saved,) = store.unfinished()
+    assert saved.begun.asked is not None and "turn_limit" in saved.begun.asked
+    restarted = Net()
+    restarted.host.restore(saved, 0.0)
+    assert restarted.host.tables[table].settings.options["turn_limit"] == 0
+    back = restarted.client("ann", token=ann.last(Seated).token)
+    assert back.view["body"]["turn_limit"] == 0
+    assert back.last(State).events == ()  # and nothing said is shown as the last move
+    # A game recorded before the record kept them: the stand-in gives it a limit, as it did then,
+    # and what that says is not shown as the table's last move after the restart either.
+    older = Net()
+    older.host.restore(attrs.evolve(saved, begun=attrs.evolve(saved.begun, asked=None)), 0.0)
+    assert older.host.tables[table].settings.options["turn_limit"] == BOT_TURN_LIMIT  # from turn 1
+    assert older.client("ann", token=ann.last(Seated).token).last(State).events == ()
 
 
 def test_the_client_shows_the_limit_and_the_end_as_what_it_is() -> None:
