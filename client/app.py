@@ -211,9 +211,15 @@ class Client:
     # -- the connection ------------------------------------------------------------
 
     async def connect(self, host: str, port: int) -> None:
+        await self.disconnect()  # a connection lost, or never answered: its socket goes first
         self.stream = await trio.open_tcp_stream(host, port)
         self.protocol = Connection(Sender.CLIENT)
         await self.send(self.session.hello())
+
+    async def disconnect(self) -> None:
+        if self.stream is not None:
+            stream, self.stream = self.stream, None
+            await trio.aclose_forcefully(stream)
 
     async def send(self, message: Message, quiet: bool = False) -> None:
         """Send, or say why not (unless ``quiet``: the heartbeat's ping is not the user's doing)."""
@@ -407,24 +413,28 @@ async def _play(
 ) -> int:
     """Connect, then act on each line ``read_lines`` sends (by default the terminal's
     :meth:`Terminal.line_reader`), reconnecting when the connection drops; the exit status.
-    Connecting and the server's welcome get ``connect_timeout`` seconds between them."""
+    Connecting and the server's welcome get ``connect_timeout`` seconds between them, the first time
+    and on each try to reconnect (:class:`_Reconnecting`), which is given up once its budget is spent."""
     host, port = address
     where = address_text(host, port)
-    deadline = trio.current_time() + connect_timeout
+    deadline = trio.current_time() + connect_timeout  # to connect and be welcomed, this time
     try:
-        with trio.fail_after(connect_timeout):
+        with trio.fail_at(deadline):
             await client.connect(host, port)
     except OSError as error:
         sys.stderr.write(f"notty-client: cannot connect to {where}: {error.strerror or error}\n")
         return 2
-    except trio.TooSlowError:
-        sys.stderr.write(f"notty-client: cannot connect to {where}: no answer within {connect_timeout:g} s\n")
+    except trio.TooSlowError:  # as unreachable as refused: the server never took the connection
+        sys.stderr.write(
+            f"notty-client: cannot connect to {where}: no connection within {connect_timeout:g} s\n"
+        )
         return 2
     read_lines = read_lines or terminal.line_reader(client.session)
     if terminal.interactive:
         terminal.show("type 'help' for the commands")
     lines_send, lines = trio.open_memory_channel[str | None](64)
-    arrived = unanswered = False
+    arrived = False  # welcomed once: the built-in server's table, or the list, was asked for
+    reconnecting: _Reconnecting | None = None  # since a welcomed connection dropped, until welcomed again
     async with trio.open_nursery() as nursery:
         nursery.start_soon(read_lines, lines_send)
         while True:
@@ -432,27 +442,28 @@ async def _play(
             async with trio.open_nursery() as connection:
                 connection.start_soon(_then_stop, client.receive_forever, client, connection.cancel_scope)
                 connection.start_soon(_then_stop, client.heartbeat, client, connection.cancel_scope)
-                try:
-                    if not arrived:
-                        if await client.wait_for(client.welcomed, max(0.0, deadline - trio.current_time())):
+                try:  # no line is acted on before the welcome: there is no one to send it to yet
+                    if await client.wait_for(client.welcomed, max(0.0, deadline - trio.current_time())):
+                        if not arrived:
                             arrived = True  # the built-in server's table, or the list: wait for the answer
                             await _carry_out(
                                 client, client.session.arrival(built_in), terminal, answered=True
                             )
-                        else:
-                            unanswered = True
-                    if not unanswered:
                         await _commands(client, lines, terminal)
                 except ConnectionLost as lost:
                     client.lost = str(lost)
                 connection.cancel_scope.cancel()
-            if unanswered and client.lost is None:  # a silent listener: no waiting on it for ever
-                nursery.cancel_scope.cancel()
-                sys.stderr.write(
-                    f"notty-client: {where} accepted the connection but did not answer as a notty server "
-                    f"within {connect_timeout:g} s\n"
-                )
-                return 1
+            if client.welcomed():
+                reconnecting = None  # a later drop has a budget of its own
+            elif client.lost is None:  # connected, but not welcomed in time
+                if reconnecting is None:  # a silent listener: no waiting on it for ever
+                    nursery.cancel_scope.cancel()
+                    sys.stderr.write(
+                        f"notty-client: {where} accepted the connection but did not answer as a notty server "
+                        f"within {connect_timeout:g} s\n"
+                    )
+                    return 1
+                client.lost = "no answer in time"  # while reconnecting: as good as lost, so try again
             if client.lost is None and not client.closing:  # the server said goodbye, unasked
                 nursery.cancel_scope.cancel()
                 reason = client.session.goodbye or "it closed the connection"
@@ -466,11 +477,15 @@ async def _play(
                 nursery.cancel_scope.cancel()
                 sys.stderr.write(f"notty-client: {where} does not answer as a notty server: {client.lost}\n")
                 return 1
-            terminal.show(f"connection lost ({client.lost}); reconnecting")
-            if not await _reconnect(client, host, port):
-                sys.stderr.write(f"notty-client: lost the connection to {where}: {client.lost}\n")
+            if reconnecting is None:
+                terminal.show(f"connection lost ({client.lost}); reconnecting")
+                reconnecting = _Reconnecting(client.lost)
+            welcome_by = await reconnecting.connect(client, host, port, connect_timeout)
+            if welcome_by is None:
+                sys.stderr.write(f"notty-client: lost the connection to {where}: {reconnecting.why}\n")
                 nursery.cancel_scope.cancel()
                 return 1
+            deadline = welcome_by
     return 0  # pragma: no cover
 
 
@@ -498,17 +513,32 @@ async def _then_stop(work: Callable[[], Awaitable[None]], client: Client, scope:
         scope.cancel()
 
 
-async def _reconnect(client: Client, host: str, port: int) -> bool:
-    deadline = trio.current_time() + RECONNECT_SECONDS
-    delay = 0.2
-    while trio.current_time() < deadline:
-        await trio.sleep(delay)
-        try:
-            await client.connect(host, port)
-            return True
-        except (OSError, ConnectionLost):
-            delay = min(delay * 2, 5.0)
-    return False
+class _Reconnecting:
+    """A welcomed connection dropped: connect again, for up to :data:`RECONNECT_SECONDS`, until a try
+    is welcomed. ``why``: why it dropped."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+        self.until = trio.current_time() + RECONNECT_SECONDS  # the module's value now: a test may shorten it
+        self.delay = 0.2  # before the next try; doubled after each, to 5 s
+
+    async def connect(self, client: Client, host: str, port: int, connect_timeout: float) -> float | None:
+        """Connect again: the time by which the server must welcome us, ``connect_timeout`` after the
+        try began and within the budget; ``None`` once the budget is spent. No try outlasts it: an
+        unreachable host's connect (the system's own timeout is minutes) is given up at its end."""
+        while True:
+            await trio.sleep(max(0.0, min(self.delay, self.until - trio.current_time())))
+            self.delay = min(self.delay * 2, 5.0)
+            now = trio.current_time()
+            if now >= self.until:
+                return None
+            deadline = min(now + connect_timeout, self.until)
+            with trio.move_on_at(deadline):
+                try:
+                    await client.connect(host, port)
+                    return deadline
+                except (OSError, ConnectionLost):
+                    pass  # refused, say: the server is restarting
 
 
 async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal) -> None:
@@ -606,13 +636,23 @@ def parse_address(text: str) -> tuple[str, int]:
         host, colon, port = text.partition(":")
         if not colon:
             if text.isascii() and text.isdigit():  # a port, surely: no one names a host with digits alone
-                raise ValueError(f"bad address {shown}: a port alone is written with its colon, :{text}")
+                if _is_port(text):
+                    raise ValueError(f"bad address {shown}: a port alone is written with its colon, :{text}")
+                raise ValueError(  # ':0' would be refused in turn: no suggesting it
+                    f"bad address {shown}: a port alone is written with its colon (:PORT), and the port "
+                    f"must be a number from 1 to 65535, not {text[:20]!r}"
+                )
             return text, DEFAULT_PORT
         host = host or "localhost"
-    if not (is_number(port) and 0 < int(port) < 65536):
+    if not _is_port(port):
         said = f"{port[:20]!r}" if port else "nothing"
         raise ValueError(f"bad address {shown}: the port must be a number from 1 to 65535, not {said}")
     return host, int(port)
+
+
+def _is_port(text: str) -> bool:
+    """A TCP port, 1 to 65535, in ASCII digits (leading zeros allowed: ``:04008``)."""
+    return is_number(text) and 0 < int(text) < 65536
 
 
 def address_text(host: str, port: int) -> str:

@@ -67,6 +67,8 @@ def test_addresses_parse_to_host_and_port(text: str, address: tuple[str, int]) -
         ("[]:4000", "brackets hold an IPv6 address"),
         ("a:b:c", "not an IPv6 address (one with a port goes in brackets"),
         ("4008", "a port alone is written with its colon, :4008"),
+        ("1", "a port alone is written with its colon, :1"),
+        ("65535", "a port alone is written with its colon, :65535"),
     ],
 )
 def test_a_bad_address_is_refused_saying_what_is_wrong(text: str, says: str) -> None:
@@ -74,6 +76,19 @@ def test_a_bad_address_is_refused_saying_what_is_wrong(text: str, says: str) -> 
         parse_address(text)
     assert str(refused.value).startswith(f"bad address {text!r}: ")
     assert says in str(refused.value)
+
+
+@pytest.mark.parametrize("text", ["0", "00", "65536", "99999999999"])
+def test_digits_alone_that_are_no_port_are_not_suggested_as_one(text: str) -> None:
+    """``notty-client 0`` once said to write ``:0``, which is refused in turn."""
+    with pytest.raises(ValueError) as refused:
+        parse_address(text)
+    assert str(refused.value) == (
+        f"bad address {text!r}: a port alone is written with its colon (:PORT), and the port must be "
+        f"a number from 1 to 65535, not {text!r}"
+    )
+    with pytest.raises(ValueError):  # what it would have suggested is no port either
+        parse_address(f":{text}")
 
 
 @pytest.mark.parametrize("text", ["host:", "host:99999", "host:abc", "[::1"])
@@ -172,6 +187,61 @@ def test_a_person_at_a_terminal_is_not_left_waiting_on_a_silent_listener(
     child.close()
     assert child.exitstatus == 1
     assert _silent(silent_port, "1.5") in child.before
+
+
+@pytest.fixture
+def unreachable_port() -> Iterator[int]:
+    """A port on 127.0.0.1 whose connects hang, as a gone host's do: its listener accepts nothing, and
+    its queue (``listen(0)``) is full with one connection, so Linux drops every later SYN."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(0)
+    port = listener.getsockname()[1]
+    filler = socket.create_connection(("127.0.0.1", port), timeout=5)  # queued, never accepted
+    try:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+        except TimeoutError:
+            pass  # it hangs, as it should
+        else:
+            pytest.skip("this system takes a connection beyond a full listen queue")
+        yield port
+    finally:
+        filler.close()
+        listener.close()
+
+
+def test_a_server_that_never_takes_the_connection_cannot_be_connected_to_status_2(
+    unreachable_port: int, env: dict[str, str]
+) -> None:
+    """As refused or an unknown host (status 2), unlike a port that takes the connection and never
+    answers (status 1): the message says which, the README too."""
+    started = time.monotonic()
+    ran = subprocess.run(
+        [str(BIN / "notty-client"), f"127.0.0.1:{unreachable_port}", "--connect-timeout", "1"],
+        input="tables\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
+    took = time.monotonic() - started
+    assert ran.returncode == 2
+    assert (
+        ran.stderr
+        == f"notty-client: cannot connect to 127.0.0.1:{unreachable_port}: no connection within 1 s\n"
+    )
+    assert ran.stdout == ""
+    assert 1 <= took < CONNECT_TIMEOUT  # the timeout given, not the system's own (minutes)
+
+
+def test_the_readme_gives_each_way_of_not_getting_an_answer_its_status() -> None:
+    readme = " ".join((Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8").split())
+    assert (
+        "with status 2 when it cannot connect (refused, an unknown host, or no connection within the "
+        "timeout), with status 1 when the connection was taken but no notty server answered on it within "
+        "the timeout"
+    ) in readme
 
 
 @pytest.mark.parametrize("seconds", ["0", "-1", "nan"])
