@@ -153,6 +153,9 @@ class Host:
         # A table of bots alone plays only while someone watches it: up to this many seconds
         # between its bots' actions, as its creator asks (bot_delay_ms), so that they can follow.
         self.watch_delay = watch_delay
+        # Whether a game's moves are kept on disk (the shell says: a server with no store, the
+        # client's built-in one, keeps none): only then is a player told its id to replay it by.
+        self.recorded = True
         self._games_begun: dict[str, TokenBucket] = {}  # per address, while not full
         self.games = games
         # Built, and checked against the protocol, once: a game that describes itself wrongly
@@ -495,6 +498,7 @@ class Host:
             bot_delay=request.bot_delay_ms / 1000 if humans else self._watched_pace(request.bot_delay_ms),
             turn_seconds=request.turn_seconds,
             asked=dict(request.options),
+            recorded=self.recorded,
         )
         self._next_table += 1
         self.tables[table.id] = table

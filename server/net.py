@@ -93,6 +93,7 @@ class NottyServer:
     ) -> None:
         self.host = host
         self.store = store
+        host.recorded = store is not None
         self.limits = limits
         self.links: dict[int, Link] = {}
         self._from: collections.Counter[str] = collections.Counter()  # open connections per address

@@ -100,6 +100,7 @@ class Table:
     # What happened last (the game's own events, unrendered): shown again to whoever arrives, so
     # a player back after a drop, or a spectator, sees the move the table is waiting after.
     last_events: tuple[Any, ...] = ()
+    recorded: bool = True  # its moves are kept on disk, under its number: the result says so
 
     def info(self) -> dict[str, Any]:
         return {
@@ -220,8 +221,9 @@ def states(table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int |
 
 def _result(table: Table, result: dict[str, Any]) -> dict[str, Any]:
     """The game's result, with what only the server knows: the id the record keeps the game
-    under (its table's number) and how long it took by the wall clock."""
-    result["game_id"] = table.id
+    under (its table's number), if it keeps it, and how long it took by the wall clock."""
+    if table.recorded:
+        result["game_id"] = table.id
     if table.begun_at is not None and table.ended_at is not None:
         result["seconds"] = max(0, round(table.ended_at - table.begun_at))
     return result

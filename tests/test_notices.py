@@ -9,7 +9,7 @@ import random
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import hidden_game
 import pexpect
@@ -52,6 +52,7 @@ from protocol import (
 from server.host import Host
 from server.limits import Limits
 from server.net import NottyServer
+from server.store import Store
 
 NOTICE = {
     "type": "notice",
@@ -300,6 +301,21 @@ def test_the_end_of_a_game_carries_its_record_id_and_how_long_it_took() -> None:
     assert result is not None
     assert (result["game_id"], result["seconds"]) == (table, 251)
     assert ann.view["turn"] == 4
+
+
+def test_a_server_that_keeps_no_record_gives_no_id_to_replay_a_game_by() -> None:
+    """The client's built-in server has no store: telling its player 'notty-server replay 1' would
+    send them to another server's record, or to none."""
+    assert NottyServer(Net().host).host.recorded is False
+    assert NottyServer(Net().host, store=cast(Store, object())).host.recorded is True
+    net = Net()
+    net.host.recorded = False  # as the shell sets it for a server with no store
+    ann = net.client("ann")
+    ann.send(notty("classic", 2, ("greedy", "greedy"), turn_limit=4, bot_delay_ms=0))
+    net.run_bots()
+    result = ann.view["result"]
+    assert result is not None and "seconds" in result and "game_id" not in result
+    assert not any("replay" in line for line in end_summary(ann.view))
 
 
 def test_the_lobby_lists_tables_oldest_first_with_the_turn_of_each_game_under_way() -> None:
