@@ -100,10 +100,11 @@ def _is_record_command(argv: Sequence[str]) -> bool:
     (the only option the two share with serving)."""
     words = iter(argv)
     for word in words:
-        if word == "--db":
-            next(words, None)
-        elif not word.startswith("--db="):
+        flag, equals, _ = word.partition("=")
+        if len(flag) < 3 or not "--db".startswith(flag):  # argparse takes --d for --db too
             return word in RECORD_COMMANDS
+        if not equals:
+            next(words, None)
     return False
 
 

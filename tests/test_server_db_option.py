@@ -58,8 +58,19 @@ def recorded(tmp_path: Path) -> Path:
         ["--db", "{db}", "replay", "1"],
         ["replay", "--db", "{db}", "1"],
         ["replay", "1", "--db={db}"],
+        ["--d", "{db}", "games"],
+        ["--d={db}", "replay", "1"],
     ],
-    ids=["db-games", "db=-games", "games-db", "db-replay", "replay-db-id", "replay-id-db"],
+    ids=[
+        "db-games",
+        "db=-games",
+        "games-db",
+        "db-replay",
+        "replay-db-id",
+        "replay-id-db",
+        "abbreviated",
+        "abbreviated=",
+    ],
 )
 def test_db_is_taken_before_or_after_the_record_commands(
     recorded: Path, elsewhere: dict[str, str], command: list[str]
