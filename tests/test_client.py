@@ -516,6 +516,18 @@ def test_every_refusal_the_protocol_makes_has_words_for_the_user() -> None:
                     assert re.search(r"'(leave|new|join TABLE)'", text), f"{text!r} names no command to type"
 
 
+def pipe(source: socket.socket, sink: socket.socket) -> None:
+    """Copy one direction of a proxied connection until it ends, then end both sockets."""
+    try:
+        while data := source.recv(65536):
+            sink.sendall(data)
+    except OSError:
+        pass
+    for end in (source, sink):
+        with contextlib.suppress(OSError):
+            end.shutdown(socket.SHUT_RDWR)
+
+
 class CuttableProxy:
     """A loopback TCP proxy whose live connections can be cut, to drop a client's connection."""
 
@@ -534,19 +546,8 @@ class CuttableProxy:
                 return
             far = socket.create_connection(("127.0.0.1", self.target))
             self.live += [near, far]
-            threading.Thread(target=self._pipe, args=(near, far), daemon=True).start()
-            threading.Thread(target=self._pipe, args=(far, near), daemon=True).start()
-
-    @staticmethod
-    def _pipe(source: socket.socket, sink: socket.socket) -> None:
-        try:
-            while data := source.recv(65536):
-                sink.sendall(data)
-        except OSError:
-            pass
-        for end in (source, sink):
-            with contextlib.suppress(OSError):
-                end.shutdown(socket.SHUT_RDWR)
+            threading.Thread(target=pipe, args=(near, far), daemon=True).start()
+            threading.Thread(target=pipe, args=(far, near), daemon=True).start()
 
     def cut(self) -> None:
         for end in self.live:

@@ -152,19 +152,24 @@ def _silent(port: int, timeout: str = "1") -> str:
     )
 
 
-def test_a_script_pointed_at_a_silent_listener_gives_up_at_the_timeout(
-    silent_port: int, env: dict[str, str]
-) -> None:
+def _script(port: int, env: dict[str, str], lines: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    """``notty-client`` fed ``lines`` from a pipe, with a 1 s --connect-timeout; and how long it took."""
     started = time.monotonic()
     ran = subprocess.run(
-        [str(BIN / "notty-client"), f"127.0.0.1:{silent_port}", "--connect-timeout", "1"],
-        input="tables\nnew classic 2 greedy\n",
+        [str(BIN / "notty-client"), f"127.0.0.1:{port}", "--connect-timeout", "1"],
+        input=lines,
         capture_output=True,
         text=True,
         env=env,
         timeout=30,
     )
-    took = time.monotonic() - started
+    return ran, time.monotonic() - started
+
+
+def test_a_script_pointed_at_a_silent_listener_gives_up_at_the_timeout(
+    silent_port: int, env: dict[str, str]
+) -> None:
+    ran, took = _script(silent_port, env, "tables\nnew classic 2 greedy\n")
     assert ran.returncode == 1
     assert ran.stderr == _silent(silent_port) + "\n"
     assert ran.stdout == ""  # no line of the script was tried on it
@@ -216,16 +221,7 @@ def test_a_server_that_never_takes_the_connection_cannot_be_connected_to_status_
 ) -> None:
     """As refused or an unknown host (status 2), unlike a port that takes the connection and never
     answers (status 1): the message says which, the README too."""
-    started = time.monotonic()
-    ran = subprocess.run(
-        [str(BIN / "notty-client"), f"127.0.0.1:{unreachable_port}", "--connect-timeout", "1"],
-        input="tables\n",
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=30,
-    )
-    took = time.monotonic() - started
+    ran, took = _script(unreachable_port, env, "tables\n")
     assert ran.returncode == 2
     assert (
         ran.stderr

@@ -23,6 +23,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from pexpect.popen_spawn import PopenSpawn
+from test_client import pipe
 
 #: The reconnect budget in the child, in seconds, and each try's ``--connect-timeout``.
 BUDGET, TRY = 5.0, 1.5
@@ -61,24 +62,13 @@ class Proxy:
                 far = socket.create_connection(("127.0.0.1", self.target))
                 self.ends.append(far)
                 self.forwarded += [near, far]
-                threading.Thread(target=self._pipe, args=(near, far), daemon=True).start()
-                threading.Thread(target=self._pipe, args=(far, near), daemon=True).start()
+                threading.Thread(target=pipe, args=(near, far), daemon=True).start()
+                threading.Thread(target=pipe, args=(far, near), daemon=True).start()
             else:
                 self.held += 1  # accepted, never read from nor written to
             if first and self.unreachable:
                 return  # nothing is accepted again
             first = False
-
-    @staticmethod
-    def _pipe(source: socket.socket, sink: socket.socket) -> None:
-        try:
-            while data := source.recv(65536):
-                sink.sendall(data)
-        except OSError:
-            pass
-        for end in (source, sink):
-            with contextlib.suppress(OSError):
-                end.shutdown(socket.SHUT_RDWR)
 
     def cut(self) -> None:
         """Drop the forwarded connection (after, when ``unreachable``, filling the backlog)."""
