@@ -757,6 +757,10 @@ class Host:
         """Seats a bot should play now, at most one per table; each is handed out once."""
         return self.driver.bot_jobs()
 
+    def close(self) -> None:
+        """The server is shutting down: leave every game as it is, for the restart to restore."""
+        self.driver.close()
+
     def bot_acted(self, job: BotJob, action: Any | None, now: float) -> list[Outgoing]:
         """Apply a bot's choice (``None``: the bot failed), unless the game moved on while it thought."""
         return self.driver.bot_acted(job, action, now)

@@ -169,7 +169,9 @@ class NottyServer:
             await trio.aclose_forcefully(stream)
 
     async def shutdown(self, reason: str = "the server is shutting down") -> None:
-        """Tell every client goodbye and give the messages a moment to leave."""
+        """Tell every client goodbye and give the messages a moment to leave; the games stay as they
+        are (no bot plays on, no game ends as its watchers go), to be restored on the next start."""
+        self.host.close()
         for link in list(self.links.values()):
             self._queue(link, Goodbye(reason))
         with trio.move_on_after(1):

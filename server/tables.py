@@ -261,6 +261,8 @@ class Driver:
         # Counts changes to what the lobby's list shows (tables come and go, start, end): the host
         # builds the list again only when it has moved. The host counts its own changes here too.
         self.listing = 0
+        # The server is shutting down: the games stay as they are, to be restored (see :meth:`close`).
+        self.closing = False
 
     def begin(self, table: Table, rng: random.Random, now: float) -> list[Outgoing]:
         names = [seat.name or f"seat-{i}" for i, seat in enumerate(table.seats)]
@@ -351,9 +353,11 @@ class Driver:
 
     def bot_jobs(self) -> list[BotJob]:
         """Seats a bot should play now, at most one per table; each is handed out once."""
-        jobs = []
+        jobs: list[BotJob] = []
         stirred = sorted(self._stirred)
         self._stirred.clear()
+        if self.closing:
+            return jobs
         for table_id in stirred:
             table = self.tables.get(table_id)
             if table is None or not table.running or table.job_out or not table.anyone_here():
@@ -374,12 +378,19 @@ class Driver:
                 jobs.append(BotJob(table.id, match.current, table.moves, bot, view, delay, table.address))
         return jobs
 
+    def close(self) -> None:
+        """The server is shutting down: from now on no bot plays, no stand-in starts, and no game is
+        given up as its players go, so every unfinished game is restored as its players last saw it."""
+        self.closing = True
+
     def bot_acted(self, job: BotJob, action: Any | None, now: float) -> list[Outgoing]:
         """Apply a bot's choice (``None``: it failed), unless the game moved on while it thought.
 
         A choice the game refuses, like a failure, gives way to the game's fallback
         (Notty: end the turn), so a bot's bug never stalls a table.
         """
+        if self.closing:  # a move nobody would see before the goodbye: the restored game makes it
+            return []
         table = self.tables.get(job.table)
         if table is None:
             return []
@@ -405,8 +416,11 @@ class Driver:
 
     def tick(self, now: float, grace: float, abandon_after: float) -> list[Outgoing]:
         """Let time pass: dropped players past their grace get a stand-in; slow turns get help;
-        a game nobody has been at for ``abandon_after`` seconds is given up."""
+        a game nobody has been at for ``abandon_after`` seconds is given up. A stand-in starts only
+        while someone is at the table (a player back after a restart may find the others still away)."""
         out: list[Outgoing] = []
+        if self.closing:
+            return out
         for table in list(self.tables.values()):
             if not table.running:
                 continue
@@ -420,7 +434,8 @@ class Driver:
                 self.abandon(table, f"nobody came back to it for {abandon_after:g} seconds")
                 continue
             for index, seat in enumerate(table.seats):
-                if seat.dropped_at is not None and not seat.stand_in and now - seat.dropped_at >= grace:
+                past_grace = seat.dropped_at is not None and now - seat.dropped_at >= grace
+                if past_grace and not seat.stand_in and table.anyone_here():
                     out += self.stand_in(table, index)
             current = table.seats[match.current]
             if (
@@ -450,6 +465,8 @@ class Driver:
         resume it, and its bots only play while someone watches.
         """
         if table.anyone_here() or (table.running and not table.bots_alone) or table.id not in self.tables:
+            return
+        if table.running and self.closing:  # kept for the restart, as its players and watchers go
             return
         if table.running:
             self.abandon(table, "nobody is at it, and its bots play only while someone watches")

@@ -383,9 +383,12 @@ def test_drop_and_resume_with_token_then_stand_in_after_grace() -> None:
     assert isinstance(again.inbox[1], Seated) and again.inbox[1].seat == 0
     assert again.view["body"]["hands"] == hands  # the full current view on resume
     net.drop(again)
-    net.tick(31)  # past the grace: a stand-in plays ann's seat when someone watches
+    net.tick(31)  # past the grace, but nobody is there: no stand-in yet (nor a turn limit for it)
+    assert not net.host.tables[seated.table].seats[0].stand_in
     eve = net.client("eve")
     eve.send(Watch(seated.table))
+    net.tick(0)  # the next tick with someone there (a quarter of a second, live) starts it
+    assert net.host.tables[seated.table].seats[0].stand_in
     assert net.run_bots(limit=50) > 0
     assert net.client("mallory", token="x" * 40).inbox[-1].code == "bad-token"
 

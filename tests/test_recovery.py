@@ -19,6 +19,7 @@ from protocol import (
     Act,
     Connection,
     Error,
+    Goodbye,
     Hello,
     Join,
     Message,
@@ -209,3 +210,33 @@ def test_killed_while_bots_play_nothing_anyone_saw_is_lost(
     moves = "; ".join(texts)
     assert moves.startswith("; ".join(seen)), "a move the watcher saw is missing from the record"
     assert again.events[-1] in texts[-1]
+
+
+def test_a_stopped_server_keeps_a_watched_game_of_bots_as_it_was_for_the_restart(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    """SIGTERM says goodbye to everyone: the watcher's going must not end the game (it was recorded
+    as abandoned), nor may the bots play on, unseen, while the goodbyes leave."""
+    db = tmp_path / "notty.db"
+    paced = ("--watch-delay", "0.05")
+    servers.append(server := ServerProcess(db, *paced))
+    watcher = Player(server.port, "cy")
+    watcher.send(notty_table("classic", 3, ("greedy", "greedy", "random"), bot_delay_ms=50, turn_limit=0))
+    watcher.expect(Watching)
+    while len(watcher.events) < 10:
+        watcher.expect(State)
+    server.stop()  # SIGTERM
+    watcher.expect(Goodbye)
+    watcher.close()
+    last = watcher.view
+    assert last is not None and last["result"] is None
+
+    servers.append(server := ServerProcess(db, *paced))
+    again = Player(server.port, "cy")
+    assert watcher.table is not None
+    again.send(Watch(watcher.table))  # refused (no such table) if the game had been given up
+    again.expect(Watching)
+    again.expect(State)
+    assert again.view is not None and again.view["result"] is None
+    assert (again.view["turn"], again.view["body"]) == (last["turn"], last["body"])  # not a move more
+    again.close()
