@@ -169,17 +169,23 @@ def test_killed_mid_game_the_server_restores_it_exactly_and_the_players_finish_i
     assert "with no winner" in replay or "is drawn" in replay or "wins" in replay
 
 
+def _watching_bots(server: ServerProcess, events: int, **options: Any) -> Player:
+    """cy, watching a new table of three bots (classic) once it has seen ``events`` of their moves."""
+    watcher = Player(server.port, "cy")
+    watcher.send(notty_table("classic", 3, ("greedy", "greedy", "random"), **options))
+    watcher.expect(Watching)
+    while len(watcher.events) < events:
+        watcher.expect(State)
+    return watcher
+
+
 def test_killed_while_bots_play_nothing_anyone_saw_is_lost(
     tmp_path: Path, servers: list[ServerProcess]
 ) -> None:
     """A kill at an arbitrary moment: every move a watcher saw is in the record, in order."""
     db = tmp_path / "notty.db"
     servers.append(server := ServerProcess(db, *FAST))
-    watcher = Player(server.port, "cy")
-    watcher.send(notty_table("classic", 3, ("greedy", "greedy", "random"), bot_delay_ms=0, turn_limit=300))
-    watcher.expect(Watching)
-    while len(watcher.events) < 60:
-        watcher.expect(State)
+    watcher = _watching_bots(server, 60, bot_delay_ms=0, turn_limit=300)
     server.kill()  # the bots are still playing: the kill lands between two of their moves
     watcher.close()
     seen = watcher.events
@@ -220,11 +226,7 @@ def test_a_stopped_server_keeps_a_watched_game_of_bots_as_it_was_for_the_restart
     db = tmp_path / "notty.db"
     paced = ("--watch-delay", "0.05")
     servers.append(server := ServerProcess(db, *paced))
-    watcher = Player(server.port, "cy")
-    watcher.send(notty_table("classic", 3, ("greedy", "greedy", "random"), bot_delay_ms=50, turn_limit=0))
-    watcher.expect(Watching)
-    while len(watcher.events) < 10:
-        watcher.expect(State)
+    watcher = _watching_bots(server, 10, bot_delay_ms=50, turn_limit=0)
     server.stop()  # SIGTERM
     watcher.expect(Goodbye)
     watcher.close()
