@@ -426,7 +426,8 @@ class Driver:
                 continue
             match = running(table)
             self._stirred.add(table.id)  # stand-ins and turn timers start bots; and a safety net
-            if table.anyone_here():
+            here = table.anyone_here()
+            if here:
                 table.empty_since = None
             elif table.empty_since is None:
                 table.empty_since = now
@@ -435,7 +436,7 @@ class Driver:
                 continue
             for index, seat in enumerate(table.seats):
                 past_grace = seat.dropped_at is not None and now - seat.dropped_at >= grace
-                if past_grace and not seat.stand_in and table.anyone_here():
+                if past_grace and not seat.stand_in and here:
                     out += self.stand_in(table, index)
             current = table.seats[match.current]
             if (

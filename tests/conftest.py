@@ -262,6 +262,24 @@ def server_port(tmp_path: Path) -> Iterator[int]:
         server.stop()
 
 
+@pytest.fixture
+def recorded(tmp_path: Path) -> Path:
+    """A database holding one whole game of two bots (classic, greedy-1 vs random-2): a replay of it
+    prints hundreds of lines."""
+    from test_host import Net  # here, not at the top: test_host imports this module
+
+    from server.store import Store
+
+    net = Net()
+    net.client("eve").send(notty_table("classic", 2, ("greedy", "random"), bot_delay_ms=0, turn_limit=300))
+    net.run_bots()
+    path = tmp_path / "notty.db"
+    store = Store(path)
+    store.write(net.host.take_journal())
+    store.close()
+    return path
+
+
 def notty_server(
     *args: str, prefix: Sequence[str] = (), timeout: float = 30, **options: Any
 ) -> subprocess.CompletedProcess[str]:

@@ -11,28 +11,12 @@ from typing import Any
 
 import pytest
 from conftest import notty_table
-from test_host import Net
 
 from games.notty.bots import BOTS
 from protocol import PROTOCOL_VERSION, Hello
 from server.cli import _parser, make_host
-from server.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def recorded(tmp_path: Path) -> Path:
-    """A database holding one whole game of bots: a replay of it prints hundreds of lines."""
-    net = Net()
-    eve = net.client("eve")
-    eve.send(notty_table("classic", 2, ("greedy", "random"), bot_delay_ms=0, turn_limit=300))
-    net.run_bots()
-    path = tmp_path / "notty.db"
-    store = Store(path)
-    store.write(net.host.take_journal())
-    store.close()
-    return path
 
 
 @pytest.mark.parametrize("command", [["replay", "1"], ["games"]])

@@ -13,15 +13,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import notty_server, notty_table
-from test_host import Net
+from conftest import notty_server
 from test_startup import SERVE, one_line
 
 from server.cli import main
 from server.lock import lock_path
 from server.store import SCHEMA_VERSION, Store, StoreError
 
-#: How ``games`` lists, and ``replay`` starts, the one game of :func:`recorded`.
+#: How ``games`` lists, and ``replay`` starts, the one game of conftest's ``recorded``.
 LISTED = "game 1: classic, greedy-1 vs random-2"
 REPLAYED = "game 1: classic, greedy-1 (greedy) vs random-2 (random)"
 
@@ -31,19 +30,6 @@ def elsewhere(tmp_path: Path) -> dict[str, str]:
     """An environment whose default database is missing: a command that fell back to the default
     would say there is no database rather than list the one named."""
     return {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
-
-
-@pytest.fixture
-def recorded(tmp_path: Path) -> Path:
-    """A database of one whole game of bots."""
-    net = Net()
-    net.client("eve").send(notty_table("classic", 2, ("greedy", "random"), bot_delay_ms=0, turn_limit=20))
-    net.run_bots()
-    db = tmp_path / "games.db"
-    store = Store(db)
-    store.write(net.host.take_journal())
-    store.close()
-    return db
 
 
 # -- 1. --db before or after the command --------------------------------------------------------
