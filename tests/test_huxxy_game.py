@@ -18,7 +18,7 @@ from games import GAMES, ActionError, DealRecord, SettingsError
 from games.autoplay import seeded_match
 from games.huxxy import CARDS, JOKER
 from games.huxxy.actions import Draw, End, Move, Place, Undo, parse_action
-from games.huxxy.bots import hint_for
+from games.huxxy.bots import hint_for, make_bot
 from games.huxxy.engine import Rules
 from games.huxxy.game import Drew, Ended, HuxxyMatch
 
@@ -391,3 +391,29 @@ def test_the_fallback_is_always_legal_for_the_seat_on_turn_and_none_for_others(s
             trial = copy.deepcopy(match)
             trial.apply(seat, fallback)
             assert trial.turn == match.turn + 1 and trial.engine.plays == ()
+
+
+@needs_solver
+@pytest.mark.parametrize("name", ["greedy", "expert"])
+def test_a_bot_taking_over_mid_turn_keeps_the_plays_that_begin_its_plan_undoing_the_rest(name: str) -> None:
+    """A stand-in, the autopilot, or a bot after a restart finds plays it did not make: those that
+    begin its own turn stay (they are not undone and made again, for everyone to watch)."""
+    match = table_match(["7H 8S 9H 5C 2D", "2C"], ["5S 5H 5D"], [True])
+    own = copy.deepcopy(match)
+    plan = []  # the bot's own turn, played from the start
+    bot = make_bot(name, random.Random(0))
+    while own.turn == match.turn:
+        action = bot.choose(own.bot_view(0))
+        own.apply(0, action)
+        plan.append(action)
+    assert isinstance(plan[-1], End) and len(plan) >= 3
+    match.apply(0, plan[0])
+    match.apply(0, match.parse_action("play 2D to new"))  # not in its plan
+    fresh = make_bot(name, random.Random(0))
+    taken: list[Any] = []
+    while match.turn == own.turn - 1:
+        action = fresh.choose(match.bot_view(0))
+        match.apply(0, action)
+        taken.append(action)
+    assert taken == [Undo(), *plan[1:]]  # the stray play undone, the first kept
+    assert snapshot(match.engine)[:-1] == snapshot(own.engine)[:-1]  # the same but for 2D, now seen

@@ -1,9 +1,10 @@
 """huxxy's bots, and the hint: each plans a whole table turn, then makes it one play at a time.
 
 A bot is asked for one action at a time, as a person types them. It works out
-its turn once, at the turn's first action, and then follows it; if the view
-shows plays it did not plan (a person's, before a stand-in took the seat), it
-undoes them first and plans from the turn's start.
+its turn once, from the turn's start, and then follows it. Plays already made
+that it did not plan (a person's, before a stand-in or the autopilot took the
+seat, or made before a server restart) are kept as far as they begin its plan;
+only the rest are undone.
 
 - ``random``: draws, or makes a turn picked at random among the simple ones
   (one card added to a group, or a new group of three from the hand).
@@ -77,8 +78,6 @@ class PlanningBot:
     def choose(self, view: SeatView) -> Action:
         made = view.plays
         if view.turn != self._turn:
-            if made:
-                return Undo()  # someone else's plays: this turn is planned from its start
             self._turn = view.turn
             hand, table = view.turn_start()
             self._plan = self.plan(hand, table, view)
