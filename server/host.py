@@ -55,7 +55,7 @@ from protocol import (
 
 from .journal import AutopilotSet, Record, Resigned, SavedGame, SeatLeft
 from .limits import TokenBucket
-from .record import rebuild
+from .record import rebuild_with_last
 from .resign import conceded, ends_at_once
 from .tables import (
     BotJob,
@@ -228,14 +228,14 @@ class Host:
         for index, _ in saved.resigned:
             seats[index].resigned = seats[index].stand_in = True
             table.resigned.append(index)
-        table.match = rebuild(saved, game_rng, table.bots, own, self.games)
+        table.match, last_events = rebuild_with_last(saved, game_rng, table.bots, own, self.games)
         table.moves = len(saved.moves)
         self._next_table = max(self._next_table, table.id + 1)
         if self.driver.note_end(table):  # it ended, but the record had not said so: say it now, and let it go
             return
         for index in sorted(saved.left):  # bots play these seats: the game may want to know (nobody to tell)
             self.driver.stand_in(table, index)
-        table.last_events = ()  # what it said is not a move: after a restart nothing is shown as the last
+        table.last_events = last_events  # the last move's, as a player who comes back saw it before
         table.turn_started = now
         self.tables[table.id] = table
         self.driver.listing += 1
@@ -703,8 +703,8 @@ class Host:
             for action in match.unfinished_turn():
                 taken_back += self.driver.apply(table, match.current, action, now)
         seat.resigned = True
+        self._journal.append(Resigned(table.id, index, table.moves, len(table.resigned)))
         table.resigned.append(index)
-        self._journal.append(Resigned(table.id, index, table.moves))
         self._stirred.add(table.id)
         if ends:
             table.conceded = conceded(match.names, table.resigned)

@@ -73,11 +73,14 @@ class AutopilotSet:
 
 @attrs.frozen
 class Resigned:
-    """A player resigned after ``moves`` moves of the game (server.resign says what follows)."""
+    """A player resigned after ``moves`` moves of the game (server.resign says what follows), the
+    ``order``-th of its resignations (from 0): the order the result names them in, even when no
+    move came between two of them."""
 
     table: int
     seat: int
     moves: int
+    order: int
 
 
 @attrs.frozen

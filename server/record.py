@@ -55,7 +55,20 @@ def rebuild(
     their memory is exactly what it was. A stand-in for a human only catches up.
     A bot that fails to catch up loses its memory, never the game.
     """
+    return rebuild_with_last(saved, rng, bots, own, games)[0]
+
+
+def rebuild_with_last(
+    saved: SavedGame,
+    rng: random.Random,
+    bots: Mapping[int, Any] | None = None,
+    own: Collection[int] = (),
+    games: Mapping[str, Game] = GAMES,
+) -> tuple[Match, tuple[Any, ...]]:
+    """:func:`rebuild`, and the events of the last move (none before the first): what a restored
+    table shows as its last change to a player who comes back or a new spectator."""
     match = dealt(saved.begun, rng, games)
+    last: tuple[Any, ...] = ()
     this_turn: list[tuple[int, int, Any]] = []  # (turn, seat, view) in the latest turn, until another begins
     for move in saved.moves:
         if bots is not None:
@@ -63,11 +76,11 @@ def rebuild(
                 _catch_up(saved.begun.table, bots, this_turn, ())
                 this_turn = []
             this_turn.append((match.turn, move.seat, match.bot_view(move.seat)))
-        replay_move(match, move)
+        last = replay_move(match, move).events
     if bots is not None:
         under_way = bool(this_turn) and this_turn[0][0] == match.turn and not match.over
         _catch_up(saved.begun.table, bots, this_turn, own if under_way else ())
-    return match
+    return match, last
 
 
 def _catch_up(

@@ -133,6 +133,12 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN asked TEXT;
     """,
+    # 6: the order of a game's resignations (0 for its first), which resigned_after cannot tell
+    # when no move came between two of them; the result names them in it. NULL: before v6 (a
+    # restored game then names those in seat order).
+    """
+    ALTER TABLE seats ADD COLUMN resigned_order INTEGER;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -539,8 +545,8 @@ class Store:
                 )
             case Resigned():
                 db.execute(
-                    "UPDATE seats SET resigned_after = ? WHERE game = ? AND seat = ?",
-                    (record.moves, record.table, record.seat),
+                    "UPDATE seats SET resigned_after = ?, resigned_order = ? WHERE game = ? AND seat = ?",
+                    (record.moves, record.order, record.table, record.seat),
                 )
             case OptionsChanged():
                 db.execute(
@@ -595,7 +601,8 @@ class Store:
         game, variant, options, bot_delay, turn_seconds, deal, first, winner, reason, ended_at = row[:10]
         ranking, started, asked = row[10:]
         seats = self._db.execute(
-            "SELECT name, bot, token_hash, left_at, autopilot, resigned_after FROM seats WHERE game = ?"
+            "SELECT name, bot, token_hash, left_at, autopilot, resigned_after, resigned_order FROM seats"
+            " WHERE game = ?"
             " ORDER BY seat",
             (game_id,),
         ).fetchall()
@@ -620,8 +627,12 @@ class Store:
         left = frozenset(index for index, seat in enumerate(seats) if seat[3] is not None)
         over = None if ended_at is None else GameOver(game_id, winner, reason, _ranking_of(ranking))
         autopilot = frozenset(index for index, seat in enumerate(seats) if seat[4])
-        resigned = sorted((seat[5], index) for index, seat in enumerate(seats) if seat[5] is not None)
-        in_order = tuple((index, after) for after, index in resigned)
+        resigned = sorted(
+            (seat[5], -1 if seat[6] is None else seat[6], index)
+            for index, seat in enumerate(seats)
+            if seat[5] is not None
+        )
+        in_order = tuple((index, after) for after, _, index in resigned)
         return SavedGame(begun, moves, left, over, started, autopilot=autopilot, resigned=in_order)
 
     def games(self) -> list[GameSummary]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import hidden_game
@@ -51,6 +52,7 @@ from protocol import (
     encode_frame,
 )
 from server.host import Host
+from server.store import Store
 from server.tables import Seat, Table, states
 
 
@@ -413,6 +415,26 @@ def test_a_player_back_after_a_drop_and_a_new_spectator_see_the_last_move() -> N
         for event in net.host.tables[seated.table].last_events
     )
     assert [event["text"] for event in eve.last(State).events] == [event["text"] for event in live[bob.id]]
+
+
+def test_after_a_restart_a_player_back_and_a_new_spectator_see_the_last_recorded_move(tmp_path: Path) -> None:
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    seated = ann.send(notty("classic", 2))[0]
+    bob.send(Join(seated.table))
+    mover, other = (ann, bob) if ann.view["current"] == 0 else (bob, ann)
+    mover.send(Act("draw 2"))  # the turn is still under way at the restart
+    live = {client.id: client.last(State).events for client in (ann, bob)}
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    (saved,) = store.unfinished()
+    restarted = Net()
+    restarted.host.restore(saved, 0.0)
+    back = restarted.client("ann" if mover is ann else "bob", token=mover.last(Seated).token)
+    assert back.last(State).events == live[mover.id]
+    eve = restarted.client("eve")
+    eve.send(Watch(seated.table))
+    assert [event["text"] for event in eve.last(State).events] == [event["text"] for event in live[other.id]]
 
 
 def test_the_creator_resuming_its_seat_from_a_new_connection_can_still_start_the_table() -> None:

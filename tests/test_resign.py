@@ -176,6 +176,26 @@ def test_a_resigned_game_replays_from_the_record(tmp_path: Path) -> None:
     store.close()
 
 
+def test_a_restart_keeps_the_order_of_resignations_with_no_move_between_them(tmp_path: Path) -> None:
+    net = Net()
+    ann, _, cy, dee = _table(net, "huxxy", 4)
+    table_id = ann.table.id
+    dee.send(Resign())
+    cy.send(Resign())  # no move between: only the record's order tells dee came first
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    (saved,) = store.unfinished()
+    assert [seat for seat, _ in saved.resigned] == [3, 2]
+    again = Net(seed=5)
+    again.host.restore(saved, 0.0)
+    assert again.host.tables[table_id].resigned == [3, 2]
+    back = again.client("ann", token=ann.last(Seated).token)
+    back.send(Resign())
+    result = back.view["result"]
+    assert result["text"].startswith("dee, cy and ann resigned: bob wins"), result["text"]
+    store.close()
+
+
 def test_a_game_ended_by_resigning_replays_to_its_end(tmp_path: Path) -> None:
     net = Net()
     ann, bob = _table(net, "ochos-locos", 2)
