@@ -17,10 +17,12 @@ from test_private_views import words
 from games import GAMES, ActionError, DealRecord, SettingsError
 from games.autoplay import seeded_match
 from games.huxxy import CARDS, JOKER
-from games.huxxy.actions import Draw, End, Move, Place, Undo, parse_action
-from games.huxxy.bots import hint_for, make_bot
+from games.huxxy._plays import Play
+from games.huxxy.actions import Draw, End, Move, Place, Undo, action_of, parse_action
+from games.huxxy.bots import as_made, hint_for, make_bot
 from games.huxxy.engine import Rules
 from games.huxxy.game import Drew, Ended, HuxxyMatch
+from solver.huxxy import best_turn
 
 GAME = GAMES["huxxy"]
 
@@ -417,3 +419,101 @@ def test_a_bot_taking_over_mid_turn_keeps_the_plays_that_begin_its_plan_undoing_
         taken.append(action)
     assert taken == [Undo(), *plan[1:]]  # the stray play undone, the first kept
     assert snapshot(match.engine)[:-1] == snapshot(own.engine)[:-1]  # the same but for 2D, now seen
+
+
+@needs_solver
+def test_a_hint_mid_turn_keeps_plays_made_in_another_order_than_it_lists_them() -> None:
+    match = table_match(["7H 8S 9H 5C 2D", "2C"], ["5S 5H 5D"], [True])
+    assert hint(match).actions == ("play 7H 8S 9H", "play 5C to 1", "end")
+    match.apply(0, match.parse_action("play 5C to 1"))  # its last play first
+    assert hint(match).text.startswith("after your 1 play so far: play 7H 8S 9H; end")
+    match.apply(0, match.parse_action("play 2D to new"))  # not in the best turn: undone, 5C kept
+    astray = hint(match)
+    assert astray.actions == ("undo", "play 7H 8S 9H", "end")
+    assert astray.text.startswith("undo your last 1 play (keep the first 1 play)")
+    match.apply(0, Undo())
+    for text in ("play 8S to new", "play 9H 7H to 2"):  # its new group, begun with another card
+        match.apply(0, match.parse_action(text))
+    done = hint(match)
+    assert done.actions == ("end",) and done.text.startswith("your 4 plays so far make the best turn")
+
+
+@needs_solver
+def test_a_hint_mid_turn_keeps_a_play_that_waits_for_a_later_move() -> None:
+    match = table_match(["7H 8S 9H 5C 2D 4S 3H", "2C"], ["5S 5H 5D", "6C 7D 8C"], [True])
+    best = hint(match)
+    assert best.actions == ("play 7H 8S 9H", "play 5C to 1", "move 5H from 1 to 2", "play 4S to 2", "end")
+    match.apply(0, match.parse_action("play 4S to 2"))  # the table is invalid until 5H joins it
+    after = hint(match)
+    assert after.actions == ("play 7H 8S 9H", "play 5C to 1", "move 5H from 1 to 2", "end")
+    trial = copy.deepcopy(match)
+    for text in after.actions:
+        trial.apply(0, trial.parse_action(text))
+    assert trial.turn == match.turn + 1 and len(trial.engine.hand(0)) == 2
+
+
+@needs_solver
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_the_best_turn_made_in_any_order_that_the_rules_allow_is_kept_by_hint_and_bot(seed: int) -> None:
+    """Each play of a turn made in a shuffled order (new groups numbered as they come): neither the
+    hint nor a bot taking over undoes any of them, and both finish the same turn."""
+    match, bots = seeded_match(GAME, GAME.settings("huxxy", 2, {}), ["greedy"] * 2, seed)
+    match = huxxy(match)
+    rng = random.Random(seed)
+    while not match.over:
+        seat = match.current
+        hand, table = match.engine.hand(seat), match.engine.table
+        turn = best_turn(hand, table, match.engine.opened[seat]) if match.engine.opened[seat] else None
+        if turn is not None and len(turn.plays) >= 2:
+            break
+        for _ in range(6):
+            action = bots[seat].choose(match.bot_view(seat))
+            match.apply(seat, action)
+            if match.current != seat or match.over:
+                break
+    else:
+        return
+    order = list(range(len(turn.plays)))
+    rng.shuffle(order)
+    actions = _in_order(match, seat, turn.plays, order[: rng.randint(1, len(order))], len(table))
+    if actions is None:
+        return  # that order moves a card out of a group not yet made
+    for action in actions:
+        match.apply(seat, action)
+    answer = hint(match)
+    assert "undo" not in answer.actions, (answer.text, actions)
+    fresh = make_bot("greedy", random.Random(0))
+    before = match.turn
+    while match.turn == before:
+        action = fresh.choose(match.bot_view(seat))
+        assert not isinstance(action, Undo)
+        match.apply(seat, action)
+    assert len(match.engine.hand(seat)) == len(hand) - len(turn.placed)
+
+
+def _in_order(match: HuxxyMatch, seat: int, plays: Any, order: list[int], groups: int) -> list[Any] | None:
+    """The actions that make the plays of a plan (new groups' targets ``None``) at ``order``, in
+    that order, new groups numbered as they are made; ``None`` if the rules refuse one."""
+    numbered = as_made(plays, groups)  # the plan's numbers for its new groups
+    now: dict[int, int] = {}  # the plan's number for a new group -> its number made in this order
+    trial = copy.deepcopy(match)
+    actions = []
+    for index in order:
+        card, source, target = numbered[index].card, numbered[index].source, numbered[index].target
+        if source is not None and source >= groups:
+            if source not in now:
+                return None
+            source = now[source]
+        if target is not None and target >= groups:
+            if target in now:
+                target = now[target]
+            else:
+                now[target], target = groups + len(now), None
+        action = action_of(Play(card, source, target))
+        try:
+            trial.apply(seat, action)
+        except ActionError:
+            return None
+        actions.append(action)
+    return actions

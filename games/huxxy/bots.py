@@ -3,8 +3,8 @@
 A bot is asked for one action at a time, as a person types them. It works out
 its turn once, from the turn's start, and then follows it. Plays already made
 that it did not plan (a person's, before a stand-in or the autopilot took the
-seat, or made before a server restart) are kept as far as they begin its plan;
-only the rest are undone.
+seat, or made before a server restart) are kept as far as they begin the same
+turn, in whatever order (:mod:`._resume`); only the rest are undone.
 
 - ``random``: draws, or makes a turn picked at random among the simple ones
   (one card added to a group, or a new group of three from the hand).
@@ -25,6 +25,7 @@ from games._interface import HintAnswer
 from ._cards import Card
 from ._groups import opening_points, score, valid_group
 from ._plays import Play
+from ._resume import adopt
 from .actions import Action, Draw, End, Undo, action_of, commands
 from .engine import MAX_PLAYS, OPENING_POINTS
 
@@ -80,7 +81,7 @@ class PlanningBot:
         if view.turn != self._turn:
             self._turn = view.turn
             hand, table = view.turn_start()
-            self._plan = self.plan(hand, table, view)
+            self._plan = adopt(self.plan(hand, table, view), made, hand, table, MAX_PLAYS)
         plan = self._plan
         if made != as_made(plan[: len(made)], len(view.turn_start()[1])):
             return Undo()
@@ -172,16 +173,17 @@ def hint_for(view: SeatView) -> HintAnswer:
         )
         return HintAnswer(f"draw: {why}", ("draw",), {"placed": [], "points": 0})
     made = view.plays
-    planned = as_made(turn.plays, len(table))
+    plays = adopt(turn.plays, made, hand, table, MAX_PLAYS)  # begun with the plays made that it can keep
+    planned = as_made(plays, len(table))
     same = [a == b for a, b in zip(made, planned, strict=False)]
-    kept = same.index(False) if False in same else len(same)  # the plays made that begin the best turn
+    kept = same.index(False) if False in same else len(same)
     undo = ["undo"] * (len(made) - kept)
-    groups = len(table) + sum(1 for play in turn.plays[:kept] if play.target is None)
-    said = [str(command) for command in commands(turn.plays[kept:], groups)]
+    groups = len(table) + sum(1 for play in plays[:kept] if play.target is None)
+    said = [str(command) for command in commands(plays[kept:], groups)]
     placed = len(turn.placed)
     text = "; ".join([*said, "end"]) + (
         f": places {placed} card{'s' if placed != 1 else ''} "
-        f"({score(turn.placed)} points) in {len(turn.plays)} of {MAX_PLAYS} plays"
+        f"({score(turn.placed)} points) in {len(plays)} of {MAX_PLAYS} plays"
     )
     if undo and not kept:
         text = f"from the start of your turn (undo your {_plays(len(undo))} first): {text}"
