@@ -7,7 +7,7 @@ moves, the line being typed); with ``--plain``, or a terminal curses cannot
 drive, it is line mode, with line editing, history and tab completion, and
 server updates never garble what you are typing. With input from a pipe or file it is
 scriptable: plain text, and each game action waits for your turn before it is
-sent.
+sent, and so is a hint.
 
 Against a server it keeps its seat token on disk (:mod:`client.tokens`), so a
 client that crashed, was killed or quit mid-game takes its seat back when run
@@ -55,6 +55,7 @@ from protocol import (
 
 from .commands import Reply
 from .session import Output, Session
+from .sgr import PLAIN, Span, columns, parse, plain, wrap
 from .tokens import SeatStore, server_key
 
 #: The protocol's rule for a name (:data:`protocol.NAME`) in words, for the user.
@@ -83,7 +84,10 @@ class ConnectionLost(Exception):
 
 
 class Terminal:
-    """Where text goes: plain for pipes; on a terminal, printed above the line being typed.
+    """Where text goes: plain for pipes; on a terminal, printed above the line being typed, and (with
+    ``wrap``) prose wrapped to the terminal's width, as the full screen wraps it: broken at spaces,
+    with a hanging indent, never mid-word as the terminal itself would. A game's table keeps its
+    layout: only its lines of prose are wrapped. Output to a pipe is never wrapped (scripts read it).
 
     On a terminal the prompt is drawn by readline, in the input thread, while text to show comes
     from the Trio thread: ``drawing`` keeps the two apart, so that text never lands between a
@@ -91,14 +95,16 @@ class Terminal:
     input thread holds it from asking for a line until readline has drawn the prompt.
     """
 
-    def __init__(self, interactive: bool, colour: bool) -> None:
-        self.interactive, self.colour = interactive, colour
+    def __init__(self, interactive: bool, colour: bool, wrap: bool = False) -> None:
+        self.interactive, self.colour, self.wrap = interactive, colour, wrap
+        self._table: frozenset[str] = frozenset()  # the lines of the table being shown, as they read
         self.prompt = "notty> "
         self.prompt_drawn = False  # readline has drawn the prompt and reads what is typed
         self.drawing = threading.Lock()
         self._handled = trio.Event()
 
     def show(self, text: str) -> None:
+        text = self._wrapped(text)
         # A bounded wait: readline draws the prompt at once, and a stuck thread must not hang us.
         locked = self.drawing.acquire(timeout=1) if self.interactive else False
         try:
@@ -168,8 +174,37 @@ class Terminal:
     def output(self, output: Output) -> None:
         """What a message from the server calls for showing: its lines (the full screen shows the
         table apart, :class:`client.screen.Screen`)."""
-        for line in output.lines:
-            self.show(line)
+        rows = () if output.table is None else output.table.split("\n")
+        self._table = frozenset(plain(row) for row in rows)  # lines whose layout wrapping would break
+        try:
+            for line in output.lines:
+                self.show(line)
+        finally:
+            self._table = frozenset()
+
+    def _wrapped(self, text: str) -> str:
+        """``text`` with each line of prose wider than the terminal wrapped to its width (the lines of
+        the table being shown that are laid out in columns stay as they are)."""
+        width = self.width()
+        if width is None:
+            return text
+        rows = []
+        for line in text.split("\n"):
+            bare = plain(line)
+            if columns(bare) <= width or (bare in self._table and _laid_out(bare)):
+                rows.append(line)
+            else:
+                rows += [_coloured(row) for row in wrap(parse(line), width)]
+        return "\n".join(rows)
+
+    def width(self) -> int | None:
+        """The terminal's width now (it follows resizes), if text is wrapped to it."""
+        if not self.wrap:
+            return None
+        try:
+            return os.get_terminal_size(sys.stdout.fileno()).columns or None
+        except (OSError, ValueError):  # not a terminal after all, or stdout closed
+            return None
 
     def line_reader(self, session: Session) -> LineReader:
         """What reads the lines typed here: stdin, with readline's editing, history and completion at
@@ -181,6 +216,29 @@ class Terminal:
             readline.set_completer_delims(" ")
             readline.parse_and_bind("tab: complete")
         return functools.partial(_read_lines, self)
+
+
+def _laid_out(line: str) -> bool:
+    """Is a table's line laid out in columns (a seat's row, groups side by side), rather than prose
+    ("greedy-2 to play; ...")? Indented, or with a gap of two spaces or more between its words."""
+    return line.startswith(" ") or "  " in line.strip(" ")
+
+
+def _coloured(spans: Sequence[Span]) -> str:
+    """A row of spans, back in the colour codes they were read from (:func:`sgr.parse`), without the
+    space it was broken at."""
+    spans = [*spans[:-1], Span(spans[-1].text.rstrip(" "), spans[-1].style)] if spans else []
+    text = ""
+    for span in spans:
+        style = span.style
+        if style == PLAIN:
+            text += span.text
+            continue
+        codes = ["1"] if style.bold else []
+        if style.colour is not None:
+            codes.append(str((90 if style.bright else 30) + style.colour))
+        text += f"\x1b[{';'.join(codes)}m{span.text}\x1b[0m"
+    return text
 
 
 class Client:
@@ -579,7 +637,7 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
         terminal.show(reply.say)
     session = client.session
     for message in reply.messages:
-        if reply.action and not terminal.interactive:
+        if (reply.action or session.waits_for_turn(message)) and not terminal.interactive:
             # Scripted: wait for our turn (or the end of the game) before acting.
             await client.wait_for(
                 lambda: session.my_turn() or session.game_over or client.refused is not None, 3600
@@ -753,7 +811,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     connect_timeout=args.connect_timeout,
                 )
                 return trio.run(screen.play, play)
-            terminal = Terminal(interactive, colour)
+            terminal = Terminal(interactive, colour, wrap=sys.stdout.isatty())  # a pipe's lines stay whole
             return trio.run(run, address, name, terminal, args.forget, None, resume, args.connect_timeout)
         except* KeyboardInterrupt:  # Ctrl-C, which trio delivers inside an exception group; others go on
             pass

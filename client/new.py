@@ -35,7 +35,7 @@ def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
     if rest and not is_number(rest[0]) and rest[0] not in players:
         variant = rest.pop(0)
         if variant not in game.variants:
-            raise ValueError(_neither(variant, game, ui, players, catalog))
+            raise ValueError(_neither(variant, game, ui, players, catalog, named=game.name in words))
     low, high = game.variants[variant].min_players, game.variants[variant].max_players
     bot = ui.default_bot if ui.default_bot in game.bots else next(iter(game.bots), None)
     if rest and is_number(rest[0]):
@@ -138,16 +138,9 @@ def _check_others(
 ) -> None:
     """Who is to sit in the other seats: each a bot of this game or ``human``."""
     for word in others:
-        elsewhere = [
-            other.name
-            for other in catalog.games.values()
-            if other is not game and any(word in option.choices for option in other.options.values())
-        ]
+        elsewhere = _elsewhere(word, game, catalog)
         if elsewhere and word not in players:  # 'hard', a level of Notty's, at a table of huxxy
-            raise ValueError(
-                f"{word!r} sets an option that {' and '.join(elsewhere)} tables have and {game.name} tables "
-                f"do not; players are {', '.join(players)}"
-            )
+            raise ValueError(f"{elsewhere}; players are {', '.join(players)}")
         if is_number(word):
             raise ValueError(f"the number of seats goes first: {_usage(ui)}")
         if word == game.name or word in game.variants:
@@ -160,13 +153,44 @@ def _check_others(
             raise ValueError(f"{word!r} is not a player here: {players_are}" + _then(guess))
 
 
-def _neither(word: str, game: GameInfo, ui: GameUI, players: Sequence[str], catalog: Catalog) -> str:
+def _neither(
+    word: str, game: GameInfo, ui: GameUI, players: Sequence[str], catalog: Catalog, named: bool
+) -> str:
+    """Why ``word``, where the variant goes, is none of what may go there; ``named``: the line names
+    the game (else a variant of another game could still have been meant)."""
+    elsewhere = _elsewhere(word, game, catalog)
+    if elsewhere:
+        return elsewhere
     variants = f"a {ui.variant_noun}" + (f" of {game.name}" if len(catalog.games) > 1 else "")
     variants += f" ({', '.join(game.variants)})"
     if len(catalog.games) > 1:
         variants = f"a game ({', '.join(catalog.games)}), {variants}"
-    guess = did_you_mean(word, new_words(catalog))
+    fitting = [*catalog.games, *game.variants, *players, *_option_words(game, catalog)]
+    if not named:
+        fitting += [variant for other in catalog.games.values() for variant in other.variants]
+    guess = did_you_mean(word, [other for other in fitting if other != word])  # never the word itself
     return f"{word!r} is neither {variants} nor a player ({', '.join(players)})" + _then(guess)
+
+
+def _elsewhere(word: str, game: GameInfo, catalog: Catalog) -> str:
+    """For a word that names or sets an option of other games' tables and not of ``game``'s (``hard``,
+    ``limit``, ``turn_limit`` at a table of huxxy), which games' tables have it; else ``""``."""
+    if word in _option_words(game, catalog):
+        return ""
+    games = [other.name for other in catalog.games.values() if word in _option_words(other, catalog)]
+    if not games:
+        return ""
+    return f"{word!r} sets an option that {' and '.join(games)} tables have and {game.name} tables do not"
+
+
+def _option_words(game: GameInfo, catalog: Catalog) -> set[str]:
+    """The words that name or set ``game``'s options in ``new``: each option's name and choices, and
+    the game's own words for its number options (Notty: ``limit``, ``quiet``)."""
+    numbers = catalog.ui(game.name).number_words
+    words = {word for word, alias in numbers.items() if alias.option in game.options}
+    for option in game.options.values():
+        words |= {option.name, *option.choices}
+    return words
 
 
 def _then(guess: str) -> str:

@@ -18,6 +18,7 @@ from games import Outcome
 from games._ui import GameDataError, GameUI, TableView
 from protocol import (
     PROTOCOL_VERSION,
+    AskHint,
     ConnectionState,
     CreateTable,
     Error,
@@ -338,6 +339,18 @@ class Session:
             and view.current == view.seat
             and bool(view.legal)
         )
+
+    def waiting_for_turn(self) -> bool:
+        """Do we hold a seat, not given up, in a game under way, at someone else's turn?"""
+        view = self.view
+        playing = view is not None and view.seat is not None and not view.over and not self.resigned
+        return playing and not self.my_turn()
+
+    def waits_for_turn(self, message: Message) -> bool:
+        """Does a script wait for its turn before sending ``message``, though it is no game action? A
+        hint does: it is advice for one's own turn, and some games (huxxy, Ochos Locos) give it only
+        then, so a hint asked at once would be lost to 'it is not your turn'."""
+        return isinstance(message, AskHint) and not self.interactive and self.waiting_for_turn()
 
     def keep_seat(self, seat: StoredSeat) -> str | None:
         """Save the seat for the next run; why not, if it could not be saved."""

@@ -9,6 +9,7 @@ The end-to-end tests drive the real ``notty-client`` against a real ``notty-serv
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 import subprocess
@@ -22,6 +23,7 @@ from test_client_session import NOTTY, PARLOUR, TOKEN, notty_view, welcomed
 from test_ochos_ui import OCHOS, ochos_view
 
 from client.session import Session
+from client.sgr import columns, plain
 from games.notty import PRESETS, parse_cards
 from games.notty.game import make_hint
 from protocol import Act, Hint, Seated, State
@@ -317,3 +319,68 @@ def test_rules_in_the_lobby_list_the_games_and_rules_game_shows_one() -> None:
     assert _refusal(session, "rules poker") == "no game 'poker' here; games are notty, ochos-locos, parlour"
     assert _refusal(session, "rules notty now") == "usage: rules [GAME]"
     assert "rules [GAME]" in _refusal(session, "help")
+
+
+# -- 8. a script's hint waits for its turn where the game hints only then ---------------------------
+
+
+@pytest.mark.parametrize("game", ["huxxy", "ochos-locos"])
+def test_a_scripts_hint_in_a_game_that_hints_only_at_ones_turn_waits_for_it(
+    server_port: int, state_home: Path, game: str
+) -> None:
+    """After 'auto' the bot's turn begins (a bot takes a second to move): the hint asked then comes
+    at the script's next turn, not as 'it is not your turn', and the script goes on."""
+    result = _script(state_home, server_port, f"new {game} 2\nauto\nhint\nauto\n")
+    assert result.returncode == 0, result.stderr
+    out = plain(result.stdout)
+    assert "not your turn" not in out, out
+    lines = out.splitlines()
+    (hint,) = [at for at, line in enumerate(lines) if line.startswith("hint: ")]
+    whose = [line for line in lines[:hint] if re.match(r"(your turn|\S+ to play)\b", line)]
+    assert whose[-1].startswith("your turn"), out  # the table last shown before the hint: our turn
+    assert len([line for line in whose if line.startswith("your turn")]) >= 2  # after the bot's turn
+
+
+# -- 9. line mode at a terminal wraps prose to its width ------------------------------------------
+
+
+def test_line_mode_at_a_terminal_wraps_prose_to_its_width_and_keeps_the_tables_layout(
+    server_port: int, state_home: Path
+) -> None:
+    width = 30
+    child, transcript = _spawn(state_home, f"127.0.0.1:{server_port}", "--name", "ann")
+    child.setwinsize(40, width)
+    child.expect("no tables yet")
+    child.sendline("new poker")
+    child.expect(r"human\)")
+    child.sendline("new classic 2 greedy")
+    child.expect("you sit at table")
+    child.sendline("tables")
+    child.expect(r"you\s+are\s+here")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    shown = plain(re.sub(r"notty> \r\x1b\[K", "", transcript.getvalue())).splitlines()  # prompts redrawn
+    seats = [line for line in shown if re.fullmatch(r" [ >] \S+ *\[ ?\d+\]  .*\((you|bot)\)", line)]
+    assert len(seats) >= 2 and all(columns(line) > width for line in seats)  # a seat's row whole
+    prose = [line for line in shown if line not in seats]
+    assert [line for line in prose if columns(line) > width] == []
+    refusal = next(at for at, line in enumerate(shown) if line.startswith("'poker' is neither"))
+    assert shown[refusal + 1].startswith("  ") and shown[refusal + 1][2] != " "  # a hanging indent
+    listed = max(at for at, line in enumerate(shown) if line.startswith("table ") and "Notty classic" in line)
+    rows = [shown[listed], *itertools.takewhile(lambda line: line.startswith("  "), shown[listed + 1 :])]
+    assert len(rows) > 1 and " ".join(row.strip() for row in rows).endswith("· you are here")
+
+
+def test_a_pipe_gets_its_lines_whole_whatever_the_terminals_width(server_port: int, state_home: Path) -> None:
+    env = {**_env(state_home), "COLUMNS": "30"}
+    result = subprocess.run(
+        [str(BIN / "notty-client"), f"127.0.0.1:{server_port}", "--name", "eve"],
+        input="new poker\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert result.returncode == 1
+    line = next(line for line in result.stdout.splitlines() if line.startswith("'poker' is neither"))
+    assert line.endswith("expert-hard, human)")

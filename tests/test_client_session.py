@@ -19,10 +19,12 @@ from games._ui import ui_for
 from protocol import (
     PROTOCOL_VERSION,
     Act,
+    AskHint,
     CreateTable,
     Error,
     Goodbye,
     Hint,
+    Leave,
     Left,
     ListTables,
     Message,
@@ -212,6 +214,44 @@ def test_new_says_what_is_wrong_and_sends_nothing(line: str, says: str) -> None:
     reply = welcomed(NOTTY, PARLOUR).typed(line)
     assert reply.messages == ()
     assert says in reply.say
+
+
+#: The games a real server hosts, as its welcome describes them.
+HOSTED = tuple(describe(GAMES[name]) for name in ("notty", "ochos-locos", "huxxy"))
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("new huxxy limit 5", "'limit' sets an option that notty tables have and huxxy tables do not"),
+        ("new ochos-locos limit 5", "'limit' sets an option that notty tables have and ochos-locos tables"),
+        ("new huxxy quiet 2", "'quiet' sets an option that notty tables have and huxxy tables do not"),
+        ("new huxxy turn_limit 50", "'turn_limit' sets an option that notty tables have and huxxy"),
+        ("new huxxy level easy", "'level' sets an option that notty tables have and huxxy tables do not"),
+        ("new huxxy hard", "'hard' sets an option that notty tables have and huxxy tables do not"),
+        ("new limit 5 huxxy", "'limit' sets an option that notty tables have and huxxy tables do not"),
+        ("new huxxy 2 limit 5", "'limit' sets an option that notty tables have and huxxy tables do not; "),
+        ("new ochos-locos 3 rule quiet_rounds 4", "'quiet_rounds' sets an option that notty tables have"),
+        ("new huxxy expert hard", "'hard' sets an option that notty tables have and huxxy tables do not"),
+    ],
+)
+def test_another_games_option_is_named_as_theirs_wherever_it_stands(line: str, says: str) -> None:
+    reply = welcomed(*HOSTED).typed(line)
+    assert reply.messages == () and reply.say.startswith(says), reply.say
+    assert "did you mean" not in reply.say
+
+
+@pytest.mark.parametrize("games", [HOSTED, (NOTTY, PARLOUR)], ids=["hosted", "parlour"])
+def test_a_guess_at_a_word_of_new_is_never_the_word_itself(games: tuple[Mapping[str, Any], ...]) -> None:
+    from client.new import new_words
+
+    session = welcomed(*games)
+    assert session.catalog is not None
+    for game in session.catalog.games:
+        for word in set(new_words(session.catalog)):
+            for line in (f"new {game} {word} 5", f"new {game} 2 {word} 5", f"new {word} 5 {game}"):
+                assert f"did you mean {word!r}" not in session.typed(line).say, line
+    assert session.typed("new clasic").say.endswith("; did you mean 'classic'?")  # a guess still comes
 
 
 def test_a_server_with_no_game_it_can_start_says_so() -> None:
@@ -484,6 +524,22 @@ def test_a_game_with_no_ui_is_shown_and_played_generically() -> None:
         "game over: cy wins; 'leave' returns to the lobby",
         "you lost after 4 turns: cy wins",
     ]
+
+
+def test_a_scripts_hint_waits_for_its_turn_and_a_persons_is_asked_at_once() -> None:
+    """Advice for one's own turn, which some games give only then: a script holds it back until its
+    turn (a hint asked at once would come back 'it is not your turn' and be lost); a person who asks
+    off turn is answered at once."""
+    script, person = welcomed(NOTTY, PARLOUR), welcomed(NOTTY, PARLOUR, interactive=True)
+    for session in (script, person):
+        session.receive(Seated(5, 0, TOKEN))
+        session.receive(State(5, parlour_view(current=1, legal=[]), ()))
+    assert script.waits_for_turn(AskHint()) and not person.waits_for_turn(AskHint())
+    assert not script.waits_for_turn(Leave())  # only a hint
+    script.receive(State(5, parlour_view(), ()))  # our turn
+    assert not script.waits_for_turn(AskHint())
+    lobby = welcomed(NOTTY)
+    assert not lobby.waits_for_turn(AskHint())  # no seat: nothing to wait for
 
 
 def test_away_from_a_game_its_commands_are_the_games_with_a_ui() -> None:
