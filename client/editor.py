@@ -5,6 +5,11 @@ typed character...) and draws :meth:`LineEditor.visible`; keeping the editing ap
 testable without a terminal. The keys are readline's (Emacs mode) as far as a one-line prompt needs
 them: Left/Right, Home/End (Ctrl-A/E), Backspace/Delete, Ctrl-U (to the start), Ctrl-W (a word back),
 Up/Down through the history, Tab completion, Enter, and Ctrl-D on an empty line for the end of input.
+
+A terminal sends a key that is not a character as an escape sequence. curses names those its
+terminal description lists; :class:`EscapeReader` reads the others whole, so that one the editor
+does not know (Alt and a key, a function key, a TERM that does not match the terminal) is dropped
+rather than typed into the line, and Home, End, Delete and the arrows act however they arrive.
 """
 
 from __future__ import annotations
@@ -29,6 +34,22 @@ KEYS = frozenset(
         "ctrl-a", "ctrl-e", "ctrl-u", "ctrl-w", "ctrl-d",
     }
 )  # fmt: skip
+
+ESC = "\x1b"
+_ARROWS_HOME_END = {"A": "up", "B": "down", "C": "right", "D": "left", "H": "home", "F": "end"}
+#: The escape sequences :class:`EscapeReader` makes keys of, in the forms terminals send for them
+#: (xterm's, the Linux console's, rxvt's, tmux's and screen's): CSI (``ESC [``) and SS3 (``ESC O``).
+#: Page Up and Page Down are the screen's (they scroll its log), not the editor's.
+SEQUENCES = {
+    **{f"{ESC}{kind}{final}": key for kind in "[O" for final, key in _ARROWS_HOME_END.items()},
+    f"{ESC}[1~": "home", f"{ESC}[7~": "home",
+    f"{ESC}[4~": "end", f"{ESC}[8~": "end",
+    f"{ESC}[3~": "delete",
+    f"{ESC}[5~": "pageup", f"{ESC}[6~": "pagedown",
+    f"{ESC}OM": "enter",  # the keypad's Enter
+}  # fmt: skip
+#: A sequence longer than this is none of :data:`SEQUENCES`: only its start is kept, until its end.
+SEQUENCE_LIMIT = 16
 
 
 @attrs.frozen
@@ -154,6 +175,64 @@ class LineEditor:
             new = new[:-1] + rest[0]  # the space already there is the word's: no second one
             rest = rest[1:]
         self._set(self.text[:start] + new + rest, start + len(new))
+
+
+#: A key as the terminal library reads it: a character, or a number for a key it named itself
+#: (curses's ``KEY_LEFT``...), which this module passes on without knowing what it is.
+RawKey = str | int
+
+
+class EscapeReader:
+    """Escape sequences read whole, one key at a time: what the keys typed make.
+
+    Every key but ESC passes as it is. After ESC the reader gathers a sequence and gives the key
+    it is in :data:`SEQUENCES`, or nothing: one it does not know is dropped whole, never typed.
+    A sequence is CSI (``ESC [``, parameter bytes, then one final byte 0x40-0x7E), SS3 (``ESC O``
+    and one byte), or ESC and one other key (Alt and that key, or a key the library named after
+    ESC). A control character or a non-ASCII one cannot be in a sequence: it ends the sequence,
+    dropped, and acts itself (Enter still enters). ESC again drops what was gathered and starts
+    anew. ESC alone (the Esc key) waits for more: the caller, after a pause with nothing more to
+    read, calls :meth:`give_up`, so the key typed after it acts.
+    """
+
+    def __init__(self) -> None:
+        self._sequence = ""  # gathered so far: empty, or ESC and what followed it
+
+    @property
+    def waiting(self) -> bool:
+        """Whether a sequence is begun and not ended: the next key may be its."""
+        return bool(self._sequence)
+
+    def give_up(self) -> None:
+        """Nothing more came: what was gathered (the Esc key alone, say) is dropped."""
+        self._sequence = ""
+
+    def read(self, key: RawKey) -> RawKey | None:
+        """The key ``key`` makes: itself, the key a sequence it ends names, or ``None`` (part of a
+        sequence, or a sequence ended that names no key the editor or the screen knows)."""
+        sequence = self._sequence
+        if key == ESC:
+            self._sequence = ESC
+            return None
+        if not sequence:
+            return key
+        if isinstance(key, int) or (sequence == ESC and key not in ("[", "O")):
+            self._sequence = ""  # Alt and a key
+            return None
+        if not (len(key) == 1 and " " <= key <= "~"):  # cannot be in a sequence: it ends it, and acts
+            self._sequence = ""
+            return key
+        sequence = (sequence + key)[:SEQUENCE_LIMIT]
+        # ESC [ or ESC O, begun; ESC [ [ too: the Linux console's F1 is ESC [ [ A.
+        if len(sequence) == 2 or sequence == ESC + "[[":
+            ended = False
+        else:
+            ended = sequence[1] == "O" or "@" <= key <= "~"  # SS3's one byte; CSI's final byte
+        if not ended:
+            self._sequence = sequence
+            return None
+        self._sequence = ""
+        return SEQUENCES.get(sequence)
 
 
 def common_prefix(words: list[str]) -> str:

@@ -20,6 +20,12 @@ Decisions, and why:
   client has none for); the colour codes in it are read by :mod:`client.sgr` into curses
   attributes. Colour pairs are used when the terminal has colours and ``NO_COLOR`` is not set;
   otherwise the codes are dropped and only bold and reverse mark things.
+- **Escape sequences are read whole** (:class:`client.editor.EscapeReader`): curses names the keys
+  its terminal description lists; any other sequence (Alt and a key, a key that description lacks
+  when TERM does not match the terminal) arrives as its characters, and is dropped whole, or acts
+  if it is a form of Home, End, Delete, an arrow or Page Up/Down. curses, in no-delay mode, does
+  not wait after an ESC; the screen does, :data:`ESCAPE_WAIT` for the rest of a sequence that
+  comes in two reads, and then drops it: the Esc key alone swallows nothing typed after it.
 - **Resizing**: the terminal's SIGWINCH reaches Trio (and ``KEY_RESIZE``, should curses see it
   first); either way the screen takes the new size and is laid out again.
 - **Long lines wrap with a hanging indent** (:func:`client.sgr.wrap`): a help line's continuation
@@ -39,6 +45,7 @@ import contextlib
 import curses
 import io
 import locale
+import math
 import os
 import signal
 import sys
@@ -50,7 +57,7 @@ import trio
 from games._ui import game_and_variant
 
 from .app import LineReader, Terminal
-from .editor import LineEditor
+from .editor import EscapeReader, LineEditor, RawKey
 from .session import Output, Session
 from .sgr import Span, Style, columns, fit, parse, plain, wrap
 
@@ -64,6 +71,9 @@ EMPTY_WAKES = 50
 EMPTY_PAUSE = 0.01
 #: The last action's lines shown above the table, at most.
 LAST_ACTION_LINES = 3
+#: How long an escape sequence begun may wait for its rest; after that it is dropped (the Esc key
+#: alone). A terminal writes a sequence at once: only a slow link splits it, and by far less.
+ESCAPE_WAIT = 0.1
 
 #: Keys curses names, as the editor names them.
 _KEYS = {
@@ -197,6 +207,7 @@ class Screen(Terminal):
         self.looks = Looks(colour)
         self.session: Session | None = None
         self.editor = LineEditor()
+        self.escapes = EscapeReader()
         self.log: list[str] = []
         self.table: str | None = None  # the table pane's text, as the game's UI drew it
         self.last_action: tuple[str, ...] = ()
@@ -246,13 +257,18 @@ class Screen(Terminal):
         """Read keys as they come, edit the line, and send each line entered (``None``: the end).
 
         Input that is readable again and again with no key in it has ended (the terminal is gone
-        without a hang-up): that is the end too, rather than a loop spinning for ever.
+        without a hang-up): that is the end too, rather than a loop spinning for ever. An escape
+        sequence begun waits :data:`ESCAPE_WAIT` at most for its rest, then is dropped.
         """
         self.draw()
         empty = 0
         async with send:
             while True:
-                await trio.lowlevel.wait_readable(sys.stdin.fileno())
+                with trio.move_on_after(ESCAPE_WAIT if self.escapes.waiting else math.inf) as waiting:
+                    await trio.lowlevel.wait_readable(sys.stdin.fileno())
+                if waiting.cancelled_caught:
+                    self.escapes.give_up()  # the Esc key alone, or a sequence cut short
+                    continue
                 keys = self._keys()
                 empty = 0 if keys else empty + 1
                 if empty >= EMPTY_WAKES:
@@ -270,24 +286,29 @@ class Screen(Terminal):
                         return
                 self.draw()
 
-    def _keys(self) -> list[str | int]:
+    def _keys(self) -> list[RawKey]:
         """Every key curses has now (a string, or a number for a key it names)."""
-        keys: list[str | int] = []
+        keys: list[RawKey] = []
         while True:
             try:
                 keys.append(self.window.get_wch())
             except curses.error:  # no more for now
                 return keys
 
-    def press(self, key: str | int) -> tuple[str | None, bool]:
-        """Act on one key: the line entered, if any, and whether input ended."""
-        if key in (curses.KEY_PPAGE, curses.KEY_NPAGE):
-            step = max(1, self._log_height - 1)
-            self.scroll = max(0, self.scroll + (step if key == curses.KEY_PPAGE else -step))
-            return None, False
-        if key == curses.KEY_RESIZE:
+    def press(self, raw: RawKey) -> tuple[str | None, bool]:
+        """Act on one key as curses read it (a character of an escape sequence gathered until
+        its end): the line entered, if any, and whether input ended."""
+        if raw == curses.KEY_RESIZE:  # not typed: it neither ends a sequence nor is one's
             curses.update_lines_cols()
             self.window.clear()
+            return None, False
+        key = self.escapes.read(raw)
+        if key is None:
+            return None, False
+        if key in (curses.KEY_PPAGE, curses.KEY_NPAGE, "pageup", "pagedown"):
+            step = max(1, self._log_height - 1)
+            up = key in (curses.KEY_PPAGE, "pageup")
+            self.scroll = max(0, self.scroll + (step if up else -step))
             return None, False
         if key == "\x0c":  # Ctrl-L: draw everything again
             self.window.clear()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from test_client_session import notty_view, welcomed
 
-from client.editor import HISTORY_LINES, Effect, LineEditor, common_prefix
+from client.editor import HISTORY_LINES, SEQUENCES, Effect, EscapeReader, LineEditor, RawKey, common_prefix
 from client.session import Session
 from protocol import Seated, State
 
@@ -185,3 +185,66 @@ def test_a_line_of_wide_characters_is_measured_in_columns() -> None:
     assert editor.visible(10)[1] == 2
     assert typed("ab日").visible(4) == ("b日", 3)  # the cursor after it: three columns in
     assert typed("e\u0301a").visible(10) == ("e\u0301a", 2)  # an accent drawn over a letter: none
+
+
+ESC = "\x1b"
+
+
+def keyed(keys: list[RawKey] | str, editor: LineEditor | None = None) -> LineEditor:
+    """``keys`` as a terminal sends them, through an :class:`EscapeReader`, into an editor: the
+    screen's way, less curses's own names for keys (a number here is a key it named)."""
+    editor = editor or LineEditor()
+    escapes = EscapeReader()
+    for raw in keys:
+        key = escapes.read(raw)
+        if key is not None:
+            editor.press(key if isinstance(key, str) else "")
+    return editor
+
+
+def test_an_escape_sequence_the_editor_does_not_know_is_dropped_whole() -> None:
+    """Its characters were typed into the line: ``abc[99~def``; Alt-b typed ``b``."""
+    assert shown(keyed(f"abc{ESC}[99~def")) == "abcdef|"
+    assert shown(keyed(f"ab{ESC}bc")) == "abc|"  # Alt-b
+    assert shown(keyed(f"a{ESC}[1;5Db")) == "ab|"  # Ctrl-Left: parameters, then the final byte
+    assert shown(keyed(f"a{ESC}[?25;1 qb")) == "ab|"  # private and intermediate bytes
+    assert shown(keyed(f"a{ESC}Oxb{ESC}OPc")) == "abc|"  # SS3 and one byte (F1)
+    assert shown(keyed(f"a{ESC}[[Ab")) == "ab|"  # the Linux console's F1
+    assert shown(keyed(f"a{ESC}[{'1;' * 40}mb")) == "ab|"  # however long it is
+    assert shown(keyed(["a", ESC, 260, "b"])) == "ab|"  # ESC and a key curses named: Alt-Left
+    assert shown(keyed(f"a{ESC}{ESC}[99~b")) == "ab|"  # ESC again starts anew: both dropped
+
+
+def test_home_end_delete_and_the_arrows_act_as_their_raw_sequences() -> None:
+    """With a TERM that does not match the terminal curses does not name them: End typed ``[4~``."""
+    for home, end in [("[H", "[F"), ("[1~", "[4~"), ("OH", "OF"), ("[7~", "[8~")]:
+        editor = keyed(f"bc{ESC}{home}a{ESC}{end}d")
+        assert shown(editor) == "abcd|", (home, end)
+    assert shown(keyed(f"abc{ESC}[D{ESC}[D{ESC}[3~")) == "a|c"
+    assert shown(keyed(f"abc{ESC}OD{ESC}OD{ESC}OCx{ESC}[C")) == "abxc|"
+    editor = keyed(f"one{ESC}OMtwo{ESC}[A")  # the keypad's Enter; Up
+    assert editor.history == ["one"] and shown(editor) == "one|"
+    assert shown(keyed(f"{ESC}OB", editor)) == "two|"  # Down: the draft back
+    assert {SEQUENCES[f"{ESC}[5~"], SEQUENCES[f"{ESC}[6~"]} == {"pageup", "pagedown"}  # the screen's
+
+
+def test_a_control_character_ends_a_sequence_and_acts() -> None:
+    escapes = EscapeReader()
+    assert [escapes.read(key) for key in [ESC, "[", "1", "\r", "x"]] == [None, None, None, "\r", "x"]
+    assert [escapes.read(key) for key in [ESC, "[", "é", "x"]] == [None, None, "é", "x"]
+    assert not escapes.waiting
+
+
+def test_the_esc_key_alone_waits_for_more_then_swallows_nothing() -> None:
+    """ESC alone may be the start of a sequence whose rest has not come yet: the reader waits for
+    it, and the screen, after a pause with nothing more, gives up on it."""
+    escapes = EscapeReader()
+    assert escapes.read(ESC) is None and escapes.waiting
+    escapes.give_up()
+    assert not escapes.waiting and escapes.read("x") == "x"  # typed after a pause: typed
+    assert [escapes.read(key) for key in [ESC, "["]] == [None, None] and escapes.waiting
+    escapes.give_up()  # ESC [ and a pause: Alt-[, dropped
+    assert escapes.read("A") == "A"
+    # The rest of a sequence read apart from its start, before the pause is over: still one key.
+    assert [escapes.read(key) for key in [ESC, "O", "F"]] == [None, None, "end"]
+    assert escapes.read(360) == 360  # a key curses named, with no ESC before it: as it is

@@ -161,6 +161,37 @@ def test_action_text_reads_as_the_issue_writes_it() -> None:
         assert refused.value.code == "bad-action"
 
 
+def test_an_eights_colour_may_be_named_by_its_name_and_is_written_as_its_letter() -> None:
+    """``play Y8 red`` was refused ("'red' is not a colour"): a new player types the name."""
+    for typed, letter in [("red", "R"), ("Yellow", "Y"), ("GREEN", "G"), ("blue", "B"), ("b", "B")]:
+        action = parse_action(f"play Y8 {typed}")
+        assert action == Play(Card("Y", 8), letter), typed
+        assert action_text(action) == f"play Y8 {letter}"  # what the record and the legal actions hold
+        assert str(action) == f"Y8 LOCO {letter}"  # and the batch output
+    for bad in ["purple", "re", "reds", "R8", "rouge"]:
+        with pytest.raises(ActionError) as refused:
+            parse_action(f"play Y8 {bad}")
+        assert refused.value.message == (
+            f"{bad!r} is not a colour: name it R, Y, G or B, or red, yellow, green or blue"
+        )
+
+
+def test_a_colour_named_by_its_name_is_played_and_recorded_as_its_letter() -> None:
+    settings_ = GAME.settings("part3", 3, {})
+    for seed in range(200):
+        match, _ = seeded_match(GAME, settings_, ["rule"] * 3, seed)
+        seat = match.current
+        eights = [text for text in match.legal_actions(seat) if text.endswith(" Y")]
+        if eights:
+            break
+    else:
+        raise AssertionError("no deal gives the first player an 8 to play")
+    card = eights[0].split()[1]
+    match.apply(seat, match.parse_action(f"play {card} yellow"))
+    assert match.action_text(match.parse_action(f"play {card} YELLOW")) == f"play {card} Y"
+    assert ochos(match).view(None)["named"] == "Y"
+
+
 def test_legal_actions_are_text_for_the_seat_to_move_only() -> None:
     settings_ = GAME.settings("part3", 3, {})
     for seed in range(30):

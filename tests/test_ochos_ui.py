@@ -161,6 +161,43 @@ def test_completion_offers_only_the_legal_actions() -> None:
     assert UI.complete(["play"], "", None) == []
 
 
+def test_an_eights_colour_may_be_typed_as_its_name() -> None:
+    """``play Y8 red`` was refused ("'red' is not a colour"): the name is sent as its letter."""
+    view = _read(MY_TURN)
+    for typed, letter in [("red", "R"), ("Yellow", "Y"), ("GREEN", "G"), ("blue", "B"), ("g", "G")]:
+        assert UI.action("play", ["g8", typed], view) == f"play G8 {letter}"
+        assert (
+            UI.action("play", ["R8", typed], None) == f"play R8 {letter}"
+        )  # not our turn: the server judges
+    with pytest.raises(CommandError) as refused:
+        UI.action("play", ["G8", "purple"], view)
+    assert (
+        str(refused.value) == "'purple' is not a colour: name it R, Y, G or B, or red, yellow, green or blue"
+    )
+    with pytest.raises(CommandError) as refused:
+        UI.action("play", ["G8"], view)
+    assert str(refused.value).endswith("play G8 R, Y, G or B, or red, yellow, green or blue")
+    with pytest.raises(CommandError, match="G3 names no colour now"):
+        UI.action("play", ["G3", "red"], view)
+    assert "'play R8 yellow'" in UI.help and "red, yellow, green or" in UI.help
+    assert "'play R8 yellow'" in UI.rules("part3") and "'play R8 yellow'" not in UI.rules("part1")
+
+
+def test_completion_completes_a_colours_name_once_it_is_more_than_its_letter() -> None:
+    view = _read(MY_TURN)
+    assert UI.complete(["play", "G8"], "", view) == ["R", "Y", "G", "B"]  # the letters, as before
+    assert UI.complete(["play", "g8"], "y", view) == ["Y"]
+    assert UI.complete(["play", "g8"], "ye", view) == ["yellow"]
+    assert UI.complete(["PLAY", "G8"], "Gr", view) == ["green"]
+    assert (
+        UI.complete(["play", "G8"], "bl", view) == ["blue"] and UI.complete(["play", "G8"], "xx", view) == []
+    )
+    assert UI.complete(["play", "G3"], "re", view) == []  # G3 names no colour
+    only_red = _read(ochos_view(current=0, legal=["play G8 R"]))
+    assert UI.complete(["play", "G8"], "re", only_red) == ["red"]
+    assert UI.complete(["play", "G8"], "bl", only_red) == []  # only what is legal
+
+
 def test_actions_are_checked_against_the_legal_ones_at_our_turn() -> None:
     view = _read(MY_TURN)
     assert UI.action("play", ["g3"], view) == "play G3"

@@ -558,3 +558,46 @@ def test_tab_again_on_the_same_line_lists_its_options_once(monkeypatch: pytest.M
     screen.press("Y")
     screen.press("\t")
     assert screen.log.count("  Y1  Y6") == 2
+
+
+def test_unknown_escape_sequences_are_dropped_whole(server_port: int, tmp_path: Path) -> None:
+    """An unknown sequence's characters were typed into the line (``abc[99~def``), Alt-b typed
+    ``b``, and with a TERM that does not match the terminal End typed ``[4~``. Now an unknown
+    sequence is dropped whole, raw Home/End/Delete act, and a lone Esc swallows nothing after it."""
+    hal = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "hal")
+    hal.see("connected to")
+    for keys in ["abc", "\x1b[99~", "def"]:
+        hal.type(keys)
+        time.sleep(0.1)
+    hal.wait(lambda: hal.input_line() == "notty> abcdef", "the sequence dropped, 'def' after 'abc'")
+    for keys in ["\x1bb", "\x1b[1;5D", "\x1bOx", "g"]:  # Alt-b, Ctrl-Left, an SS3 the editor lacks
+        hal.type(keys)
+        time.sleep(0.1)
+    hal.wait(lambda: hal.input_line() == "notty> abcdefg", "Alt-b, Ctrl-Left and ESC O x dropped")
+    # xterm's terminfo knows Home and End as ESC O H and ESC O F: these forms reach the editor raw.
+    for keys in ["\x1b[1~", "X", "\x1b[4~", "Y", "\x1b[H", "\x1b[3~", "\x1b[F", "Z"]:
+        hal.type(keys)
+        time.sleep(0.1)
+    hal.wait(lambda: hal.input_line() == "notty> abcdefgYZ", "raw Home, End and Delete acting")
+    hal.type("\x1b")  # the Esc key alone: after a pause, what is typed next is typed
+    time.sleep(0.5)
+    hal.type("h")
+    hal.wait(lambda: hal.input_line() == "notty> abcdefgYZh", "the key after a lone Esc typed")
+    hal.type(CTRL_U + "quit\r")
+    assert hal.finish() == 0
+
+
+def test_raw_page_up_and_down_scroll_the_log_and_a_sequence_read_in_pieces_is_one_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a TERM that does not match the terminal, Page Up arrives as ``ESC [ 5 ~``, not as
+    curses's KEY_PPAGE: it scrolls the log, and types nothing."""
+    monkeypatch.setattr(Screen, "draw", lambda self: None)  # no terminal here
+    screen = Screen(None, colour=False)
+    screen._log_height = 3
+    for key in "\x1b[5~":
+        assert screen.press(key) == (None, False)
+    assert screen.scroll == 2 and screen.editor.text == ""
+    for key in "\x1b[6~\x1bOM":  # Page Down; the keypad's Enter
+        line, _ = screen.press(key)
+    assert screen.scroll == 0 and line == ""

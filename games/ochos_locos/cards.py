@@ -10,6 +10,11 @@ import attrs
 
 #: The colours in rainbow order; the order every tie-break uses.
 COLOURS = "RYGB"
+#: Each colour's name: a player naming the colour an 8 calls may type it for the letter
+#: (``play R8 yellow``); the letter is what is written (the record, the batch output).
+COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+#: The ways to name a colour, for a refusal or a help line to list.
+COLOUR_WORDS = "R, Y, G or B, or red, yellow, green or blue"
 #: The numbers on the cards, in counting order.
 NUMBERS = range(1, 9)
 
@@ -21,6 +26,16 @@ class CardError(ValueError):
 def _check_colour(_instance: object, _attribute: object, value: str) -> None:
     if not (isinstance(value, str) and len(value) == 1 and value in COLOURS):
         raise CardError(f"unknown colour {value!r}: colours are R, Y, G and B")
+
+
+def read_colour(text: str) -> str | None:
+    """The colour ``text`` names, as its letter: the letter or the colour's name, in any case
+    (``y``, ``Yellow``: ``Y``); ``None`` if it names none."""
+    word = text.lower()
+    for letter, name in COLOUR_NAMES.items():
+        if word in (letter.lower(), name):
+            return letter
+    return None
 
 
 def _check_number(_instance: object, _attribute: object, value: int) -> None:

@@ -41,7 +41,7 @@ from games._interface import (
 )
 
 from .actions import Action, Draw, Play, TakeTwo
-from .cards import COLOURS, Card, CardError
+from .cards import COLOUR_WORDS, COLOURS, Card, CardError, read_colour
 from .deal import Deal, DealError
 from .engine import Game, PublicTurn, legal_actions
 from .errors import IllegalAction, Reason
@@ -71,8 +71,8 @@ _SUMMARIES = {
 OPTIONS: dict[str, Option] = {}
 #: Names no card: a message naming a card may tell a seat what another seat holds.
 ACTIONS_HELP = (
-    "actions: play CARD, play EIGHT COLOUR (an 8 and the colour it names), draw, take two; "
-    "a card is a colour R, Y, G or B and a number 1 to 8"
+    f"actions: play CARD, play EIGHT COLOUR (an 8 and the colour it names: {COLOUR_WORDS}), draw, "
+    "take two; a card is a colour R, Y, G or B and a number 1 to 8"
 )
 
 
@@ -109,9 +109,9 @@ def parse_action(text: str) -> Action:
             raise ActionError("bad-action", f"{typed[1]!r} is not a card; {ACTIONS_HELP}") from None
         if len(words) == 2:
             return Play(card)
-        colour = typed[2].upper()
-        if len(colour) != 1 or colour not in COLOURS:
-            raise ActionError("bad-action", f"{typed[2]!r} is not a colour: colours are R, Y, G and B")
+        colour = read_colour(typed[2])
+        if colour is None:
+            raise ActionError("bad-action", f"{typed[2]!r} is not a colour: name it {COLOUR_WORDS}")
         return Play(card, colour)
     raise ActionError("bad-action", ACTIONS_HELP)
 

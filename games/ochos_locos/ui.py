@@ -32,7 +32,7 @@ from games._ui import (
     seat_lines,
 )
 
-from .cards import COLOURS, Card, CardError
+from .cards import COLOUR_NAMES, COLOUR_WORDS, COLOURS, Card, CardError, read_colour
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PRESETS
 
 HELP = """\
@@ -46,8 +46,9 @@ HELP = """\
                       one that wins most) and random (any legal move)
   play CARD           e.g. 'play G3': a card matching the top card's colour or
                       number
-  play EIGHT COLOUR   e.g. 'play R8 Y': an 8, naming the colour to follow
-                      (R, Y, G or B)
+  play EIGHT COLOUR   e.g. 'play R8 Y' or 'play R8 yellow': an 8, naming the
+                      colour to follow (R, Y, G or B, or red, yellow, green or
+                      blue)
   draw                draw a card, when you hold none you may play
   take two            take two cards, when a 2 is played and you hold no 2 to
                       answer it
@@ -109,8 +110,14 @@ class OchosUI:
 
     def complete(self, words: Sequence[str], text: str, view: TableView | None) -> list[str]:
         """Only what is legal now: the playable cards after ``play``, the colours after an 8 that
-        names one, ``two`` after ``take``."""
-        return next_words(words, text, view)
+        names one (their letters; a name once more than its first letter is typed: ``ye``,
+        ``yellow``), ``two`` after ``take``."""
+        options = next_words(words, text, view)
+        if len(text) < 2 or len(words) != 2 or words[0].lower() != "play":
+            return options
+        letters = next_words(words, "", view)  # the colours this 8 may name
+        names = [COLOUR_NAMES[letter] for letter in COLOURS if letter in letters]
+        return options + [name for name in names if name.startswith(text.lower())]
 
     def read_body(self, body: Any, names: Sequence[str]) -> Body:
         if not isinstance(body, Mapping):
@@ -203,8 +210,8 @@ def rules_text(variant: str | None) -> str:
     if with_eights:
         which = "" if with_eights == names else f" ({', '.join(with_eights)})"
         lines += [
-            f"  8s{which}: an 8, not as your last card, names a colour ('play R8 Y');",
-            "    the next player plays that colour or an 8",
+            f"  8s{which}: an 8, not as your last card, names a colour ('play R8 Y';",
+            "    'play R8 yellow' too): the next player plays that colour or an 8",
         ]
     lines += [
         "  no winner: a whole round with no card played and nothing to draw (stalemate)",
@@ -282,9 +289,9 @@ def _play(args: Sequence[str], view: TableView | None) -> str:
         raise CommandError(str(error)) from None
     text = f"play {card}"
     if len(args) == 2:
-        named = args[1].upper()
-        if len(named) != 1 or named not in COLOURS:
-            raise CommandError(f"{args[1]!r} is not a colour: colours are R, Y, G and B")
+        named = read_colour(args[1])
+        if named is None:
+            raise CommandError(f"{args[1]!r} is not a colour: name it {COLOUR_WORDS}")
         text += f" {named}"
     hand = None if view is None else _body(view).hand
     if hand is not None and card not in hand:  # first: nothing else about a card we lack matters
@@ -294,7 +301,7 @@ def _play(args: Sequence[str], view: TableView | None) -> str:
     if text in view.legal:
         return text
     if any(action.startswith(f"{text} ") for action in view.legal):
-        raise CommandError(f"name a colour after the 8: play {card} R, Y, G or B")
+        raise CommandError(f"name a colour after the 8: play {card} {COLOUR_WORDS}")
     if len(args) == 2 and f"play {card}" in view.legal:
         raise CommandError(f"{card} names no colour now: play {card}")
     raise CommandError(f"{card} cannot be played now; you may {legal_summary(view.legal)}")
