@@ -142,6 +142,16 @@ def test_an_invalid_group_is_marked_and_named() -> None:
     assert "! invalid: groups 1, 3; every group must be valid to end the turn" in lines
 
 
+def test_a_long_table_in_columns_names_an_invalid_group_in_words_within_the_width() -> None:
+    table = [["AC", "2H", "3S"], ["5C", "5H", "5S"], ["9D", "0S", "JH"], ["QS", "QH", "QD"]] * 3
+    body = _body([*table[:10], ["AH", "AC"], *table[10:]], invalid=frozenset({10}))
+    lines = table_lines(body, colour=False)
+    assert len(lines) <= 5 and max(map(len, lines)) <= WIDTH  # in columns, as wide as the screen allows
+    (line,) = [line for line in lines if "11!" in line]
+    assert "11! AH AC  invalid" in line
+    assert lines[-1] == "! invalid: group 11; every group must be valid to end the turn"
+
+
 def _groups_read_back(lines: list[str]) -> dict[int, tuple[str, list[str]]]:
     """Each group's number, mark and cards, as a person reads the table's lines."""
     found: dict[int, tuple[str, list[str]]] = {}
@@ -175,12 +185,23 @@ def test_every_group_is_drawn_once_with_its_number_and_a_long_table_shares_lines
     assert read == {
         index + 1: ("!" if index in invalid else " ", group) for index, group in enumerate(table)
     } or (not table and lines == ["the table is empty"])
-    if len(table) > ONE_A_LINE and max(map(len, table), default=0) <= 5:  # such groups always fit 3 a line
+    said = [
+        int(number) - 1
+        for line in lines
+        for number in re.findall(rf"(\d+)! (?:{CARD} )*{CARD}  invalid", line)
+    ]
+    assert sorted(said) == sorted(invalid)  # in every layout, an invalid group says so in words
+    # Each group's cell: number and mark, a space, its cards (3 a card), the word if invalid.
+    cells = [
+        3 + 3 * len(group) + (len("  invalid") if index in invalid else 0)
+        for index, group in enumerate(table)
+    ]
+    if len(table) > ONE_A_LINE and max(cells) <= (WIDTH - 6) // 3:  # such cells always fit 3 a line
         assert len(lines) <= -(-len(table) // 3)
     if len(table) > ONE_A_LINE:  # sharing lines, never wider than the screen: every line but the
         assert max(map(len, lines)) <= WIDTH  # last is too full to take the next group
-        widest = max(4 + 3 * len(group) for group in table)
-        assert len(lines) <= sum(4 + 3 * len(group) + 2 for group in table) // (WIDTH - widest) + 1
+        widest = max(cells) + 1
+        assert len(lines) <= sum(cell + 3 for cell in cells) // (WIDTH - widest) + 1
     assert len(lines) >= -(-len(table) // MAX_COLUMNS)
 
 
@@ -233,6 +254,19 @@ def test_colour_only_when_asked_hearts_and_diamonds_red_a_joker_yellow() -> None
     assert f" 1  AC {RED}2H\x1b[0m 3S" in lines
     hand = next(line for line in lines if line.startswith("your hand: "))
     assert hand == f"your hand: {RED}7H\x1b[0m 8S {RED}9H\x1b[0m KS \x1b[1;33mXX\x1b[0m"
+
+
+@pytest.mark.parametrize("verb", ["play", "move"])
+def test_a_wrong_card_name_offers_xx_only_in_huxxy_jokers(verb: str) -> None:
+    jokers = _read(MID_TURN)
+    plain = attrs.evolve(jokers, variant="huxxy")
+    for view in (plain, attrs.evolve(plain, seat=None), attrs.evolve(plain, legal=[])):
+        with pytest.raises(CommandError) as error:
+            UI.action(verb, ["7Z", "to", "1"], view)
+        assert "'7Z' is not a card" in str(error.value) and "XX" not in str(error.value)
+    for view in (jokers, None):  # no table: either variant may be meant
+        with pytest.raises(CommandError, match=r"'7Z' is not a card: .*, or XX for a joker"):
+            UI.action(verb, ["7Z", "to", "1"], view)
 
 
 def test_completion_offers_cards_groups_and_the_next_word() -> None:

@@ -50,15 +50,18 @@ class Card:
         return JOKER_POINTS if self.is_joker else self.value
 
     @classmethod
-    def parse(cls, text: str) -> Card:
-        """``AC``, ``0h``, ``XX``: value then suit, in either case."""
+    def parse(cls, text: str, jokers: bool = True) -> Card:
+        """``AC``, ``0h``, ``XX``: value then suit, in either case.
+
+        ``jokers``: whether the game has them. Without, the error for a word that is no card does not
+        offer ``XX`` (which is still read, so that the rules may say there is no joker to play)."""
         word = text.strip().upper()
         if word == "XX":
             return JOKER
         if len(word) != 2 or word[0] not in VALUES or word[1] not in SUITS:
             raise CardError(
-                f"{text!r} is not a card: a value ({', '.join(VALUES)}; 0 is ten) and a suit (S, H, D, C), "
-                "or XX for a joker"
+                f"{text!r} is not a card: a value ({', '.join(VALUES)}; 0 is ten) and a suit (S, H, D, C)"
+                + (", or XX for a joker" if jokers else "")
             )
         return cls(VALUES.index(word[0]) + 1, word[1])
 
@@ -72,7 +75,8 @@ CARDS = tuple(Card(value, suit) for suit in SUITS for value in range(1, 14))
 
 
 def reading_order(card: Card) -> tuple[bool, int, int]:
-    """The key people sort cards by: value, then suit; a joker last (a hand, or a group as shown)."""
+    """The key people sort cards by: value, then suit; a joker last (a hand; a group as shown starts
+    from it, a joker in a run then taking the place it fills: ``engine.display_order``)."""
     return (card.is_joker, card.value, 0 if card.is_joker else SUITS.index(card.suit))
 
 

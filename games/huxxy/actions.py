@@ -19,10 +19,15 @@ import attrs
 from ._cards import Card, CardError
 from ._plays import Play
 
-HELP = (
-    "actions: play CARD... [to GROUP], move CARD... from GROUP [to GROUP], undo, end, draw; "
-    "a card is a value (A 2-9 0 J Q K; 0 is ten) and a suit (S H D C), or XX; groups are numbered"
-)
+
+def help_text(jokers: bool) -> str:
+    """What may be typed, said when something else was: ``XX`` only in a game with jokers."""
+    return (
+        "actions: play CARD... [to GROUP], move CARD... from GROUP [to GROUP], undo, end, draw; "
+        "a card is a value (A 2-9 0 J Q K; 0 is ten) and a suit (S H D C)"
+        + (", or XX" if jokers else "")
+        + "; groups are numbered"
+    )
 
 
 class ParseError(ValueError):
@@ -119,16 +124,17 @@ def commands(plays: Sequence[Play], groups: int) -> list[Place | Move]:
     return said
 
 
-def parse_action(text: str, table: Sequence[Sequence[Card]] = ()) -> Action:
+def parse_action(text: str, table: Sequence[Sequence[Card]] = (), jokers: bool = True) -> Action:
     """The action ``text`` names; :class:`ParseError` if it names none.
 
-    ``table`` lets ``move 7H to 3`` leave out ``from`` when one group alone holds 7H."""
+    ``table`` lets ``move 7H to 3`` leave out ``from`` when one group alone holds 7H; ``jokers``
+    says whether the game has them, for the words of an error (``XX`` is read either way)."""
     words = text.split()
     verb = words[0].lower() if words else ""
     if len(words) == 1 and verb in ("undo", "draw", "end"):
         return Undo() if verb == "undo" else Draw() if verb == "draw" else End()
     if verb not in ("play", "move") or len(words) < 2:
-        raise ParseError(HELP)
+        raise ParseError(help_text(jokers))
     said = clauses(words[1:])
     rest = said.pop("", [])
     target = _group(said["to"], "to") if "to" in said else None
@@ -137,7 +143,7 @@ def parse_action(text: str, table: Sequence[Sequence[Card]] = ()) -> Action:
         source = _group(said["from"], "from")
     elif "from" in said:
         raise ParseError("play takes cards from your hand; to move a table card, say move CARD from GROUP")
-    cards = _cards(rest)
+    cards = _cards(rest, jokers)
     if verb == "play":
         return Place(cards, target)
     if source is None:
@@ -175,13 +181,13 @@ def _group(words: Sequence[str], after: str) -> int | None:
     return int(word) - 1
 
 
-def _cards(words: Sequence[str]) -> tuple[Card, ...]:
+def _cards(words: Sequence[str], jokers: bool) -> tuple[Card, ...]:
     if not words:
-        raise ParseError(f"name the cards; {HELP}")
+        raise ParseError(f"name the cards; {help_text(jokers)}")
     if len(words) > 6:
         raise ParseError("a turn has at most 6 plays: name at most 6 cards")
     try:
-        return tuple(Card.parse(word) for word in words)
+        return tuple(Card.parse(word, jokers) for word in words)
     except CardError as error:
         raise ParseError(str(error)) from None
 

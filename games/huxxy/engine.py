@@ -113,8 +113,23 @@ class Deal:
 
 
 def display_order(cards: Sequence[Card]) -> list[Card]:
-    """A group as people read it: a run by value, N-of-a-kind by suit; a joker last."""
-    return sorted(cards, key=reading_order)
+    """A group as people read it: a run by value, N-of-a-kind by suit; a joker last, except in a
+    valid run whose joker has one place: there it stands in that place, in a gap or before a run
+    up to a king (``9C XX JS QH KC``, ``XX JS QH KC``). One that could extend either end stays last.
+
+    The order depends on the cards alone (not on how they were played), so it tells nothing."""
+    ordered = sorted(cards, key=reading_order)
+    if not ordered or not ordered[-1].is_joker or not valid_group(ordered):
+        return ordered  # no joker, or not valid (mid-turn): as sorted
+    *naturals, joker = ordered
+    if len({card.value for card in naturals}) == 1:
+        return ordered  # N-of-a-kind
+    gaps = [place for place, (low, high) in enumerate(pairwise(naturals), 1) if high.value > low.value + 1]
+    if gaps:
+        (place,) = gaps  # a valid run with one joker has at most one gap, of one value
+    else:
+        place = 0 if naturals[-1].value == len(VALUES) else len(naturals)  # no card above a king
+    return [*naturals[:place], joker, *naturals[place:]]
 
 
 def group_problem(cards: Sequence[Card]) -> str | None:
@@ -177,6 +192,7 @@ class Engine:
         self.table: list[list[Card]] = []
         self.opened: list[bool] = [False] * rules.players
         self.current = deal.first
+        #: The turn under way, from 0 (once the game is over, the turn that ended it).
         self.turn = 0
         self.over = False
         self._made: list[Play] = []  # each play as made: a new group's target filled in
@@ -398,8 +414,9 @@ class Engine:
         return TurnEnded(placed, opening)
 
     def _pass_turn(self) -> None:
-        self.turn += 1
+        """The next seat's turn; once the game is over nobody's: the count stays at the last turn."""
         if not self.over:
+            self.turn += 1
             self.current = (self.current + 1) % self.rules.players
 
     def cards_in_play(self) -> Counter[Card]:

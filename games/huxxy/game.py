@@ -32,9 +32,9 @@ from games._interface import (
     check_settings,
 )
 
-from ._cards import Card, CardError
+from ._cards import Card, CardError, reading_order
 from ._plays import Play
-from .actions import HELP, Action, Draw, End, Move, ParseError, Place, Undo, action_of, parse_action
+from .actions import Action, Draw, End, Move, ParseError, Place, Undo, action_of, help_text, parse_action
 from .bots import BOTS, GREEDY, SeatView, hint_for, make_bot
 from .engine import (
     HAND_SIZE,
@@ -194,7 +194,8 @@ class HuxxyMatch:
 
     @property
     def turn(self) -> int:
-        """Turns are counted from 1, as the wire counts them."""
+        """The turn under way, counted from 1 as the wire and the replay count them; once the game
+        is over, the turn of its last move."""
         return self.engine.turn + 1
 
     @property
@@ -231,7 +232,7 @@ class HuxxyMatch:
 
     def parse_action(self, text: str) -> Action:
         try:
-            return parse_action(text, self.engine.table)
+            return parse_action(text, self.engine.table, self.engine.rules.jokers)
         except ParseError as error:
             raise ActionError("bad-action", str(error)) from None
 
@@ -241,7 +242,7 @@ class HuxxyMatch:
     def apply(self, seat: int, action: Action, outcome: tuple[str, ...] | None = None) -> Step:
         engine = self.engine
         if not isinstance(action, Place | Move | Undo | Draw | End):
-            raise ActionError("bad-action", HELP)
+            raise ActionError("bad-action", help_text(engine.rules.jokers))
         if outcome and not isinstance(action, Draw):
             raise ActionError("bad-outcome", "only a draw has a chance outcome")
         try:
@@ -321,7 +322,7 @@ class HuxxyMatch:
         engine = self.engine
         on_turn = not engine.over
         return {
-            "hand": None if seat is None else _words(display_order(engine.hand(seat))),
+            "hand": None if seat is None else _words(sorted(engine.hand(seat), key=reading_order)),
             "table": [_words(display_order(group)) for group in engine.table],
             "invalid": engine.invalid_groups(),
             "stock": engine.stock_size,
@@ -383,7 +384,7 @@ class HuxxyMatch:
         return Draw()
 
     def position_text(self) -> list[str]:
-        hands = (display_order(self.engine.hand(seat)) for seat in range(len(self.names)))
+        hands = (sorted(self.engine.hand(seat), key=reading_order) for seat in range(len(self.names)))
         return [" ".join(_words(hand)) or "nothing" for hand in hands]
 
     def hint(self, seat: int) -> Callable[[], HintAnswer] | None:

@@ -73,6 +73,8 @@ ONE_A_LINE = 6
 MAX_COLUMNS = 4
 #: The mark of a group not valid now (only ever during a turn).
 INVALID = "!"
+#: The word after an invalid group's cards, in every layout.
+INVALID_WORD = "invalid"
 
 
 @attrs.frozen
@@ -111,12 +113,9 @@ class HuxxyUI:
         ours = view is not None and body is not None and view.seat is not None and bool(view.legal)
         match verb:
             case "play" | "move":
-                typed = _parse(verb, args)
-                if (
-                    view is not None
-                    and view.variant == "huxxy"
-                    and any(card.is_joker for card in typed.cards)
-                ):
+                jokers = view is None or view.variant != "huxxy"  # no table: either variant
+                typed = _parse(verb, args, jokers)
+                if not jokers and any(card.is_joker for card in typed.cards):
                     raise CommandError("there are no jokers in huxxy: huxxy-jokers has two")
                 return typed.checked(body, view.seat if view is not None and ours else None)
             case "undo" | "end" | "draw":
@@ -277,22 +276,22 @@ def cards_text(cards: Sequence[Card]) -> str:
 
 def group_cells(body: Body) -> list[str]:
     """Each group as a person reads it: its number (from 1), ``!`` if it is not valid now, its
-    cards (an emptied group: ``(empty)``)."""
+    cards (an emptied group: ``(empty)``), and then, if it is not valid, the word ``invalid``."""
     return [
         f"{index + 1:>2}{INVALID if index in body.invalid else ' '} {cards_text(group) or '(empty)'}"
+        + (f"  {INVALID_WORD}" if index in body.invalid else "")
         for index, group in enumerate(body.table)
     ]
 
 
 def table_lines(body: Body, colour: bool) -> list[str]:
     """The table: a group a line while they are few, else in as many columns (up to
-    ``MAX_COLUMNS``, numbered down each column) as fit ``WIDTH``; then the invalid ones named."""
+    ``MAX_COLUMNS``, numbered down each column) as fit ``WIDTH``, an invalid group's word
+    included; then the invalid ones named."""
     cells = group_cells(body)
     if not cells:
         return ["the table is empty"]
-    lines = [cell + ("  invalid" if index in body.invalid else "") for index, cell in enumerate(cells)]
-    if len(cells) > ONE_A_LINE:
-        lines = _columns(cells) or _flow(cells)
+    lines = cells if len(cells) <= ONE_A_LINE else _columns(cells) or _flow(cells)
     lines = [colour_cards_in(line.rstrip(), colour) for line in lines]
     if body.invalid:
         numbers = ", ".join(str(index + 1) for index in sorted(body.invalid))
@@ -429,8 +428,9 @@ class Typed:
         return attrs.evolve(self, source=source).text()
 
 
-def _parse(verb: str, args: Sequence[str]) -> Typed:
-    """``play CARD... [to GROUP]`` or ``move CARD... [from GROUP] [to GROUP]``; CommandError if not."""
+def _parse(verb: str, args: Sequence[str], jokers: bool) -> Typed:
+    """``play CARD... [to GROUP]`` or ``move CARD... [from GROUP] [to GROUP]``; CommandError if not.
+    ``jokers``: whether the game has them (a card's error names ``XX`` only then)."""
     try:
         said = clauses(args)
     except ParseError as error:
@@ -453,7 +453,7 @@ def _parse(verb: str, args: Sequence[str]) -> Typed:
     if len(args) > MAX_PLAYS:
         raise CommandError(f"a turn has at most {MAX_PLAYS} plays: name at most {MAX_PLAYS} cards")
     try:
-        cards = tuple(Card.parse(arg) for arg in args)
+        cards = tuple(Card.parse(arg, jokers) for arg in args)
     except CardError as error:
         raise CommandError(str(error)) from None
     return Typed(verb, cards, source, target)
