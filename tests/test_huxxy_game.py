@@ -17,9 +17,9 @@ from test_private_views import words
 from games import GAMES, ActionError, DealRecord, SettingsError
 from games.autoplay import seeded_match
 from games.huxxy import CARDS, JOKER
-from games.huxxy._plays import Play
+from games.huxxy._plays import Play, as_made
 from games.huxxy.actions import Draw, End, Move, Place, Undo, action_of, parse_action
-from games.huxxy.bots import as_made, hint_for, make_bot
+from games.huxxy.bots import hint_for, make_bot
 from games.huxxy.engine import Rules
 from games.huxxy.game import Drew, Ended, HuxxyMatch
 from solver.huxxy import best_turn

@@ -9,6 +9,8 @@ appended at the end of the table.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import attrs
 
 from ._cards import Card
@@ -26,3 +28,15 @@ class Play:
     @property
     def from_hand(self) -> bool:
         return self.source is None
+
+
+def as_made(plays: Sequence[Play], groups: int) -> tuple[Play, ...]:
+    """``plays`` from a table of ``groups`` groups as the engine reports them made: each new group's
+    number filled in."""
+    made = []
+    for play in plays:
+        if play.target is None:
+            play = Play(play.card, play.source, groups)
+            groups += 1
+        made.append(play)
+    return tuple(made)

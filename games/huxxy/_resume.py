@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ._cards import Card
-from ._plays import Play
+from ._plays import Play, as_made
 
 Table = Sequence[Sequence[Card]]
 
@@ -42,7 +42,7 @@ def adopt(
 def _rest(plan: Sequence[Play], made: Sequence[Play], groups: int) -> tuple[Play, ...] | None:
     """The plays of ``plan`` that ``made`` did not make, renumbered to follow it; ``None`` if a
     made play is none of the plan's (same card, same source, same target)."""
-    planned = _numbered(plan, groups)
+    planned = as_made(plan, groups)
     ours: dict[int, int] = {}  # a new group's number in made -> its number in the plan
     used = [False] * len(planned)
     for play in made:
@@ -87,17 +87,6 @@ def _same(made: int | None, planned: int | None, ours: dict[int, int], groups: i
         return False
     ours[made] = planned
     return True
-
-
-def _numbered(plays: Sequence[Play], groups: int) -> list[Play]:
-    """``plays`` with each new group's number filled in, as the engine reports them made."""
-    out = []
-    for play in plays:
-        if play.target is None:
-            play = Play(play.card, play.source, groups)
-            groups += 1
-        out.append(play)
-    return out
 
 
 def _raw(plays: Sequence[Play], groups: int) -> list[Play]:

@@ -24,7 +24,7 @@ from games._interface import HintAnswer
 
 from ._cards import Card
 from ._groups import opening_points, score, valid_group
-from ._plays import Play
+from ._plays import Play, as_made
 from ._resume import adopt
 from .actions import Action, Draw, End, Undo, action_of, commands
 from .engine import MAX_PLAYS, OPENING_POINTS
@@ -127,18 +127,6 @@ def simple_turns(hand: Sequence[Card], table: Table, opened: bool) -> list[tuple
             new = len(table)
             turns.append((Play(trio[0], None, None), Play(trio[1], None, new), Play(trio[2], None, new)))
     return turns
-
-
-def as_made(plays: Sequence[Play], groups: int) -> tuple[Play, ...]:
-    """``plays`` from a table of ``groups`` groups as the engine reports them made: each new group's
-    number filled in."""
-    made = []
-    for play in plays:
-        if play.target is None:
-            play = Play(play.card, play.source, groups)
-            groups += 1
-        made.append(play)
-    return tuple(made)
 
 
 def make_bot(name: str, rng: random.Random) -> PlanningBot:
