@@ -3,13 +3,19 @@
 Any client may ask for the list, as often as its rate allows, and a server
 holding many tables lists the newest 200. Building that list (every table's
 map, checked against the protocol) costs milliseconds; the host now builds it
-once per change to what it shows and answers every request from that.
+once per change to what it shows and answers every request from that, and on a
+change checks again only the entries that changed.
 
 The baseline, in the same run, is what each request cost before: build the
 list, check it, and pack the checked message for the wire. The figure is the
 host's answer plus packing the frame a connection sends, between other work:
 a move at a table of the same host comes before every request, so caches are
 as a server sees them, not warm from a tight loop. CPU time (``process_time``).
+
+The second figure is a request right after a change at one table (a spectator
+comes or goes, between every two requests, as a client looping watch and leave
+could make it): the list is built again, the baseline checking every entry,
+the host only the one that changed.
 
     .venv/bin/python bench/lobby_list.py [--tables 200] [--seats 2 8] [--requests 2000]
 """
@@ -30,10 +36,12 @@ from protocol import (
     CreateTable,
     Hello,
     Join,
+    Leave,
     ListTables,
     ProtocolError,
     Seated,
     Tables,
+    Watch,
     encode_frame,
 )
 from server.host import MAX_LISTED, Host
@@ -54,17 +62,21 @@ def _host(tables: int, seats: int) -> Host:
         )
     host.driver.listing += 1
     host._next_table = tables + 1
-    for conn in (1, 2, 3):
+    for conn in (1, 2, 3, 4):
         host.connect(conn)
         host.handle(conn, Hello(PROTOCOL_VERSION, f"p{conn}"), 0.0)
-    ((_, seated),) = host.handle(1, CreateTable("notty", 2, "classic"), 0.0)
-    assert isinstance(seated, Seated)
+    (seated,) = [
+        reply
+        for _, reply in host.handle(1, CreateTable("notty", 2, "classic"), 0.0)
+        if isinstance(reply, Seated)
+    ]
     host.handle(2, Join(seated.table), 0.0)
     return host
 
 
 def _between(host: Host) -> None:
-    """Other work between two requests: a legal move at the playing table."""
+    """Other work between two requests: a legal move at the playing table of another host, alike (a
+    move at the measured one may change what its list shows: the turn)."""
     for table in host.tables.values():
         match = table.match
         if match is not None and not match.over:
@@ -87,17 +99,29 @@ def _as_before(host: Host) -> Tables:
             return Tables(tuple(infos))
 
 
-def measure(tables: int, seats: int, requests: int) -> tuple[float, float, int]:
-    """CPU microseconds a request: built per request (before), kept (now); and the tables listed."""
-    host = _host(tables, seats)
+def _change(host: Host, watching: list[bool]) -> None:
+    """A change the list shows: connection 4 watches the game played (the newest table), or leaves it."""
+    host.handle(4, Leave() if watching[0] else Watch(max(host.tables)), 0.0)
+    watching[0] = not watching[0]
+
+
+def measure(tables: int, seats: int, requests: int, changed: bool) -> tuple[float, float, int]:
+    """CPU microseconds a request: built per request (before), the host's (now); and the tables
+    listed. ``changed``: a table changes before every request, so the host builds the list again."""
+    host, other = _host(tables, seats), _host(tables, seats)
     before = now = 0.0
     listed = 0
+    watching = [False]
     for _ in range(requests):
-        _between(host)
+        _between(other)
+        if changed:
+            _change(host, watching)
         start = time.process_time()
         encode_frame(_as_before(host).wire_body())
         before += time.process_time() - start
-        _between(host)
+        _between(other)
+        if changed:
+            _change(host, watching)
         start = time.process_time()
         ((_, kept),) = host.handle(3, ListTables(), 0.0)
         assert isinstance(kept, Tables)
@@ -114,10 +138,13 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=300)
     args = parser.parse_args()
     print(f"machine: {describe()}")
-    print(f"{'seats':>5} {'listed':>6} {'built per request':>18} {'kept':>9} {'ratio':>6}")
+    print(f"{'seats':>5} {'listed':>6} {'requests':<22} {'built per request':>18} {'host':>9} {'ratio':>6}")
     for seats in args.seats:
-        before, now, listed = measure(args.tables, seats, args.requests)
-        print(f"{seats:>5} {listed:>6} {before:>15.0f} µs {now:>6.0f} µs {before / now:>5.1f}×")
+        for changed in (False, True):
+            before, now, listed = measure(args.tables, seats, args.requests, changed)
+            what = "after a change at one" if changed else "between changes"
+            ratio = before / now
+            print(f"{seats:>5} {listed:>6} {what:<22} {before:>15.0f} µs {now:>6.0f} µs {ratio:>5.1f}×")
 
 
 if __name__ == "__main__":

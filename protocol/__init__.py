@@ -1,7 +1,15 @@
 """What every game shares on the wire: framing, messages and the connection state machine. Sans-IO."""
 
 from ._connection import CLIENT_MAY_SEND, SERVER_MAY_SEND, Connection, ConnectionState, LocalProtocolError
-from ._framing import MAX_FRAME, FrameDecoder, ProtocolError, decode_body, encode_frame
+from ._framing import (
+    MAX_FRAME,
+    FrameDecoder,
+    ProtocolError,
+    decode_body,
+    encode_frame,
+    list_header_size,
+    packed_size,
+)
 from ._messages import (
     DEFAULT_PORT,
     MAX_LEGAL,
@@ -11,6 +19,7 @@ from ._messages import (
     NAME,
     NOTICE_KINDS,
     PROTOCOL_VERSION,
+    TABLE_INFO,
     Act,
     AskHint,
     Autopilot,
@@ -53,6 +62,7 @@ __all__ = [
     "NOTICE_KINDS",
     "PROTOCOL_VERSION",
     "SERVER_MAY_SEND",
+    "TABLE_INFO",
     "Act",
     "AskHint",
     "Autopilot",
@@ -87,5 +97,7 @@ __all__ = [
     "Welcome",
     "decode_body",
     "encode_frame",
+    "list_header_size",
     "message_from_wire",
+    "packed_size",
 ]

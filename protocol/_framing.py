@@ -48,6 +48,17 @@ def encode_frame(body: dict[str, Any]) -> bytes:
     return _HEADER.pack(len(payload)) + payload
 
 
+def packed_size(value: Any) -> int:
+    """The bytes ``value`` takes packed in a frame's body: what a list may still hold is summed
+    from its items' sizes, without packing the list again for each try."""
+    return len(msgpack.packb(value, use_bin_type=True, default=_as_dict))
+
+
+def list_header_size(count: int) -> int:
+    """The bytes msgpack puts before a list of ``count`` items."""
+    return 1 if count < 16 else 3 if count < 2**16 else 5
+
+
 def _as_dict(value: object) -> dict[Any, Any]:
     """Checked messages hold their maps as read-only mappings: they pack as maps."""
     if isinstance(value, Mapping):

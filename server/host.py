@@ -23,8 +23,10 @@ import attrs
 
 from games import GAMES, ActionError, Game, HintAnswer, SettingsError, bot_defaults, describe
 from protocol import (
+    MAX_FRAME,
     MAX_NAME,
     PROTOCOL_VERSION,
+    TABLE_INFO,
     Act,
     AskHint,
     Autopilot,
@@ -42,7 +44,6 @@ from protocol import (
     Ping,
     PlayForMe,
     Pong,
-    ProtocolError,
     Resign,
     Seated,
     Start,
@@ -50,7 +51,8 @@ from protocol import (
     Watch,
     Watching,
     Welcome,
-    encode_frame,
+    list_header_size,
+    packed_size,
 )
 
 from .journal import AutopilotSet, Record, Resigned, SavedGame, SeatLeft
@@ -77,6 +79,8 @@ log = logging.getLogger("notty.host")
 #: The most tables a list names: a two-seat Notty table lists in about 150 bytes, so this many fit
 #: in one frame; tables of more seats list longer, and fewer of them are sent (see build_table_list).
 MAX_LISTED = 200
+#: The packed size of a ``tables`` message listing nothing, but for its list's header.
+_EMPTY_LIST = packed_size(Tables.unchecked(tables=()).wire_body()) - list_header_size(0)
 #: Addresses whose allowance of games is tracked before those grown back in full are forgotten.
 MAX_ADDRESSES_COUNTED = 10_000
 #: A hint's text and actions as the protocol bounds them.
@@ -175,6 +179,7 @@ class Host:
         self.driver = Driver(self._journal, self._stirred, wall_clock)
         self.driver.unattended_delay = bot_only_delay
         self._listed: tuple[int, Tables] | None = None  # the lobby's list, and driver.listing then
+        self._infos: dict[int, tuple[Mapping[str, Any], int]] = {}  # each listed table's entry, checked
 
     @property
     def tables(self) -> dict[int, Table]:
@@ -333,12 +338,13 @@ class Host:
 
     def handle(self, conn: ConnId, message: Message, now: float) -> list[Outgoing]:
         """The replies to one message from ``conn`` (which the protocol layer found legal now)."""
+        try:
+            out = self._dispatch(conn, message, now)
+        except Refusal as refusal:  # it changed nothing: the lobby's list stays as built
+            return [(conn, Error(refusal.code, refusal.message[:500], refusal.rule))]
         if not isinstance(message, _LEAVES_LIST_AS_IS):
             self.driver.listing += 1
-        try:
-            return self._dispatch(conn, message, now)
-        except Refusal as refusal:
-            return [(conn, Error(refusal.code, refusal.message[:500], refusal.rule))]
+        return out
 
     def _dispatch(self, conn: ConnId, message: Message, now: float) -> list[Outgoing]:
         session = self.sessions[conn]
@@ -388,18 +394,30 @@ class Host:
         """The newest tables, as many as fit in one frame (a table of many seats lists longer),
         listed oldest first: a table keeps its place in the list as newer ones come."""
         newest = sorted(self.tables.values(), key=lambda table: -table.id)[:MAX_LISTED]
-        infos = [table.info() for table in newest]
-        while True:
-            try:
-                encode_frame(Tables.unchecked(tables=infos).wire_body())
-            except ProtocolError:  # only tables of many seats with long names list this long
-                infos = infos[: len(infos) * 3 // 4]
-            else:
-                infos.reverse()
-                Tables(tuple(infos))  # checked once, here: a game describing a table wrongly is our bug
-                # Sent as the plain maps it was built from: the checked message holds read-only
-                # copies, which pack eight times slower, and it goes out to anyone who asks.
-                return Tables.unchecked(tables=tuple(infos))
+        entries = [self._checked_info(table) for table in newest]
+        self._infos = {table.id: self._infos[table.id] for table in newest}  # the others' are not kept
+        room = MAX_FRAME - _EMPTY_LIST  # the bytes left for the list's header and entries
+        count = total = 0
+        for _, size in entries:
+            if list_header_size(count + 1) + total + size > room:
+                break
+            total += size
+            count += 1
+        infos = [info for info, _ in reversed(entries[:count])]
+        # Sent as the plain maps it was built from: the checked message holds read-only copies, which
+        # pack eight times slower, and it goes out to anyone who asks.
+        return Tables.unchecked(tables=tuple(infos))
+
+    def _checked_info(self, table: Table) -> tuple[Mapping[str, Any], int]:
+        """A table's entry in the lobby's list and its packed size, checked against the protocol
+        when it differs from the one last checked (a game describing a table wrongly is our bug): a
+        change at one table lists them all again without checking or measuring the other 199."""
+        info = table.info()
+        known = self._infos.get(table.id)
+        if known is None or known[0] != info:
+            TABLE_INFO.check(info, f"tables[{table.id}]")
+            known = self._infos[table.id] = (info, packed_size(info))
+        return known
 
     def _hello(self, conn: ConnId, session: Session, hello: Hello) -> list[Outgoing]:
         if hello.version != PROTOCOL_VERSION:  # the protocol layer checks too; stay safe

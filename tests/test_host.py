@@ -14,6 +14,7 @@ from conftest import notty_table as notty
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import server.host as host_module
 from games import GAMES, Game, Settings
 from games.notty.bots import BOTS, ExpertBot, GreedyBot, RandomBot
 from games.notty.bots import LEVELS as BOT_LEVELS
@@ -24,6 +25,7 @@ from protocol import (
     PROTOCOL_VERSION,
     Act,
     AskHint,
+    Autopilot,
     Bye,
     Connection,
     ConnectionState,
@@ -41,6 +43,7 @@ from protocol import (
     PlayForMe,
     Pong,
     ProtocolError,
+    Resign,
     Seated,
     Sender,
     Start,
@@ -500,8 +503,57 @@ def test_a_list_of_tables_of_many_seats_is_cut_to_fit_one_frame() -> None:
     net.host.driver.listing += 1  # tables put in by hand: say so, as the host's own changes do
     (tables,) = ann.send(ListTables())  # delivered through a real frame, or it would raise
     listed = [info["table"] for info in tables.tables]
-    # the newest that fit, listed oldest first
+    # the newest that fit, listed oldest first: as many as fit, not one more
     assert 0 < len(listed) < 200 and listed == list(range(301 - len(listed), 301))
+    one_more = net.host.tables[300 - len(listed)].info()
+    with pytest.raises(ProtocolError):
+        encode_frame(Tables.unchecked(tables=(one_more, *tables.tables)).wire_body())
+
+
+def test_a_refused_message_leaves_the_lobbys_list_as_built() -> None:
+    """A refusal changes nothing, so the next list_tables is the one built before: otherwise a
+    refused join before each list_tables made every request rebuild the list (a cheap way to make
+    the server spend milliseconds a request for everyone)."""
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    seated = ann.send(notty("classic", 2))[0]
+    (before,) = bob.send(ListTables())
+    built = net.host.table_list()
+    refusals = [(bob, Join(2**31 - 1)), (bob, Watch(2**31 - 1)), (bob, notty("five-colour", 8))]
+    refusals += [(ann, Autopilot(True)), (ann, Resign())]  # no game under way yet
+    for client, refused in refusals:
+        assert isinstance(client.send(refused)[0], Error), refused
+        assert net.host.table_list() is built
+    bob.send(Watch(seated.table))  # a change: the list is built again, and shows it
+    assert net.host.table_list() is not built and net.host.table_list() != before
+
+
+def test_a_rebuilt_list_checks_only_the_entries_that_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    net = Net()
+    clients = [net.client(f"p{i}") for i in range(5)]
+    for client in clients:
+        client.send(notty("classic", 2))
+    net.host.table_list()
+    checked: list[int] = []
+    real = host_module.TABLE_INFO
+
+    class Counting:
+        def check(self, value: Any, where: str) -> Any:
+            checked.append(value["table"])
+            return real.check(value, where)
+
+    monkeypatch.setattr(host_module, "TABLE_INFO", Counting())
+    net.client("eve").send(Watch(clients[2].table.id))
+    assert [info["table"] for info in net.host.table_list().tables] == [1, 2, 3, 4, 5]
+    assert checked == [clients[2].table.id]  # its spectators changed; the other four were checked before
+    wrong = clients[3].table.id
+    info = Table.info
+    monkeypatch.setattr(
+        Table, "info", lambda table: {**info(table), "spectators": -1 if table.id == wrong else 0}
+    )
+    net.host.driver.listing += 1
+    with pytest.raises(ProtocolError):  # a game describing its table wrongly is caught, as before
+        net.host.table_list()
 
 
 # -- the table's level: how well its expert bots play ---------------------------------------
