@@ -74,6 +74,7 @@ def decode_body(payload: bytes) -> dict[str, Any]:
             raw=False,
             strict_map_key=True,
             ext_hook=_no_ext,
+            object_pairs_hook=_unique_keys,
         )
     except ProtocolError:
         raise
@@ -84,6 +85,15 @@ def decode_body(payload: bytes) -> dict[str, Any]:
     _check_plain(body)
     if not isinstance(body.get("type"), str):
         raise ProtocolError("bad-frame", "a frame's map must have a string key 'type'")
+    return body
+
+
+def _unique_keys(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
+    """A map, refused if it names a key twice: msgpack would keep the last, and a reader that kept
+    the first would read another message (``{"type": "ping", "type": "hello"}``)."""
+    body = dict(pairs)
+    if len(body) != len(pairs):
+        raise ProtocolError("bad-frame", "a map in the frame names a key twice")
     return body
 
 

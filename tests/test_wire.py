@@ -1007,6 +1007,9 @@ NOT_A_FRAME_BODY = {
     "surrogate-utf8": frame(b"\x81\xa4type\xa3\xed\xa0\x80"),
     "deep-nesting": frame(b"\x81\xa4type" + b"\x91" * 60_000 + b"\xc0"),
     "deep-map-nesting": frame(b"\x81\xa4type" + b"\x81\xa1k" * 20_000 + b"\xc0"),
+    # A key twice: msgpack keeps the last, and a reader keeping the first would read a ping.
+    "duplicate-type": frame(b"\x82\xa4type\xa4ping\xa4type\xa5hello"),
+    "duplicate-nested-key": frame(b"\x82\xa4type\xa4ping\xa5nonce\x82\xa1a\x01\xa1a\x02"),
 }
 
 
