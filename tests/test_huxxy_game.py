@@ -17,6 +17,7 @@ from test_private_views import words
 from games import GAMES, ActionError, DealRecord, SettingsError
 from games.autoplay import seeded_match
 from games.huxxy import CARDS, JOKER
+from games.huxxy import bots as bots_module
 from games.huxxy._plays import Play, as_made
 from games.huxxy.actions import Draw, End, Move, Place, Undo, action_of, parse_action
 from games.huxxy.bots import hint_for, make_bot
@@ -517,3 +518,19 @@ def _in_order(match: HuxxyMatch, seat: int, plays: Any, order: list[int], groups
             return None
         actions.append(action)
     return actions
+
+
+@needs_solver
+def test_a_hint_whose_search_stops_at_its_limit_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any player may ask for a hint, so its search is bounded (a small hand on a big table can take
+    the full search seconds): what it found is given, and said to be perhaps not the best."""
+    monkeypatch.setattr(bots_module, "HINT_VISITS", 0)  # no turn that moves table cards is found
+    partial = hint(table_match(["5H 9H", "2C"], ["3H 4S 5H 6S 7H 8S"], [True]))
+    assert partial.actions == ("play 9H to 1", "end")  # 5H needs moves: the full search places both
+    assert partial.text.endswith("(the search stopped at its limit: a better turn may exist)")
+    none = hint(table_match(["5H", "2C"], ["3H 4S 5H 6S 7H 8S"], [True]))
+    assert none.actions == ("draw",) and none.text.startswith("draw: the search stopped at its limit")
+    monkeypatch.setattr(bots_module, "HINT_VISITS", 10_000)
+    full = hint(table_match(["5H 9H", "2C"], ["3H 4S 5H 6S 7H 8S"], [True]))
+    assert sorted(full.data["placed"]) == ["5H", "9H"]
+    assert "limit" not in full.text

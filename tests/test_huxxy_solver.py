@@ -546,3 +546,27 @@ def test_two_pieces_with_moves() -> None:
     assert outcome(turn) == (2, 13, 6)
     assert turn is not None
     check_turn(hand, table, True, turn)
+
+
+#: A 2-card hand on a table of 90 cards: the exact search visits some 40,000 states (seconds).
+SLOW_HAND = "QD 7C"
+SLOW_TABLE = (
+    "4D 5C 6H 7S | 4D 5S 6H 7S 8D | 8S 9D 0C JH QS KD | AH 2C 3H 4C 5D 6S | 5D 6C 7H 8S 9H 0S"
+    " | 9S 9C 9H 9D 9S 9C | 2D 3C 4H 5C 6D | 3H 4C 5H | KH KC KD | 0C JD QC | 3C 4H 5S 6D | 0S JH QS"
+    " | 3D 4S 5H 6S 7D | AS AC AD AH | JC QH KC | 2C 2S 2D 2H | AD 2S 3D 4S | JS JC JD | 0H JS QD KS"
+    " | 7C 7H 7D | AC 2H 3S | 8C 8H 8D"
+)
+
+
+def test_a_search_bounded_in_states_gives_the_best_turn_it_found_marked_not_exact() -> None:
+    hand = cards(SLOW_HAND)
+    table = [cards(group) for group in SLOW_TABLE.split(" | ")]
+    bounded = best_turn(hand, table, True, most_visits=2_000)
+    assert bounded is not None and not bounded.exact and bounded.plays
+    check_turn(hand, table, True, bounded)  # a whole, legal turn
+    assert best_turn(hand, table, True, most_visits=2_000) == bounded  # a count, not a clock: the same
+    # 5H needs moves (3H and 4S join it); with no state visited none is found: no plays, not exact.
+    nothing = best_turn(cards("5H"), table_of("3H 4S 5H 6S 7H 8S"), True, most_visits=0)
+    assert nothing is not None and not nothing.exact and nothing.plays == () and nothing.placed == ()
+    small = best_turn(cards("7H 2H"), table_of("3H 4S 5H 6S"), True, most_visits=2_000)
+    assert small is not None and small.exact  # a search within the bound is exact, as without one

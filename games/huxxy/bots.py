@@ -30,6 +30,9 @@ from .actions import Action, Draw, End, Undo, action_of, commands
 from .engine import MAX_PLAYS, OPENING_POINTS
 
 RANDOM, GREEDY, EXPERT = "random", "greedy", "expert"
+#: The states a hint's search may visit for turns that move table cards: about a second on the
+#: standard machine. A hint is asked for by any player, so it is bounded; bots search in full.
+HINT_VISITS = 10_000
 BOTS = (GREEDY, EXPERT, RANDOM)
 
 Table = tuple[tuple[Card, ...], ...]
@@ -152,7 +155,10 @@ def hint_for(view: SeatView) -> HintAnswer:
 
     hand, table = view.turn_start()
     opened = view.opened[view.seat]
-    turn = best_turn(hand, table, opened)
+    turn = best_turn(hand, table, opened, most_visits=HINT_VISITS)
+    if turn is not None and not turn.plays:
+        why = "the search stopped at its limit before it found a turn (one that moves table cards may exist)"
+        return HintAnswer(f"draw: {why}", ("draw",), {"placed": [], "points": 0})
     if turn is None:
         why = (
             "no turn of at most 6 plays places a card"
@@ -181,6 +187,8 @@ def hint_for(view: SeatView) -> HintAnswer:
         text = f"your {_plays(kept)} so far make the best turn: {text}"
     elif kept:
         text = f"after your {_plays(kept)} so far: {text}"
+    if not turn.exact:
+        text += " (the search stopped at its limit: a better turn may exist)"
     data = {"placed": [str(card) for card in turn.placed], "points": score(turn.placed)}
     return HintAnswer(text, (*undo, *said, "end"), data)
 

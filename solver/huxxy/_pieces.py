@@ -147,6 +147,10 @@ _MOST_MATCHED = 6  # the most needs for moves paired exactly (:meth:`Explorer._u
 _LOSE, _HELPED_BY_TABLE, _TOUCHED = 0, 1, 2
 
 
+class SearchCut(Exception):
+    """The search visited as many states as it was allowed: the pieces found so far stand."""
+
+
 class Explorer:
     """Every piece with moves, of at most ``budget`` plays, for one hand and table."""
 
@@ -159,8 +163,10 @@ class Explorer:
         most_cards: int = JOKER_ID,
         most_points: int = 0,
         moveless_most: int = JOKER_ID,
+        most_visits: int | None = None,
     ) -> None:
         self.budget = budget
+        self.most_visits = most_visits  # then :class:`SearchCut`, if given
         # The best turn known to hold a piece just found: it tightens the bounds at once.
         self.best_with = best_with
         # No turn places more than ``most_cards`` hand cards, nor, placing that many, more points.
@@ -335,6 +341,8 @@ class Explorer:
             return
         self.seen.add(key)
         self.visits += 1
+        if self.most_visits is not None and self.visits > self.most_visits:
+            raise SearchCut
         if shares:
             self._branch_invalid(min(shares, key=self._fix_order), shares, sums)
             return

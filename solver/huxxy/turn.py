@@ -33,7 +33,7 @@ from games.huxxy.engine import MAX_PLAYS as MOST_PLAYS
 from games.huxxy.engine import OPENING_POINTS
 
 from ._need import CARD_OF, JOKER_ID, card_id
-from ._pieces import FROM_HAND, POINTS, Explorer, Piece, hand_pieces
+from ._pieces import FROM_HAND, POINTS, Explorer, Piece, SearchCut, hand_pieces
 from .unlimited import most_placed
 
 # A turn's worth as one number, so that pieces add up: hand cards placed first, then their
@@ -50,16 +50,25 @@ class Turn:
     placed: tuple[Card, ...]
     points: int
     table: tuple[tuple[Card, ...], ...]
+    #: False when the search stopped at its ``most_visits``: the best turn it found, perhaps not the best.
+    exact: bool = True
 
 
 def best_turn(
-    hand: Sequence[Card], table: Sequence[Sequence[Card]], opened: bool, max_plays: int = MOST_PLAYS
+    hand: Sequence[Card],
+    table: Sequence[Sequence[Card]],
+    opened: bool,
+    max_plays: int = MOST_PLAYS,
+    most_visits: int | None = None,
 ) -> Turn | None:
     """The table turn that places the most hand cards, then the most points of them (a joker 48),
     then makes the fewest plays; ``None`` when there is none and the player must draw.
 
     Before opening only hand cards are played, totalling at least 24 opening points (a joker 0).
-    The same question always gets the same turn."""
+    The same question always gets the same turn. ``most_visits`` bounds the search for turns with
+    moves (a few seconds for a small hand on a big table are rare, but a hint must not take them):
+    past it, the best turn found so far, marked not :attr:`Turn.exact` (with no plays if it found
+    none); a count, not a clock, so the answer is still always the same."""
     budget = max(0, max_plays)
     hand_ids = [card_id(card) for card in hand]
     table_ids = [[card_id(card) for card in group] for group in table]
@@ -76,7 +85,8 @@ def best_turn(
         reach: _Reach | None = None
         known: list[Piece] = []  # the pieces found before a round: a piece found joins them
         move_limit = 1
-        while True:
+        exact = True
+        while exact:
             placed = sum(len(piece.hand) for piece in chosen)
             most_moves = budget - max(placed, 1)
             if move_limit > most_moves or placed >= len(hand_ids):
@@ -97,11 +107,17 @@ def best_turn(
                     reach.most,
                     reach.most_points,
                     moveless_most,
+                    most_visits,
                 )
             known[:] = [*pieces, *explorer.pieces.values()]
-            explorer.explore(move_limit, best)
+            try:
+                explorer.explore(move_limit, best)
+            except SearchCut:  # each piece found is whole: the best turn of those stands
+                exact = False
             chosen = _pack(pieces + list(explorer.pieces.values()), hand_ids, budget, opened)
             move_limit += 1
+        if not exact:  # no plays at all: it found none in time, though there may be one
+            return attrs.evolve(_turn(chosen, table_ids), exact=False)
     return _turn(chosen, table_ids) if chosen else None
 
 
