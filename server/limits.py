@@ -49,6 +49,8 @@ class Limits:
     bot_only_delay: float = attrs.field(default=0.2, validator=_positive)
     queue: int = attrs.field(default=256, validator=_positive)
     queue_bytes: int = attrs.field(default=1 << 20, validator=_positive)
+    # Every client's queue together: past it, the client with the most queued is dropped.
+    queue_total_bytes: int = attrs.field(default=128 << 20, validator=_positive)
     abandon_seconds: float = attrs.field(default=43200.0, validator=_positive)
     # One address's share over all its connections, which the per-connection rates alone would let
     # grow with connections_per_address: five connections' messages, four connections' hints (and
@@ -176,6 +178,11 @@ _FLAGS: dict[str, tuple[str, type, str]] = {
     "--abandon-after": ("abandon_seconds", float, "seconds a game with nobody at it is kept for its players"),
     "--queue": ("queue", int, "messages waiting for a slow client before it is dropped"),
     "--queue-bytes": ("queue_bytes", int, "bytes waiting for a slow client before it is dropped"),
+    "--queue-total-bytes": (
+        "queue_total_bytes",
+        int,
+        "bytes waiting for all clients together before the one with the most is dropped",
+    ),
     "--address-rate": ("address_rate", float, "messages a second one address may send, on average"),
     "--address-burst": ("address_burst", int, "messages one address may send at once, above its rate"),
     "--address-hint-rate": ("address_hint_rate", float, "hints a second one address may ask for, on average"),

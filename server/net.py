@@ -41,7 +41,7 @@ from protocol import (
 from .host import HintJob, Host
 from .journal import GameBegun, Record
 from .limits import DEFAULT_LIMITS, MAX_REFUSALS, Limits, TokenBucket, counted_address
-from .sockets import ACCEPT_SHORTAGES, LINGER_BYTES, NonBlockingSocket
+from .sockets import ACCEPT_SHORTAGES, LINGER_BYTES, Backlogs, NonBlockingSocket
 from .store import Store
 from .tables import BotJob, Outgoing
 from .work import Workers
@@ -95,6 +95,7 @@ class NottyServer:
         self.store = store
         host.recorded = store is not None
         self.limits = limits
+        self._backlogs = Backlogs(limits.queue_total_bytes)  # what every client's queue holds together
         self.links: dict[int, Link] = {}
         self._from: collections.Counter[str] = collections.Counter()  # open connections per address
         self._ids = itertools.count(1)
@@ -208,7 +209,7 @@ class NottyServer:
         now = trio.current_time()
         link = Link(
             next(self._ids),
-            NonBlockingSocket.from_stream(stream, limits.queue, limits.queue_bytes),
+            NonBlockingSocket.from_stream(stream, limits.queue, limits.queue_bytes, self._backlogs),
             Connection(Sender.SERVER),
             opened=now,
             heard=now,

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import collections
 import errno
+import logging
 import socket
 
 import trio
+
+log = logging.getLogger("notty.net")
 
 #: The most a closing connection reads (and drops) from a peer that goes on sending.
 LINGER_BYTES = 1 << 20
@@ -32,26 +35,59 @@ ACCEPT_SHORTAGES = {
 }
 
 
+class Backlogs:
+    """Every connection's backlog together, within one bound of ``limit`` bytes.
+
+    A connection's own bound keeps one peer that does not read from holding much
+    of the server's memory; this one keeps many such peers from holding a lot
+    together (up to 200 connections an address may each fill theirs). Past it,
+    the connection holding the most is dropped: the one whose peer has read the
+    least, which is where the bytes are.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.total = 0
+        self.holding: set[NonBlockingSocket] = set()  # the sockets with a backlog
+
+    def over(self) -> NonBlockingSocket | None:
+        """The socket to drop now, if the bound is passed."""
+        if self.total <= self.limit or not self.holding:
+            return None
+        return max(self.holding, key=lambda held: held.backlog_bytes)
+
+
 class NonBlockingSocket:
     """One client's socket: ``receive`` for its reader, ``send`` for anyone, ``flush`` for its writer."""
 
-    def __init__(self, sock: socket.socket, max_backlog: int, max_backlog_bytes: int | None = None) -> None:
+    def __init__(
+        self,
+        sock: socket.socket,
+        max_backlog: int,
+        max_backlog_bytes: int | None = None,
+        shared: Backlogs | None = None,
+    ) -> None:
         sock.setblocking(False)
         self._sock = sock
         self._backlog: collections.deque[bytes | memoryview] = collections.deque()
         self._backlog_bytes = 0  # the length of everything in _backlog
         self._max_backlog = max_backlog
         self._max_backlog_bytes = max_backlog_bytes
+        self._shared = shared
         self._backlog_grew = trio.lowlevel.ParkingLot()
         self.closing = False  # no more sends: flush what is queued, then stop
         self.broken = False  # the peer is gone or was dropped: nothing more goes either way
 
     @classmethod
     def from_stream(
-        cls, stream: trio.SocketStream, max_backlog: int, max_backlog_bytes: int | None = None
+        cls,
+        stream: trio.SocketStream,
+        max_backlog: int,
+        max_backlog_bytes: int | None = None,
+        shared: Backlogs | None = None,
     ) -> NonBlockingSocket:
         """Take over a stream's socket (its options, such as TCP_NODELAY, stay set)."""
-        return cls(socket.socket(fileno=stream.socket.detach()), max_backlog, max_backlog_bytes)
+        return cls(socket.socket(fileno=stream.socket.detach()), max_backlog, max_backlog_bytes, shared)
 
     @property
     def backlog(self) -> int:
@@ -83,6 +119,8 @@ class NonBlockingSocket:
 
         Full is either bound: so many messages, or so many bytes. A message
         always fits an empty backlog, whatever its size (frames are bounded).
+        If what waits here takes every backlog past the shared bound, the socket
+        holding the most is closed: ``False`` if that is this one.
         """
         if self.broken or self.closing:
             return True  # the peer will not read it: there is nothing to hold
@@ -95,12 +133,31 @@ class NonBlockingSocket:
         ):
             return False
         self._backlog.append(data)
-        self._backlog_bytes += len(data)
+        self._held(len(data))
         if len(self._backlog) == 1:  # nothing was waiting: it may go now, and the flusher wakes for the rest
             self._send_backlog()
             if self._backlog:
                 self._backlog_grew.unpark_all()
-        return True
+        shed = None if self._shared is None else self._shared.over()
+        if shed is not None:
+            log.warning(
+                "a connection with %d bytes unread dropped: all backlogs together passed %d bytes",
+                shed.backlog_bytes,
+                self._shared.limit if self._shared is not None else 0,
+            )
+            shed.close()
+        return shed is not self
+
+    def _held(self, change: int) -> None:
+        """The backlog grew (or shrank) by ``change`` bytes: the shared count follows."""
+        self._backlog_bytes += change
+        shared = self._shared
+        if shared is not None:
+            shared.total += change
+            if self._backlog_bytes:
+                shared.holding.add(self)
+            else:
+                shared.holding.discard(self)
 
     def close_after_flush(self) -> None:
         """Send nothing more; ``flush`` returns once what is queued has left."""
@@ -156,7 +213,7 @@ class NonBlockingSocket:
             except OSError:
                 self.close()
                 return
-            self._backlog_bytes -= sent
+            self._held(-sent)
             if sent < len(data):
                 self._backlog[0] = memoryview(data)[sent:]
                 return
@@ -168,7 +225,7 @@ class NonBlockingSocket:
             return
         self.broken = True
         self._backlog.clear()
-        self._backlog_bytes = 0
+        self._held(-self._backlog_bytes)
         self._backlog_grew.unpark_all()
         trio.lowlevel.notify_closing(self._sock)
         self._sock.close()

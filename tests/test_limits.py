@@ -268,11 +268,14 @@ def test_the_defaults_are_the_documented_ones() -> None:
         ("--abandon-after", "43200"),
         ("--queue", "256"),
         ("--queue-bytes", "1048576"),
+        ("--queue-total-bytes", "134217728"),
     ]:
         assert f"| `{flag}` | {value} |" in doc, f"{flag} is not documented with its default {value}"
 
 
-@pytest.mark.parametrize("field", ["hello_seconds", "rate", "burst", "max_tables", "queue", "queue_bytes"])
+@pytest.mark.parametrize(
+    "field", ["hello_seconds", "rate", "burst", "max_tables", "queue", "queue_bytes", "queue_total_bytes"]
+)
 @pytest.mark.parametrize("value", [0, -1, float("nan"), float("inf")])
 def test_nonsense_limits_are_refused(field: str, value: float) -> None:
     with pytest.raises(ValueError, match=field):
@@ -309,6 +312,8 @@ def test_every_flag_sets_its_limit() -> None:
             "16",
             "--queue-bytes",
             "65536",
+            "--queue-total-bytes",
+            "1000000",
             "--abandon-after",
             "600",
             "--max-bot-tables-per-address",
@@ -342,6 +347,7 @@ def test_every_flag_sets_its_limit() -> None:
         tables_per_address=2,
         queue=16,
         queue_bytes=65536,
+        queue_total_bytes=1_000_000,
         abandon_seconds=600.0,
         bot_tables_per_address=1,
         games_per_hour=12,

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 import trio
 
-from server.sockets import NonBlockingSocket
+from server.sockets import Backlogs, NonBlockingSocket
 
 CHUNK = b"x" * 65536
 Pair = tuple[socket.socket, socket.socket]
@@ -184,3 +184,40 @@ async def test_a_peer_that_resets_breaks_the_socket_quietly(
             assert wire.send(b"x" * 1000)
             await trio.sleep(0.01)
         assert await wire.receive(100) == b""
+
+
+def _pairs(count: int) -> list[Pair]:
+    """``count`` connected pairs with small buffers (see :func:`pair`)."""
+    made = []
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        for _ in range(count):
+            theirs = socket.create_connection(listener.getsockname())
+            ours, _ = listener.accept()
+            ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            theirs.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            made.append((ours, theirs))
+    return made
+
+
+async def test_past_the_shared_bound_the_socket_holding_most_is_dropped() -> None:
+    """No peer reads: together the backlogs pass the shared bound, and the socket holding the most
+    is closed, whichever socket was sending (the kernel takes a few KiB of each: ``<`` not ``==``)."""
+    pairs = _pairs(2)
+    try:
+        shared = Backlogs(limit=8 * len(CHUNK))
+        wires = [NonBlockingSocket(ours, 100, None, shared) for ours, _ in pairs]
+        for _ in range(6):
+            assert wires[0].send(CHUNK)
+        assert wires[1].send(CHUNK)
+        assert shared.total == wires[0].backlog_bytes + wires[1].backlog_bytes <= shared.limit
+        assert shared.holding == set(wires)
+        shared.limit = shared.total + len(CHUNK)  # one more chunk fits, two do not
+        assert wires[1].send(CHUNK) and wires[1].send(CHUNK)  # past the bound: wires[0] holds the most
+        assert wires[0].broken and not wires[1].broken
+        assert shared.total == wires[1].backlog_bytes and shared.holding == {wires[1]}
+        sent = [wires[1].send(CHUNK) for _ in range(6)]  # now it holds the most itself
+        assert False in sent and wires[1].broken and shared.total == 0 and not shared.holding
+    finally:
+        for ours, theirs in pairs:
+            ours.close()
+            theirs.close()
