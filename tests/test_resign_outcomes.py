@@ -1,0 +1,52 @@
+"""Resigning's pure rule (server.resign), where mutation testing found the resigning tests silent:
+when a bot seat keeps a game going, how several names are listed, and a game nobody resigned."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import Outcome
+from server.resign import RESIGNED, conceded, ends_at_once, resigned_last
+
+NAMES = ["ann", "bob", "cy", "dee"]
+
+
+@pytest.mark.parametrize(
+    ("seats", "resigned", "people", "ends"),
+    [
+        (2, [0], [1], True),  # one seat left
+        (3, [0], [], True),  # bots alone play on: nobody to play for
+        (4, [0], [1], False),  # a person plays on against bots
+        (4, [0], [1, 2, 3], False),
+        (4, [0, 1], [2], False),
+        (4, [0, 1, 2], [3], True),
+    ],
+)
+def test_a_game_ends_at_once_only_when_no_person_plays_on_with_another_seat(
+    seats: int, resigned: list[int], people: list[int], ends: bool
+) -> None:
+    assert ends_at_once(seats, resigned, people) is ends
+
+
+def test_several_names_are_listed_with_and_before_the_last() -> None:
+    outcome = conceded(NAMES, [2, 1])
+    assert outcome == Outcome(
+        ((0, 3), (1, 2)), RESIGNED, "cy and bob resigned: ann and dee share first place"
+    )
+    assert conceded(NAMES, [1, 2, 3]).text == "bob, cy and dee resigned: ann wins"
+    assert conceded(NAMES, [3]).text == "dee resigned: ann, bob and cy share first place"
+
+
+def test_a_game_nobody_resigned_keeps_its_own_outcome() -> None:
+    outcome = Outcome(((1,), (0, 2), (3,)), "out", "bob went out")
+    assert resigned_last(outcome, NAMES, []) is outcome
+
+
+def test_the_resigned_go_last_and_the_text_stays_within_400_characters() -> None:
+    outcome = Outcome(((1,), (0, 2), (3,)), "out", "x" * 400)
+    moved = resigned_last(outcome, NAMES, [2, 1])
+    assert moved.ranking == ((0,), (3,), (1, 2)) and moved.reason == "out"
+    assert moved.text == "x" * 400
+    short = resigned_last(Outcome(((1,), (0, 2)), "out", "bob went out"), NAMES, [0])
+    assert short.text == "bob went out (ann resigned, so ranked last)"
+    assert short.ranking == ((1,), (2,), (0,))
