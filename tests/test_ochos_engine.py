@@ -156,17 +156,23 @@ def test_refusal_reasons() -> None:
     assert not state.two_pending and state.hand_sizes()[0] == 6
 
 
-def test_an_eight_names_a_colour_unless_it_is_the_last_card() -> None:
-    state = game(["R8 G1 G2 G3 G4", "Y1 Y3 Y4 Y5 Y6", "B1 B3 B4 B5 B6"], "R1")
-    state.apply(0, Play(Card.parse("R8"), "B"))
-    assert state.named == "B"
-    refused(state, 1, Play(Card.parse("Y1")), Reason.NO_MATCH)
+def down_to_an_eight() -> Game:
+    """Seat 0 holds only R8, its last card, and is to play; seat 1 holds several."""
     last = game(["R1 R2 R3 R4 R8", "R5 R6 R7 Y1 Y2"], "G1", Rules(eights=True))
     for mine, theirs in (("R1", "R5"), ("R2", "R6"), ("R3", "R7")):
         last.apply(0, Play(Card.parse(mine)))
         last.apply(1, Play(Card.parse(theirs)))
     last.apply(0, Play(Card.parse("R4")))
     last.apply(1, Draw())
+    return last
+
+
+def test_an_eight_names_a_colour_unless_it_is_the_last_card() -> None:
+    state = game(["R8 G1 G2 G3 G4", "Y1 Y3 Y4 Y5 Y6", "B1 B3 B4 B5 B6"], "R1")
+    state.apply(0, Play(Card.parse("R8"), "B"))
+    assert state.named == "B"
+    refused(state, 1, Play(Card.parse("Y1")), Reason.NO_MATCH)
+    last = down_to_an_eight()
     assert last.hand(0) == cards("R8")
     refused(last, 0, Play(Card.parse("R8"), "R"), Reason.MUST_NOT_NAME_COLOUR)
     assert last.legal_actions() == [Play(Card.parse("R8"))]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_ochos_engine import down_to_an_eight
 
 from games.ochos_locos import PRESETS, Card, CardError, Rules, full_deck
 from games.ochos_locos.actions import Action, Draw, Play, TakeTwo
@@ -88,12 +89,7 @@ def test_a_seat_not_to_move_is_asked_about_its_own_hand() -> None:
     assert state.playable() == state.playable(1) == list(cards("Y2 G2"))
     assert state.playable(0) == []
     # Seat 0 down to its 8 while seat 1 still holds several: only seat 1's 8 would name a colour.
-    last = game(["R1 R2 R3 R4 R8", "R5 R6 R7 Y1 Y2"], "G1", Rules(eights=True))
-    for mine, theirs in (("R1", "R5"), ("R2", "R6"), ("R3", "R7")):
-        last.apply(0, Play(Card.parse(mine)))
-        last.apply(1, Play(Card.parse(theirs)))
-    last.apply(0, Play(Card.parse("R4")))
-    last.apply(1, Draw())
+    last = down_to_an_eight()
     eight = Card.parse("R8")
     assert not last.names_colour(eight)
     assert last.names_colour(eight, 1) and not last.names_colour(eight, 0)
@@ -164,12 +160,7 @@ def test_a_refused_colour_says_why_no_colour_may_be_named() -> None:
     assert message(part3, 0, Play(Card.parse("R2"), "G"), Reason.MUST_NOT_NAME_COLOUR).endswith(
         "only an 8 names a colour"
     )
-    last = game(["R1 R2 R3 R4 R8", "R5 R6 R7 Y1 Y2"], "G1", Rules(eights=True))
-    for mine, theirs in (("R1", "R5"), ("R2", "R6"), ("R3", "R7")):
-        last.apply(0, Play(Card.parse(mine)))
-        last.apply(1, Play(Card.parse(theirs)))
-    last.apply(0, Play(Card.parse("R4")))
-    last.apply(1, Draw())
+    last = down_to_an_eight()
     assert message(last, 0, Play(Card.parse("R8"), "R"), Reason.MUST_NOT_NAME_COLOUR).endswith(
         "an 8 played as the last card names nothing"
     )
