@@ -534,3 +534,16 @@ def test_a_hint_whose_search_stops_at_its_limit_says_so(monkeypatch: pytest.Monk
     full = hint(table_match(["5H 9H", "2C"], ["3H 4S 5H 6S 7H 8S"], [True]))
     assert sorted(full.data["placed"]) == ["5H", "9H"]
     assert "limit" not in full.text
+
+
+@needs_solver
+def test_plays_begun_with_the_other_copy_of_a_card_are_kept_too() -> None:
+    """Two 7Hs: the plan plays one into a run and one into a set of 7s; the player began the set
+    with the copy the plan lists first, and the plays are still the best turn's."""
+    match = table_match(["7H 7H 8S 9H 7S 7D 2C", "2D"], ["5S 5H 5D"], [True])
+    assert hint(match).actions == ("play 7H 8S 9H", "play 7S 7H 7D", "end")
+    for text in ("play 7H", "play 7S to 2", "play 7D to 2"):
+        match.apply(0, match.parse_action(text))
+    answer = hint(match)
+    assert answer.actions == ("play 7H 8S 9H", "end"), answer.text
+    assert isinstance(make_bot("greedy", random.Random(0)).choose(match.bot_view(0)), Place)

@@ -13,7 +13,7 @@ at the end, within the play limit.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ._cards import Card
 from ._plays import Play, as_made
@@ -30,22 +30,28 @@ def adopt(
     so ``as_made`` of the result's first plays gives back that prefix."""
     goal = _outcome(hand, table, plan)
     for kept in range(len(made), 0, -1):
-        rest = _rest(plan, made[:kept], len(table))
-        if rest is None or kept + len(rest) > most:
-            continue
-        turn = (*_raw(made[:kept], len(table)), *rest)
-        if _outcome(hand, table, turn) == goal:
-            return turn
+        begun = _raw(made[:kept], len(table))
+        for rest in _rests(plan, made[:kept], len(table)):
+            turn = (*begun, *rest)
+            if len(turn) <= most and _outcome(hand, table, turn) == goal:
+                return turn
     return tuple(plan)
 
 
-def _rest(plan: Sequence[Play], made: Sequence[Play], groups: int) -> tuple[Play, ...] | None:
-    """The plays of ``plan`` that ``made`` did not make, renumbered to follow it; ``None`` if a
-    made play is none of the plan's (same card, same source, same target)."""
+def _rests(plan: Sequence[Play], made: Sequence[Play], groups: int) -> Iterator[tuple[Play, ...]]:
+    """The plays of ``plan`` that ``made`` did not make, renumbered to follow it: one for each way
+    of pairing every made play with one of the plan's (same card, source and target), since two
+    copies of a card may stand for either of the plan's (at most six plays each side)."""
     planned = as_made(plan, groups)
-    ours: dict[int, int] = {}  # a new group's number in made -> its number in the plan
     used = [False] * len(planned)
-    for play in made:
+
+    def pair(at: int, ours: dict[int, int]) -> Iterator[tuple[Play, ...]]:
+        if at == len(made):
+            rest = _renumbered(planned, used, ours, groups)
+            if rest is not None:
+                yield rest
+            return
+        play = made[at]
         for index, wanted in enumerate(planned):
             if used[index] or wanted.card != play.card:
                 continue
@@ -53,19 +59,28 @@ def _rest(plan: Sequence[Play], made: Sequence[Play], groups: int) -> tuple[Play
             if _same(play.source, wanted.source, paired, groups) and _same(
                 play.target, wanted.target, paired, groups
             ):
-                ours, used[index] = paired, True
-                break
-        else:
-            return None
+                used[index] = True
+                yield from pair(at + 1, paired)
+                used[index] = False
+
+    return pair(0, {})
+
+
+def _renumbered(
+    planned: Sequence[Play], used: Sequence[bool], ours: dict[int, int], groups: int
+) -> tuple[Play, ...] | None:
+    """The plays of ``planned`` not ``used``, their new groups numbered after the made ones
+    (``ours``: a new group's number as made -> in the plan); ``None`` if one moves a card out
+    of a new group before the rest has made it."""
     theirs = {plan_number: number for number, plan_number in ours.items()}
-    count = groups + len(ours)  # groups on the table once ``made`` is made
+    count = groups + len(ours)  # groups on the table once the made plays are made
     rest = []
     for index, play in enumerate(planned):
         if used[index]:
             continue
         source = play.source if play.source is None or play.source < groups else theirs.get(play.source)
         if play.source is not None and source is None:
-            return None  # from a new group the rest has not made yet: not this order
+            return None
         target: int | None = play.target
         if play.target is not None and play.target >= groups:
             target = theirs.get(play.target)
