@@ -55,7 +55,7 @@ from protocol import (
 
 from .commands import Reply
 from .session import Output, Session
-from .sgr import PLAIN, Span, columns, parse, plain, wrap
+from .sgr import Span, columns, parse, plain, render, wrap
 from .tokens import SeatStore, server_key
 
 #: The protocol's rule for a name (:data:`protocol.NAME`) in words, for the user.
@@ -225,20 +225,9 @@ def _laid_out(line: str) -> bool:
 
 
 def _coloured(spans: Sequence[Span]) -> str:
-    """A row of spans, back in the colour codes they were read from (:func:`sgr.parse`), without the
-    space it was broken at."""
-    spans = [*spans[:-1], Span(spans[-1].text.rstrip(" "), spans[-1].style)] if spans else []
-    text = ""
-    for span in spans:
-        style = span.style
-        if style == PLAIN:
-            text += span.text
-            continue
-        codes = ["1"] if style.bold else []
-        if style.colour is not None:
-            codes.append(str((90 if style.bright else 30) + style.colour))
-        text += f"\x1b[{';'.join(codes)}m{span.text}\x1b[0m"
-    return text
+    """A wrapped row, back in colour codes, without the space it was broken at."""
+    last = [Span(spans[-1].text.rstrip(" "), spans[-1].style)] if spans else []
+    return render([*spans[:-1], *last])
 
 
 class Client:

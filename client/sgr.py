@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 import attrs
 
@@ -57,6 +58,21 @@ def parse(text: str) -> list[Span]:
         at = escape.end()
     _add(spans, text[at:], style)
     return spans
+
+
+def render(spans: Sequence[Span]) -> str:
+    """Spans as text with the colour codes :func:`parse` reads (bold, a colour, bright): its inverse."""
+    text = ""
+    for span in spans:
+        style = span.style
+        if style == PLAIN:
+            text += span.text
+            continue
+        codes = ["1"] if style.bold else []
+        if style.colour is not None:
+            codes.append(str((90 if style.bright else 30) + style.colour))
+        text += f"\x1b[{';'.join(codes)}m{span.text}\x1b[0m"
+    return text
 
 
 def plain(text: str) -> str:

@@ -23,7 +23,7 @@ from test_client_session import notty_view, welcomed
 
 from client.screen import LOG_LINES, Screen
 from client.session import Session
-from client.sgr import PLAIN, Span, Style, columns, fit, parse, plain, wrap
+from client.sgr import PLAIN, Span, Style, columns, fit, parse, plain, render, wrap
 from games._ui import ANSI, coloured
 from protocol import Seated, State
 
@@ -407,6 +407,7 @@ def test_the_colour_codes_our_uis_write_become_styles() -> None:
         Span("B4", Style(bold=True, colour=4)),
     ]
     assert plain(line) == "  ann discards R3 B4"
+    assert parse(render(parse(line))) == parse(line)  # render writes back what parse reads
     assert parse("\x1b[31mred\x1b[39m back \x1b[1mbold\x1b[22m not") == [
         Span("red", Style(colour=1)),
         Span(" back "),
