@@ -154,13 +154,14 @@ class Connection:
                 fatal=True,
             )
 
-    def send(self, message: Message) -> bytes:
-        """The bytes that carry ``message`` to the peer."""
+    def send(self, message: Message, *, frame: bytes | None = None) -> bytes:
+        """The bytes that carry ``message`` to the peer. ``frame`` is those bytes, packed before
+        for another peer (a message sent to many, such as a server's list of tables, is packed once)."""
         if message.SENDER is not self.our_role:
             raise LocalProtocolError(f"a {self.our_role.value} does not send {message.TYPE}")
         if type(message) not in self.allowed(self.our_role, self.state):
             raise LocalProtocolError(f"cannot send {message.TYPE} while {self.state.value}")
-        data = encode_frame(message.wire_body())
+        data = encode_frame(message.wire_body()) if frame is None else frame
         self._advance(message)
         return data
 

@@ -36,6 +36,8 @@ from protocol import (
     ProtocolError,
     Sender,
     State,
+    Tables,
+    encode_frame,
 )
 
 from .host import HintJob, Host
@@ -87,6 +89,24 @@ class Link:
         return not (self.ending or self.closing)
 
 
+class ListFrame:
+    """The lobby's list, packed once for every request until it changes. It is up to 64 KB and any
+    client may ask for it as often as its rate allows: packed per request, clients that asked and
+    never read made everyone else's replies wait."""
+
+    def __init__(self) -> None:
+        self._kept: tuple[Tables, bytes] | None = None
+
+    def packed(self, message: Message) -> bytes | None:
+        """``message``'s frame if it is a list of tables (else ``None``: pack it as usual)."""
+        if not isinstance(message, Tables):
+            return None
+        kept = self._kept
+        if kept is None or kept[0] is not message:
+            kept = self._kept = (message, encode_frame(message.wire_body()))
+        return kept[1]
+
+
 class NottyServer:
     def __init__(
         self, host: Host, *, store: Store | None = None, limits: Limits = DEFAULT_LIMITS, bot_threads: int = 2
@@ -113,6 +133,7 @@ class NottyServer:
         self._unrecorded: list[Record] = []
         self._held: list[tuple[Link, Message]] = []
         self._commit_wanted = trio.Event()
+        self._list_frame = ListFrame()
 
     async def serve(
         self,
@@ -498,7 +519,7 @@ class NottyServer:
         if link.protocol.state is ConnectionState.CLOSED and not isinstance(message, (Error, Goodbye)):
             return  # the peer said bye before this reply to an earlier message could go: nobody to tell
         try:
-            data = link.protocol.send(message)
+            data = link.protocol.send(message, frame=self._list_frame.packed(message))
         except Exception:  # out of turn, too big for one frame, or a game's data msgpack cannot carry
             # A bug on our side: it costs this message, never the task sending it (which, for held
             # replies, serves every connection).

@@ -25,6 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_net import Client, _my_turn
 
+import protocol._connection
 from protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -730,6 +731,41 @@ async def test_a_client_that_does_not_read_is_dropped_when_its_queue_is_full(
     assert "is not reading: dropped" in caplog.text
     heard = await _until_closed(eve)
     assert sum(isinstance(m, Tables) for m in heard) < asked
+
+
+async def test_the_lobby_list_is_packed_once_for_every_request_until_it_changes(
+    start: Start, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Clients that ask for a 60 KB list as fast as their rate allows, and never read it, made
+    everyone's replies wait while the server packed it for each of them."""
+    packed: list[int] = []  # the tables of each list packed
+
+    def counting(body: dict[str, Any]) -> bytes:
+        if body["type"] == "tables":
+            packed.append(len(body["tables"]))
+        return encode_frame(body)
+
+    monkeypatch.setattr(net, "encode_frame", counting, raising=False)
+    monkeypatch.setattr(protocol._connection, "encode_frame", counting)  # a connection's own packing
+    _, port = await start()
+    carol = await Client.connect(port, "carol")
+    await carol.send(notty_table("classic", 3))
+    await carol.expect(Seated)
+    ann, bob = await Client.connect(port, "ann"), await Client.connect(port, "bob")
+    packed.clear()  # the lists that came with each welcome
+    lists = []
+    for client in (ann, bob, ann, bob):
+        await client.send(ListTables())
+        lists.append(await client.expect(Tables))
+    assert packed == [1] and all(listed == lists[0] for listed in lists)
+    await ann.send(notty_table("classic", 2))  # a change the list shows: packed again, once
+    await ann.expect(Seated)
+    await ann.expect(Tables)  # her own table's
+    for client in (bob, ann, bob):
+        await client.send(ListTables())
+        lists.append(await client.expect(Tables))
+    assert packed == [1, 1, 2]
+    assert len(lists[-1].tables) == len(lists[0].tables) + 1 and lists[-1] == lists[-2] == lists[-3]
 
 
 async def test_a_goodbye_from_elsewhere_closes_a_connection_that_stopped_reading_soon(start: Start) -> None:
