@@ -139,8 +139,8 @@ def _check_others(
     """Who is to sit in the other seats: each a bot of this game or ``human``."""
     for word in others:
         elsewhere = _elsewhere(word, game, catalog)
-        if elsewhere and word not in players:  # 'hard', a level of Notty's, at a table of huxxy
-            raise ValueError(f"{elsewhere}; players are {', '.join(players)}")
+        if elsewhere and word not in players:  # 'hard' (a level of Notty's), 'qlearn' at a table of huxxy
+            raise ValueError(elsewhere)
         if is_number(word):
             raise ValueError(f"the number of seats goes first: {_usage(ui)}")
         if word == game.name or word in game.variants:
@@ -173,14 +173,25 @@ def _neither(
 
 
 def _elsewhere(word: str, game: GameInfo, catalog: Catalog) -> str:
-    """For a word that names or sets an option of other games' tables and not of ``game``'s (``hard``,
-    ``limit``, ``turn_limit`` at a table of huxxy), which games' tables have it; else ``""``."""
-    if word in _option_words(game, catalog):
+    """For a word of other games' tables and not of ``game``'s, whose it is: a variant
+    (``five-colour`` at a table of huxxy), a player (``qlearn``), or a word that names or sets an
+    option (``hard``, ``limit``, ``turn_limit``), then who plays here; else ``""``."""
+    if word in {game.name, *game.variants, *game.bots, *_option_words(game, catalog)}:
         return ""
-    games = [other.name for other in catalog.games.values() if word in _option_words(other, catalog)]
-    if not games:
-        return ""
-    return f"{word!r} sets an option that {' and '.join(games)} tables have and {game.name} tables do not"
+    others = [other for other in catalog.games.values() if other.name != game.name]
+    if variant_of := [other.name for other in others if word in other.variants]:
+        noun, ours = catalog.ui(variant_of[0]).variant_noun, catalog.ui(game.name).variant_noun
+        where = f"{' and '.join(variant_of)}, not a {ours} of {game.name} ({', '.join(game.variants)})"
+        return f"{word!r} is a {noun} of {where}"
+    players = (*game.bots, HUMAN)
+    players_are = f"players are {', '.join(players)}"
+    if player_of := [other.name for other in others if word in other.bots]:
+        where = f"{' and '.join(player_of)} tables, not at {game.name} tables"
+        return f"{word!r} plays at {where}; {players_are}" + _then(did_you_mean(word, players))
+    if games := [other.name for other in others if word in _option_words(other, catalog)]:
+        where = f"{' and '.join(games)} tables have and {game.name} tables do not"
+        return f"{word!r} sets an option that {where}; {players_are}"
+    return ""
 
 
 def _option_words(game: GameInfo, catalog: Catalog) -> set[str]:

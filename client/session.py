@@ -109,6 +109,10 @@ class Session:
         self._games_of: dict[int, str] = {}  # each table's game, from every list seen
         self._seats_of: dict[int, int] = {}  # each table's number of seats, from every list seen
         self.goodbye: str | None = None  # why the server said goodbye, once it has
+        self.welcome_heard = False  # on this connection (a goodbye before the welcome is none)
+        # The server said, on this connection, that it is stopping (error shutting-down): it keeps
+        # its games, so it is worth reconnecting to, as after a dropped connection.
+        self.shutting_down = False
         self.arrived = False  # the server has seated us (or let us watch) on this connection
         self.unsaved: str | None = None  # why our seat could not be kept on disk, if it could not
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
@@ -120,6 +124,7 @@ class Session:
     def hello(self) -> Hello:
         """The first message on each connection: it resumes our seat, if we hold one."""
         self.open_seats = 0  # a table asked for on a lost connection is not waiting here
+        self.welcome_heard = self.shutting_down = False
         return Hello(PROTOCOL_VERSION, self.name, self.token)
 
     def arrival(self, built_in: bool) -> Reply:
@@ -196,6 +201,13 @@ class Session:
         match message:
             case Welcome(_, server, games):
                 self.catalog = Catalog.from_welcome(games)
+                self.welcome_heard = True
+                if self.token is None and self.table is not None:
+                    # We watched a table on the last connection; a new one starts in the lobby.
+                    watched = self.table
+                    self.back_to_lobby()
+                    again = f"'watch {watched}' watches table {watched} again"
+                    return Output((f"connected to {server}; you are in the lobby ({again})",))
                 resuming = ""
                 if self.token:
                     at = f" at table {self.table}" if self.table is not None else ""
@@ -244,6 +256,12 @@ class Session:
                 )
                 # as on arriving without a seat: show a person what could be joined
                 return Output((line,), (ListTables(),) if self.interactive else ())
+            case Error("shutting-down", _, _):
+                self.shutting_down = True  # what it means, the client says as it reconnects
+                return Output()
+            case Goodbye(reason) if self.shutting_down:
+                self.goodbye = reason
+                return Output()
             case Error("resumed-elsewhere", text, _):
                 # The seat is the other connection's now, and so is its token on disk: nothing of
                 # it is ours to keep, drop or speak of on leaving.

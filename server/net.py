@@ -59,6 +59,9 @@ FLUSH_SECONDS = 2.0
 #: How often the game record's log is copied into its database file, in a worker thread.
 CHECKPOINT_SECONDS = 1.0
 MAX_TEXT = 500
+#: What every client is told, with the error ``shutting-down``, as the server stops: a client that
+#: knows the code reconnects, for its seat (or the lobby) comes back with the next start.
+SHUTTING_DOWN = "the server is shutting down or restarting; its games are kept for when it is back"
 #: Addresses whose allowances are kept before those grown back in full are forgotten.
 MAX_ALLOWANCES = 4096
 
@@ -134,6 +137,7 @@ class NottyServer:
         self._held: list[tuple[Link, Message]] = []
         self._commit_wanted = trio.Event()
         self._list_frame = ListFrame()
+        self._stopping = False  # shutting down: a connection that arrives now is turned away
 
     async def serve(
         self,
@@ -192,10 +196,17 @@ class NottyServer:
 
     async def shutdown(self, reason: str = "the server is shutting down") -> None:
         """Tell every client goodbye and give the messages a moment to leave; the games stay as they
-        are (no bot plays on, no game ends as its watchers go), to be restored on the next start."""
+        are (no bot plays on, no game ends as its watchers go), to be restored on the next start.
+
+        The error ``shutting-down`` comes first, so that a client can tell a stop it may wait out
+        from a goodbye it may not; one that tries again meanwhile is told the same and turned away,
+        never welcomed by a host that has stopped."""
+        self._stopping = True
         self.host.close()
         for link in list(self.links.values()):
-            self._queue(link, Goodbye(reason))
+            if not link.ending:  # one already told goodbye, and why, is told nothing more
+                self._queue(link, Error("shutting-down", SHUTTING_DOWN))
+                self._queue(link, Goodbye(reason))
         with trio.move_on_after(1):
             while self.links:
                 await trio.sleep(0.01)
@@ -216,6 +227,9 @@ class NottyServer:
         except OSError:
             peer = address = "?"
         limits = self.limits
+        if self._stopping:
+            await self._turn_away(stream, peer, Error("shutting-down", SHUTTING_DOWN))
+            return
         if len(self.links) >= limits.max_connections:
             text = f"the server is full ({limits.max_connections} connections): try again later"
             await self._turn_away(stream, peer, Error("server-full", text))

@@ -198,8 +198,12 @@ def test_new_plays_any_game_the_server_lists(line: str, expected: CreateTable) -
         ("new parlour 7", "a duel table has 2 seats"),
         ("new grand 9", "a grand table has 3 to 6 seats"),
         (
+            "new parlour wizard",
+            "'wizard' is neither a game (notty, parlour), a variant of parlour (duel, grand)",
+        ),
+        (
             "new parlour expert",
-            "'expert' is neither a game (notty, parlour), a variant of parlour (duel, grand)",
+            "'expert' plays at notty tables, not at parlour tables; players are dummy, sharp",
         ),
         ("new parlour points 5", "'points' takes a whole number, 10 to 500"),
         ("new parlour speed fast", "'speed' takes one of slow, quick"),
@@ -239,6 +243,46 @@ def test_another_games_option_is_named_as_theirs_wherever_it_stands(line: str, s
     reply = welcomed(*HOSTED).typed(line)
     assert reply.messages == () and reply.say.startswith(says), reply.say
     assert "did you mean" not in reply.say
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        (
+            "new huxxy five-colour",
+            "'five-colour' is a preset of notty, not a variant of huxxy (huxxy, huxxy-jokers)",
+        ),
+        (
+            "new five-colour huxxy",
+            "'five-colour' is a preset of notty, not a variant of huxxy (huxxy, huxxy-jokers)",
+        ),
+        (
+            "new notty huxxy-jokers",
+            "'huxxy-jokers' is a variant of huxxy, not a preset of notty (classic, five-colour)",
+        ),
+        ("new huxxy 3 five-colour", "'five-colour' is a preset of notty, not a variant of huxxy"),
+        (
+            "new huxxy 4 qlearn",
+            "'qlearn' plays at notty tables, not at huxxy tables; players are greedy, expert, random, human",
+        ),
+        ("new huxxy 3 rule", "'rule' plays at ochos-locos tables, not at huxxy tables; players are"),
+        (
+            "new huxxy expert-hard",
+            "'expert-hard' plays at notty tables, not at huxxy tables; players are greedy",
+        ),
+        ("new ochos-locos 3 expert qlearn", "'qlearn' plays at notty tables, not at ochos-locos tables"),
+    ],
+)
+def test_another_games_variant_or_player_is_named_as_theirs(line: str, says: str) -> None:
+    reply = welcomed(*HOSTED).typed(line)
+    assert reply.messages == () and reply.say.startswith(says), reply.say
+
+
+def test_a_player_of_another_game_still_gets_a_guess_at_ours() -> None:
+    said = welcomed(*HOSTED).typed("new huxxy 3 expert expert-easy").say
+    assert said.startswith("'expert-easy' plays at notty tables") and said.endswith(
+        "; did you mean 'expert'?"
+    )
 
 
 @pytest.mark.parametrize("games", [HOSTED, (NOTTY, PARLOUR)], ids=["hosted", "parlour"])
