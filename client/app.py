@@ -72,7 +72,7 @@ CONNECT_TIMEOUT = 10.0
 #: A ping after this long without sending: the server drops connections silent for 60 s.
 HEARTBEAT_SECONDS = 20.0
 #: Errors the server sends of itself, or about the seat token sent with hello: none refuses a line.
-UNPROMPTED_ERRORS = frozenset({"not-recorded", "turn-time", "bad-token"})
+UNPROMPTED_ERRORS = frozenset({"not-recorded", "turn-time", "bad-token", "shutting-down"})
 
 
 #: What feeds :func:`_play` the lines typed, then ``None`` at the end of input.
@@ -500,7 +500,11 @@ async def _play(
                 except ConnectionLost as lost:
                     client.lost = str(lost)
                 connection.cancel_scope.cancel()
-            if client.welcomed():
+            # The server is stopping, and keeps its games: wait for it as for a dropped connection.
+            restarting = client.session.shutting_down and not client.closing
+            if restarting and reconnecting is not None and not client.session.welcome_heard:
+                pass  # turned away by a server still stopping: the same budget goes on
+            elif client.welcomed():
                 reconnecting = None  # a later drop has a budget of its own
             elif client.lost is None:  # connected, but not welcomed in time
                 if reconnecting is None:  # a silent listener: no waiting on it for ever
@@ -511,26 +515,38 @@ async def _play(
                     )
                     return 1
                 client.lost = "no answer in time"  # while reconnecting: as good as lost, so try again
-            if client.lost is None and not client.closing:  # the server said goodbye, unasked
+            if restarting:
+                if reconnecting is None:
+                    reconnecting = _Reconnecting("the server shut down", restart=True)
+                    terminal.show(
+                        f"the server is shutting down or restarting; trying to reconnect for up to "
+                        f"{reconnecting.seconds:g} s (Ctrl-C quits)"
+                    )
+            elif client.lost is None and not client.closing:  # the server said goodbye, unasked
                 nursery.cancel_scope.cancel()
                 reason = client.session.goodbye or "it closed the connection"
                 ended = f"notty-client: the server at {where} ended the connection: {reason}"
                 terminal.last_words([ended, *client.session.leaving()])
                 return 1
-            if client.lost is None or client.closing:
+            elif client.lost is None or client.closing:
                 nursery.cancel_scope.cancel()
                 return 0
-            if client.session.catalog is None:  # never welcomed: whatever answers there is not a notty server
+            elif client.session.catalog is None:  # never welcomed: what answers there is no notty server
                 nursery.cancel_scope.cancel()
                 sys.stderr.write(f"notty-client: {where} does not answer as a notty server: {client.lost}\n")
                 return 1
-            if reconnecting is None:
+            elif reconnecting is None:
                 terminal.show(f"connection lost ({client.lost}); reconnecting")
                 reconnecting = _Reconnecting(client.lost)
             welcome_by = await reconnecting.connect(client, host, port, connect_timeout)
             if welcome_by is None:
-                sys.stderr.write(f"notty-client: lost the connection to {where}: {reconnecting.why}\n")
                 nursery.cancel_scope.cancel()
+                if reconnecting.restart:  # as when the server ends the connection: the seat is kept
+                    back = f"it was not back within {reconnecting.seconds:g} s"
+                    gone = f"notty-client: the server at {where} shut down, and {back}"
+                    terminal.last_words([gone, *client.session.leaving()])
+                else:
+                    sys.stderr.write(f"notty-client: lost the connection to {where}: {reconnecting.why}\n")
                 return 1
             deadline = welcome_by
     return 0  # pragma: no cover
@@ -562,11 +578,13 @@ async def _then_stop(work: Callable[[], Awaitable[None]], client: Client, scope:
 
 class _Reconnecting:
     """A welcomed connection dropped: connect again, for up to :data:`RECONNECT_SECONDS`, until a try
-    is welcomed. ``why``: why it dropped."""
+    is welcomed. ``why``: why it dropped; ``restart``: the server said it was stopping (it keeps
+    its games, so the seat it held is worth keeping if it does not come back)."""
 
-    def __init__(self, why: str) -> None:
-        self.why = why
-        self.until = trio.current_time() + RECONNECT_SECONDS  # the module's value now: a test may shorten it
+    def __init__(self, why: str, restart: bool = False) -> None:
+        self.why, self.restart = why, restart
+        self.seconds = RECONNECT_SECONDS  # the module's value now: a test may shorten it
+        self.until = trio.current_time() + self.seconds
         self.delay = 0.2  # before the next try; doubled after each, to 5 s
 
     async def connect(self, client: Client, host: str, port: int, connect_timeout: float) -> float | None:

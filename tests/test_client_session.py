@@ -397,9 +397,12 @@ def test_a_hint_is_shown_with_its_groups_alternatives_and_outs() -> None:
         "alternatives": [["R6", "Y6", "G6", "B6"]],
         "outs": [{"card": "K6", "gain": 1}, {"card": "G8", "gain": 1}],
     }
-    lines = shown(session, Hint("discard 6 cards: R6 Y6 B6  G5 G6 G7", ("discard R6 Y6 B6",), data))
+    commands = ("discard R6 Y6 B6", "discard G5 G6 G7")
+    lines = shown(session, Hint("discard 6 cards: R6 Y6 B6  G5 G6 G7", commands, data))
     assert lines == [
         "hint: discard 6 cards: R6 Y6 B6  G5 G6 G7",
+        "      type: discard R6 Y6 B6",
+        "      type: discard G5 G6 G7",
         "      or: R6 Y6 G6 B6",
         "outs: K6 (+1), G8 (+1)",
     ]

@@ -71,10 +71,25 @@ def test_your_turn_lists_what_you_may_do_grouped() -> None:
     assert text.splitlines()[-1] == "your turn: draw 1-3, steal NAME, discard (2 groups), end"
 
 
+def test_a_hint_of_two_groups_shows_the_two_commands_that_discard_them() -> None:
+    """The groups' line cannot be typed whole: the rules discard one group at a time."""
+    data = {"size": 6, "best": [["G3", "G4", "G5"], ["B7", "B8", "B9"]], "alternatives": [], "outs": []}
+    said = UI.hint_text("", ("discard G3 G4 G5", "discard B7 B8 B9"), data, False).splitlines()
+    assert said == [
+        "hint: discard 6 cards: G3 G4 G5  B7 B8 B9",
+        "      type: discard G3 G4 G5",
+        "      type: discard B7 B8 B9",
+    ]
+
+
 def test_a_hint_midway_through_draw_and_discard_says_which_card_to_put_back_first() -> None:
     data = {"size": 3, "best": [["R1", "R2", "R3"]], "alternatives": [], "alternative_groups": [], "outs": []}
     said = UI.hint_text("", ("putback K2", "discard R1 R2 R3"), data, False).splitlines()
     assert said[0] == "hint: put back K2 first: it leaves the most to discard"
-    assert said[1:] == ["then: discard 3 cards: R1 R2 R3"]
+    assert said[1:] == [
+        "then: discard 3 cards: R1 R2 R3",
+        "      type: putback K2",
+        "      type: discard R1 R2 R3",
+    ]
     with pytest.raises(GameDataError):
         UI.hint_text("", ("putback Q9",), data, False)

@@ -213,6 +213,8 @@ class NottyUI:
             lines.append(f"{said}: nothing can be discarded now")
         else:
             lines.append(f"{said}: discard {hint.size} cards: {groups_text(hint.best, colour)}")
+            # one group a command, as the rules discard them: the line above cannot be typed whole
+            lines += [f"      type: {colour_cards_in(action, colour)}" for action in actions]
             lines += [f"      or: {groups_text(other, colour)}" for other in hint.alternatives]
         if hint.outs:
             lines.append(

@@ -1,0 +1,259 @@
+"""A server stopped with SIGTERM (to restart it, say) costs nobody their seat: it tells each client
+it is shutting down (the error ``shutting-down``, then goodbye), and ``notty-client`` says so and
+reconnects as after a dropped connection, resuming its seat once the server is back on the same
+database; if it does not come back within the reconnect budget, the client ends with status 1,
+saying how to take the seat back.
+
+The end-to-end tests drive the real ``notty-client`` (line mode and the full screen, on a pty, and
+a script on a pipe) against real ``notty-server`` processes; where the budget must run out, the one
+thing changed in the client is the budget (:data:`client.app.RECONNECT_SECONDS`), as in
+:mod:`test_client_reconnect`.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import trio
+from conftest import ServerProcess
+from pexpect.popen_spawn import PopenSpawn
+from test_client_resume import Screen
+from test_screen import Person
+
+from client import app
+from client.tokens import SeatStore
+from protocol import (
+    PROTOCOL_VERSION,
+    Bye,
+    Connection,
+    Error,
+    Goodbye,
+    Hello,
+    Sender,
+    Watch,
+    Watching,
+    Welcome,
+)
+
+BIN = Path(sys.executable).parent
+#: What the client says when the server tells it that it is stopping.
+RESTARTING = (
+    r"the server is shutting down or restarting; trying to reconnect for up to (\d+) s \(Ctrl-C quits\)"
+)
+#: The reconnect budget, in seconds, where a test waits for it to run out.
+BUDGET = 2.0
+#: ``notty-client`` itself, with only the reconnect budget shortened.
+CLIENT = f"import sys; from client import app; app.RECONNECT_SECONDS = {BUDGET!r}; sys.exit(app.main())"
+
+
+def _environment(tmp_path: Path) -> dict[str, str]:
+    """Seat tokens in the test's directory, never the real home."""
+    env = {**os.environ, "TERM": "xterm", "XDG_STATE_HOME": str(tmp_path / "state")}
+    env.pop("NO_COLOR", None)
+    return env
+
+
+def _line_mode(tmp_path: Path, *args: str, budget: bool = False) -> tuple[pexpect.spawn, io.StringIO]:
+    """The client on a pty in line mode, and everything it prints; ``budget``: the shortened one."""
+    command, prefix = (sys.executable, ["-c", CLIENT]) if budget else (str(BIN / "notty-client"), [])
+    child = pexpect.spawn(
+        command, [*prefix, *args, "--plain"], env=_environment(tmp_path), encoding="utf-8", timeout=20
+    )
+    child.setwinsize(40, 160)
+    transcript = io.StringIO()
+    child.logfile_read = transcript
+    return child, transcript
+
+
+def _restarted(servers: list[ServerProcess], db: Path) -> ServerProcess:
+    """The server started again on the same database and port, as its host would."""
+    servers.append(server := ServerProcess(db, "--port", str(servers[-1].port)))
+    return server
+
+
+def _kept_token(tmp_path: Path, port: int, name: str) -> str:
+    seats = json.loads((tmp_path / "state" / "notty" / "seats.json").read_text())["servers"]
+    return str(seats[f"127.0.0.1:{port}"][name]["token"])
+
+
+def test_a_person_at_a_game_is_back_at_their_seat_after_the_server_restarts(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    db = tmp_path / "notty.db"
+    servers.append(server := ServerProcess(db))
+    ann, transcript = _line_mode(tmp_path, f"127.0.0.1:{server.port}", "--name", "ann")
+    ann.expect("connected to")
+    ann.sendline("new classic 2 greedy")
+    ann.expect(r"you sit at table (\d+), seat 0")
+    table = ann.match.group(1)
+    ann.expect("your turn")  # the game waits for ann: what she saw is what comes back
+    server.stop()  # SIGTERM
+    ann.expect(RESTARTING)
+    assert ann.match.group(1) == "30"
+    _restarted(servers, db)
+    ann.expect(rf"connected to notty \(resuming your seat at table {table}\)")
+    ann.expect(rf"you sit at table {table}, seat 0")
+    ann.expect("your turn")
+    ann.sendline("draw 1")
+    ann.expect("ann draws 1 card")  # and she plays on
+    ann.expect("notty> ")
+    ann.sendline("quit")
+    ann.expect(pexpect.EOF)
+    ann.close()
+    assert ann.exitstatus == 0
+    said = transcript.getvalue()
+    for unwanted in (
+        "refused",
+        "server says goodbye",
+        "ended the connection",
+        "connection lost",
+        "Traceback",
+    ):
+        assert unwanted not in said, unwanted
+
+
+def test_the_full_screen_reconnects_alike(tmp_path: Path, servers: list[ServerProcess]) -> None:
+    db = tmp_path / "notty.db"
+    servers.append(server := ServerProcess(db))
+    bea = Person(tmp_path, f"127.0.0.1:{server.port}", "--name", "bea")
+    bea.see("connected to")
+    bea.enter("new classic 2 greedy")
+    table = bea.see(r"you sit at table (\d+), seat 0").group(1)
+    bea.see(r"your turn\s*$")
+    server.stop()
+    bea.see(RESTARTING)
+    _restarted(servers, db)
+    bea.see(rf"resuming your seat at table {table}")
+    bea.see(r"your turn\s*$")
+    bea.enter("draw 1")
+    bea.see("bea draws 1 card")
+    bea.enter("quit")
+    assert bea.finish() == 0
+    assert bea.terminal_restored()
+    assert "refused" not in bea.output and "ended the connection" not in bea.output
+
+
+def test_a_script_reconnects_and_plays_on_after_the_server_restarts(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    db = tmp_path / "notty.db"
+    servers.append(server := ServerProcess(db))
+    fay = PopenSpawn(
+        [str(BIN / "notty-client"), f"127.0.0.1:{server.port}", "--name", "fay"],
+        env=_environment(tmp_path),
+        encoding="utf-8",
+        timeout=20,
+    )
+    try:
+        fay.sendline("new classic 2 greedy")
+        fay.expect(r"you sit at table (\d+), seat 0")
+        table = fay.match.group(1)
+        fay.expect("your turn")
+        server.stop()
+        fay.expect(RESTARTING)
+        _restarted(servers, db)
+        fay.expect(rf"connected to notty \(resuming your seat at table {table}\)")
+        fay.sendline("draw 1")  # not taken for a line the server refused: the script goes on
+        fay.expect("fay draws 1 card")
+        fay.sendeof()
+        fay.expect(pexpect.EOF)
+        status = fay.wait()
+    finally:
+        if fay.proc.poll() is None:
+            fay.kill(9)
+    assert status == 0
+    assert "refused" not in fay.before
+
+
+def test_a_server_not_back_within_the_budget_ends_the_client_with_its_seat_kept(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    servers.append(server := ServerProcess(tmp_path / "notty.db"))
+    address = f"127.0.0.1:{server.port}"
+    cy, transcript = _line_mode(tmp_path, address, "--name", "cy", budget=True)
+    cy.expect("connected to")
+    cy.sendline("new classic 2 greedy")
+    cy.expect(r"you sit at table (\d+), seat 0")
+    table = cy.match.group(1)
+    cy.expect("your turn")
+    token = _kept_token(tmp_path, server.port, "cy")
+    server.stop()
+    cy.expect(RESTARTING)
+    assert cy.match.group(1) == f"{BUDGET:g}"
+    cy.expect(rf"notty-client: the server at {re.escape(address)} shut down, and it was not back within 2 s")
+    cy.expect(rf"your seat at table {table} is kept: run notty-client {re.escape(address)} --name cy again")
+    cy.expect(pexpect.EOF, timeout=10)
+    cy.close()
+    assert cy.exitstatus == 1
+    assert _kept_token(tmp_path, server.port, "cy") == token  # so running it again takes the seat back
+    assert "refused" not in transcript.getvalue() and "Traceback" not in transcript.getvalue()
+
+
+async def test_a_client_turned_away_as_the_server_stops_keeps_one_budget_and_a_watcher_is_back_in_the_lobby(
+    tmp_path: Path,
+) -> None:
+    """The server stops (connection 1), turns the first try away as it stops (connection 2: no new
+    budget, nothing said again), then is back (connection 3). A client that watched a table has no
+    seat to resume: it is in the lobby, and says so."""
+    connections = 0
+    back = trio.Event()
+
+    async def serve(stream: trio.SocketStream) -> None:
+        nonlocal connections
+        connections += 1
+        number, server = connections, Connection(Sender.SERVER)
+
+        def stopping() -> bytes:
+            return server.send(Error("shutting-down", "stopping")) + server.send(Goodbye("stopping"))
+
+        async with stream:
+            if number == 2:
+                await stream.send_all(stopping())
+                return
+            while data := await stream.receive_some(65536):
+                server.receive_data(data)
+                while (message := server.next_event()) is not None:
+                    match message:
+                        case Hello():
+                            await stream.send_all(server.send(Welcome(PROTOCOL_VERSION, "test")))
+                            if number == 3:
+                                back.set()
+                        case Watch(table):
+                            await stream.send_all(server.send(Watching(table)) + stopping())
+                            return
+                        case Bye():
+                            await stream.send_all(server.send(Goodbye("bye")))
+                            return
+
+    async def script(send: trio.MemorySendChannel[str | None]) -> None:
+        async with send:
+            await send.send("watch 1")
+            await back.wait()
+            await send.send(None)
+
+    screen = Screen()
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(functools.partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
+        port = listeners[0].socket.getsockname()[1]
+        with trio.fail_after(10):
+            code = await app._play(
+                app.Client(screen, app.Session("jo", seats=SeatStore(tmp_path / "seats.json"))),
+                ("127.0.0.1", port),
+                screen,
+                built_in=False,
+                read_lines=script,
+            )
+        nursery.cancel_scope.cancel()
+    assert code == 0
+    assert connections == 3
+    assert screen.lines[0] == "connected to test"
+    assert screen.lines[1] == "you are watching table 1"
+    assert re.fullmatch(RESTARTING, screen.lines[2])
+    assert screen.lines[3:] == ["connected to test; you are in the lobby ('watch 1' watches table 1 again)"]
