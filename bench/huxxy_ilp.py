@@ -10,7 +10,8 @@ one question would build them):
 
 * N-of-a-kind of 3 and 4 cards in different suits, and of 5 with every suit;
 * runs of 3 to 5 cards of alternating colour, every suit choice;
-* each of these with one card replaced by a joker.
+* each of these with one card replaced by a joker, where that is a group (a
+  joker is never a card the group holds, so never a fifth suit of a kind).
 
 Larger groups are unions of these (:func:`split_claims_hold` checks it by brute
 force): 6 to 8 of a kind are 3+3, 3+4 and 4+4, a run of 6 or more cuts into
@@ -84,7 +85,7 @@ def candidate_groups(present: Counter[Card]) -> list[tuple[Card, ...]]:
     found: set[tuple[Card, ...]] = set()
     for value in range(1, 14):
         for natural in _sets(value):
-            found.update(_with_joker(natural, jokers))
+            found.update(group for group in _with_joker(natural, jokers) if valid_group(group))
     for low in range(1, 14 - SHORTEST + 1):
         for length in range(SHORTEST, LONGEST_RUN + 1):
             if low + length - 1 > 13:

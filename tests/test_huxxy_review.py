@@ -58,11 +58,14 @@ def test_any_text_is_an_action_or_a_parse_error(text: str) -> None:
 # -- why a group is invalid: the message must be true ---------------------------------------------
 
 
-def test_a_joker_on_an_eight_of_a_kind_is_refused_for_the_third_copy_not_a_missing_suit() -> None:
-    why = group_problem(cards("2C 2C 2H 2H 2S 2S 2D 2D XX"))
+@pytest.mark.parametrize("group", ["2C 2C 2H 2H 2S 2S 2D 2D XX", "2C 2H 2S 2D XX", "2C 2C 2H 2S 2D XX"])
+def test_a_joker_beside_every_suit_is_refused_for_the_card_it_would_double_not_a_missing_suit(
+    group: str,
+) -> None:
+    why = group_problem(cards(group))
     assert why is not None
     assert "every suit present" not in why  # every suit is there
-    assert "joker" in why
+    assert "joker" in why and "does not hold" in why
 
 
 def test_a_joker_beside_a_full_run_a_to_k_is_refused_for_want_of_room_not_colours() -> None:
@@ -169,7 +172,8 @@ def test_a_joker_in_a_run_is_shown_in_the_place_it_fills(group: str, shown: str)
         ("2C 3H", "2C 3H XX"),  # an ace or a 4: at the high end
         ("AC 2H", "AC 2H XX"),  # nothing below an ace: the 3
         ("5C 5H", "5H 5C XX"),  # N-of-a-kind: the joker last
-        ("5C 5H 5D 5S", "5S 5H 5D 5C XX"),
+        ("5C 5H 5S", "5S 5H 5C XX"),
+        ("5C 5C 5H 5S", "5S 5H 5C 5C XX"),  # five 5s: the joker is the 5D
     ],
 )
 def test_a_joker_that_extends_a_run_or_joins_an_n_of_a_kind_is_shown_last(group: str, shown: str) -> None:

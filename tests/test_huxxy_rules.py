@@ -58,9 +58,14 @@ def test_an_empty_table_is_valid_and_no_run_wraps_from_king_to_ace() -> None:
         ("3H 4S 5H XX", True),
         ("XX XX AC", False),  # one joker a group
         ("AC XX", False),  # still 3 cards at least
-        ("2C 2H 2S 2D XX", True),  # a fifth 2: every suit is there, one twice
-        ("2C 2C 2H 2H 2S 2S 2D XX", True),  # the second 2D
-        ("2C 2C 2H 2H 2S 2S 2D 2D XX", False),  # no 9-of-a-kind: a third copy of a card
+        ("2C 2H 2S XX", True),  # the joker is the 2D
+        ("2C 2C 2H 2S XX", True),  # five 2s, every suit: the joker is the 2D
+        ("2C 2C 2H 2H 2S 2S XX", True),  # seven 2s: the joker is a 2D
+        # A group never holds two instances of the card the joker stands for: with every suit
+        # there, the joker could only be a second copy of one of them.
+        ("2C 2H 2S 2D XX", False),
+        ("2C 2C 2H 2H 2S 2S 2D XX", False),
+        ("2C 2C 2H 2H 2S 2S 2D 2D XX", False),  # so no joker on an 8-of-a-kind
         ("AC 2S XX", False),  # AC 2S is no run: nothing the joker could be mends it
         ("KH XX QS", True),
     ],

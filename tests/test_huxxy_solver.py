@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, product
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.huxxy import CARDS, JOKER, Card, opening_points, score, valid_group
+from games.huxxy import CARDS, COPIES, JOKER, SUITS, Card, opening_points, score, valid_group
 from games.huxxy._plays import Play
 from solver.huxxy import Turn, best_turn
 from solver.huxxy._need import CARD_OF, IMPOSSIBLE, card_id, completes, helpful, mask_of, need
@@ -339,6 +339,25 @@ def test_need_is_the_fewest_cards_to_add(ids: list[int]) -> None:
             fewest = 2
     if need(group) <= 2 or fewest <= 2:
         assert need(group) == fewest
+
+
+def test_need_of_every_n_of_a_kind_with_or_without_a_joker_is_the_fewest_cards_to_add() -> None:
+    """Every multiset of one value (two copies a suit at most), with and without a joker, against
+    adding up to four cards of that value: a joker is only ever a suit the group lacks."""
+    sevens = [Card(7, suit) for suit in SUITS]
+    for counts in product(range(COPIES + 1), repeat=len(SUITS)):
+        naturals = [card for card, count in zip(sevens, counts, strict=True) for _ in range(count)]
+        for group in ([*naturals], [*naturals, JOKER]) if len(naturals) >= 2 else ():
+            fewest = next(
+                (
+                    added
+                    for added in range(5)
+                    for extra in combinations_with_replacement(sevens, added)
+                    if _valid(tuple(sorted(card_id(card) for card in (*group, *extra))))
+                ),
+                IMPOSSIBLE,
+            )
+            assert need(tuple(sorted(card_id(card) for card in group))) == fewest, group
 
 
 def _valid(group: tuple[int, ...]) -> bool:

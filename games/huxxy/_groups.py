@@ -30,10 +30,10 @@ def valid_group(cards: Iterable[Card | str]) -> bool:
     """Is this one valid group: a run or an N-of-a-kind, with at most one joker?
 
     A joker stands for any card that makes the group valid, left undetermined,
-    but never for a card the group already holds twice, since two packs have no
-    third: so there is no joker on an 8-of-a-kind (the source's reading: "at most
-    one instance of the card the Joker represents", whose "only practical upshot"
-    is no 9-of-a-kind).
+    but never for a card the group already holds: the rules' "a group never holds
+    two instances of the card the joker stands for". So an N-of-a-kind takes a
+    joker only for a suit it lacks (``2C 2H 2S XX``, ``2C 2C 2H 2S XX``), never as
+    a second copy (``2C 2H 2S 2D XX`` is no group), and no 8-of-a-kind takes one.
     """
     group = cards_of(cards)
     naturals = [card for card in group if not card.is_joker]
@@ -42,7 +42,8 @@ def valid_group(cards: Iterable[Card | str]) -> bool:
         return _natural_group(naturals)
     if jokers > 1:
         return False
-    return any(_natural_group([*naturals, card]) for card in CARDS)  # a third copy is refused there
+    held = set(naturals)
+    return any(_natural_group([*naturals, card]) for card in CARDS if card not in held)
 
 
 def valid_table(groups: Iterable[Iterable[Card | str]]) -> bool:

@@ -149,8 +149,8 @@ def group_problem(cards: Sequence[Card]) -> str | None:
             return "an N-of-a-kind of 3 or 4 cards needs every suit different"
         if max(suits.values()) > COPIES:
             return "it holds a card more often than two packs have it"
-        if len(naturals) == COPIES * len(SUITS):
-            return "a joker cannot join an 8-of-a-kind: it would be a third copy of a card"
+        if len(naturals) < len(cards) and len(suits) == len(SUITS):
+            return "a joker stands only for a card the group does not hold, and this one holds every suit"
         return "an N-of-a-kind of more than 4 cards needs every suit present"
     if len(values) != len(naturals):
         return "a run holds each value once, and an N-of-a-kind one value"

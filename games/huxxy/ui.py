@@ -238,8 +238,8 @@ def rules_text(variant: str | None) -> str:
     if jokers:
         which = "the two jokers" if only else "two jokers (huxxy-jokers)"
         lines += [
-            f"  {which}, written XX: at most one a group, as any card that",
-            "    makes it valid; 0 points towards an opening, 48 left in a hand at the end",
+            f"  {which}, written XX: one a group at most, as a card",
+            "    the group lacks that makes it valid; 0 towards an opening, 48 left in a hand",
         ]
     lines += [
         f"  your turn: 'draw' a card, or make 1 to {MAX_PLAYS} plays: a card from your hand to a",

@@ -57,14 +57,11 @@ def _set_need(naturals: tuple[int, ...], jokers: int) -> int:
     count = len(naturals)
     suits = len({card % _SUIT_COUNT for card in naturals})
     missing = _SUIT_COUNT - suits
+    if jokers and not missing:
+        return IMPOSSIBLE  # a joker stands only for a card the group does not hold: a missing suit
     if count == suits:  # no suit twice
-        if jokers and count == _SUIT_COUNT:
-            return 0  # the joker is a second copy: five cards, every suit
         return max(0, _SMALLEST - count - jokers)
-    # A suit twice: every suit and at least five cards. A joker can be a missing suit,
-    # or, with none missing, a suit held once (there is one unless all eight are there).
-    if jokers and not missing and count == 2 * _SUIT_COUNT:
-        return IMPOSSIBLE
+    # A suit twice: every suit and at least five cards; a joker is one of the missing suits.
     added = max(0, missing - jokers)
     return added + max(0, 5 - (count + jokers + added))
 
