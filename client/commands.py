@@ -65,6 +65,8 @@ COMMANDS = (
 _ALONE = frozenset({"tables", "start", "leave", "hint"})
 
 NOT_CONNECTED = "not connected yet: wait a moment"
+#: The longest line read as a command: the longest any game needs is under 100 characters.
+MAX_LINE = 500
 #: The largest table number the protocol carries (``join`` and ``watch``): none is beyond it.
 MAX_TABLE = 2**31 - 1
 
@@ -107,6 +109,10 @@ def interpret(
     words = line.split()
     if not words:
         return Reply(arm=armed)  # a blank line is no command: a confirmation still stands
+    if len(line) > MAX_LINE:  # not echoed back in a refusal: a pasted page would fill the screen
+        return Reply(
+            say=f"that line has {len(line):,} characters; no command has more than {MAX_LINE}", refused=True
+        )
     verb, args = words[0].lower(), words[1:]
     try:
         return _interpret(verb, args, catalog, game, view, armed if ask else verb, seats or {})

@@ -474,7 +474,7 @@ def test_bad_commands_are_answered_locally_and_send_nothing(line: str, says: str
         ("join 1 ³", "seat must be a number, not '³'"),
         ("watch ²", "table must be a number, not '²'"),
         (
-            "join " + "9" * 5000,
+            "join " + "9" * 400,
             "there is no table '99999999999999999999'…: no table number has over 18 digits",
         ),
     ],
@@ -483,6 +483,14 @@ def test_bad_tables_and_seats_are_answered_locally_in_the_lobby(line: str, says:
     """(At a table, that it must be left first is said instead: tests/test_client_exit.py.)"""
     reply = welcomed().typed(line)
     assert (reply.messages, reply.say) == ((), says)
+
+
+@pytest.mark.parametrize("line", ["x" * 5000, "play " + "2C " * 200, "new " + "classic " * 80])
+def test_a_line_longer_than_any_command_is_refused_without_being_echoed(line: str) -> None:
+    for session in (welcomed(), _at_table()):
+        reply = session.typed(line)
+        assert reply.refused and reply.messages == ()
+        assert reply.say == f"that line has {len(line):,} characters; no command has more than 500"
 
 
 @pytest.mark.parametrize(
