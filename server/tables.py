@@ -339,7 +339,8 @@ class Driver:
             table.ended_at = self.wall_clock()
             self.listing += 1
             self._journal.append(GameOver(table.id, outcome.winner, outcome.reason, outcome.ranking))
-            log.info("table %d: game over after %d turns: %s", table.id, table.match.turn, outcome.text)
+            turns = f"{table.match.turn} turn" + ("" if table.match.turn == 1 else "s")
+            log.info("table %d: game over after %s: %s", table.id, turns, outcome.text)
         return outcome is not None
 
     def broadcast(self, table: Table, events: Sequence[Any]) -> list[Outgoing]:

@@ -233,6 +233,7 @@ def _refusal(session: Session, line: str) -> str:
     [
         ("discard B2 B3", "you do not hold B3"),  # the play test: not "a group needs at least 3 cards"
         ("discard B3 B4 B5", "you do not hold B3 or B5"),
+        ("discard G1 G2 G3", "you do not hold G1, G2 or G3"),
         ("discard R1 R1 R1", "you hold 1 R1, not 3"),
         ("discard b2 X9", "'X9' is not a card"),
         ("putback G7", "you do not hold G7"),

@@ -465,6 +465,11 @@ def test_the_client_shows_the_limit_and_the_end_as_what_it_is() -> None:
         "table 3 · classic · turn 12 of 300 · deck 70 cards · no hand changed for 4 turns "
         "(3 whole rounds draw the game)"
     )
+    for flag in ("drew", "stole", "exchanged"):  # a hand changed this turn: the count starts again
+        changed = NOTTY_UI.read_body({**body, flag: True}, ["ann", "bob"])
+        seen = TableView("notty", "classic", ("ann", "bob"), 0, 1, 12, (), None, changed)
+        header = NOTTY_UI.state_text(3, seen, [], colour=False).splitlines()[0]
+        assert header == "table 3 · classic · turn 12 of 300 · deck 70 cards", flag
     for reason, says in (
         ("no-progress", "the game is drawn: no hand changed for 3 whole rounds (no progress)"),
         ("turn-limit", "the game ended at the table's turn limit (300 turns) with no winner"),

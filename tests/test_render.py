@@ -54,6 +54,7 @@ def test_five_colour_offers_draw_and_discard_until_it_is_used() -> None:
         (None, "stalemate", "game over: no winner (stalemate: every hand full, no group in any)"),
         (None, "turn-limit", "game over: no winner (the table's turn limit)"),
         (None, "something-new", "game over: no winner (something-new)"),
+        (1, "resigned", "game over: bob wins (the others resigned)"),
     ],
 )
 def test_the_end_says_who_won_and_how(winner: int | None, reason: str, says: str) -> None:

@@ -60,6 +60,7 @@ ENDINGS = {
     "stalemate": "stalemate: every hand full, no group in any",
     "turn-limit": "the table's turn limit",
     "no-progress": "no progress: no hand changed for whole rounds",
+    "resigned": "the others resigned",  # not "bob wins (resigned)", as if bob had
 }
 
 #: The body's turn flags, in :class:`Body`'s order.
@@ -286,8 +287,9 @@ def end_line(view: TableView, body: Body) -> str:
 
 
 def _quiet(body: Body) -> str:
-    """Turns in a row with no hand changed, once there have been some, and when they draw the game."""
-    if not body.quiet_turns or not body.quiet_rounds:
+    """Turns in a row with no hand changed, once there have been some, and when they draw the game;
+    nothing once this turn has drawn or stolen (the count, of turns ended, starts again at its end)."""
+    if not body.quiet_turns or not body.quiet_rounds or body.drew or body.stole or body.exchanged:
         return ""
     turns = f"{body.quiet_turns} turn{'s' if body.quiet_turns > 1 else ''}"
     return f" · no hand changed for {turns} ({body.quiet_rounds} whole rounds draw the game)"
@@ -403,7 +405,9 @@ def _check_held(cards: Sequence[Card], view: TableView | None) -> None:
     hand = _body(view).hands[view.seat]
     missing = [card for card in dict.fromkeys(cards) if card not in hand]
     if missing:
-        raise CommandError(f"you do not hold {' or '.join(map(str, missing))}")
+        lacking = [str(card) for card in missing]
+        either = lacking[0] if len(lacking) == 1 else f"{', '.join(lacking[:-1])} or {lacking[-1]}"
+        raise CommandError(f"you do not hold {either}")
     for card in dict.fromkeys(cards):
         named, held = cards.count(card), hand.count(card)
         if named > held:
