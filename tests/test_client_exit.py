@@ -25,6 +25,8 @@ from pathlib import Path
 import pexpect
 import pytest
 from conftest import ServerProcess, notty_table
+from test_client_restart import BUDGET, RESTARTING
+from test_client_restart import CLIENT as RESTART_CLIENT
 from test_client_session import NOTTY, PARLOUR, TOKEN, notty_view, welcomed
 from test_host import Net
 from test_ochos_ui import OCHOS
@@ -49,6 +51,7 @@ from protocol import (
 BIN = Path(sys.executable).parent
 #: What the flooded server says last (server/net.py), after ten refusals in a row.
 FLOODED = r"10 refused in a row: goodbye"
+NOT_BACK = f"it was not back within {BUDGET:g} s"
 
 
 @pytest.fixture
@@ -139,11 +142,12 @@ def test_a_goodbye_from_the_server_ends_line_mode_alike(strict_port: int, tmp_pa
     assert re.search(r"(?m)^notty-client: the server at", transcript.getvalue())  # not after a prompt
 
 
-def test_a_script_whose_server_shuts_down_exits_1_saying_why(tmp_path: Path) -> None:
+def test_a_script_whose_server_shuts_down_and_stays_down_exits_1_saying_why(tmp_path: Path) -> None:
+    """It waits for the server to come back (:mod:`test_client_restart`), for a budget shortened here."""
     server = ServerProcess(tmp_path / "notty.db")
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
     client = subprocess.Popen(
-        [str(BIN / "notty-client"), f"127.0.0.1:{server.port}", "--name", "eve"],
+        [sys.executable, "-c", RESTART_CLIENT, f"127.0.0.1:{server.port}", "--name", "eve"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -162,10 +166,10 @@ def test_a_script_whose_server_shuts_down_exits_1_saying_why(tmp_path: Path) -> 
     finally:
         client.kill()
         server.stop()
-    assert "server says goodbye: the server is shutting down" in out
+    assert re.search(RESTARTING, out) and "refused" not in out and "goodbye" not in out
     assert client.returncode == 1, (out, err)
-    ended = f"notty-client: the server at 127.0.0.1:{server.port} ended the connection"
-    assert err == f"{ended}: the server is shutting down\n"
+    # Its seat, at a table still waiting, was freed: there is none to take back.
+    assert err == f"notty-client: the server at 127.0.0.1:{server.port} shut down, and {NOT_BACK}\n"
 
 
 # -- 2. Ctrl-C says where the seat is kept; Ctrl-D says it on a line of its own ------------------------

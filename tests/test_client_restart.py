@@ -28,6 +28,7 @@ from test_client_resume import Screen
 from test_screen import Person
 
 from client import app
+from client.session import Session
 from client.tokens import SeatStore
 from protocol import (
     PROTOCOL_VERSION,
@@ -109,14 +110,9 @@ def test_a_person_at_a_game_is_back_at_their_seat_after_the_server_restarts(
     ann.close()
     assert ann.exitstatus == 0
     said = transcript.getvalue()
-    for unwanted in (
-        "refused",
-        "server says goodbye",
-        "ended the connection",
-        "connection lost",
-        "Traceback",
-    ):
-        assert unwanted not in said, unwanted
+    # Nothing of the goodbye (its own, after 'quit', may be said), nor of a lost connection.
+    unwanted = ("refused", "goodbye: the server", "ended the connection", "connection lost", "Traceback")
+    assert [words for words in unwanted if words in said] == []
 
 
 def test_the_full_screen_reconnects_alike(tmp_path: Path, servers: list[ServerProcess]) -> None:
@@ -131,8 +127,7 @@ def test_the_full_screen_reconnects_alike(tmp_path: Path, servers: list[ServerPr
     bea.see(RESTARTING)
     _restarted(servers, db)
     bea.see(rf"resuming your seat at table {table}")
-    bea.see(r"your turn\s*$")
-    bea.enter("draw 1")
+    bea.enter("draw 1")  # the server reads it after the hello that resumes the seat
     bea.see("bea draws 1 card")
     bea.enter("quit")
     assert bea.finish() == 0
@@ -244,7 +239,7 @@ async def test_a_client_turned_away_as_the_server_stops_keeps_one_budget_and_a_w
         port = listeners[0].socket.getsockname()[1]
         with trio.fail_after(10):
             code = await app._play(
-                app.Client(screen, app.Session("jo", seats=SeatStore(tmp_path / "seats.json"))),
+                app.Client(screen, Session("jo", seats=SeatStore(tmp_path / "seats.json"))),
                 ("127.0.0.1", port),
                 screen,
                 built_in=False,

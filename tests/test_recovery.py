@@ -76,7 +76,7 @@ class Player:
                 self.table, self.token = table, token
             case Watching(table):
                 self.table = table
-            case Error(code, text, _):
+            case Error(code, text, _) if code != "shutting-down":  # a stopping server says so: no refusal
                 raise AssertionError(f"{self.name} was refused: {code}: {text}")
             case State(_, view, events):
                 self.view = dict(view)
