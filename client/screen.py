@@ -359,6 +359,8 @@ class Screen(Terminal):
         if pane_height < len(pane):  # too short for the whole table: its end (your hand, your turn) first
             cut = len(pane) - pane_height + (1 if pane_height > 1 else 0)
             more = f"({cut} rows above: a taller window shows the whole table)"
+            if len(more) > width:  # cut off, it would break mid-sentence: the count alone fits more
+                more = f"({cut} rows above)"
             pane = ([([Span(more)], curses.A_DIM)] if pane_height > 1 else []) + pane[cut:]
         for row, (spans, extra) in enumerate(pane[:pane_height]):
             self._put_spans(1 + row, spans, extra)

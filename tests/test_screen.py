@@ -544,6 +544,8 @@ def test_a_window_too_short_for_the_table_shows_its_end_and_says_what_is_above(
     ann.wait(lambda: "a taller window shows the whole table" in ann.row(1), "the rows above counted")
     assert re.match(r"^your turn: ", ann.row(4)), ann.rows  # what may be done, above the log's one row
     assert ann.row(5).startswith("── log") and ann.input_line() == "notty>"
+    ann.resize(8, 40)  # too narrow for the sentence: the count alone, not cut off mid-sentence
+    ann.wait(lambda: re.match(r"^\(\d+ rows above\)\s*$", ann.row(1)) is not None, "the count alone")
 
 
 def test_tab_again_on_the_same_line_lists_its_options_once(monkeypatch: pytest.MonkeyPatch) -> None:
