@@ -218,6 +218,7 @@ def test_actions_are_checked_against_the_legal_ones_at_our_turn() -> None:
     with pytest.raises(CommandError, match="usage: take two"):
         UI.action("take", ["three"], view)
     assert UI.action("draw", [], None) == "draw" and UI.action("take", ["Two"], None) == "take two"
+    assert UI.action("take", ["2"], None) == "take two"  # as it is said, with the card's number
     assert UI.action("play", ["R1"], _read(ochos_view())) == "play R1"  # not our turn: the server judges
     assert UI.is_action("take") and not UI.is_action("steal")
 

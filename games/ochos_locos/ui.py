@@ -103,7 +103,7 @@ class OchosUI:
                 nothing_after(verb, args)
                 return _checked("draw", view)
             case "take":
-                if [arg.lower() for arg in args] != ["two"]:
+                if [arg.lower() for arg in args] not in (["two"], ["2"]):  # 'take 2' as it is said
                     raise CommandError("usage: take two")
                 return _checked("take two", view)
         raise CommandError(f"{verb!r} is not an Ochos Locos command")
