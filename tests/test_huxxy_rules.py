@@ -83,9 +83,13 @@ def test_every_card_reads_back_as_it_is_written() -> None:
         assert Card.parse(str(card)) == card
         assert Card.parse(str(card).lower()) == card
     assert str(Card.parse("0h")) == "0H"
+    assert Card.parse("10H") == Card.parse("th") == Card.parse("0h")  # ten as people also write it
+    for word in ("10", "T", "100H", "1OH", "TX", "10X"):
+        with pytest.raises(ValueError):
+            Card.parse(word)
 
 
-@pytest.mark.parametrize("text", ["", "1C", "AX", "10H", "XY", "A", "ACE"])
+@pytest.mark.parametrize("text", ["", "1C", "AX", "11H", "XY", "A", "ACE", "TX"])
 def test_text_that_is_no_card_is_refused_with_what_a_card_is(text: str) -> None:
     with pytest.raises(CardError, match="is not a card"):
         Card.parse(text)

@@ -51,13 +51,17 @@ class Card:
 
     @classmethod
     def parse(cls, text: str, jokers: bool = True) -> Card:
-        """``AC``, ``0h``, ``XX``: value then suit, in either case.
+        """``AC``, ``0h`` (or ``10h``, ``th``), ``XX``: value then suit, in either case.
 
         ``jokers``: whether the game has them. Without, the error for a word that is no card does not
         offer ``XX`` (which is still read, so that the rules may say there is no joker to play)."""
         word = text.strip().upper()
         if word == "XX":
             return JOKER
+        if len(word) == 3 and word.startswith("10"):  # ten as people also write it (shown 0H)
+            word = "0" + word[2]
+        elif len(word) == 2 and word[0] == "T":
+            word = "0" + word[1]
         if len(word) != 2 or word[0] not in VALUES or word[1] not in SUITS:
             raise CardError(
                 f"{text!r} is not a card: a value ({', '.join(VALUES)}; 0 is ten) and a suit (S, H, D, C)"
