@@ -49,7 +49,9 @@ from protocol import (
     Message,
     Ping,
     PlayForMe,
+    Pong,
     ProtocolError,
+    Resign,
     Sender,
 )
 
@@ -243,6 +245,7 @@ class Client:
         self.lost: str | None = None  # why the connection went, if it went by itself
         self.last_sent = 0.0  # trio time; set by each send, starting with hello
         self.pings = 0
+        self.last_pong: int | None = None  # the nonce of the last pong heard
         self.sending = trio.Lock()  # the heartbeat and the commands share the stream
         self.to_ask: list[Message] = []  # what a message just shown calls for, sent once it is read
         self.lines_read = 0
@@ -268,22 +271,25 @@ class Client:
             stream, self.stream = self.stream, None
             await trio.aclose_forcefully(stream)
 
-    async def send(self, message: Message, quiet: bool = False) -> None:
-        """Send, or say why not (unless ``quiet``: the heartbeat's ping is not the user's doing)."""
+    async def send(self, message: Message, quiet: bool = False) -> str | None:
+        """Send, or say why not (unless ``quiet``: the heartbeat's ping is not the user's doing) and
+        return it: the protocol refuses ``message`` where we are (a game action in the lobby, say)."""
         assert self.stream is not None
         async with self.sending:  # frames go out whole and in the order the protocol saw them
             try:
                 data = self.protocol.send(message)
             except LocalProtocolError:
+                why = self.session.why_not(message, self.protocol.state)
                 if not quiet:
-                    self.terminal.show(self.session.why_not(message, self.protocol.state))
-                return
+                    self.terminal.show(why)
+                return why
             self.session.sending(message)
             try:
                 await self.stream.send_all(data)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
                 raise ConnectionLost(str(error)) from None
             self.last_sent = trio.current_time()
+        return None
 
     async def heartbeat(self) -> None:
         """Ping whenever nothing was sent for a while, so a player who is only thinking is not dropped."""
@@ -322,6 +328,8 @@ class Client:
                 return
 
     def on_message(self, message: Message) -> None:
+        if isinstance(message, Pong):
+            self.last_pong = message.nonce
         output = self.session.receive(message)
         self.terminal.output(output)
         self.to_ask += output.send
@@ -353,6 +361,14 @@ class Client:
                 await self.changed.wait()
             return True
         return False
+
+    async def settle(self, timeout: float) -> None:
+        """Wait until the server has said all it had to say to what we sent so far: it answers in
+        order, so a ping's pong comes after all of it."""
+        self.pings += 1
+        nonce = self.pings % 2**32
+        if await self.send(Ping(nonce), quiet=True) is None:
+            await self.wait_for(lambda: self.last_pong == nonce or self.refused is not None, timeout)
 
 
 async def _read_lines(terminal: Terminal, send: trio.MemorySendChannel[str | None]) -> None:
@@ -399,11 +415,15 @@ async def run(
     seats: SeatStore | None = None,
     resume: bool | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
+    note: str = "",
 ) -> int:
     """Play until the input ends or the user quits; the exit status. ``resume``: take back the seat
     kept on disk for this server and name (``None``: only a person at a terminal does, for a script
-    replaying into an old game by chance would play its moves in the wrong game)."""
+    replaying into an old game by chance would play its moves in the wrong game). ``note``: a line
+    to say first (the name played under, when it is not the one given)."""
     interactive, colour = terminal.interactive, terminal.colour
+    if note:
+        terminal.show(note)
     resume = interactive if resume is None else resume
     client: Client | None = None
     try:
@@ -619,11 +639,11 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
         if reply.messages and not terminal.interactive:
             client.script_line = (client.lines_read, line)
         try:
-            await _carry_out(client, reply, terminal, answered=not terminal.interactive)
+            unsent = await _carry_out(client, reply, terminal, answered=not terminal.interactive)
         finally:  # a connection lost while sending must not leave the reader waiting
             terminal.line_handled()
-        if reply.refused and not terminal.interactive:  # a script's line that could not be sent
-            client.refused = (client.lines_read, line, reply.say, "the client")
+        if (reply.refused or unsent) and not terminal.interactive and client.refused is None:
+            client.refused = (client.lines_read, line, unsent or reply.say, "the client")  # could not be sent
         if client.refused is not None:  # the lines after it expect what was refused
             break
     if not terminal.interactive and client.refused is None:  # let what is in flight arrive
@@ -637,25 +657,30 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
         await client.wait_for(client.closed, 2)
 
 
-async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered: bool) -> None:
+async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered: bool) -> str | None:
     """Say what a command says and send what it sends; ``answered``: wait for each answer (a script
-    does, so that its next line meets the state it expects)."""
+    does, so that its next line meets the state it expects). Why a message could not be sent, if
+    one could not (the rest are not sent either)."""
     if reply.say:
         terminal.show(reply.say)
     session = client.session
     for message in reply.messages:
-        if (reply.action or session.waits_for_turn(message)) and not terminal.interactive:
-            # Scripted: wait for our turn (or the end of the game) before acting.
+        # Scripted: wait for our turn before acting, or say why it will not come. With no seat (in
+        # the lobby, or watching) it is sent at once, for the protocol to refuse in so many words.
+        seated = session.token is not None
+        if (reply.action or session.waits_for_turn(message)) and not terminal.interactive and seated:
             await client.wait_for(
-                lambda: session.my_turn() or session.game_over or client.refused is not None, 3600
+                lambda: session.my_turn() or session.no_turn_to_come() or client.refused is not None, 3600
             )
             if client.refused is not None:
-                return
-            if session.game_over:
-                continue
+                return None
+            if why := session.no_turn_to_come():
+                terminal.show(why)
+                return why
         count = client.received
         turn = session.view.turn if session.view is not None else None
-        await client.send(message)
+        if unsent := await client.send(message):
+            return unsent
         if isinstance(message, PlayForMe) and not terminal.interactive:
             # The server plays the rest of the turn: the script's next line waits for it to pass,
             # or it would meet a turn still being played, or already gone.
@@ -670,6 +695,11 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
             )
         elif answered:
             await client.wait_for(lambda count=count: client.received > count, 10)
+            if isinstance(message, Resign):
+                # A resignation that ends the game is answered, then the game's end follows: the
+                # script's next line meets the game over, not a turn that is gone.
+                await client.settle(10)
+    return None
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -734,12 +764,18 @@ def _is_ipv6(text: str) -> bool:
 
 
 def name_from_login(login: str) -> str:
-    """A name the protocol accepts, made of a login name: letters folded to ASCII, the rest dropped."""
+    """A name the protocol accepts, made of a login name (:func:`folded_name`), or :data:`DEFAULT_NAME`."""
+    return folded_name(login) or DEFAULT_NAME
+
+
+def folded_name(text: str) -> str:
+    """A name the protocol accepts made of ``text``: letters folded to ASCII, the rest dropped, cut
+    to the longest allowed; ``""`` if nothing of it is left."""
     name = ""
-    for char in unicodedata.normalize("NFKD", login):  # 'é' becomes 'e' and an accent, which goes
+    for char in unicodedata.normalize("NFKD", text):  # 'é' becomes 'e' and an accent, which goes
         if _acceptable(name + char):
             name += char
-    return name if _acceptable(name) else DEFAULT_NAME
+    return name.rstrip(" ")  # a space dropped after it ('ann 李') would not show
 
 
 def _acceptable(name: str) -> bool:
@@ -760,7 +796,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--name",
-        help=f"your name at the table: {NAME_RULE} (default: your login name, folded to ASCII)",
+        help=f"your name at the table: {NAME_RULE}; any other is folded to one, accents and what is not "
+        "allowed dropped (default: your login name, folded alike)",
     )
     kept = parser.add_mutually_exclusive_group()
     kept.add_argument(
@@ -794,13 +831,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(error))
     if not args.connect_timeout > 0:  # also refuses nan (inf: wait for ever)
         parser.error("argument --connect-timeout: it must be more than 0 seconds")
+    note = ""  # said first: the name played under, if not the one given
     if args.name is None:
         name = name_from_login(os.environ.get("USER", ""))
     else:
-        name = args.name
-        if not _acceptable(name):
-            shown = repr(name) if len(name) <= 40 else f"{name[:40]!r}…"  # a pasted page need not come back
+        name = folded_name(args.name)  # as the login name is: 'Zoë' plays as 'Zoe'
+        if not name:
+            given = args.name  # a pasted page need not come back whole
+            shown = repr(given) if len(given) <= 40 else f"{given[:40]!r}…"
             parser.error(f"argument --name: the server would refuse {shown}: a name is {NAME_RULE}")
+        if name != args.name:
+            note = f"playing as {name!r}: a name is {NAME_RULE}"
     interactive = sys.stdin.isatty()
     colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     with _terminal_given_back(interactive):
@@ -816,10 +857,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     forget=args.forget,
                     resume=resume,
                     connect_timeout=args.connect_timeout,
+                    note=note,
                 )
                 return trio.run(screen.play, play)
             terminal = Terminal(interactive, colour, wrap=sys.stdout.isatty())  # a pipe's lines stay whole
-            return trio.run(run, address, name, terminal, args.forget, None, resume, args.connect_timeout)
+            return trio.run(
+                functools.partial(
+                    run, address, name, terminal, args.forget, None, resume, args.connect_timeout, note=note
+                )
+            )
         except* KeyboardInterrupt:  # Ctrl-C, which trio delivers inside an exception group; others go on
             pass
         return 130

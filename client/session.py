@@ -44,12 +44,18 @@ from .commands import Reply, completions, elsewhere, interpret, why_not
 from .generic import plain_hint
 from .tokens import SeatStore, StoredSeat
 
-#: What we are told of our own seat's notices, in our own words.
+#: What we are told of our own seat's notices, in our own words: each answers what we asked.
 OWN_NOTICES = {
     "autopilot-on": "autopilot on: the server plays your turns until 'auto off'",
     "autopilot-off": "autopilot off: you play your own turns again",
     "resigned": "you resigned: you are ranked last in this game ('leave' returns to the lobby)",
 }
+#: The stand-in that takes our seat after we resigned (a game that goes on), in our own words.
+RESIGNED_STAND_IN = "a bot plays your seat to the end of the game"
+#: Why a script's game action is refused, not held for a turn of ours that will not come (the
+#: server's words for the same refusals).
+GAME_OVER = "the game is over: 'leave' returns to the lobby"
+RESIGNED = "you resigned: a bot plays your seat to the end ('leave' returns to the lobby)"
 
 
 @attrs.frozen
@@ -187,7 +193,6 @@ class Session:
         if isinstance(message, Pong):
             return Output()  # the heartbeat's answer: not news, and not the reply a script waits for
         if isinstance(message, Notice) and self._about_me(message):
-            self.replies += 1  # the answer to our own 'auto on', 'auto off' or 'resign'
             return Output((self._own_notice(message),))
         if isinstance(message, Notice):
             return Output((notice_line(message),))  # news of the table: not a reply either
@@ -276,12 +281,16 @@ class Session:
         return Output()
 
     def _about_me(self, notice: Notice) -> bool:
-        """A notice of our own autopilot or resignation, which we are told in our own words."""
+        """A notice of our own autopilot or resignation, or of the bot that plays our seat since we
+        resigned, which we are told in our own words (not "a bot plays for ann", to ann)."""
         view = self.view
         mine = view is not None and notice.table == self.table and notice.seat == view.seat
-        return mine and notice.kind in OWN_NOTICES
+        return mine and (notice.kind in OWN_NOTICES or (notice.kind == "stand-in" and self.resigned))
 
     def _own_notice(self, notice: Notice) -> str:
+        if notice.kind == "stand-in":  # news that follows our resignation, not an answer
+            return RESIGNED_STAND_IN
+        self.replies += 1  # the answer to our own 'auto on', 'auto off' or 'resign'
         if notice.kind == "resigned":
             self.resigned = True
         return OWN_NOTICES[notice.kind]
@@ -358,6 +367,13 @@ class Session:
             and bool(view.legal)
         )
 
+    def no_turn_to_come(self) -> str | None:
+        """Why no turn of ours will come at our table, if none will: the game is over, or we resigned
+        (a bot plays our seat). A script's game action is refused then, not held for it."""
+        if self.game_over:
+            return GAME_OVER
+        return RESIGNED if self.resigned else None
+
     def waiting_for_turn(self) -> bool:
         """Do we hold a seat, not given up, in a game under way, at someone else's turn?"""
         view = self.view
@@ -410,25 +426,46 @@ def notice_line(notice: Notice) -> str:
 
 def end_summary(raw: Mapping[str, Any]) -> list[str]:
     """What a finished game's last view adds to its game-over line: your result and why, how many
-    turns and how long it took, and the id to replay it by (from a server that says them)."""
+    turns and how long it took, and the id to replay it by (from a server that says them).
+
+    The result is a win, a loss, a first place shared, or no winner at all (every seat ranked
+    alike: "drawn", which is how the games say it). The game's text follows, less a clause that
+    only says the result again ("you won ...: eve wins"); its why stays ("eve wins by discarding
+    their last cards")."""
     result = raw["result"]
-    ranking, seat = result["ranking"], raw["seat"]
-    if seat is None:
+    ranking, seat, text = result["ranking"], raw["seat"], result["text"]
+    first = tuple(ranking[0]) if ranking else ()
+    if len(ranking) <= 1 and len(first) != 1:  # every seat ranked alike: no winner
+        how, text = "the game was drawn", _unsaid(text, "the game is drawn", first=True)
+    elif seat is None:
         how = "the game ended"
-    elif ranking and tuple(ranking[0]) == (seat,):
-        how = "you won"
-    elif ranking and seat in ranking[0]:
-        how = "you drew"
+    elif first == (seat,):
+        how, text = "you won", _unsaid(text, f"{raw['names'][seat]} wins", first=False)
+    elif seat in first:
+        how = "you shared first place"
     else:
         how = "you lost"
     turns = f"{raw['turn']} turn{'s' if raw['turn'] != 1 else ''}"
     took = f", in {duration(result['seconds'])}" if "seconds" in result else ""
-    lines = [f"{how} after {turns}{took}: {result['text']}"]  # the text may hold brackets of its own
+    said = f": {text}" if text else ""  # the text may hold brackets of its own
+    lines = [f"{how} after {turns}{took}{said}"]
     if "game_id" in result:
         game = result["game_id"]
         replay = f"'notty-server replay {game}' replays it"
         lines.append(f"this was game {game} of the server's record: on its machine, {replay}")
     return lines
+
+
+def _unsaid(text: str, clause: str, first: bool) -> str:
+    """``text`` less ``clause`` where it only repeats the result: the whole text, or its ``first``
+    clause before the why ("the game is drawn: no hand changed ..."), else its last after what led
+    to it ("pip resigned: eve wins"). A clause followed by its why stays ("eve wins: their last
+    card was stolen")."""
+    if text == clause:
+        return ""
+    if first:
+        return text.removeprefix(f"{clause}: ")
+    return text.removesuffix(f": {clause}")
 
 
 def duration(seconds: int) -> str:

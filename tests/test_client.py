@@ -293,8 +293,8 @@ def test_a_script_plays_at_its_next_table_after_leaving_a_finished_game(server_p
     bob.expect(pexpect.EOF)
 
 
-@pytest.mark.parametrize("name", ["José", "李雷", "²", "_ann", "a" * 40])
-def test_a_name_the_server_would_refuse_is_refused_before_connecting(server_port: int, name: str) -> None:
+@pytest.mark.parametrize("name", ["李雷", "_", "'!?", " . "])
+def test_a_name_with_nothing_to_fold_is_refused_before_connecting(server_port: int, name: str) -> None:
     child = _spawn(f"127.0.0.1:{server_port}", "--name", name)
     child.expect(pexpect.EOF)
     child.close()
@@ -304,11 +304,35 @@ def test_a_name_the_server_would_refuse_is_refused_before_connecting(server_port
 
 
 def test_a_very_long_name_is_not_echoed_whole(server_port: int) -> None:
-    child = _spawn(f"127.0.0.1:{server_port}", "--name", "a" * 3000)
+    child = _spawn(f"127.0.0.1:{server_port}", "--name", "李" * 3000)
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 2 and f"refuse {'a' * 40!r}…: a name is" in child.before
-    assert "a" * 41 not in child.before
+    assert child.exitstatus == 2 and f"refuse {'李' * 40!r}…: a name is" in child.before
+    assert "李" * 41 not in child.before
+
+
+@pytest.mark.parametrize(
+    ("given", "name"),
+    [("Zoë", "Zoe"), ("José", "Jose"), ("²", "2"), ("_ann", "ann"), ("a" * 3000, "a" * 24), ("Zoe", "Zoe")],
+)
+def test_a_name_given_is_folded_as_the_login_name_is_and_the_name_played_under_said(
+    server_port: int, given: str, name: str
+) -> None:
+    """``--name Zoë`` was refused outright, while the login name 'Zoë' played as 'Zoe'."""
+    ran = subprocess.run(
+        [str(BIN / "notty-client"), f"127.0.0.1:{server_port}", "--name", given],
+        input="new human\ntables\n",
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=30,
+    )
+    assert ran.returncode == 0, ran.stderr
+    lines = ran.stdout.splitlines()
+    note = f"playing as {name!r}: a name is 1 to 24 ASCII letters"
+    assert lines[0].startswith(note) if name != given else not lines[0].startswith("playing as")
+    assert f"seats: {name}, (free) · you are here" in ran.stdout
+    assert "a" * 25 not in ran.stdout  # a long name is cut to the longest allowed, not said whole
 
 
 @pytest.mark.parametrize(
@@ -320,6 +344,7 @@ def test_a_very_long_name_is_not_echoed_whole(server_port: int) -> None:
         ("", "player"),
         ("_.ann o'neil", "ann oneil"),  # a name starts with a letter or digit; no apostrophes
         ("x" * 30, "x" * 24),
+        ("ann 李", "ann"),  # no space left at the end, where it would not show
     ],
 )
 def test_the_login_name_is_folded_to_one_the_server_accepts(login: str, name: str) -> None:

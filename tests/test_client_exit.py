@@ -7,7 +7,11 @@
 3. ``join`` and ``watch`` name tables and seats in the user's words, not the protocol's fields, and
    where the user is comes first;
 4. ``auto`` out of turn is refused naming ``auto``;
-5. ``rules VARIANT`` is that variant's game's rules, for that variant.
+5. ``rules VARIANT`` is that variant's game's rules, for that variant;
+6. a script's line the client cannot carry out stops the script, exit status 1, naming the line: a
+   game action with no seat (it waited an hour for a turn that never comes), a line the protocol
+   refuses where the script is (``leave`` in the lobby: the script went on, and exited 0), a move
+   after the game is over (skipped without a word) or after resigning.
 
 The end-to-end tests drive the real ``notty-client`` against a real ``notty-server`` on 127.0.0.1.
 """
@@ -21,6 +25,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
@@ -32,14 +37,18 @@ from test_host import Net
 from test_ochos_ui import OCHOS
 from test_screen import Person
 
-from client.commands import MAX_TABLE, why_not
+from client.app import Terminal, _carry_out
+from client.commands import MAX_TABLE, Reply, why_not
 from client.session import Session
 from games.notty.ui import rules_text
 from protocol import (
     MAX_SEATS,
+    Act,
     ConnectionState,
     Error,
     Join,
+    Message,
+    Notice,
     PlayForMe,
     Seated,
     State,
@@ -337,3 +346,94 @@ def test_rules_of_a_variant_at_a_table_of_another_game_are_still_that_variants()
     session.receive(State(3, notty_view(variant="classic"), ()))
     assert session.typed("rules five-colour").say == rules_text("five-colour")
     assert session.typed("rules part1").say.startswith("Ochos Locos (part1):")
+
+
+# -- 6. a script's line the client cannot carry out stops it --------------------------------------------
+
+NOT_AT_A_TABLE = "you are not at a table: 'new' makes one, 'join TABLE' takes a seat"
+GAME_OVER = "the game is over: 'leave' returns to the lobby"
+RESIGNED = "you resigned: a bot plays your seat to the end ('leave' returns to the lobby)"
+
+
+def _script(tmp_path: Path, port: int, script: str, name: str = "pip") -> subprocess.CompletedProcess[str]:
+    """``notty-client`` fed ``script`` from a pipe, run to its end (or 30 s: a hang fails the test)."""
+    return subprocess.run(
+        [str(BIN / "notty-client"), f"127.0.0.1:{port}", "--name", name],
+        input=script,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+        timeout=30,
+    )
+
+
+@pytest.mark.parametrize("line", ["draw 1", "auto", "leave", "hint"])
+def test_a_script_line_with_no_table_to_act_at_is_refused_and_stops_the_script(
+    server_port: int, tmp_path: Path, line: str
+) -> None:
+    """A game action waited an hour for a turn that never comes; ``leave`` or ``hint`` was refused in
+    words, and the script went on and exited 0."""
+    ran = _script(tmp_path, server_port, f"{line}\ntables\n")
+    assert ran.returncode == 1, (ran.stdout, ran.stderr)
+    assert NOT_AT_A_TABLE in ran.stdout
+    assert (
+        ran.stderr == f"notty-client: the client refused line 1 of the script ({line!r}): {NOT_AT_A_TABLE}\n"
+    )
+    assert "no tables yet" not in ran.stdout  # the line after it was not acted on
+
+
+def test_a_scripted_move_by_a_spectator_is_refused_at_once(server_port: int, tmp_path: Path) -> None:
+    kit = _script(tmp_path, server_port, "new classic 2 greedy\n", name="kit")  # a game under way, kept
+    table = re.search(r"you sit at table (\d+), seat 0", kit.stdout)
+    assert kit.returncode == 0 and table, kit.stdout
+    ran = _script(tmp_path, server_port, f"watch {table.group(1)}\ndraw 1\ntables\n")
+    assert ran.returncode == 1, (ran.stdout, ran.stderr)
+    watching = "you are only watching: 'leave', then 'join' a table to play"
+    assert ran.stderr == f"notty-client: the client refused line 2 of the script ('draw 1'): {watching}\n"
+    assert f"table {table.group(1)}:" not in ran.stdout  # 'tables' was not acted on
+
+
+def test_a_scripted_move_after_the_game_is_over_is_refused_naming_its_line(
+    server_port: int, tmp_path: Path
+) -> None:
+    """The move was skipped without a word, and the next line (a hint) was blamed instead; or, the
+    game's end heard after the resignation's answer, the server refused it as made after resigning."""
+    ran = _script(tmp_path, server_port, "new classic 2 greedy\nresign yes\ndraw 1\nhint\n")
+    assert ran.returncode == 1, (ran.stdout, ran.stderr)
+    assert "you lost after 1 turn" in ran.stdout  # the game ended with the resignation
+    assert GAME_OVER in ran.stdout
+    assert ran.stderr == f"notty-client: the client refused line 3 of the script ('draw 1'): {GAME_OVER}\n"
+    assert "hint:" not in ran.stdout and "pip draws" not in ran.stdout
+
+
+async def test_a_scripted_move_after_resigning_a_game_that_goes_on_is_refused_at_once() -> None:
+    """Three seats, two people: a bot plays the seat of the one who resigned, whose turn never comes
+    again. A script's move then waited for it (an hour), or reached the server at a turn of ours
+    shown before the resignation."""
+    session = welcomed()
+    session.receive(Seated(3, 0, TOKEN))
+    three = notty_view(
+        names=["ann", "bob", "cy"], current=0, legal=["draw 1"], body={"hands": [["R1"], ["Y5"], ["B2"]]}
+    )
+    session.receive(State(3, three, ()))
+    assert session.my_turn()  # as the last view before the resignation showed it
+    session.receive(Notice(3, 0, "ann", "resigned", "ann resigned: a bot plays their seat to the end"))
+
+    class Stub:
+        received, refused = 0, None
+
+        def __init__(self) -> None:
+            self.session = session
+            self.sent: list[Message] = []
+
+        async def send(self, message: Message) -> None:
+            self.sent.append(message)
+
+        async def wait_for(self, ready: Any, timeout: float) -> bool:
+            return bool(ready())
+
+    stub = Stub()
+    unsent = await _carry_out(
+        stub, Reply((Act("draw 1"),), action=True), Terminal(False, False), answered=True
+    )  # type: ignore[arg-type]
+    assert (unsent, stub.sent) == (RESIGNED, [])

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from client.session import Session
+from client.session import Session, end_summary
 from client.tokens import SeatStore, StoredSeat
 from games import GAMES, describe
 from games._ui import ui_for
@@ -28,6 +28,7 @@ from protocol import (
     Left,
     ListTables,
     Message,
+    Notice,
     Pong,
     Seated,
     State,
@@ -602,3 +603,66 @@ def test_a_variant_named_after_its_game_is_said_alone() -> None:
     assert game_and_variant("huxxy", "huxxy") == "huxxy"
     assert game_and_variant("notty", "classic", "Notty") == "Notty classic"
     assert game_and_variant("ochos-locos", "part4", "Ochos Locos") == "Ochos Locos part4"
+
+
+# -- the end of a game, and a resignation, in words that read right -----------------------------
+
+
+#: Result texts as the games and the server write them (games/*/game.py, server/resign.py).
+WON, RESIGNED_WON = "ann wins", "bob resigned: ann wins"
+HOW, WHY = "ann wins by discarding their last cards", "ann wins: their last card was stolen"
+POINTS = "the stock is used up; points left: ann 3, bob 9, cy 3"
+LIMIT = "the game ended at the table's turn limit (300 turns) with no winner"
+QUIET = "the game is drawn: no hand changed for 4 whole rounds"
+STALEMATE = "stalemate: a whole round with no card played or drawn"
+
+
+@pytest.mark.parametrize(
+    ("seat", "ranking", "text", "says"),
+    [
+        # A win: a text that only names the winner is not said again; one that says how it was won stays.
+        (0, [[0], [1]], WON, "you won after 12 turns"),
+        (0, [[0], [1]], RESIGNED_WON, "you won after 12 turns: bob resigned"),
+        (0, [[0], [1]], HOW, f"you won after 12 turns: {HOW}"),
+        (0, [[0], [1]], WHY, f"you won after 12 turns: {WHY}"),
+        # A loss: who won is news.
+        (1, [[0], [1]], WON, f"you lost after 12 turns: {WON}"),
+        (1, [[0], [1]], RESIGNED_WON, f"you lost after 12 turns: {RESIGNED_WON}"),
+        # A first place shared, above someone: no draw.
+        (0, [[0, 2], [1]], POINTS, f"you shared first place after 12 turns: {POINTS}"),
+        (1, [[0, 2], [1]], POINTS, f"you lost after 12 turns: {POINTS}"),
+        # Every seat ranked alike: drawn, whoever reads it ("you drew": 'draw' is a move in Notty).
+        (0, [[0, 1]], LIMIT, f"the game was drawn after 12 turns: {LIMIT}"),
+        (1, [[0, 1]], QUIET, "the game was drawn after 12 turns: no hand changed for 4 whole rounds"),
+        (None, [[0, 1]], STALEMATE, f"the game was drawn after 12 turns: {STALEMATE}"),
+        (None, [[0], [1]], WON, f"the game ended after 12 turns: {WON}"),
+    ],
+)
+def test_the_end_summary_says_a_win_a_loss_a_shared_first_place_or_a_draw_once(
+    seat: int | None, ranking: list[list[int]], text: str, says: str
+) -> None:
+    result = {"ranking": ranking, "reason": "any", "text": text}
+    names = ["ann", "bob", "cy"][: max(seat for place in ranking for seat in place) + 1]
+    assert end_summary(notty_view(result=result, legal=[], seat=seat, names=names)) == [says]
+
+
+def test_a_player_who_resigned_is_told_of_the_bot_in_their_seat_in_their_own_words() -> None:
+    """The stand-in notice the server sends after a resignation in a game that goes on said "a bot
+    plays for ann", to ann."""
+    session = welcomed()
+    three = notty_view(names=["ann", "bob", "cy"], current=1, body={"hands": [["R1"], ["Y5"], ["B2"]]})
+    seated(session, three)
+    replies = session.replies
+    resigned = Notice(3, 0, "ann", "resigned", "ann resigned: a bot plays their seat to the end, and ...")
+    assert shown(session, resigned) == [
+        "you resigned: you are ranked last in this game ('leave' returns to the lobby)"
+    ]
+    assert session.replies == replies + 1  # the answer to 'resign'
+    own = ["a bot plays your seat to the end of the game"]
+    assert shown(session, Notice(3, 0, "ann", "stand-in", "a bot plays for ann")) == own
+    assert session.replies == replies + 1  # news, not an answer: a script's next line waits for its own
+    assert shown(session, Notice(3, 1, "bob", "stand-in", "a bot plays for bob")) == ["a bot plays for bob"]
+    assert (
+        session.no_turn_to_come()
+        == "you resigned: a bot plays your seat to the end ('leave' returns to the lobby)"
+    )

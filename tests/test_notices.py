@@ -404,7 +404,7 @@ def test_the_client_lists_tables_oldest_first_whatever_order_they_come_in() -> N
     [
         (0, [[0], [1]], "you won after 12 turns, in 4 min 12 s: the text"),
         (1, [[0], [1]], "you lost after 12 turns, in 4 min 12 s: the text"),
-        (1, [[0, 1]], "you drew after 12 turns, in 4 min 12 s: the text"),
+        (1, [[0, 1]], "the game was drawn after 12 turns, in 4 min 12 s: the text"),
         (None, [[0], [1]], "the game ended after 12 turns, in 4 min 12 s: the text"),
     ],
 )
@@ -511,7 +511,7 @@ def test_a_person_sees_a_notice_and_the_end_of_the_game_with_the_id_that_replays
     if starter == "ann":
         ann.sendline("end")  # else the bot plays bob's turn, and that ends the game
     ann.expect(r"game over: [^\r\n]*; 'leave' returns to the lobby")
-    ann.expect(r"you (won|lost|drew) after 1 turn, in \d+ s: [^\r\n]+")
+    ann.expect(r"(you won|you lost|the game was drawn) after 1 turn, in \d+ s: [^\r\n]+")
     ann.expect(
         r"this was game (\d+) of the server's record: on its machine, 'notty-server replay (\d+)' replays it"
     )
