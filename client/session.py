@@ -174,11 +174,13 @@ class Session:
 
     def leaving(self) -> list[str]:
         """On quitting: a seat in a game under way is kept (and we say how to take it back); one at
-        a table still waiting is freed by the server, so it is not worth keeping."""
+        a table still waiting is freed by the server, so it is not worth keeping. A seat taken from
+        disk that the server has not yet given back (it was stopping, say) stays as it was."""
         if self.seats is None or self.token is None or self.game_over:
             return []
         if self.view is None:
-            self.drop_seat()
+            if self.arrived:  # seated, and no game began: the server frees the seat as we go
+                self.drop_seat()
             return []
         if self.unsaved:  # the server holds it for its grace, but no run of ours can take it back
             return [f"your seat at table {self.table} could not be kept on this machine ({self.unsaved})"]

@@ -526,6 +526,16 @@ def test_a_seat_at_a_table_not_yet_playing_is_not_kept_on_quitting(tmp_path: Pat
     assert session.leaving() == [] and store.get("h:1", "ann") is None
 
 
+def test_a_seat_from_disk_the_server_has_not_given_back_yet_is_kept_on_quitting(tmp_path: Path) -> None:
+    """Quitting before the server seated us again (it was stopping, or we pressed Ctrl-C at once)
+    used to forget the seat on disk, so the next run could not take it back."""
+    store = SeatStore(tmp_path / "seats.json")
+    store.put("h:1", "ann", StoredSeat(TOKEN, 3))
+    session = welcomed(seats=store, server="h:1")
+    session.token, session.table = TOKEN, 3  # as the client resumes a seat kept on disk
+    assert session.leaving() == [] and store.get("h:1", "ann") == StoredSeat(TOKEN, 3)
+
+
 def test_a_lost_seat_sends_a_person_back_to_the_tables() -> None:
     person = welcomed(interactive=True)
     person.table = 7
