@@ -252,6 +252,10 @@ class Client:
         self.script_line: tuple[int, str] | None = None  # a script's line last acted on: number, text
         # The first script line refused (by the server, or by the client itself), why, and by whom.
         self.refused: tuple[int, str, str, str] | None = None
+        # A script's line the lost connection cut off before any of it was sent (it was waiting for
+        # our turn): the next connection carries it out, rather than the script going on without it.
+        self.cut_off: str | None = None
+        self.line_sent = False  # the line being carried out has sent something
 
     @property
     def received(self) -> int:
@@ -629,17 +633,30 @@ class _Reconnecting:
 async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal) -> None:
     """Act on each typed line; at the end of input, let the current output finish and say bye."""
     session = client.session
-    async for line in lines:
-        if line is None:
-            break
-        client.lines_read += 1
+    while True:
+        if client.cut_off is not None:  # read before the connection was lost: its number stands
+            line, client.cut_off = client.cut_off, None
+        else:
+            try:
+                read = await lines.receive()
+            except trio.EndOfChannel:
+                read = None
+            if read is None:
+                break
+            line = read
+            client.lines_read += 1
         reply = session.typed(line)
         if reply.quit:
             break
         if reply.messages and not terminal.interactive:
             client.script_line = (client.lines_read, line)
+        client.line_sent = False
         try:
             unsent = await _carry_out(client, reply, terminal, answered=not terminal.interactive)
+        except BaseException:  # the connection is lost (or the client stops)
+            if not client.line_sent and not terminal.interactive and reply.messages:
+                client.cut_off = line  # nothing of it went out: carried out on the next connection
+            raise
         finally:  # a connection lost while sending must not leave the reader waiting
             terminal.line_handled()
         if (reply.refused or unsent) and not terminal.interactive and client.refused is None:
@@ -679,6 +696,7 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
                 return why
         count = client.received
         turn = session.view.turn if session.view is not None else None
+        client.line_sent = True
         if unsent := await client.send(message):
             return unsent
         if isinstance(message, PlayForMe) and not terminal.interactive:

@@ -167,6 +167,48 @@ def test_a_script_reconnects_and_plays_on_after_the_server_restarts(
     assert "refused" not in fay.before
 
 
+def test_a_script_line_waiting_for_its_turn_through_a_restart_is_carried_out_after_it(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    """The line was read, and waited for the other player's turn to pass, when the server stopped:
+    it was dropped, and the script went on without it."""
+    db = tmp_path / "notty.db"
+    servers.append(server := ServerProcess(db))
+
+    def script(name: str) -> PopenSpawn:
+        where = f"127.0.0.1:{server.port}"
+        command = [str(BIN / "notty-client"), where, "--name", name]
+        return PopenSpawn(command, env=_environment(tmp_path), encoding="utf-8", timeout=20)
+
+    fay, gus = script("fay"), script("gus")
+    try:
+        fay.sendline("new classic 2 human")
+        fay.expect(r"you sit at table (\d+), seat 0")
+        gus.sendline(f"join {fay.match.group(1)}")
+        gus.expect("you sit at table")
+        if fay.expect([r"your turn", r"gus to play"]) == 0:
+            fay.sendline("end")
+            fay.expect("gus to play")
+        fay.sendline("draw 1")  # read at once, and held for fay's turn
+        trio.run(trio.sleep, 1)  # nothing to wait on: the line is held in silence
+        server.stop()
+        fay.expect(RESTARTING)
+        gus.expect(RESTARTING)
+        _restarted(servers, db)
+        fay.expect("resuming your seat")
+        gus.expect("resuming your seat")
+        gus.sendline("end")
+        fay.expect("fay draws 1 card")
+        fay.sendeof()
+        fay.expect(pexpect.EOF)
+        status = fay.wait()
+    finally:
+        for child in (fay, gus):
+            if child.proc.poll() is None:
+                child.kill(9)
+    assert status == 0
+
+
 def test_a_server_not_back_within_the_budget_ends_the_client_with_its_seat_kept(
     tmp_path: Path, servers: list[ServerProcess]
 ) -> None:
