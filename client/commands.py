@@ -41,7 +41,8 @@ commands:
                       seats: a bot, or 'human' to keep a seat for a friend;
                       seats left unnamed stay open; one of an option's choices,
                       or 'NAME VALUE', anywhere in the line, sets it
-  join TABLE [SEAT]   take a seat
+  join TABLE [SEAT]   take a seat ('join' alone: the one table waiting for
+                      players in the last list)
   watch TABLE         watch a table
   start               start now; bots take the empty seats (creator only)
   hint                the game's best move for you now

@@ -111,6 +111,7 @@ class Session:
         self.replies = 0  # messages a script waiting for an answer counts (not pongs, not news)
         self.open_seats = 0  # seats the table we asked for keeps for others to join
         self.tables_seen: list[int] = []  # the numbers in the last table list, for tab completion
+        self.waiting: list[int] = []  # the tables in the last list with a seat open: 'join' alone
         self.tables_asked = 0  # table lists asked for and not yet answered; any other is seat news
         self._games_of: dict[int, str] = {}  # each table's game, from every list seen
         self._seats_of: dict[int, int] = {}  # each table's number of seats, from every list seen
@@ -145,6 +146,10 @@ class Session:
         return interpret(line, self.catalog, self.game_ui(), self.view).quit
 
     def typed(self, line: str) -> Reply:
+        if [word.lower() for word in line.split()] == ["join"] and self.table is None:
+            if len(self.waiting) != 1:  # the one table that waits for players, or say which
+                return Reply(say=self._which_to_join(), refused=True)
+            line = f"join {self.waiting[0]}"
         # A seat already given up to a bot (we resigned) needs no warning before 'leave'.
         armed = "leave" if self.resigned and self._armed is None else self._armed
         ui, seats = self.game_ui(), self._seats_of
@@ -347,6 +352,21 @@ class Session:
     def _note_tables(self, tables: Sequence[Mapping[str, Any]]) -> None:
         self._games_of.update((info["table"], info["game"]) for info in tables)
         self._seats_of.update((info["table"], len(info["seats"])) for info in tables)
+        self.waiting = [
+            info["table"]
+            for info in tables
+            if not info["started"]
+            and not info["over"]
+            and any(seat["name"] is None and seat["bot"] is None for seat in info["seats"])
+        ]
+
+    def _which_to_join(self) -> str:
+        """Why a bare ``join`` names no table: none or several in the last list wait for players."""
+        if not self.waiting:
+            return "usage: join TABLE [SEAT]: no table listed last waits for players ('tables' lists them)"
+        numbers = [str(table) for table in self.waiting]
+        tables = ", ".join(numbers[:-1]) + f" and {numbers[-1]}"
+        return f"join which table? {tables} wait for players: 'join {numbers[0]}', say"
 
     def _table_line(self, info: Mapping[str, Any]) -> str:
         return table_line(info, self.catalog or Catalog(()), self.table)

@@ -24,6 +24,7 @@ from protocol import (
     Error,
     Goodbye,
     Hint,
+    Join,
     Leave,
     Left,
     ListTables,
@@ -361,6 +362,19 @@ def test_joining_a_listed_table_knows_its_game_before_the_game_starts() -> None:
     session.receive(Seated(5, 1, TOKEN))
     assert session.typed("wave").messages == (Act("wave"),)  # parlour's: sent as typed
     assert session.typed("wave").action  # and a script waits for its turn to send it
+
+
+def test_join_alone_takes_the_one_table_waiting_for_players_or_says_which() -> None:
+    session = welcomed()
+    assert session.typed("join").say.startswith("usage: join TABLE [SEAT]: no table listed last waits")
+    session.sending(ListTables())
+    started = table_info(2, ["cy", None]) | {"started": True}
+    session.receive(Tables([started, table_info(3, ["bob", None]), table_info(4, ["dee", "eve"])]))
+    assert session.typed("join").messages == (Join(3, None),)  # 2 has begun, 4 is full
+    session.sending(ListTables())
+    session.receive(Tables([table_info(3, ["bob", None]), table_info(5, [None, None])]))
+    said = session.typed("JOIN")
+    assert said.messages == () and said.say == "join which table? 3 and 5 wait for players: 'join 3', say"
 
 
 def test_a_table_waiting_for_people_says_how_they_join_and_who_fills_the_rest() -> None:
