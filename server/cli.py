@@ -247,6 +247,12 @@ def _serve(args: argparse.Namespace, path: Path, lock: WriterLock) -> int:
     except StoreError as error:
         log.error("%s", error)
         return 1
+    try:
+        lock.hold_database()  # a database made just now: locked under every name it may get
+    except LockError as error:
+        store.close()
+        log.error("%s", error)
+        return 1
     failure: str | None = None
     try:
         limits = limits_from_args(args)

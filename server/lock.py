@@ -9,6 +9,10 @@ deleted: unlinking a lock file lets two processes each lock a file of that name.
 
 The holder writes who it is into the file, so the refused server can say which
 server to stop.
+
+A hard link gives the database a second name, and so a second ``<db>.lock``: the
+holder also locks the database file itself (its inode, whatever its name) with
+an ``flock``, which SQLite's own locks (``fcntl``) neither take nor wait on.
 """
 
 from __future__ import annotations
@@ -76,6 +80,7 @@ class WriterLock:
         self.path = path
         self.holder = holder
         self._fd: int | None = fd
+        self._database_fd: int | None = None  # the database file's own lock, once it exists
 
     @classmethod
     def acquire(
@@ -111,6 +116,12 @@ class WriterLock:
                 "stop that server first, or give this one another --db"
             ) from None
         lock = cls(database, path, fd, Holder(os.getpid(), socket.gethostname(), clock()))
+        if database.exists():
+            try:
+                lock.hold_database()
+            except LockError:
+                lock.release()
+                raise
         try:
             lock._write()
         except OSError as error:  # a full disk, most likely: found now rather than at the first game
@@ -120,6 +131,30 @@ class WriterLock:
                 f"cannot write its lock file {path} ({_reason(error)})"
             ) from error
         return lock
+
+    def hold_database(self) -> None:
+        """Lock the database file itself (see the module's docstring): at once if it exists, else
+        as soon as the store has made it. :class:`LockError` if a server holds it under another name."""
+        if self._database_fd is not None:
+            return
+        try:
+            fd = os.open(self.database, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError as error:
+            raise LockError(f"cannot use the database {self.database}: {_reason(error)}") from error
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            os.close(fd)
+            if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise LockError(
+                    f"cannot use the database {self.database}: cannot lock it ({_reason(error)})"
+                ) from error
+            raise LockError(
+                f"cannot use the database {self.database}: it is in use by another notty-server, "
+                "under another name (a hard link to the same file): stop that server first, "
+                "or give this one another --db"
+            ) from None
+        self._database_fd = fd
 
     def describe(self, listening: Sequence[str]) -> None:
         """Name the addresses this server listens on, for whoever is refused next. Only a courtesy:
@@ -131,6 +166,9 @@ class WriterLock:
 
     def release(self) -> None:
         """Unlock (the file stays: see the module's docstring). Closing the descriptor is what unlocks."""
+        if self._database_fd is not None:
+            os.close(self._database_fd)
+            self._database_fd = None
         if self._fd is None:
             return
         fd, self._fd = self._fd, None

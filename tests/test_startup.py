@@ -69,6 +69,42 @@ def test_a_second_server_on_the_database_is_refused_naming_the_first_and_readers
     assert first.process.poll() is None
 
 
+def test_a_second_server_on_a_hard_link_to_the_database_is_refused(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    """A hard link is another name with its own ``<db>.lock``: the second server wrote the same
+    file, and the games the first acknowledged were lost."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    db, link = tmp_path / "a" / "notty.db", tmp_path / "b" / "notty.db"
+    servers.append(first := ServerProcess(db))  # a new database: locked once the store has made it
+    described(db, first.port)
+    os.link(db, link)
+    second = notty_server(*SERVE, "--db", str(link))
+    assert second.returncode == 1
+    line = one_line(second.stderr)
+    assert line.endswith(
+        f"cannot use the database {link}: it is in use by another notty-server, under another name "
+        "(a hard link to the same file): stop that server first, or give this one another --db"
+    )
+    assert first.process.poll() is None
+    first.stop()
+    servers.append(third := ServerProcess(link))  # once it has stopped, the file is free by any name
+    described(link, third.port)
+
+
+def test_the_database_file_itself_is_locked_under_every_name(tmp_path: Path) -> None:
+    db = tmp_path / "notty.db"
+    db.touch()
+    os.link(db, tmp_path / "other.db")
+    lock = WriterLock.acquire(db)
+    with pytest.raises(LockError, match="under another name"):
+        WriterLock.acquire(tmp_path / "other.db")
+    assert not lock_path(tmp_path / "other.db").read_text()  # the refused one left no description
+    lock.release()
+    WriterLock.acquire(tmp_path / "other.db").release()
+
+
 def test_a_server_killed_with_sigkill_does_not_keep_the_next_one_out(
     tmp_path: Path, servers: list[ServerProcess]
 ) -> None:
