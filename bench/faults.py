@@ -97,7 +97,6 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import msgpack
@@ -130,10 +129,10 @@ from protocol import (
     Welcome,
     encode_frame,
 )
+from server import tables
 from server.journal import SavedGame
-from server.record import dealt, replay_move
+from server.record import dealt, game_of, replay_move
 from server.store import Store
-from server.tables import states
 
 HOST = "127.0.0.1"
 #: Each flood comes from one address of its own (a flood's tables outlive it, and would count
@@ -417,18 +416,40 @@ def recorded_views(
 ) -> dict[tuple[int, int | None], Any]:
     """The view of each ``(moves, seat)`` in ``wanted``: the record's first ``moves`` moves replayed
     through the engine, the view built as the server builds a ``state`` (``seat`` None: a spectator)."""
-    match = dealt(saved.begun, random.Random(0))  # recorded outcomes only: the rng is never asked
-    table = SimpleNamespace(id=saved.begun.table, match=match, settings=saved.begun.settings)
+    begun = saved.begun
+    match = dealt(begun, random.Random(0))  # recorded outcomes only: the rng is never asked
+    game = game_of(begun)
+    # The table as the next server restores it (server.host.Host.restore), less what the bench's
+    # players never do (leave, resign, autopilot) and the wall clock (see without_clock).
+    table = tables.Table(
+        id=begun.table,
+        game=game,
+        settings=game.settings(begun.variant, len(begun.seats), begun.options),
+        seats=[tables.Seat(name=seat.name, bot=seat.bot) for seat in begun.seats],
+        creator=None,
+        bot_delay=begun.bot_delay,
+        turn_seconds=begun.turn_seconds,
+        match=match,
+    )
     views: dict[tuple[int, int | None], Any] = {}
     last = min(len(saved.moves), max((moves for moves, _ in wanted), default=0))
     for moves in range(last + 1):
         for key in wanted:
             if key[0] == moves:
-                ((_, message),) = states(table, (), [(0, key[1])])  # type: ignore[arg-type]
+                ((_, message),) = tables.states(table, (), [(0, key[1])])
                 views[key] = message.to_wire()["view"]
         if moves < last:
             replay_move(match, saved.moves[moves])
     return views
+
+
+def without_clock(view: Any) -> Any:
+    """A view less how long its game took by the wall clock (``result.seconds``), which the record
+    does not keep: a finished game's last view is otherwise the record's to the byte."""
+    result = view.get("result") if isinstance(view, dict) else None
+    if not isinstance(result, dict) or "seconds" not in result:
+        return view
+    return {**view, "result": {key: value for key, value in result.items() if key != "seconds"}}
 
 
 _MISSING = object()
@@ -913,11 +934,11 @@ def check_record(run: Run, db: Path, scratch: Path) -> None:
                 tally.problem(f"table {game.table}: {lost} acknowledged move(s) are not in the record")
             for seat in acked:
                 assert seat.moves is not None
-                if seat.moves <= recorded and views[(seat.moves, seat.index)] != seat.view:
+                if seat.moves <= recorded and views[(seat.moves, seat.index)] != without_clock(seat.view):
                     tally.changed += 1
                     tally.problem(
                         f"table {game.table}: {seat.name}'s view after {seat.moves} moves is not what the "
-                        f"record gives: {diff(seat.view, views[(seat.moves, seat.index)])}"
+                        f"record gives: {diff(without_clock(seat.view), views[(seat.moves, seat.index)])}"
                     )
             if game.over:
                 if saved.over is None:
