@@ -844,7 +844,8 @@ async def _seat(
                 game.stopped, game.stopped_at = message.message, time.perf_counter()
                 run.first_stop = run.first_stop or game.stopped_at
                 return STOPPED
-            run.tally.problem(f"table {game.table}: {seat.name} got {message.code}: {message.message}")
+            if message.code != "shutting-down":  # a SIGTERM the bench sent: its goodbye follows
+                run.tally.problem(f"table {game.table}: {seat.name} got {message.code}: {message.message}")
 
 
 async def lifetime(run: Run, groups: list[Group], finish: Callable[[], Awaitable[None]]) -> None:
