@@ -35,23 +35,41 @@ def print_games(games: Iterable[GameSummary], out: TextIO) -> None:
         out.write("no games recorded yet\n")
 
 
+#: How a game ended, in words, by the reason code its record keeps (every game's, and the
+#: server's own); a code not here is shown as it is.
+REASONS = {
+    "discard": "last cards discarded",
+    "stolen": "last card stolen",
+    "stalemate": "stalemate",
+    "turn-limit": "turn limit",
+    "no-progress": "no progress",
+    "empty-hand": "last card played",
+    "went-out": "went out",
+    "stock-exhausted": "stock used up",
+    "resigned": "the others resigned",
+    "abandoned": "abandoned",
+}
+
+
 def _game_line(game: GameSummary) -> str:
     """One game as ``games`` lists it."""
+    why = REASONS.get(game.reason or "", game.reason)
     if game.ended_at is None:
         result = "unfinished"
     elif len(game.ranking) > 2:  # a game that ranks every seat (not only a winner and the rest)
         places = ", ".join(" = ".join(game.names[seat] for seat in place) for place in game.ranking)
-        result = f"ranked {places} ({game.reason})"
+        result = f"ranked {places} ({why})"
     elif game.winner is None and len(game.ranking) > 1:  # a resignation left bots alone to share first
         first = " and ".join(game.names[seat] for seat in game.ranking[0])
-        result = f"{first} share first place ({game.reason})"
+        result = f"{first} share first place ({why})"
     elif game.winner is None:
-        result = f"no winner ({game.reason})"
+        result = f"no winner ({why})"
     else:
-        result = f"{game.names[game.winner]} won ({game.reason})"
+        result = f"{game.names[game.winner]} won ({why})"
+    moves = f"{game.moves} move" + ("" if game.moves == 1 else "s")
     return (
         f"game {game.id}: {_label(game.game, game.variant)}, {' vs '.join(_seats(game))}, "
-        f"started {_when(game.started_at)}, {game.moves} moves, {result}\n"
+        f"started {_when(game.started_at)}, {moves}, {result}\n"
     )
 
 

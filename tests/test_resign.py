@@ -114,7 +114,7 @@ def test_against_bots_alone_the_game_ends_at_once_and_they_share_first_place(
     store.write(net.host.take_journal())
     listed = io.StringIO()
     print_games(store.games(), listed)
-    assert f"{shared} (resigned)" in listed.getvalue()
+    assert f"{shared} (the others resigned)" in listed.getvalue()
     store.close()
 
 
@@ -214,7 +214,7 @@ def test_a_game_ended_by_resigning_replays_to_its_end(tmp_path: Path) -> None:
     assert "      bob resigns\n" in text and text.endswith("(ended by resignation: ann then bob)\n")
     listed = io.StringIO()
     print_games(store.games(), listed)
-    assert "ranked" not in listed.getvalue() and "ann won (resigned)" in listed.getvalue()
+    assert "ranked" not in listed.getvalue() and "ann won (the others resigned)" in listed.getvalue()
     store.close()
 
 

@@ -434,7 +434,7 @@ def test_a_finished_game_is_not_restored_but_can_be_replayed(
 
     assert cli.main(["games", "--db", str(tmp_path / "notty.db")]) == 0
     listing = capsys.readouterr().out
-    assert f"game {table}: classic, ann vs bob" in listing and "no winner (turn-limit)" in listing
+    assert f"game {table}: classic, ann vs bob" in listing and "no winner (turn limit)" in listing
 
     assert cli.main(["replay", str(table), "--db", str(tmp_path / "notty.db")]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -644,8 +644,8 @@ def test_the_record_keeps_how_every_seat_ranked(store: Store, capsys: pytest.Cap
     print_games(store.games(), sys.stdout)
     listing = capsys.readouterr().out
     assert "game 10: hidden standard, ann vs bob vs cy, " in listing
-    assert "ranked cy, ann, bob (turn-limit)" in listing
-    assert "bob won (turn-limit)" in listing  # a winner and the rest: said as before
+    assert "ranked cy, ann, bob (turn limit)" in listing
+    assert "bob won (turn limit)" in listing  # a winner and the rest: said as before
 
 
 def test_a_seat_given_up_with_leave_cannot_be_resumed_with_its_token_now_or_after_a_restart(
@@ -666,3 +666,28 @@ def test_a_seat_given_up_with_leave_cannot_be_resumed_with_its_token_now_or_afte
         restored.connect(conn)
         out = restored.handle(conn, Hello(PROTOCOL_VERSION, "x", token), 4.0)
         assert any(isinstance(m, Seated) for _, m in out) is resumed, out
+
+
+@pytest.mark.parametrize(
+    ("moves", "winner", "reason", "says"),
+    [
+        (1, 0, "stolen", ", 1 move, ann won (last card stolen)\n"),
+        (2, 1, "discard", ", 2 moves, bob won (last cards discarded)\n"),
+        (0, 0, "resigned", ", 0 moves, ann won (the others resigned)\n"),
+        (9, None, "no-progress", ", 9 moves, no winner (no progress)\n"),
+        (9, 1, "went-out", ", 9 moves, bob won (went out)\n"),
+        (9, 0, "something-new", ", 9 moves, ann won (something-new)\n"),
+    ],
+)
+def test_the_games_list_says_how_each_ended_in_words(
+    moves: int, winner: int | None, reason: str, says: str
+) -> None:
+    """It said 'ann won (stolen)', as if the win were, and '1 moves'."""
+    from server.replay import print_games
+    from server.store import GameSummary
+
+    ranking = ((winner,), (1 - winner,)) if winner is not None else ((0, 1),)
+    summary = GameSummary(3, "notty", "classic", ("ann", "bob"), moves, 0.0, 60.0, winner, reason, ranking)
+    listed = io.StringIO()
+    print_games([summary], listed)
+    assert listed.getvalue().endswith(says), listed.getvalue()
