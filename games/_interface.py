@@ -331,7 +331,7 @@ def check_settings(
     if not chosen.min_players <= seats <= chosen.max_players:
         raise SettingsError(
             "bad-seats",
-            f"{game.name} {chosen.name} is for {chosen.min_players} to {chosen.max_players} players, "
+            f"{game.name} {chosen.name} is for {_range(chosen.min_players, chosen.max_players)} players, "
             f"not {seats}",
         )
     unknown = sorted(set(options) - set(game.options))
@@ -343,3 +343,8 @@ def check_settings(
         for name, option in game.options.items()
     }
     return chosen, filled
+
+
+def _range(low: int, high: int) -> str:
+    """``3``, ``2 or 3``, ``2 to 4``: how many players a variant is for, as said."""
+    return str(low) if low == high else f"{low} or {high}" if high == low + 1 else f"{low} to {high}"

@@ -54,6 +54,12 @@ def bot_seat_names(bot_names: Sequence[str]) -> list[str]:
     return [f"{name}-{i + 1}" if repeated else name for i, name in enumerate(bot_names)]
 
 
+def default_players(game: Game) -> str:
+    """Two of ``game``'s bots for a simulation nobody named any for: its first real one, and random."""
+    first = next((name for name in game.bots if name != "random"), "random")
+    return f"{first},random"
+
+
 def lineup(
     game: Game, variant: str | None, players: str, options: Mapping[str, Any]
 ) -> tuple[Settings, tuple[str, ...]]:
@@ -61,7 +67,8 @@ def lineup(
     (:class:`games.SettingsError` among them) says what is wrong."""
     names = tuple(name.strip() for name in players.split(","))
     if "" in names:  # 'greedy,,random': a seat left out by mistake, not one fewer player
-        raise ValueError(f"a player's name is missing in {players!r}: name each seat's bot, e.g. greedy,rule")
+        example = default_players(game)
+        raise ValueError(f"a player's name is missing in {players!r}: name each seat's bot, e.g. {example}")
     unknown = [name for name in names if name not in game.bots]
     if unknown:
         raise ValueError(f"unknown bot(s) {', '.join(unknown)}: bots are {', '.join(game.bots)}")

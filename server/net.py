@@ -425,12 +425,12 @@ class NottyServer:
                 del self._allowances[address]
 
     def _time_out(self, link: Link, welcomed: bool) -> None:
+        seconds = self.limits.idle_seconds if welcomed else self.limits.hello_seconds
+        took = f"{seconds:g} second" + ("" if seconds == 1 else "s")
         if welcomed:
-            seconds = self.limits.idle_seconds
-            error = Error("idle-timeout", f"nothing heard from you for {seconds:g} seconds (send ping)")
+            error = Error("idle-timeout", f"nothing heard from you for {took} (send ping)")
         else:
-            seconds = self.limits.hello_seconds
-            error = Error("hello-timeout", f"no hello within {seconds:g} seconds of connecting")
+            error = Error("hello-timeout", f"no hello within {took} of connecting")
         log.info("connection %d: %s", link.id, error.code)
         self._close(link, error)
 

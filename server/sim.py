@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from games import DEFAULT_GAME, GAMES, Settings
-from games.autoplay import lineup, play_match, seeded_match
+from games.autoplay import default_players, lineup, play_match, seeded_match
 
 from .stats import wilson_interval
 
@@ -210,7 +210,8 @@ def format_report(summary: dict[str, Any]) -> str:
             if summary["mean_turns_to_win"]
             else ""
         ),
-        f"speed:       {summary['games_per_second']:.1f} games/s on {summary['jobs']} process(es) "
+        f"speed:       {summary['games_per_second']:.1f} games/s on {summary['jobs']} "
+        f"process{'es' if summary['jobs'] != 1 else ''} "
         f"({summary['seconds']:.1f} s; {summary['machine']})",
     ]
     return "\n".join(lines)
@@ -236,8 +237,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--players",
-        default="greedy,random",
-        help="the bots, comma separated, one a seat (notty: " + ", ".join(GAMES[DEFAULT_GAME].bots) + ")",
+        default=None,
+        help="the bots, comma separated, one a seat (default: the game's first bot and random; notty: "
+        + ", ".join(GAMES[DEFAULT_GAME].bots)
+        + ")",
     )
     parser.add_argument("--seed", type=int, default=0, help="base seed: the same seed plays the same games")
     parser.add_argument(
@@ -265,7 +268,7 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, tuple[str, ...]]:
         options["turn_limit"] = DEFAULT_MAX_TURNS if args.max_turns is None else args.max_turns
     elif args.max_turns is not None:
         raise ValueError(f"{game.name} has no turn limit: leave out --max-turns")
-    return lineup(game, args.variant, args.players, options)
+    return lineup(game, args.variant, args.players or default_players(game), options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -408,3 +408,20 @@ def test_a_bot_view_is_a_snapshot_that_later_moves_do_not_change(seed: int, seat
         assert (late.legal, late.hand, late.pile, late.turns) == (legal, hand, pile, turns)
         assert late == early and off_turn.legal == () and off_turn.seat == waiting
         assert off_turn.hand == tuple(sorted(game.hand(waiting), key=lambda card: card.rank))  # unchanged
+
+
+@pytest.mark.parametrize(
+    ("game", "variant", "seats", "says"),
+    [
+        ("ochos-locos", "part3", 2, "ochos-locos part3 is for 3 players, not 2"),
+        ("notty", "classic", 4, "notty classic is for 2 or 3 players, not 4"),
+        ("huxxy", "huxxy", 5, "huxxy huxxy is for 2 to 4 players, not 5"),
+    ],
+)
+def test_a_table_of_the_wrong_size_is_refused_in_words(
+    game: str, variant: str, seats: int, says: str
+) -> None:
+    """It said "for 3 to 3 players"."""
+    with pytest.raises(SettingsError) as refused:
+        GAMES[game].settings(variant, seats, {})
+    assert str(refused.value) == says

@@ -112,7 +112,7 @@ def test_cli_text_report(capsys: pytest.CaptureFixture[str]) -> None:
     ("args", "message"),
     [
         (["--players", "greedy,nobody"], "unknown bot"),
-        (["--players", "greedy"], "2 to 3 players"),
+        (["--players", "greedy"], "2 or 3 players"),
         (["--players", "greedy,,random"], "a player's name is missing in 'greedy,,random'"),
         (["--preset", "poker"], "no variant 'poker'"),
         (["--variant", "poker"], "variants are classic, five-colour"),
@@ -183,3 +183,22 @@ def test_a_game_without_a_turn_limit_is_summarised_in_its_own_terms(
         "3 games of ochos-locos part3: rule vs rule vs rule (seed 0, turn limit none)"
         in capsys.readouterr().out
     )
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("notty", ["greedy", "random"]), ("ochos-locos", ["rule", "random"])]
+)
+def test_with_no_players_named_each_game_plays_its_own_first_bot_against_random(
+    game: str, players: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The default was greedy,random for every game: Ochos Locos has no greedy, so it failed."""
+    assert sim.main(["--game", game, "--games", "2", "--jobs", "1", "--json", "--no-progress"]) == 0
+    assert json.loads(capsys.readouterr().out)["players"] == players
+
+
+def test_a_missing_players_name_is_shown_with_an_example_of_the_games_own(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        sim.main(["--game", "ochos-locos", "--players", "rule,,random", "--jobs", "1"])
+    assert "e.g. rule,random" in capsys.readouterr().err
