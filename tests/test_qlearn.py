@@ -308,6 +308,18 @@ def test_training_command_writes_a_table_and_keeps_the_others(tmp_path: Path) ->
     assert tables["classic"] == qlearn_train.train("classic", 1, seed=5)
 
 
+def test_training_into_a_missing_directory_is_refused_before_it_trains(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It trained for minutes, then ended in a FileNotFoundError traceback."""
+    trained: list[str] = []
+    monkeypatch.setattr(qlearn_train, "train", lambda preset, *_: trained.append(preset) or {})
+    with pytest.raises(SystemExit) as usage:
+        qlearn_train.main(["--games", "1", "--out", str(tmp_path / "nowhere" / "q.json")])
+    assert usage.value.code == 2 and not trained
+    assert f"no directory {tmp_path / 'nowhere'}" in capsys.readouterr().err
+
+
 # --------------------------------------------------------------------------- the shipped tables
 
 

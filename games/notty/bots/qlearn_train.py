@@ -71,6 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if not args.out.parent.is_dir():  # found before minutes of training, not after
+        parser.error(f"--out {args.out}: no directory {args.out.parent}")
     presets = list(PRESETS) if args.preset == "all" else [args.preset]
     # Training one preset keeps the other tables already in the file.
     tables: dict[str, PresetTable] = json.loads(args.out.read_text()) if args.out.exists() else {}
