@@ -62,6 +62,8 @@ MAX_TEXT = 500
 #: What every client is told, with the error ``shutting-down``, as the server stops: a client that
 #: knows the code reconnects, for its seat (or the lobby) comes back with the next start.
 SHUTTING_DOWN = "the server is shutting down or restarting; its games are kept for when it is back"
+#: Tries at one free port for every address family when port 0 is asked for (see _listen).
+PORT_TRIES = 5
 #: Addresses whose allowances are kept before those grown back in full are forgotten.
 MAX_ALLOWANCES = 4096
 
@@ -149,7 +151,7 @@ class NottyServer:
         """Listen and serve until cancelled; ``task_status`` gets the listeners (for the bound port)."""
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            listeners = await trio.open_tcp_listeners(port, host=host)
+            listeners = await _listen(host, port)
             for listener in listeners:
                 log.info("listening on %s", listener.socket.getsockname())
             nursery.start_soon(self._clock)
@@ -620,6 +622,24 @@ class NottyServer:
         await trio.sleep(max(0.0, job.delay - (trio.current_time() - started)))
         self._dispatch(self._ask(self.host.bot_acted, job, action, trio.current_time()))
         self._run_bots()
+
+
+async def _listen(host: str | None, port: int) -> list[trio.SocketListener]:
+    """Listeners on every address ``host`` names, all on one port: with port 0 each address family
+    would get a free port of its own, and the log would name two (a client reaching IPv6 by the
+    IPv4 one finds nothing). So the first one picked is taken for all, closed and bound again."""
+    listeners = await trio.open_tcp_listeners(port, host=host)
+    for _ in range(PORT_TRIES):
+        if len({listener.socket.getsockname()[1] for listener in listeners}) == 1:
+            break
+        chosen = listeners[0].socket.getsockname()[1]
+        for listener in listeners:
+            await listener.aclose()
+        try:
+            listeners = await trio.open_tcp_listeners(chosen, host=host)
+        except OSError:  # another program took it meanwhile: start again from a free port
+            listeners = await trio.open_tcp_listeners(0, host=host)
+    return listeners
 
 
 def _store(store: Store, records: list[Record]) -> dict[int, str]:

@@ -666,6 +666,23 @@ async def test_ipv6_peers_meet_the_per_address_cap_too(start: Start) -> None:
     await first.stream.aclose()
 
 
+@pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no IPv6 loopback")
+async def test_port_0_on_every_interface_is_one_port_for_ipv4_and_ipv6(nursery: trio.Nursery) -> None:
+    """Each address family got a free port of its own, so a client reaching the server by IPv6 at
+    the port its log named first found nothing there."""
+    server = NottyServer(_host())
+    listeners = await nursery.start(server.serve, None, 0)
+    ports = {listener.socket.getsockname()[1] for listener in listeners}
+    families = {listener.socket.family for listener in listeners}
+    assert len(ports) == 1 and families == {socket.AF_INET, socket.AF_INET6}
+    (port,) = ports
+    for address in ("127.0.0.1", "::1"):
+        client = Client(await trio.open_tcp_stream(address, port))
+        await client.send(Hello(PROTOCOL_VERSION, "ann"))
+        assert isinstance(await client.receive(), Welcome)
+        await client.stream.aclose()
+
+
 async def test_tables_from_one_address_over_its_cap_are_refused_until_one_closes(start: Start) -> None:
     server, port = await start(Limits(tables_per_address=2))
     ann = await Client.connect(port, "ann")
