@@ -51,9 +51,9 @@ def _parser() -> argparse.ArgumentParser:
         "--grace",
         type=float,
         default=60.0,
-        help="seconds a dropped player keeps their seat before a bot stands in",
+        help="seconds a dropped player keeps their seat before a bot stands in (default 60)",
     )
-    parser.add_argument("--name", default="notty", help="the server's name, shown to clients")
+    parser.add_argument("--name", default="notty", help="the server's name, shown to clients (default notty)")
     parser.add_argument(
         "--watch-delay",
         type=float,

@@ -6,6 +6,7 @@ writes one line to standard error and exits with status 1, never a traceback.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import socket
@@ -188,3 +189,12 @@ def test_a_game_number_no_record_can_hold_is_a_usage_error(
         ended.value.code == 2
         and "is not a game's number: see 'notty-server games'" in capsys.readouterr().err
     )
+
+
+def test_every_server_option_with_a_default_says_it_in_its_help() -> None:
+    """--grace and --name did not (SERVER.md did)."""
+    from server import cli
+
+    for action in cli._parser()._actions:
+        if action.option_strings and action.default not in (None, False, argparse.SUPPRESS) and action.help:
+            assert "default" in action.help, action.option_strings
