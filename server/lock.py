@@ -140,7 +140,10 @@ class WriterLock:
         try:
             fd = os.open(self.database, os.O_RDONLY | os.O_CLOEXEC)
         except OSError as error:
-            raise LockError(f"cannot use the database {self.database}: {_reason(error)}") from error
+            why = "it cannot be read" if error.errno in (errno.EACCES, errno.EPERM) else "it cannot be opened"
+            raise LockError(
+                f"cannot use the database {self.database}: {why} ({_reason(error)}: see its permissions)"
+            ) from error
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as error:

@@ -421,6 +421,8 @@ class Store:
         primary = None if code is None else code & 0xFF
         if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
             return StoreError(self._damaged(str(error)))
+        if primary == sqlite3.SQLITE_CANTOPEN and self.path.exists() and not os.access(self.path, os.R_OK):
+            return StoreError(f"{prefix}: it cannot be read (permission denied: see its permissions)")
         if self.read_only:
             return StoreError(f"{prefix}: {error}")
         if code == sqlite3.SQLITE_READONLY_DIRECTORY:

@@ -132,6 +132,20 @@ def test_a_read_only_database_stops_the_server_in_one_line_but_can_still_be_read
     assert replayed.stdout.startswith("game 1: classic, ann vs bob\n")
 
 
+def test_an_unreadable_database_is_refused_as_that(confined: tuple[Path, list[str]]) -> None:
+    """It was 'it cannot be written: unable to open database file', SQLite's words, wrong both ways."""
+    directory, prefix = confined
+    db = directory / "notty.db"
+    record_games(db, 1)
+    hand_over(directory, prefix)
+    db.chmod(0o000)
+    why = "it cannot be read (permission denied: see its permissions)"
+    for command in (SERVE, ("games",)):
+        refused = notty_server(*command, "--db", str(db), prefix=prefix)
+        assert refused.returncode == 1
+        assert one_line(refused.stderr).endswith(f"cannot use the database {db}: {why}"), refused.stderr
+
+
 @pytest.mark.parametrize("ran_before", [False, True], ids=["first-start", "lock-file-left"])
 def test_a_read_only_directory_stops_the_server_in_one_line_but_can_still_be_read(
     confined: tuple[Path, list[str]], ran_before: bool
