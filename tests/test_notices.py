@@ -215,6 +215,18 @@ def test_a_drop_and_a_return_are_told_to_the_other_player_and_the_watcher() -> N
     assert ann.send(ListTables())[0].tables[0]["bots"] == ()
 
 
+def test_the_servers_log_has_each_seats_story_too(caplog: pytest.LogCaptureFixture) -> None:
+    """SERVER.md promises a line per table event: drops, returns and stand-ins had none."""
+    net, _, bob, _, table = two_at_a_game(grace=45)
+    token = next(m.token for m in bob.inbox if isinstance(m, Seated))
+    with caplog.at_level("INFO", logger="notty.host"):
+        net.drop(bob)
+        net.client("bob", token)
+    said = [record.getMessage() for record in caplog.records if record.name == "notty.host"]
+    assert f"table {table}: seat 1: bob dropped; their seat is held for 45 s" in said
+    assert any(line.startswith(f"table {table}: seat 1: bob") and "back" in line for line in said), said
+
+
 def test_a_bot_standing_in_after_the_grace_is_told_and_shown_as_a_bot_until_its_player_returns() -> None:
     net, ann, bob, eve, _ = two_at_a_game(grace=30)
     token = next(m.token for m in bob.inbox if isinstance(m, Seated))
