@@ -41,8 +41,8 @@ commands:
                       seats: a bot, or 'human' to keep a seat for a friend;
                       seats left unnamed stay open; one of an option's choices,
                       or 'NAME VALUE', anywhere in the line, sets it
-  join TABLE [SEAT]   take a seat ('join' alone: the one table waiting for
-                      players in the last list)
+  join TABLE [SEAT]   take a seat (numbered from 1); 'join' alone: the one
+                      table waiting for players in the last list
   watch TABLE         watch a table
   start               start now; bots take the empty seats (creator only)
   hint                the game's best move for you now
@@ -260,14 +260,15 @@ def _table(text: str) -> int:
 
 
 def _seat(text: str, table: int, seats: Mapping[int, int]) -> int:
-    """A seat of ``table``, which has ``seats[table]`` seats if a list named it (else at most
-    :data:`protocol.MAX_SEATS`, as every table)."""
+    """A seat of ``table`` as people number them, from 1 (the wire's index, from 0), which has
+    ``seats[table]`` seats if a list named it (else at most :data:`protocol.MAX_SEATS`, as every table)."""
     number = _number(text, "seat")
     count = seats.get(table)
-    if number >= (MAX_SEATS if count is None else count):
-        has = "" if count is None else f": it has seats 0 to {count - 1}"
+    if not 1 <= number <= (MAX_SEATS if count is None else count):
+        has = f": it has seats 1 to {count}" if count is not None else ""
+        has = has or (": seats are numbered from 1" if number == 0 else "")
         raise ValueError(f"there is no seat {number} at table {table}{has}")
-    return number
+    return number - 1
 
 
 def elsewhere(table: int | None, watching: bool) -> str:

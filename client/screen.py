@@ -388,7 +388,7 @@ class Screen(Terminal):
         if view is not None:
             limit = getattr(view.body, "turn_limit", None)  # a game whose body says one (Notty's)
             turn = f"turn {view.turn}" + (f" of {limit}" if isinstance(limit, int) and limit else "")
-            seat = f"seat {view.seat}" if view.seat is not None else "watching"
+            seat = f"seat {view.seat + 1}" if view.seat is not None else "watching"
             game = game_and_variant(view.game, view.variant)  # a variant named as its game: once
             parts += [(game, 2), (f"table {session.table}", 3), (turn, 5)]
             parts.append((f"{session.name}, {seat}", 4))

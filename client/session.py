@@ -306,7 +306,7 @@ class Session:
         self.table, self.token, self.arrived = table, token, True
         self.game = self._joining or self.game
         problem = self.unsaved = self.keep_seat(StoredSeat(token, table))  # on disk before the user is told
-        lines = [f"you sit at table {table}, seat {seat}"]
+        lines = [f"you sit at table {table}, seat {seat + 1}"]  # numbered from 1, as people count
         if problem:
             lines.append(f"(your seat will not be resumed after a restart: {problem})")
         if self.open_seats > 0:

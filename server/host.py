@@ -594,9 +594,9 @@ class Host:
             if index is None:
                 raise Refusal("table-full", f"table {table.id} has no free seat")
         elif index >= len(table.seats):
-            raise Refusal("no-such-seat", f"table {table.id} has seats 0 to {len(table.seats) - 1}")
+            raise Refusal("no-such-seat", f"table {table.id} has no such seat (it has {len(table.seats)})")
         elif not table.seats[index].free:
-            raise Refusal("seat-taken", f"seat {index} at table {table.id} is taken")
+            raise Refusal("seat-taken", f"that seat at table {table.id} is taken")
         token = self._new_token()
         name = _unique_name(table, session.name or "player")
         table.seats[index] = Seat(name=name, token_hash=_hash(token), conn=conn)

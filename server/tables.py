@@ -136,7 +136,7 @@ class Table:
         answer) what happened to seat ``index``: only who and what, never anything of the game."""
         name = self.seats[index].name or f"seat-{index}"
         told = Notice(self.id, index, name, kind, text, None if seconds is None else whole_seconds(seconds))
-        log.info("table %d: seat %d: %s", self.id, index, text)  # the log, too, has each seat's story
+        log.info("table %d: seat %d: %s", self.id, index + 1, text)  # the log has each seat's story too
         return [(conn, told) for conn, _ in self.viewers() if conn != skip]
 
     @property

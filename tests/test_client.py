@@ -69,7 +69,7 @@ def _new_table(child: pexpect.spawn, command: str) -> str:
     """Once connected, make a table with ``command``: its number, as the client printed it."""
     child.expect("connected to")
     child.sendline(command)
-    child.expect(r"you sit at table (\d+), seat 0")
+    child.expect(r"you sit at table (\d+), seat 1")
     return str(child.match.group(1))
 
 
@@ -77,7 +77,7 @@ def test_a_person_connects_creates_a_table_asks_a_hint_plays_and_quits(server_po
     child = _spawn(f"127.0.0.1:{server_port}", "--name", "ann")
     child.expect("connected to")
     child.sendline("new classic 2 greedy")
-    child.expect(r"you sit at table \d+, seat 0")
+    child.expect(r"you sit at table \d+, seat 1")
     child.expect(r"· turn 1 of 300 ·")  # a bot plays here: the table's limit, shown from the start
     child.expect("your turn")  # at once, or after the bot's turn
     child.sendline("hint")
@@ -102,7 +102,7 @@ def test_two_people_make_a_table_for_two_and_play(server_port: int) -> None:
     bob.expect("connected to")  # and at once, without asking, what there is to join
     bob.expect(rf"table {table}: Notty classic, level medium, waiting, seats: ann, \(free\) · 'join {table}'")
     bob.sendline(f"join {table}")
-    bob.expect(rf"you sit at table {table}, seat 1")
+    bob.expect(rf"you sit at table {table}, seat 2")
     bob.expect(r"(ann|bob) starts")
     starter = bob.match.group(1)
     ann.expect(f"{starter} starts")
@@ -169,7 +169,7 @@ def test_tab_completes_commands(server_port: int) -> None:
 def test_one_command_play_against_the_built_in_server() -> None:
     child = _spawn("--name", "dee")
     child.expect(r"connected to notty \(built in\)")
-    child.expect(r"you sit at table 1, seat 0")
+    child.expect(r"you sit at table 1, seat 1")
     child.sendline("hint")
     child.expect("hint: ")
     child.sendline("quit")
@@ -277,7 +277,7 @@ def test_a_script_plays_at_its_next_table_after_leaving_a_finished_game(server_p
         script.sendline(line)
     script.sendeof()
     script.expect("you left table")
-    script.expect(r"you sit at table (\d+), seat 0")
+    script.expect(r"you sit at table (\d+), seat 1")
     table = script.match.group(1)
     bob = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
     bob.expect("connected to")
@@ -602,7 +602,7 @@ def test_client_reconnects_by_itself_and_resumes_its_seat(server_port: int) -> N
         proxy.cut()
         child.expect("connection lost")
         child.expect(r"resuming your seat")
-        child.expect(rf"you sit at table {table}, seat 0")
+        child.expect(rf"you sit at table {table}, seat 1")
         child.expect(rf"table {table} · classic")  # the full current view again
         child.sendline("quit")
         child.expect(pexpect.EOF)

@@ -92,7 +92,7 @@ def _seated_in_line_mode(tmp_path: Path, port: int, name: str) -> tuple[pexpect.
     child, transcript = _line_mode(tmp_path, f"127.0.0.1:{port}", "--name", name)
     child.expect("connected to")
     child.sendline("new classic 2 greedy")
-    child.expect(r"you sit at table (\d+), seat 0")
+    child.expect(r"you sit at table (\d+), seat 1")
     table = child.match.group(1)
     child.expect(r"turn \d+ of 300")
     child.expect("notty> ")
@@ -122,7 +122,7 @@ def test_a_goodbye_from_the_server_is_said_after_the_full_screen_and_exits_1(
     ann = Person(tmp_path, f"127.0.0.1:{strict_port}", "--name", "ann")
     ann.see("connected to")
     ann.enter("new classic 2 greedy")
-    table = ann.see(r"you sit at table (\d+), seat 0").group(1)
+    table = ann.see(r"you sit at table (\d+), seat 1").group(1)
     ann.see(r"turn \d+ of 300")  # the game is under way: the seat is worth keeping
     ann.type("tables\r" * 12)  # a paste: every line over the rate
     assert ann.finish() == 1
@@ -139,7 +139,7 @@ def test_a_goodbye_from_the_server_ends_line_mode_alike(strict_port: int, tmp_pa
     ann, transcript = _line_mode(tmp_path, f"127.0.0.1:{strict_port}", "--name", "ann")
     ann.expect("connected to")
     ann.sendline("new classic 2 greedy")
-    ann.expect(r"you sit at table (\d+), seat 0")
+    ann.expect(r"you sit at table (\d+), seat 1")
     table = ann.match.group(1)
     ann.expect(r"turn \d+ of 300")
     ann.send("tables\r" * 12)
@@ -188,7 +188,7 @@ def test_ctrl_c_on_the_full_screen_says_where_the_seat_is_kept(server_port: int,
     bea = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "bea")
     bea.see("connected to")
     bea.enter("new classic 2 greedy")
-    table = bea.see(r"you sit at table (\d+), seat 0").group(1)
+    table = bea.see(r"you sit at table (\d+), seat 1").group(1)
     bea.see(r"turn \d+ of 300")
     bea.type("\x03")
     assert bea.finish() == 130
@@ -271,10 +271,12 @@ def _listed(session: Session, seats: dict[int, int]) -> Session:
         (f"join {MAX_TABLE + 1}", f"there is no table {MAX_TABLE + 1}: 'tables' lists them"),
         ("join 0", "there is no table 0: 'tables' lists them"),
         ("watch 99999999999", "there is no table 99999999999: 'tables' lists them"),
-        ("join 2 99", "there is no seat 99 at table 2: it has seats 0 to 2"),  # a table listed
-        ("join 2 3", "there is no seat 3 at table 2: it has seats 0 to 2"),
+        ("join 2 99", "there is no seat 99 at table 2: it has seats 1 to 3"),  # a table listed
+        ("join 2 4", "there is no seat 4 at table 2: it has seats 1 to 3"),  # seats are numbered from 1
+        ("join 2 0", "there is no seat 0 at table 2: it has seats 1 to 3"),
+        ("join 5 0", "there is no seat 0 at table 5: seats are numbered from 1"),
         ("join 5 99", "there is no seat 99 at table 5"),  # a table not listed: as many as any may have
-        (f"join 5 {MAX_SEATS}", f"there is no seat {MAX_SEATS} at table 5"),
+        (f"join 5 {MAX_SEATS + 1}", f"there is no seat {MAX_SEATS + 1} at table 5"),
         ("join 99999999999 1", "there is no table 99999999999: 'tables' lists them"),
     ],
 )
@@ -287,8 +289,9 @@ def test_join_and_watch_name_tables_and_seats_in_words(line: str, says: str) -> 
 def test_tables_and_seats_there_may_be_are_sent() -> None:
     session = _listed(welcomed(), {2: 3})
     assert session.typed(f"join {MAX_TABLE}").messages == (Join(MAX_TABLE, None),)
-    assert session.typed("join 2 2").messages == (Join(2, 2),)
-    assert session.typed(f"join 5 {MAX_SEATS - 1}").messages == (Join(5, MAX_SEATS - 1),)
+    assert session.typed("join 2 3").messages == (Join(2, 2),)  # seat 3 as people count: index 2
+    assert session.typed("join 2 1").messages == (Join(2, 0),)
+    assert session.typed(f"join 5 {MAX_SEATS}").messages == (Join(5, MAX_SEATS - 1),)
     assert session.typed("watch 7").messages == (Watch(7),)
 
 
@@ -384,7 +387,7 @@ def test_a_script_line_with_no_table_to_act_at_is_refused_and_stops_the_script(
 
 def test_a_scripted_move_by_a_spectator_is_refused_at_once(server_port: int, tmp_path: Path) -> None:
     kit = _script(tmp_path, server_port, "new classic 2 greedy\n", name="kit")  # a game under way, kept
-    table = re.search(r"you sit at table (\d+), seat 0", kit.stdout)
+    table = re.search(r"you sit at table (\d+), seat 1", kit.stdout)
     assert kit.returncode == 0 and table, kit.stdout
     ran = _script(tmp_path, server_port, f"watch {table.group(1)}\ndraw 1\ntables\n")
     assert ran.returncode == 1, (ran.stdout, ran.stderr)

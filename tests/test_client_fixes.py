@@ -113,7 +113,7 @@ def _script(state_home: Path, port: int, script: str, *args: str) -> subprocess.
 
 
 def _table(output: str) -> str:
-    found = re.search(r"you sit at table (\d+), seat 0", output)
+    found = re.search(r"you sit at table (\d+), seat 1", output)
     assert found, output
     return found.group(1)
 

@@ -153,13 +153,13 @@ def test_a_reconnect_that_meets_a_silent_port_tries_again_and_resumes_the_seat(
     proxy, child = Proxy(server_port, silent=1), None  # the first reconnect meets silence, then the server
     try:
         child = _client(proxy.port, env, "new classic 2 greedy")
-        child.expect(r"you sit at table (\d+), seat 0")
+        child.expect(r"you sit at table (\d+), seat 1")
         table = child.match.group(1)
         child.expect("your turn")
         proxy.cut()
         child.expect(r"connection lost \(the server closed the connection\); reconnecting")
         child.expect(rf"connected to notty \(resuming your seat at table {table}\)", timeout=BUDGET + 5)
-        child.expect(rf"you sit at table {table}, seat 0")
+        child.expect(rf"you sit at table {table}, seat 1")
         assert proxy.held == 1
         child.sendeof()  # the script's end: the client says bye, keeping the seat
         status, said = _ends(child, within=15)

@@ -92,7 +92,7 @@ def test_a_person_at_a_game_is_back_at_their_seat_after_the_server_restarts(
     ann, transcript = _line_mode(tmp_path, f"127.0.0.1:{server.port}", "--name", "ann")
     ann.expect("connected to")
     ann.sendline("new classic 2 greedy")
-    ann.expect(r"you sit at table (\d+), seat 0")
+    ann.expect(r"you sit at table (\d+), seat 1")
     table = ann.match.group(1)
     ann.expect("your turn")  # the game waits for ann: what she saw is what comes back
     server.stop()  # SIGTERM
@@ -100,7 +100,7 @@ def test_a_person_at_a_game_is_back_at_their_seat_after_the_server_restarts(
     assert ann.match.group(1) == "30"
     _restarted(servers, db)
     ann.expect(rf"connected to notty \(resuming your seat at table {table}\)")
-    ann.expect(rf"you sit at table {table}, seat 0")
+    ann.expect(rf"you sit at table {table}, seat 1")
     ann.expect("your turn")
     ann.sendline("draw 1")
     ann.expect("ann draws 1 card")  # and she plays on
@@ -121,7 +121,7 @@ def test_the_full_screen_reconnects_alike(tmp_path: Path, servers: list[ServerPr
     bea = Person(tmp_path, f"127.0.0.1:{server.port}", "--name", "bea")
     bea.see("connected to")
     bea.enter("new classic 2 greedy")
-    table = bea.see(r"you sit at table (\d+), seat 0").group(1)
+    table = bea.see(r"you sit at table (\d+), seat 1").group(1)
     bea.see(r"your turn\s*$")
     server.stop()
     bea.see(RESTARTING)
@@ -148,7 +148,7 @@ def test_a_script_reconnects_and_plays_on_after_the_server_restarts(
     )
     try:
         fay.sendline("new classic 2 greedy")
-        fay.expect(r"you sit at table (\d+), seat 0")
+        fay.expect(r"you sit at table (\d+), seat 1")
         table = fay.match.group(1)
         fay.expect("your turn")
         server.stop()
@@ -183,7 +183,7 @@ def test_a_script_line_waiting_for_its_turn_through_a_restart_is_carried_out_aft
     fay, gus = script("fay"), script("gus")
     try:
         fay.sendline("new classic 2 human")
-        fay.expect(r"you sit at table (\d+), seat 0")
+        fay.expect(r"you sit at table (\d+), seat 1")
         gus.sendline(f"join {fay.match.group(1)}")
         gus.expect("you sit at table")
         if fay.expect([r"your turn", r"gus to play"]) == 0:
@@ -217,7 +217,7 @@ def test_a_server_not_back_within_the_budget_ends_the_client_with_its_seat_kept(
     cy, transcript = _line_mode(tmp_path, address, "--name", "cy", budget=True)
     cy.expect("connected to")
     cy.sendline("new classic 2 greedy")
-    cy.expect(r"you sit at table (\d+), seat 0")
+    cy.expect(r"you sit at table (\d+), seat 1")
     table = cy.match.group(1)
     cy.expect("your turn")
     token = _kept_token(tmp_path, server.port, "cy")

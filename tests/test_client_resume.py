@@ -113,7 +113,7 @@ def test_a_killed_client_run_again_resumes_its_seat_and_sees_its_hand(
     connected = ann.expect(r"connected to ([^\r\n]*)")
     assert "resuming" not in connected.group(1)
     ann.sendline("new classic 2 greedy")
-    table = ann.expect(r"you sit at table (\d+), seat 0").group(1)
+    table = ann.expect(r"you sit at table (\d+), seat 1").group(1)
     # Wait for ann's turn: the game then waits for her, so her hand stays as it is.
     hand = ann.expect(HAND.format(name="ann") + r"\r\n[^\r\n]*\r\nyour turn").group(1)
 
@@ -126,7 +126,7 @@ def test_a_killed_client_run_again_resumes_its_seat_and_sees_its_hand(
 
     again = Person(state_home, address, "--name", "ann")
     again.expect(rf"connected to [^\r\n]*\(resuming your seat at table {table}\)")
-    again.expect(rf"you sit at table {table}, seat 0")
+    again.expect(rf"you sit at table {table}, seat 1")
     assert again.expect(HAND.format(name="ann")).group(1) == hand  # the same seat, the same cards
     # and what happened last, as it was shown before the table then
     shown_last = re.compile(rf"((?:  [^\r\n]*\r\n)+)table {table} · ")
@@ -151,7 +151,7 @@ def test_leaving_forgets_the_seat_and_the_next_run_starts_in_the_lobby(
     bea = Person(state_home, address, "--name", "bea")
     bea.expect("connected to")
     bea.sendline("new classic 2 greedy")
-    table = bea.expect(r"you sit at table (\d+), seat 0").group(1)
+    table = bea.expect(r"you sit at table (\d+), seat 1").group(1)
     assert _kept(seats_file)[address]["bea"]["table"] == int(table)
     bea.expect(r"· turn 1 ")  # the game is under way: leaving it asks first
     bea.sendline("leave")
@@ -205,7 +205,7 @@ def test_the_seat_is_forgotten_when_the_game_ends(
 
     cy = Person(state_home, address, "--name", "cy")
     cy.expect(rf"resuming your seat at table {table}")
-    cy.expect(rf"you sit at table {table}, seat 0")
+    cy.expect(rf"you sit at table {table}, seat 1")
     cy.expect("your turn")
     assert _kept(seats_file)[address]["cy"]["token"] == token
     cy.sendline("end")  # the table's turn limit is 1: the game ends with this turn
@@ -226,7 +226,7 @@ def test_a_seat_the_server_no_longer_holds_leaves_the_client_in_the_lobby(
     dan.expect(r"no tables yet: 'new' creates one|table \d+: ")  # the lobby's list, as on arriving
     assert _kept(seats_file) == {}
     dan.sendline("new classic 2 greedy")  # the lobby works as ever
-    table = dan.expect(r"you sit at table (\d+), seat 0").group(1)
+    table = dan.expect(r"you sit at table (\d+), seat 1").group(1)
     kept = _kept(seats_file)[address]["dan"]
     assert kept["table"] == int(table) and kept["token"] != BOGUS_TOKEN
     assert "refused" not in dan.log.getvalue()
@@ -252,7 +252,7 @@ def test_a_corrupt_seat_file_does_not_crash_the_client(
     eve = Person(state_home, address, "--name", "eve")
     assert "resuming" not in eve.expect(r"connected to ([^\r\n]*)").group(1)
     eve.sendline("new classic 2 greedy")
-    table = eve.expect(r"you sit at table (\d+), seat 0").group(1)
+    table = eve.expect(r"you sit at table (\d+), seat 1").group(1)
     assert _kept(seats_file)[address]["eve"]["table"] == int(table)  # replaced by a good file
     assert eve.quit() == 0
 
@@ -264,7 +264,7 @@ def test_an_unwritable_seat_file_costs_only_the_resume(
     fay = Person(state_home, f"127.0.0.1:{server_port}", "--name", "fay")
     fay.expect("connected to")
     fay.sendline("new classic 2 greedy")
-    fay.expect(r"you sit at table \d+, seat 0")
+    fay.expect(r"you sit at table \d+, seat 1")
     fay.expect(r"\(your seat will not be resumed after a restart: [^\r\n]+\)")
     fay.expect("your turn")
     fay.sendline("hint")
@@ -280,7 +280,7 @@ def test_forget_drops_the_kept_seat(server_port: int, state_home: Path, seats_fi
     gus = Person(state_home, address, "--name", "gus")
     gus.expect("connected to")
     gus.sendline("new classic 2 greedy")
-    table = gus.expect(r"you sit at table (\d+), seat 0").group(1)
+    table = gus.expect(r"you sit at table (\d+), seat 1").group(1)
     gus.kill()
     assert address in _kept(seats_file)
 
@@ -293,7 +293,7 @@ def test_forget_drops_the_kept_seat(server_port: int, state_home: Path, seats_fi
 
 def test_the_built_in_game_keeps_no_seat(state_home: Path) -> None:
     hal = Person(state_home, "--name", "hal")
-    hal.expect(r"you sit at table 1, seat 0")
+    hal.expect(r"you sit at table 1, seat 1")
     hal.expect("notty> ")
     assert hal.quit() == 0
     assert not state_home.exists()

@@ -382,7 +382,7 @@ def test_a_table_waiting_for_people_says_how_they_join_and_who_fills_the_rest() 
     session.sending(session.typed("new classic 3 human human").messages[0])
     lines = shown(session, Seated(4, 0, TOKEN))
     assert lines == [
-        "you sit at table 4, seat 0",
+        "you sit at table 4, seat 1",
         "waiting for 2 more players: they type 'join 4'; "
         "'start' begins now, with expert bots in the empty seats",
     ]

@@ -338,7 +338,10 @@ def test_lobby_refusals() -> None:
     assert ann.send(notty("classic", 5))[0].code == "bad-seats"
     assert ann.send(notty("classic", 2, ("wizard",)))[0].code == "unknown-bot"
     table = ann.send(notty("classic", 2))[0].table
-    assert bob.send(Join(table, 0))[0].code == "seat-taken"
+    taken = bob.send(Join(table, 0))[0]  # said without a number: people count seats from 1, the wire from 0
+    assert (taken.code, taken.message) == ("seat-taken", f"that seat at table {table} is taken")
+    beyond = bob.send(Join(table, 2))[0]
+    assert (beyond.code, beyond.message) == ("no-such-seat", f"table {table} has no such seat (it has 2)")
     bob.send(Join(table))
     assert cat.send(Join(table))[0].code == "game-started"
 

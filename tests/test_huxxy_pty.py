@@ -219,10 +219,10 @@ def test_two_people_and_two_bots_play_huxxy_over_tcp(port: int, tmp_path: Path) 
     state_home = tmp_path / "state"
     ann = Player(port, state_home, "ann")
     ann.child.sendline("new huxxy 4 human random random")
-    table = int(ann.expect(r"you sit at table (\d+), seat 0").group(1))
+    table = int(ann.expect(r"you sit at table (\d+), seat 1").group(1))
     bob = Player(port, state_home, "bob")
     bob.child.sendline(f"join {table}")
-    bob.expect(rf"you sit at table {table}, seat 1")
+    bob.expect(rf"you sit at table {table}, seat 2")
     seen = {person.name: person.table() for person in (ann, bob)}
     ann.check_log()
     bob.check_log()

@@ -223,8 +223,8 @@ def test_the_servers_log_has_each_seats_story_too(caplog: pytest.LogCaptureFixtu
         net.drop(bob)
         net.client("bob", token)
     said = [record.getMessage() for record in caplog.records if record.name == "notty.host"]
-    assert f"table {table}: seat 1: bob dropped; their seat is held for 45 s" in said
-    assert any(line.startswith(f"table {table}: seat 1: bob") and "back" in line for line in said), said
+    assert f"table {table}: seat 2: bob dropped; their seat is held for 45 s" in said  # as people count
+    assert any(line.startswith(f"table {table}: seat 2: bob") and "back" in line for line in said), said
 
 
 def test_a_bot_standing_in_after_the_grace_is_told_and_shown_as_a_bot_until_its_player_returns() -> None:

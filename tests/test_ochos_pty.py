@@ -215,7 +215,7 @@ class Person:
 
     def new_table(self, command: str) -> int:
         self.child.sendline(command)
-        return int(self.expect(r"you sit at table (\d+), seat 0").group(1))
+        return int(self.expect(r"you sit at table (\d+), seat 1").group(1))
 
     def leave(self, table: int) -> None:
         self.child.sendline("leave")
@@ -442,7 +442,7 @@ def test_a_move_out_of_turn_is_refused_by_the_server(port: int, state_home: Path
     bob = Person(port, state_home, "bob")
     bob.arrive()
     bob.child.sendline(f"join {table}")
-    bob.expect(rf"you sit at table {table}, seat 1")
+    bob.expect(rf"you sit at table {table}, seat 2")
     next_table = r"(?:your turn: ([^\r\n]*)|(\S+) to play|(game over)[^\r\n]*)\r\n"
     for _ in range(TURNS):  # ann plays until she sees it is bob's turn
         found = ann.expect(next_table)
@@ -498,7 +498,7 @@ def test_a_person_who_leaves_mid_game_runs_the_client_again_and_plays_on(
 
     again = Person(port, state_home)
     again.expect(rf"connected to [^\r\n]*\(resuming your seat at table {table}\)")
-    again.expect(rf"you sit at table {table}, seat 0")
+    again.expect(rf"you sit at table {table}, seat 1")
     back = again.screen()
     assert (back.table, back.turn, back.hand, back.top) == (table, screen.turn, screen.hand, screen.top)
     assert back.sizes == screen.sizes and back.stock == screen.stock and back.legal == screen.legal

@@ -281,7 +281,7 @@ def test_the_client_asks_before_resigning(server_port: int) -> None:
     child.sendline("leave")  # the game is over: no warning
     child.expect(rf"you left table {table}")
     child.sendline("new classic 2 greedy")
-    child.expect(r"you sit at table \d+, seat 0")
+    child.expect(r"you sit at table \d+, seat 1")
     child.expect(r"· turn 1 ")
     child.sendline("resign yes")  # confirmed at once
     child.expect(r"ann resigned: greedy-2 wins")  # the result, as the game ended
