@@ -287,6 +287,8 @@ class Client:
                 if not quiet:
                     self.terminal.show(why)
                 return why
+            if not quiet:  # once past the lock's checkpoint and the protocol: it goes out, or the link does
+                self.line_sent = True
             self.session.sending(message)
             try:
                 await self.stream.send_all(data)
@@ -515,11 +517,13 @@ async def _play(
                 connection.start_soon(_then_stop, client.heartbeat, client, connection.cancel_scope)
                 try:  # no line is acted on before the welcome: there is no one to send it to yet
                     if await client.wait_for(client.welcomed, max(0.0, deadline - trio.current_time())):
-                        if not arrived:
-                            arrived = True  # the built-in server's table, or the list: wait for the answer
-                            await _carry_out(
-                                client, client.session.arrival(built_in), terminal, answered=True
-                            )
+                        if not arrived:  # the built-in server's table, or the list: wait for the answer
+                            client.line_sent = False
+                            arrival = client.session.arrival(built_in)
+                            try:
+                                await _carry_out(client, arrival, terminal, answered=True)
+                            finally:  # cut off before it was sent (a server stopping): the next try asks
+                                arrived = client.line_sent or not arrival.messages
                         await _commands(client, lines, terminal)
                 except ConnectionLost as lost:
                     client.lost = str(lost)
@@ -696,7 +700,6 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
                 return why
         count = client.received
         turn = session.view.turn if session.view is not None else None
-        client.line_sent = True
         if unsent := await client.send(message):
             return unsent
         if isinstance(message, PlayForMe) and not terminal.interactive:

@@ -230,6 +230,14 @@ class Session:
                 tables = tuple(sorted(tables, key=lambda info: info["table"]))  # oldest first
                 self._note_tables(tables)
                 self.tables_seen = [info["table"] for info in tables]
+                # Of the lists asked for only: news of our own table is not what 'join' alone takes.
+                self.waiting = [
+                    info["table"]
+                    for info in tables
+                    if not info["started"]
+                    and not info["over"]
+                    and any(seat["name"] is None and seat["bot"] is None for seat in info["seats"])
+                ]
                 lines = [self._table_line(info) for info in tables]
                 return Output(tuple(lines or ["no tables yet: 'new' creates one"]))
             case Seated(table, seat, token):
@@ -352,13 +360,6 @@ class Session:
     def _note_tables(self, tables: Sequence[Mapping[str, Any]]) -> None:
         self._games_of.update((info["table"], info["game"]) for info in tables)
         self._seats_of.update((info["table"], len(info["seats"])) for info in tables)
-        self.waiting = [
-            info["table"]
-            for info in tables
-            if not info["started"]
-            and not info["over"]
-            and any(seat["name"] is None and seat["bot"] is None for seat in info["seats"])
-        ]
 
     def _which_to_join(self) -> str:
         """Why a bare ``join`` names no table: none or several in the last list wait for players."""
@@ -487,6 +488,8 @@ def _unsaid(text: str, clause: str, first: bool) -> str:
         return ""
     if first:
         return text.removeprefix(f"{clause}: ")
+    if text.startswith(f"{clause} (") and text.endswith(")"):  # "ann wins (bob resigned, so ranked last)"
+        return text[len(clause) + 2 : -1]
     return text.removesuffix(f": {clause}")
 
 

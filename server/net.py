@@ -639,6 +639,8 @@ async def _listen(host: str | None, port: int) -> list[trio.SocketListener]:
             listeners = await trio.open_tcp_listeners(chosen, host=host)
         except OSError:  # another program took it meanwhile: start again from a free port
             listeners = await trio.open_tcp_listeners(0, host=host)
+    if len({listener.socket.getsockname()[1] for listener in listeners}) > 1:
+        log.warning("no one free port for every address: each listens on its own (the lines below)")
     return listeners
 
 

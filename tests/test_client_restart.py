@@ -32,12 +32,19 @@ from client.session import Session
 from client.tokens import SeatStore
 from protocol import (
     PROTOCOL_VERSION,
+    Act,
     Bye,
     Connection,
     Error,
     Goodbye,
     Hello,
+    ListTables,
+    Ping,
+    Pong,
+    Seated,
     Sender,
+    State,
+    Tables,
     Watch,
     Watching,
     Welcome,
@@ -294,3 +301,111 @@ async def test_a_client_turned_away_as_the_server_stops_keeps_one_budget_and_a_w
     assert screen.lines[1] == "you are watching table 1"
     assert re.fullmatch(RESTARTING, screen.lines[2])
     assert screen.lines[3:] == ["connected to test; you are in the lobby ('watch 1' watches table 1 again)"]
+
+
+async def test_a_turn_that_comes_in_the_same_read_as_the_stop_still_gets_its_held_line(
+    tmp_path: Path,
+) -> None:
+    """The state that makes it our turn arrives with the server's shutting-down and goodbye: the
+    held line woke, then was cancelled at the send's lock before anything went out. It had been
+    marked as sent, so it was carried out on neither connection."""
+    from test_client_session import NOTTY, TOKEN, notty_view
+
+    connections, acts = 0, {}
+    back = trio.Event()
+    theirs, ours = notty_view(current=1, legal=[]), notty_view(current=0, legal=["draw 1"])
+
+    async def serve(stream: trio.SocketStream) -> None:
+        nonlocal connections
+        connections += 1
+        number, server = connections, Connection(Sender.SERVER)
+        async with stream:
+            while data := await stream.receive_some(65536):
+                server.receive_data(data)
+                while (message := server.next_event()) is not None:
+                    match message:
+                        case Act():
+                            acts.setdefault(number, []).append(message.action)
+                            await stream.send_all(server.send(State(3, theirs, ())))
+                        case Hello():
+                            welcome = server.send(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+                            await stream.send_all(welcome + server.send(Seated(3, 0, TOKEN)))
+                            if number == 1:
+                                await stream.send_all(server.send(State(3, theirs, ())))
+                                await trio.sleep(0.5)  # the script's line is held for our turn now
+                                turn = server.send(State(3, ours, ()))  # then the stop, in one write:
+                                stop = server.send(Error("shutting-down", "x")) + server.send(Goodbye("x"))
+                                await stream.send_all(turn + stop)
+                                return
+                            await stream.send_all(server.send(State(3, ours, ())))
+                            back.set()
+                        case Ping(nonce):
+                            await stream.send_all(server.send(Pong(nonce)))
+                        case Bye():
+                            await stream.send_all(server.send(Goodbye("bye")))
+                            return
+
+    async def script(send: trio.MemorySendChannel[str | None]) -> None:
+        async with send:
+            await send.send("draw 1")
+            await back.wait()
+            await trio.sleep(1)
+            await send.send(None)
+
+    screen = Screen()
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(functools.partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
+        port = listeners[0].socket.getsockname()[1]
+        client = app.Client(screen, Session("jo", server="h:1", seats=SeatStore(tmp_path / "seats.json")))
+        with trio.fail_after(20):
+            code = await app._play(client, ("127.0.0.1", port), screen, built_in=False, read_lines=script)
+        nursery.cancel_scope.cancel()
+    assert (code, connections, acts) == (0, 2, {2: ["draw 1"]})
+
+
+async def test_a_person_whose_first_connection_is_turned_away_still_gets_the_list_on_arrival() -> None:
+    """The arrival (the table list for a person without a seat) counted as done before it was
+    sent, so a first connection turned away by a stopping server left the person with no list."""
+    connections, asked = 0, []
+    back = trio.Event()
+
+    async def serve(stream: trio.SocketStream) -> None:
+        nonlocal connections
+        connections += 1
+        number, server = connections, Connection(Sender.SERVER)
+        async with stream:
+            if number == 1:
+                await stream.send_all(
+                    server.send(Error("shutting-down", "stopping")) + server.send(Goodbye("x"))
+                )
+                return
+            while data := await stream.receive_some(65536):
+                server.receive_data(data)
+                while (message := server.next_event()) is not None:
+                    match message:
+                        case Hello():
+                            await stream.send_all(server.send(Welcome(PROTOCOL_VERSION, "test")))
+                            back.set()
+                        case ListTables():
+                            asked.append(number)
+                            await stream.send_all(server.send(Tables(())))
+                        case Bye():
+                            await stream.send_all(server.send(Goodbye("bye")))
+                            return
+
+    async def person(send: trio.MemorySendChannel[str | None]) -> None:
+        async with send:
+            await back.wait()
+            await trio.sleep(1)
+            await send.send(None)
+
+    screen = Screen()
+    screen.interactive = True
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(functools.partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
+        port = listeners[0].socket.getsockname()[1]
+        client = app.Client(screen, Session("jo", interactive=True))
+        with trio.fail_after(20):
+            await app._play(client, ("127.0.0.1", port), screen, built_in=False, read_lines=person)
+        nursery.cancel_scope.cancel()
+    assert connections == 2 and asked == [2]

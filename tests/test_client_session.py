@@ -377,6 +377,20 @@ def test_join_alone_takes_the_one_table_waiting_for_players_or_says_which() -> N
     assert said.messages == () and said.say == "join which table? 3 and 5 wait for players: 'join 3', say"
 
 
+def test_join_alone_goes_by_the_lists_asked_for_not_news_of_our_own_table() -> None:
+    """The one-table list of our own new table, news and not asked for, replaced the last list:
+    after leaving that table (gone with us), 'join' alone sent a join to it."""
+    session = welcomed()
+    session.sending(ListTables())
+    session.receive(Tables([table_info(3, ["bob", None]), table_info(5, [None, None])]))
+    session.sending(session.typed("new classic 2 human").messages[0])
+    session.receive(Seated(9, 0, TOKEN))
+    session.receive(Tables([table_info(9, ["ann", None])]))  # our own table, unasked
+    session.receive(Left(9))
+    said = session.typed("join")
+    assert said.messages == () and said.say.startswith("join which table? 3 and 5 wait for players")
+
+
 def test_a_table_waiting_for_people_says_how_they_join_and_who_fills_the_rest() -> None:
     session = welcomed()
     session.sending(session.typed("new classic 3 human human").messages[0])
@@ -634,6 +648,7 @@ def test_a_variant_named_after_its_game_is_said_alone() -> None:
 
 #: Result texts as the games and the server write them (games/*/game.py, server/resign.py).
 WON, RESIGNED_WON = "ann wins", "bob resigned: ann wins"
+LAST = "ann wins (bob resigned, so ranked last)"  # a bot played bob's seat on (server/resign.py)
 HOW, WHY = "ann wins by discarding their last cards", "ann wins: their last card was stolen"
 POINTS = "the stock is used up; points left: ann 3, bob 9, cy 3"
 LIMIT = "the game ended at the table's turn limit (300 turns) with no winner"
@@ -649,6 +664,7 @@ STALEMATE = "stalemate: a whole round with no card played or drawn"
         (0, [[0], [1]], RESIGNED_WON, "you won after 12 turns: bob resigned"),
         (0, [[0], [1]], HOW, f"you won after 12 turns: {HOW}"),
         (0, [[0], [1]], WHY, f"you won after 12 turns: {WHY}"),
+        (0, [[0], [2], [1]], LAST, "you won after 12 turns: bob resigned, so ranked last"),
         # A loss: who won is news.
         (1, [[0], [1]], WON, f"you lost after 12 turns: {WON}"),
         (1, [[0], [1]], RESIGNED_WON, f"you lost after 12 turns: {RESIGNED_WON}"),
