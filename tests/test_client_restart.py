@@ -18,6 +18,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pexpect
@@ -84,6 +85,24 @@ def _restarted(servers: list[ServerProcess], db: Path) -> ServerProcess:
     """The server started again on the same database and port, as its host would."""
     servers.append(server := ServerProcess(db, "--port", str(servers[-1].port)))
     return server
+
+
+async def _against(
+    serve: Callable[[trio.SocketStream], Awaitable[None]],
+    client: app.Client,
+    screen: Screen,
+    read_lines: Callable[[trio.MemorySendChannel[str | None]], Awaitable[None]],
+    seconds: float = 20,
+) -> int:
+    """The client's own loop (:func:`client.app._play`) against a fake server, ``serve`` on a free
+    port: its exit status."""
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(functools.partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
+        port = listeners[0].socket.getsockname()[1]
+        with trio.fail_after(seconds):
+            code = await app._play(client, ("127.0.0.1", port), screen, built_in=False, read_lines=read_lines)
+        nursery.cancel_scope.cancel()
+    return code
 
 
 def _kept_token(tmp_path: Path, port: int, name: str) -> str:
@@ -283,18 +302,8 @@ async def test_a_client_turned_away_as_the_server_stops_keeps_one_budget_and_a_w
             await send.send(None)
 
     screen = Screen()
-    async with trio.open_nursery() as nursery:
-        listeners = await nursery.start(functools.partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
-        port = listeners[0].socket.getsockname()[1]
-        with trio.fail_after(10):
-            code = await app._play(
-                app.Client(screen, Session("jo", seats=SeatStore(tmp_path / "seats.json"))),
-                ("127.0.0.1", port),
-                screen,
-                built_in=False,
-                read_lines=script,
-            )
-        nursery.cancel_scope.cancel()
+    client = app.Client(screen, Session("jo", seats=SeatStore(tmp_path / "seats.json")))
+    code = await _against(serve, client, screen, script, seconds=10)
     assert code == 0
     assert connections == 3
     assert screen.lines[0] == "connected to test"
@@ -353,13 +362,8 @@ async def test_a_turn_that_comes_in_the_same_read_as_the_stop_still_gets_its_hel
             await send.send(None)
 
     screen = Screen()
-    async with trio.open_nursery() as nursery:
-        listeners = await nursery.start(functools.partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
-        port = listeners[0].socket.getsockname()[1]
-        client = app.Client(screen, Session("jo", server="h:1", seats=SeatStore(tmp_path / "seats.json")))
-        with trio.fail_after(20):
-            code = await app._play(client, ("127.0.0.1", port), screen, built_in=False, read_lines=script)
-        nursery.cancel_scope.cancel()
+    client = app.Client(screen, Session("jo", server="h:1", seats=SeatStore(tmp_path / "seats.json")))
+    code = await _against(serve, client, screen, script)
     assert (code, connections, acts) == (0, 2, {2: ["draw 1"]})
 
 
@@ -401,11 +405,5 @@ async def test_a_person_whose_first_connection_is_turned_away_still_gets_the_lis
 
     screen = Screen()
     screen.interactive = True
-    async with trio.open_nursery() as nursery:
-        listeners = await nursery.start(functools.partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
-        port = listeners[0].socket.getsockname()[1]
-        client = app.Client(screen, Session("jo", interactive=True))
-        with trio.fail_after(20):
-            await app._play(client, ("127.0.0.1", port), screen, built_in=False, read_lines=person)
-        nursery.cancel_scope.cancel()
+    await _against(serve, app.Client(screen, Session("jo", interactive=True)), screen, person)
     assert connections == 2 and asked == [2]
