@@ -531,7 +531,9 @@ async def _play(
             # The server is stopping, and keeps its games: wait for it as for a dropped connection.
             restarting = client.session.shutting_down and not client.closing
             if restarting and reconnecting is not None and not client.session.welcome_heard:
-                pass  # turned away by a server still stopping: the same budget goes on
+                # Turned away by a server still stopping: the same budget goes on, and its end is
+                # told as a stop (the seat kept), even if it began as a dropped connection.
+                reconnecting.restart = True
             elif client.welcomed():
                 reconnecting = None  # a later drop has a budget of its own
             elif client.lost is None:  # connected, but not welcomed in time

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pexpect
+import pytest
 import trio
 from conftest import ServerProcess
 from pexpect.popen_spawn import PopenSpawn
@@ -407,3 +408,58 @@ async def test_a_person_whose_first_connection_is_turned_away_still_gets_the_lis
     screen.interactive = True
     await _against(serve, app.Client(screen, Session("jo", interactive=True)), screen, person)
     assert connections == 2 and asked == [2]
+
+
+async def test_a_drop_then_a_server_stopping_ends_as_a_stop_with_the_seat_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The connection drops (connection 1 closes, no goodbye); the try after it is turned away by
+    a server that is stopping (2); nothing answers after that. The budget begun for the drop ran
+    out as "lost the connection", with nothing said of the seat it kept."""
+    from test_client_session import NOTTY, TOKEN, notty_view
+
+    monkeypatch.setattr(app, "RECONNECT_SECONDS", 3.0)
+    connections = 0
+    listening: list[trio.SocketListener] = []
+
+    async def serve(stream: trio.SocketStream) -> None:
+        nonlocal connections
+        connections += 1
+        number, server = connections, Connection(Sender.SERVER)
+        async with stream:
+            if number == 2:
+                await stream.send_all(server.send(Error("shutting-down", "x")) + server.send(Goodbye("x")))
+                return
+            if number > 2:  # it is not back: every later try is closed unanswered
+                return
+            while data := await stream.receive_some(65536):
+                server.receive_data(data)
+                while (message := server.next_event()) is not None:
+                    if isinstance(message, Hello):
+                        welcome = server.send(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+                        seated = server.send(Seated(3, 0, TOKEN))
+                        view = server.send(State(3, notty_view(current=1, legal=[]), ()))
+                        await stream.send_all(welcome + seated + view)
+                        await trio.sleep(0.5)
+                        return  # dropped, with no goodbye
+
+    async def person(send: trio.MemorySendChannel[str | None]) -> None:
+        async with send:
+            await trio.sleep_forever()
+
+    screen = Screen()
+    screen.interactive = True
+    seats = SeatStore(tmp_path / "seats.json")
+    async with trio.open_nursery() as nursery:
+        listening[:] = await nursery.start(functools.partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
+        port = listening[0].socket.getsockname()[1]
+        session = Session("jo", interactive=True, seats=seats, server=f"127.0.0.1:{port}")
+        with trio.fail_after(20):
+            code = await app._play(
+                app.Client(screen, session), ("127.0.0.1", port), screen, built_in=False, read_lines=person
+            )
+        nursery.cancel_scope.cancel()
+    said = capsys.readouterr().err  # the last words, on stderr
+    assert code == 1 and connections >= 2, said
+    assert f"notty-client: the server at 127.0.0.1:{port} shut down, and it was not back within 3 s" in said
+    assert "your seat at table 3 is kept" in said and "lost the connection" not in said
