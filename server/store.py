@@ -165,8 +165,11 @@ class GameSummary:
 
 
 def default_path() -> Path:
-    """``$XDG_DATA_HOME/notty/notty.db``, or ``~/.local/share/notty/notty.db``."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    """``$XDG_DATA_HOME/notty/notty.db``, or ``~/.local/share/notty/notty.db``: a relative
+    ``XDG_DATA_HOME`` is ignored, as the XDG spec says (it would move with the current directory)."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "notty" / "notty.db"
 
 

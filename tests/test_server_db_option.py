@@ -168,3 +168,17 @@ def test_another_programs_database_is_refused_and_gets_no_notty_tables(
     assert db.read_bytes() == before
     tables = sqlite3.connect(db).execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
     assert tables == [("contacts",)]
+
+
+def test_the_default_database_lives_in_xdg_data_home_and_a_relative_one_is_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The client ignored a relative XDG_STATE_HOME, as the spec says; the server honoured a
+    relative XDG_DATA_HOME, so its record moved with the directory it was started in."""
+    from server.store import default_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_path() == tmp_path / "notty" / "notty.db"
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/dir")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_path() == tmp_path / "home" / ".local" / "share" / "notty" / "notty.db"
