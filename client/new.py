@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games import Option
+from games._interface import range_text
 from games._ui import GameUI, NumberWord, did_you_mean, is_number
 from protocol import CreateTable
 
@@ -44,7 +45,7 @@ def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
     else:  # no count: one seat each for the players named, and one for you
         seats, others = (len(rest) + 1 if rest else low), rest
     if not low <= seats <= high:  # before anything is built for that many seats
-        raise ValueError(f"a {variant} table has {_range(low, high)} seats")
+        raise ValueError(f"a {variant} table has {range_text(low, high)} seats")
     if not others and bot is not None:
         others = [bot] * (seats - 1)
     _check_others(others, game, ui, players, catalog)
@@ -211,7 +212,3 @@ def _then(guess: str) -> str:
 
 def _usage(ui: GameUI) -> str:
     return USAGE.replace("VARIANT", ui.variant_noun.upper())
-
-
-def _range(low: int, high: int) -> str:
-    return str(low) if low == high else f"{low} or {high}" if high == low + 1 else f"{low} to {high}"

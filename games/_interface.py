@@ -331,7 +331,7 @@ def check_settings(
     if not chosen.min_players <= seats <= chosen.max_players:
         raise SettingsError(
             "bad-seats",
-            f"{game.name} {chosen.name} is for {_range(chosen.min_players, chosen.max_players)} players, "
+            f"{game.name} {chosen.name} is for {range_text(chosen.min_players, chosen.max_players)} players, "
             f"not {seats}",
         )
     unknown = sorted(set(options) - set(game.options))
@@ -345,6 +345,7 @@ def check_settings(
     return chosen, filled
 
 
-def _range(low: int, high: int) -> str:
-    """``3``, ``2 or 3``, ``2 to 4``: how many players a variant is for, as said."""
+def range_text(low: int, high: int) -> str:
+    """``3``, ``2 or 3``, ``2 to 4``: how many seats or players a variant has, as said (the server's
+    refusal and the client's own, alike)."""
     return str(low) if low == high else f"{low} or {high}" if high == low + 1 else f"{low} to {high}"
