@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from games.notty import PRESETS
 from games.notty.bots import BOTS, Bot
 from games.notty.engine import Action, Event, Game, TurnEnded
+from games.notty.game import BOT_TURN_LIMIT
 from games.notty.match import lineup, play_bots, seeded_game
 from games.notty.ui import colour_cards_in, hand_lines
 from games.notty.wire import event_to_wire
@@ -29,8 +30,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--max-turns",
         type=int,
-        default=200,
-        help="stop with no winner after this many turns (default 200; 0: never)",
+        default=BOT_TURN_LIMIT,  # as at a table with a bot, and in notty-sim
+        help=f"stop with no winner after this many turns (default {BOT_TURN_LIMIT}; 0: never)",
     )
     parser.add_argument(
         "--delay", type=float, default=None, help="seconds between turns (default 0.3 on a terminal)"

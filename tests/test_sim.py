@@ -10,6 +10,7 @@ import pytest
 
 from client import watch
 from games import GAMES
+from games.notty.game import BOT_TURN_LIMIT
 from server import sim
 from server.stats import wilson_interval
 
@@ -139,6 +140,17 @@ def test_watch_prints_a_whole_game_in_plain_text(capsys: pytest.CaptureFixture[s
     # The same seed shows the same game.
     assert watch.main(["--seed", "5", "--max-turns", "12", "--players", "greedy,random"]) == 0
     assert capsys.readouterr().out == out
+
+
+def test_watch_stops_at_the_turn_limit_of_every_other_game_of_bots(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """It stopped at 200 turns where tables with a bot, notty-sim and the ladder stop at 300."""
+    assert BOT_TURN_LIMIT == sim.DEFAULT_MAX_TURNS
+    assert watch.main(["--seed", "5", "--players", "greedy,random"]) == 0
+    assert f"turn limit {BOT_TURN_LIMIT}," in capsys.readouterr().out.splitlines()[0]
+    (limit,) = [action for action in watch._parser()._actions if action.dest == "max_turns"]
+    assert f"(default {BOT_TURN_LIMIT};" in str(limit.help)
 
 
 def test_the_simulator_plays_any_registered_game(
