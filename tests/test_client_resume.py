@@ -365,6 +365,27 @@ def test_the_store_lives_in_xdg_state_home(tmp_path: Path, monkeypatch: pytest.M
     assert default_path() == tmp_path / "home" / ".local" / "state" / "notty" / "seats.json"
 
 
+def test_every_folder_made_for_the_seats_is_private_and_no_other_is_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The XDG spec has a missing base directory made 0700: ~/.local/state was made 0755, as a parent."""
+    home = tmp_path / "home"
+    (home / ".local").mkdir(parents=True)
+    (home / ".local").chmod(0o755)  # there already: not the client's to change
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    umask = os.umask(0o022)  # the usual one, which gives a folder made without a mode 0755
+    try:
+        assert SeatStore().put("h:1", "ann", StoredSeat("a" * 32, 1)) is None
+        monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg" / "state"))
+        assert SeatStore().put("h:1", "ann", StoredSeat("a" * 32, 1)) is None
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE((home / ".local").stat().st_mode) == 0o755
+    for made in ("home/.local/state", "home/.local/state/notty", "xdg", "xdg/state", "xdg/state/notty"):
+        assert stat.S_IMODE((tmp_path / made).stat().st_mode) == 0o700, made
+
+
 # -- the heartbeat ------------------------------------------------------------------
 
 
