@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import errno
+import ipaddress
 import logging
 import os
 import random
+import resource
 import secrets
 import signal
 import sys
@@ -33,6 +35,9 @@ log = logging.getLogger("notty.server")
 DEFAULT_WATCH_DELAY = 1.0
 #: Seconds a thread holding the GIL keeps it while another waits (CPython's default is 0.005).
 SWITCH_INTERVAL = 0.001
+#: Open files the server keeps for itself besides its connections: the database and its journal
+#: (and the checkpointer's), the lock file, listeners, Trio's wake-up pipes, standard streams.
+OWN_FILES = 32
 E = TypeVar("E", bound=BaseException)
 
 
@@ -43,7 +48,12 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Also: 'notty-server games' lists the recorded games, 'notty-server replay GAME_ID' "
         "prints one move by move (both take --db, before or after the command).",
     )
-    parser.add_argument("--host", default=None, help="address to listen on (default: every interface)")
+    parser.add_argument(
+        "--host",
+        type=_host,
+        default=None,
+        help="address to listen on; IPv6 as ::1 or [::1] (default: every interface)",
+    )
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0 picks one)"
     )
@@ -65,6 +75,21 @@ def _parser() -> argparse.ArgumentParser:
     _add_db(parser)
     add_limit_arguments(parser)
     return parser
+
+
+def _host(text: str) -> str:
+    """An address to listen on, an IPv6 one in brackets too (``[::1]``): the client takes it so."""
+    if not text.startswith("["):
+        return text
+    inside = text[1:-1] if text.endswith("]") else ""
+    try:
+        ipaddress.IPv6Address(inside)  # a zone ("fe80::1%eth0") too
+    except ValueError:
+        shown = repr(text) if len(text) <= 60 else f"{text[:60]!r}…"
+        raise argparse.ArgumentTypeError(
+            f"{shown}: brackets hold an IPv6 address, such as [::1]; the port is --port"
+        ) from None
+    return inside
 
 
 def _add_db(parser: argparse.ArgumentParser, default: object = None) -> None:
@@ -166,6 +191,7 @@ async def run(
                 listeners = await nursery.start(server.serve, host, port)
             except* OSError as failed:
                 raise ListenError(_listen_failure(host, port, _first(failed))) from None
+            _warn_if_short_of_files(limits.max_connections)
             log.info("recording games in %s", store.path)  # said once serving: a failed start is one line
             if lock is not None:  # whoever is refused the database next is told where this server is
                 lock.describe([address_text(listener.socket.getsockname()) for listener in listeners])
@@ -178,6 +204,35 @@ async def run(
                     return
 
             nursery.start_soon(stop_on_signal)
+
+
+def _warn_if_short_of_files(max_connections: int) -> None:
+    """Each connection holds a file: past the open-file limit, connections wait unaccepted instead of
+    being turned away as server-full. The soft limit is raised as far as the hard one allows (a soft
+    1024 is common, below the default 2000 connections); if that is not enough the operator hears
+    of it at the start, not under load."""
+    needed = max_connections + OWN_FILES
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or needed <= soft:
+        return
+    raised = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    if raised > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+        except (OSError, ValueError):  # a platform that refuses: the warning below says what to do
+            pass
+    if needed > soft:
+        log.warning(
+            "--max-connections is %d but this process may have only %d files open (ulimit -n), and the "
+            "server keeps about %d for itself (the database, listeners): past %d connections, new ones wait "
+            "unaccepted. Raise the limit (ulimit -n %d) or lower --max-connections",
+            max_connections,
+            soft,
+            OWN_FILES,
+            max(soft - OWN_FILES, 0),
+            needed,
+        )
 
 
 def _first(group: BaseExceptionGroup[E]) -> E:

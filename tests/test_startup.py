@@ -7,11 +7,18 @@ writes one line to standard error and exits with status 1, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import re
+import resource
 import socket
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ServerProcess, notty_server
@@ -158,6 +165,127 @@ def test_a_port_in_use_ends_the_server_in_one_line(tmp_path: Path) -> None:
         "(another program holds it: stop it, or pick another --port)"
     )
     WriterLock.acquire(tmp_path / "notty.db").release()  # the lock went with the process
+
+
+def test_host_takes_an_ipv6_address_in_brackets_as_the_client_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for given, host in [("[::1]", "::1"), ("::1", "::1"), ("[fe80::1%lo]", "fe80::1%lo"), ("lan", "lan")]:
+        assert cli._parser().parse_args(["--host", given]).host == host
+    for bad in ("[::1", "[::1]:4008", "[localhost]", "[]"):
+        with pytest.raises(SystemExit) as ended:
+            cli._parser().parse_args(["--host", bad])
+        assert ended.value.code == 2
+        assert "brackets hold an IPv6 address, such as [::1]; the port is --port" in capsys.readouterr().err
+
+
+def _has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _has_ipv6_loopback(), reason="no IPv6 loopback here")
+def test_a_server_listens_on_an_ipv6_address_given_in_brackets(tmp_path: Path) -> None:
+    with serving("--host", "[::1]", "--port", "0", "--db", str(tmp_path / "n.db")) as log:
+        (port,) = re.findall(r"listening on \('::1', (\d+)", "".join(log))
+        socket.create_connection(("::1", int(port)), timeout=5).close()
+
+
+@contextlib.contextmanager
+def serving(*args: str, **options: Any) -> Iterator[list[str]]:
+    """A real notty-server run with ``args`` (and ``options`` for Popen): its log until it serves."""
+    with server_process(*args, **options) as (_, log):
+        yield log
+
+
+@contextlib.contextmanager
+def server_process(*args: str, **options: Any) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
+    """:func:`serving`, with the process."""
+    command = [str(Path(sys.executable).parent / "notty-server"), *args]
+    with subprocess.Popen(command, stderr=subprocess.PIPE, text=True, **options) as process:
+        assert process.stderr is not None
+        try:
+            log = []
+            for line in process.stderr:
+                log.append(line)
+                if "recording games in" in line:  # said once it listens
+                    break
+            else:
+                raise AssertionError("notty-server did not start:\n" + "".join(log))
+            yield process, log
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+# -- the open-file limit -------------------------------------------------------------------------
+
+FILES = 256
+HARD_FILES = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+
+
+def _few_open_files() -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (FILES, FILES))
+
+
+def _few_open_files_unless_raised() -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (FILES, HARD_FILES))
+
+
+def _open_file_limit(pid: int) -> int:
+    """The soft limit of a running process, as Linux shows it."""
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max open files"):
+            return int(line.split()[3])
+    raise AssertionError(f"no open-file limit for process {pid}")
+
+
+@pytest.mark.skipif(
+    HARD_FILES != resource.RLIM_INFINITY and HARD_FILES < FILES, reason=f"no {FILES} open files here"
+)
+@pytest.mark.parametrize(("connections", "warned"), [(2000, True), (FILES - 31, True), (FILES - 32, False)])
+def test_more_connections_than_open_files_allow_is_warned_of_at_the_start(
+    tmp_path: Path, connections: int, warned: bool
+) -> None:
+    """Each connection holds a file, and past the limit connections wait unaccepted rather than being
+    turned away as server-full: whoever starts the server should know it then, not under load."""
+    args = ("--host", "127.0.0.1", "--port", "0", "--db", str(tmp_path / "n.db"))
+    with serving(*args, "--max-connections", str(connections), preexec_fn=_few_open_files) as log:
+        about_it = [line for line in log if "ulimit" in line]
+    assert "Traceback" not in "".join(log)
+    if not warned:
+        assert about_it == [], log
+        return
+    assert len(about_it) == 1, log
+    assert (
+        f"--max-connections is {connections} but this process may have only {FILES} files open" in about_it[0]
+    )
+    past = f"past {FILES - 32} connections, new ones wait unaccepted. "
+    assert (
+        about_it[0]
+        .rstrip()
+        .endswith(f"{past}Raise the limit (ulimit -n {connections + 32}) or lower --max-connections")
+    )
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/limits").exists() or (HARD_FILES != resource.RLIM_INFINITY and HARD_FILES < 2032),
+    reason="needs Linux's /proc and a hard limit of 2032 open files",
+)
+def test_a_soft_open_file_limit_below_the_connections_is_raised_up_to_the_hard_one(tmp_path: Path) -> None:
+    """A soft limit of 1024 is common and the default is 2000 connections: the server raises it itself
+    (as far as the hard limit allows) rather than warn at every start."""
+    args = ("--host", "127.0.0.1", "--port", "0", "--db", str(tmp_path / "n.db"))
+    with server_process(*args, "--max-connections", "2000", preexec_fn=_few_open_files_unless_raised) as (
+        process,
+        log,
+    ):
+        assert _open_file_limit(process.pid) == 2032
+    assert not [line for line in log if "ulimit" in line], log
 
 
 @pytest.mark.parametrize(
