@@ -647,7 +647,7 @@ async def test_connections_from_one_address_over_its_cap_are_refused(start: Star
     await _still_answered(carol, 3)
 
 
-def _has_ipv6_loopback() -> bool:
+def has_ipv6_loopback() -> bool:
     try:
         with socket.socket(socket.AF_INET6) as probe:
             probe.bind(("::1", 0))
@@ -656,7 +656,7 @@ def _has_ipv6_loopback() -> bool:
     return True
 
 
-@pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no IPv6 loopback")
+@pytest.mark.skipif(not has_ipv6_loopback(), reason="this machine has no IPv6 loopback")
 async def test_ipv6_peers_meet_the_per_address_cap_too(start: Start) -> None:
     _, port = await start(Limits(connections_per_address=1), interface="::1")
     first = Client(await trio.open_tcp_stream("::1", port))
@@ -666,7 +666,7 @@ async def test_ipv6_peers_meet_the_per_address_cap_too(start: Start) -> None:
     await first.stream.aclose()
 
 
-@pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no IPv6 loopback")
+@pytest.mark.skipif(not has_ipv6_loopback(), reason="this machine has no IPv6 loopback")
 async def test_port_0_on_every_interface_is_one_port_for_ipv4_and_ipv6(nursery: trio.Nursery) -> None:
     """Each address family got a free port of its own, so a client reaching the server by IPv6 at
     the port its log named first found nothing there."""

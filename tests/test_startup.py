@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from conftest import ServerProcess, notty_server
+from test_limits import has_ipv6_loopback
 
 from server import cli
 from server.lock import Holder, LockError, WriterLock, lock_path
@@ -179,16 +180,7 @@ def test_host_takes_an_ipv6_address_in_brackets_as_the_client_does(
         assert "brackets hold an IPv6 address, such as [::1]; the port is --port" in capsys.readouterr().err
 
 
-def _has_ipv6_loopback() -> bool:
-    try:
-        with socket.socket(socket.AF_INET6) as probe:
-            probe.bind(("::1", 0))
-    except OSError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(not _has_ipv6_loopback(), reason="no IPv6 loopback here")
+@pytest.mark.skipif(not has_ipv6_loopback(), reason="no IPv6 loopback here")
 def test_a_server_listens_on_an_ipv6_address_given_in_brackets(tmp_path: Path) -> None:
     with serving("--host", "[::1]", "--port", "0", "--db", str(tmp_path / "n.db")) as log:
         (port,) = re.findall(r"listening on \('::1', (\d+)", "".join(log))
