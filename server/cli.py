@@ -208,31 +208,49 @@ async def run(
 
 def _warn_if_short_of_files(max_connections: int) -> None:
     """Each connection holds a file: past the open-file limit, connections wait unaccepted instead of
-    being turned away as server-full. The soft limit is raised as far as the hard one allows (a soft
-    1024 is common, below the default 2000 connections); if that is not enough the operator hears
-    of it at the start, not under load."""
+    being turned away as server-full. The soft limit is raised as far as the system lets it (a soft
+    1024 is common, below the default 2000 connections; macOS refuses more than its own maximum
+    even under an unlimited hard limit); if that is not enough the operator hears of it at the
+    start, not under load."""
     needed = max_connections + OWN_FILES
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY or needed <= soft:
         return
-    raised = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
-    if raised > soft:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
-            soft = raised
-        except (OSError, ValueError):  # a platform that refuses: the warning below says what to do
-            pass
+    most = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    if not _raised_to(most, hard):  # refused the whole: the most it takes, by halves
+        low, high = soft, most - 1  # low is held
+        while low < high:
+            middle = (low + high + 1) // 2
+            if _raised_to(middle, hard):
+                low = middle
+            else:
+                high = middle - 1
+        most = low
+    soft = most
     if needed > soft:
+        bound = hard != resource.RLIM_INFINITY and hard <= soft
+        held = f"its hard limit, ulimit -Hn, is {hard}" if bound else "the system refused more"
         log.warning(
-            "--max-connections is %d but this process may have only %d files open (ulimit -n), and the "
-            "server keeps about %d for itself (the database, listeners): past %d connections, new ones wait "
-            "unaccepted. Raise the limit (ulimit -n %d) or lower --max-connections",
+            "--max-connections is %d but this process may have only %d files open (%s), and the server "
+            "keeps about %d for itself (the database, listeners): past %d connections, new ones wait "
+            "unaccepted. Raise the limit to %d (the hard limit, as root: ulimit -Hn, LimitNOFILE= in a "
+            "systemd unit or /etc/security/limits.conf; on macOS also kern.maxfilesperproc) "
+            "or lower --max-connections",
             max_connections,
             soft,
+            held,
             OWN_FILES,
             max(soft - OWN_FILES, 0),
             needed,
         )
+
+
+def _raised_to(soft: int, hard: int) -> bool:
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def _first(group: BaseExceptionGroup[E]) -> E:

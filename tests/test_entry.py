@@ -69,6 +69,7 @@ def test_ctrl_c_just_after_a_script_starts_prints_no_traceback(script: str, tmp_
             stderr=subprocess.PIPE,
             text=True,
             env=env,
+            preexec_fn=_interruptible,
         ) as process:
             assert process.stdout is not None
             assert process.stdout.readline() == "ready\n"
@@ -78,3 +79,9 @@ def test_ctrl_c_just_after_a_script_starts_prints_no_traceback(script: str, tmp_
         assert "Traceback" not in err, (delay, err)
         stopped = script == "notty-server" and process.returncode == 0  # told to stop, it stopped
         assert process.returncode == 130 or stopped, (delay, process.returncode, err)
+
+
+def _interruptible() -> None:
+    """Ctrl-C as a terminal delivers it, even under a runner that started the tests ignoring SIGINT
+    (which children inherit, and then Python installs no handler of its own)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

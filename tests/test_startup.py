@@ -253,15 +253,16 @@ def test_more_connections_than_open_files_allow_is_warned_of_at_the_start(
         assert about_it == [], log
         return
     assert len(about_it) == 1, log
+    said = about_it[0]
     assert (
-        f"--max-connections is {connections} but this process may have only {FILES} files open" in about_it[0]
+        f"--max-connections is {connections} but this process may have only {FILES} files open "
+        f"(its hard limit, ulimit -Hn, is {FILES})" in said
     )
-    past = f"past {FILES - 32} connections, new ones wait unaccepted. "
     assert (
-        about_it[0]
-        .rstrip()
-        .endswith(f"{past}Raise the limit (ulimit -n {connections + 32}) or lower --max-connections")
+        f"past {FILES - 32} connections, new ones wait unaccepted. Raise the limit to {connections + 32} "
+        in said
     )
+    assert said.rstrip().endswith("or lower --max-connections")
 
 
 @pytest.mark.skipif(
@@ -278,6 +279,38 @@ def test_a_soft_open_file_limit_below_the_connections_is_raised_up_to_the_hard_o
     ):
         assert _open_file_limit(process.pid) == 2032
     assert not [line for line in log if "ulimit" in line], log
+
+
+class _MacLimits:
+    """``resource`` as macOS has it: an unlimited hard limit, but no soft limit above its own maximum."""
+
+    RLIMIT_NOFILE = resource.RLIMIT_NOFILE
+    RLIM_INFINITY = resource.RLIM_INFINITY
+
+    def __init__(self, soft: int, most: int) -> None:
+        self.soft, self.most = soft, most
+
+    def getrlimit(self, which: int) -> tuple[int, int]:
+        return self.soft, self.RLIM_INFINITY
+
+    def setrlimit(self, which: int, limits: tuple[int, int]) -> None:
+        if limits[0] > self.most:
+            raise ValueError("current limit exceeds maximum limit")
+        self.soft = limits[0]
+
+
+def test_a_system_that_refuses_the_whole_soft_limit_gives_as_much_as_it_allows(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    limits = _MacLimits(256, 10_240)
+    monkeypatch.setattr(cli, "resource", limits)
+    cli._warn_if_short_of_files(2000)
+    assert limits.soft == 2032 and not caplog.records  # enough: raised, and nothing to say
+    cli._warn_if_short_of_files(20_000)
+    assert limits.soft == 10_240  # the most it allows, not 2032 because 20032 was refused
+    (said,) = [record.getMessage() for record in caplog.records]
+    assert f"may have only {limits.soft} files open (the system refused more)" in said
+    assert "kern.maxfilesperproc" in said
 
 
 @pytest.mark.parametrize(
