@@ -191,7 +191,7 @@ async def run(
                 listeners = await nursery.start(server.serve, host, port)
             except* OSError as failed:
                 raise ListenError(_listen_failure(host, port, _first(failed))) from None
-            _warn_if_short_of_files(limits.max_connections)
+            _room_for_connections(limits.max_connections)
             log.info("recording games in %s", store.path)  # said once serving: a failed start is one line
             if lock is not None:  # whoever is refused the database next is told where this server is
                 lock.describe([address_text(listener.socket.getsockname()) for listener in listeners])
@@ -206,7 +206,7 @@ async def run(
             nursery.start_soon(stop_on_signal)
 
 
-def _warn_if_short_of_files(max_connections: int) -> None:
+def _room_for_connections(max_connections: int) -> None:
     """Each connection holds a file: past the open-file limit, connections wait unaccepted instead of
     being turned away as server-full. The soft limit is raised as far as the system lets it (a soft
     1024 is common, below the default 2000 connections; macOS refuses more than its own maximum

@@ -304,9 +304,9 @@ def test_a_system_that_refuses_the_whole_soft_limit_gives_as_much_as_it_allows(
 ) -> None:
     limits = _MacLimits(256, 10_240)
     monkeypatch.setattr(cli, "resource", limits)
-    cli._warn_if_short_of_files(2000)
+    cli._room_for_connections(2000)
     assert limits.soft == 2032 and not caplog.records  # enough: raised, and nothing to say
-    cli._warn_if_short_of_files(20_000)
+    cli._room_for_connections(20_000)
     assert limits.soft == 10_240  # the most it allows, not 2032 because 20032 was refused
     (said,) = [record.getMessage() for record in caplog.records]
     assert f"may have only {limits.soft} files open (the system refused more)" in said
