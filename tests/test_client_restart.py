@@ -18,7 +18,8 @@ import json
 import os
 import re
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
 from pathlib import Path
 
 import pexpect
@@ -41,6 +42,7 @@ from protocol import (
     Goodbye,
     Hello,
     ListTables,
+    Message,
     Ping,
     Pong,
     Seated,
@@ -104,6 +106,23 @@ async def _against(
             code = await app._play(client, ("127.0.0.1", port), screen, built_in=False, read_lines=read_lines)
         nursery.cancel_scope.cancel()
     return code
+
+
+def _stopping(server: Connection) -> bytes:
+    """What a server that is stopping says to a client: ``shutting-down``, then goodbye."""
+    return server.send(Error("shutting-down", "stopping")) + server.send(Goodbye("stopping"))
+
+
+async def _messages(stream: trio.SocketStream, server: Connection) -> AsyncIterator[Message]:
+    """Each message a fake server reads from the client, until the client closes or says ``Bye``
+    (which is answered with goodbye)."""
+    while data := await stream.receive_some(65536):
+        server.receive_data(data)
+        while (message := server.next_event()) is not None:
+            if isinstance(message, Bye):
+                await stream.send_all(server.send(Goodbye("bye")))
+                return
+            yield message
 
 
 def _kept_token(tmp_path: Path, port: int, name: str) -> str:
@@ -273,27 +292,19 @@ async def test_a_client_turned_away_as_the_server_stops_keeps_one_budget_and_a_w
         nonlocal connections
         connections += 1
         number, server = connections, Connection(Sender.SERVER)
-
-        def stopping() -> bytes:
-            return server.send(Error("shutting-down", "stopping")) + server.send(Goodbye("stopping"))
-
         async with stream:
             if number == 2:
-                await stream.send_all(stopping())
+                await stream.send_all(_stopping(server))
                 return
-            while data := await stream.receive_some(65536):
-                server.receive_data(data)
-                while (message := server.next_event()) is not None:
+            async with aclosing(_messages(stream, server)) as messages:
+                async for message in messages:
                     match message:
                         case Hello():
                             await stream.send_all(server.send(Welcome(PROTOCOL_VERSION, "test")))
                             if number == 3:
                                 back.set()
                         case Watch(table):
-                            await stream.send_all(server.send(Watching(table)) + stopping())
-                            return
-                        case Bye():
-                            await stream.send_all(server.send(Goodbye("bye")))
+                            await stream.send_all(server.send(Watching(table)) + _stopping(server))
                             return
 
     async def script(send: trio.MemorySendChannel[str | None]) -> None:
@@ -329,31 +340,25 @@ async def test_a_turn_that_comes_in_the_same_read_as_the_stop_still_gets_its_hel
         nonlocal connections
         connections += 1
         number, server = connections, Connection(Sender.SERVER)
-        async with stream:
-            while data := await stream.receive_some(65536):
-                server.receive_data(data)
-                while (message := server.next_event()) is not None:
-                    match message:
-                        case Act():
-                            acts.setdefault(number, []).append(message.action)
+        async with stream, aclosing(_messages(stream, server)) as messages:
+            async for message in messages:
+                match message:
+                    case Act():
+                        acts.setdefault(number, []).append(message.action)
+                        await stream.send_all(server.send(State(3, theirs, ())))
+                    case Hello():
+                        welcome = server.send(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+                        await stream.send_all(welcome + server.send(Seated(3, 0, TOKEN)))
+                        if number == 1:
                             await stream.send_all(server.send(State(3, theirs, ())))
-                        case Hello():
-                            welcome = server.send(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
-                            await stream.send_all(welcome + server.send(Seated(3, 0, TOKEN)))
-                            if number == 1:
-                                await stream.send_all(server.send(State(3, theirs, ())))
-                                await trio.sleep(0.5)  # the script's line is held for our turn now
-                                turn = server.send(State(3, ours, ()))  # then the stop, in one write:
-                                stop = server.send(Error("shutting-down", "x")) + server.send(Goodbye("x"))
-                                await stream.send_all(turn + stop)
-                                return
-                            await stream.send_all(server.send(State(3, ours, ())))
-                            back.set()
-                        case Ping(nonce):
-                            await stream.send_all(server.send(Pong(nonce)))
-                        case Bye():
-                            await stream.send_all(server.send(Goodbye("bye")))
+                            await trio.sleep(0.5)  # the script's line is held for our turn now
+                            turn = server.send(State(3, ours, ()))  # then the stop, in one write:
+                            await stream.send_all(turn + _stopping(server))
                             return
+                        await stream.send_all(server.send(State(3, ours, ())))
+                        back.set()
+                    case Ping(nonce):
+                        await stream.send_all(server.send(Pong(nonce)))
 
     async def script(send: trio.MemorySendChannel[str | None]) -> None:
         async with send:
@@ -380,13 +385,10 @@ async def test_a_person_whose_first_connection_is_turned_away_still_gets_the_lis
         number, server = connections, Connection(Sender.SERVER)
         async with stream:
             if number == 1:
-                await stream.send_all(
-                    server.send(Error("shutting-down", "stopping")) + server.send(Goodbye("x"))
-                )
+                await stream.send_all(_stopping(server))
                 return
-            while data := await stream.receive_some(65536):
-                server.receive_data(data)
-                while (message := server.next_event()) is not None:
+            async with aclosing(_messages(stream, server)) as messages:
+                async for message in messages:
                     match message:
                         case Hello():
                             await stream.send_all(server.send(Welcome(PROTOCOL_VERSION, "test")))
@@ -394,9 +396,6 @@ async def test_a_person_whose_first_connection_is_turned_away_still_gets_the_lis
                         case ListTables():
                             asked.append(number)
                             await stream.send_all(server.send(Tables(())))
-                        case Bye():
-                            await stream.send_all(server.send(Goodbye("bye")))
-                            return
 
     async def person(send: trio.MemorySendChannel[str | None]) -> None:
         async with send:
@@ -428,13 +427,12 @@ async def test_a_drop_then_a_server_stopping_ends_as_a_stop_with_the_seat_kept(
         number, server = connections, Connection(Sender.SERVER)
         async with stream:
             if number == 2:
-                await stream.send_all(server.send(Error("shutting-down", "x")) + server.send(Goodbye("x")))
+                await stream.send_all(_stopping(server))
                 return
             if number > 2:  # it is not back: every later try is closed unanswered
                 return
-            while data := await stream.receive_some(65536):
-                server.receive_data(data)
-                while (message := server.next_event()) is not None:
+            async with aclosing(_messages(stream, server)) as messages:
+                async for message in messages:
                     if isinstance(message, Hello):
                         welcome = server.send(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
                         seated = server.send(Seated(3, 0, TOKEN))
