@@ -112,13 +112,10 @@ class SeatStore:
     def _make_folder(self) -> None:
         """The folder and any missing parents 0700, as the XDG spec asks of a base directory it makes
         (``~/.local/state``): ``mkdir(parents=True)`` would make the parents 0755."""
-        folder = above = self.path.parent
-        missing: list[Path] = []
-        while not above.exists() and above != above.parent:
-            missing.append(above)
-            above = above.parent
-        for made in reversed(missing):
-            made.mkdir(mode=0o700, exist_ok=True)  # exist_ok: another client may make it meanwhile
+        from server.store import make_directory  # as the server makes its database's
+
+        folder = self.path.parent
+        make_directory(folder)
         with contextlib.suppress(OSError):  # not ours to change, perhaps; the file is 0600 anyway
             folder.chmod(0o700)
 
