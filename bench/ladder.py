@@ -38,7 +38,7 @@ of those games end with a winner; expert-hard's win share against qlearn and
 against random is higher than against greedy; expert-hard wins the 3-player
 round; decision p95 under 100 ms at expert-medium and under 50 ms at expert-hard; at least 80% of the
 target games end with a winner (lower 95% bound 78%); at most 5% of the expert's turns there begin dead
-(3+ cards and under 0.1% chance of going out).
+(3+ cards and under 0.1% chance of going out, drawing or stealing first).
 A target whose games were not played prints SKIP.
 """
 
@@ -62,7 +62,7 @@ from _machine import describe  # bench/ is on sys.path when this runs as a scrip
 from games.notty import PRESETS, Rules, rules_from
 from games.notty.bots import BOTS, Bot, make_bot
 from games.notty.bots._outlook import Outlook
-from games.notty.engine import Action, EndReason, Game, View
+from games.notty.engine import Action, EndReason, Game, Steal, View, is_legal
 from games.notty.match import bot_seat_names, play_bots
 from server.stats import wilson_interval
 
@@ -237,12 +237,25 @@ class TimedBot:
 
 
 def is_dead(view: View) -> bool:
-    """Does the seat to move begin its turn with a big hand that no draw now can take out?"""
+    """Does the seat to move begin its turn with a big hand that nothing this turn can take out?
+
+    A turn's chance is that of its best plan: draw (0 to 3 cards), or steal first and
+    choose the draw after seeing the stolen card (hands are face up, so each victim's
+    odds are known). A last card is never counted as one to steal: its owner would win.
+    """
     hand = view.hand
     if len(hand) < DEAD_HAND:
         return False
     look = _OUTLOOKS.get(view.rules) or _OUTLOOKS.setdefault(view.rules, Outlook(view.rules))
-    return look.best_draw(look.flat(hand), look.flat(view.deck_contents().elements()))[0] < DEAD_CHANCE
+    mine, deck = look.flat(hand), look.flat(view.deck_contents().elements())
+    if look.best_draw(mine, deck)[0] >= DEAD_CHANCE:
+        return False
+    seat = view.current if view.seat is None else view.seat
+    return not any(
+        look.steal_gain(mine, deck, look.flat(cards)) >= DEAD_CHANCE
+        for victim, cards in enumerate(view.hands)
+        if victim != seat and len(cards) >= 2 and is_legal(view, seat, Steal(victim))
+    )
 
 
 #: The expert's own go-out arithmetic (the best chance a draw gives now), one per ruleset.

@@ -147,3 +147,27 @@ def test_results_and_timings_add_up_and_do_not_depend_on_workers() -> None:
     assert ladder.tally(one, ("greedy", "random")).wins == ladder.tally(one, ("random", "greedy")).wins[::-1]
     h = timings["greedy", "classic"]
     assert 0 < h.quantile(0.5) <= h.quantile(0.95) <= h.max
+
+
+@pytest.mark.parametrize(
+    ("hands", "dead"),
+    [
+        # R4 and R7 are all in the opponent's face-up hand: no draw finishes R5 R6, but any
+        # card stolen does, and two drawn cards may then take Y9 out.
+        (["R5 R6 Y9", "R4 R4 R7 R7"], False),
+        # The same theft leaves two loose cards, which three draws cannot both place.
+        (["R5 R6 Y9 B2", "R4 R4 R7 R7"], True),
+        # A last card is no theft to count on: its owner would win.
+        (["R5 R6 Y9", "R4"], True),
+    ],
+)
+def test_a_dead_turn_counts_the_chance_of_stealing_first(hands: list[str], dead: bool) -> None:
+    from conftest import position
+
+    from games.notty import CLASSIC
+
+    view = position(CLASSIC, hands).view(0)
+    look = ladder.Outlook(CLASSIC)
+    by_drawing = look.best_draw(look.flat(view.hand), look.flat(view.deck_contents().elements()))[0]
+    assert by_drawing < ladder.DEAD_CHANCE
+    assert ladder.is_dead(view) is dead
