@@ -208,9 +208,14 @@ def states(table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int |
         view = {
             **shared,
             "seat": seat,
-            # Only the seat to move may act (the envelope names one): nobody else is asked. A
-            # game may allow more actions than a view lists; the rest can still be typed.
-            "legal": match.legal_actions(seat)[:MAX_LEGAL] if seat == current and outcome is None else [],
+            # Only the seat to move may act (the envelope names one): nobody else is asked, nor a
+            # person who resigned, whose seat a bot plays to the end. A game may allow more actions
+            # than a view lists; the rest can still be typed.
+            "legal": (
+                match.legal_actions(seat)[:MAX_LEGAL]
+                if seat == current and outcome is None and seat not in table.resigned
+                else []
+            ),
             "body": match.view(seat),
         }
         seen = tuple([match.event(event, seat) for event in events])
@@ -315,8 +320,8 @@ class Driver:
 
     def stand_in(self, table: Table, index: int) -> list[Outgoing]:
         """A bot begins to play seat ``index`` for its person (gone past the grace, or given the seat
-        up): the game may change its settings for it (Notty: a turn limit for a table with none),
-        which the record keeps and everyone at the table is told."""
+        up, or resigned): the game may change its settings for it (Notty: a turn limit for a table
+        with none), which the record keeps and everyone at the table is told."""
         seat = table.seats[index]
         seat.stand_in = True
         self.listing += 1  # the lobby's list shows the seat as a bot's
@@ -330,7 +335,8 @@ class Driver:
             self.listing += 1
             self._journal.append(OptionsChanged(table.id, match.settings.options))
             log.info("table %d: options now %s", table.id, dict(match.settings.options))
-        return told + (self.broadcast(table, events) if events else [])
+        # Sent even with no events: every view names the seats bots play, this one now among them.
+        return told + self.broadcast(table, events)
 
     def note_end(self, table: Table) -> bool:
         """Record the match's end, if it has ended; say whether it has."""

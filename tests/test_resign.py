@@ -386,3 +386,18 @@ def test_a_resigned_player_back_from_a_drop_is_not_said_to_stop_the_bot() -> Non
     (back,) = [m for m in bob.inbox if isinstance(m, Notice) and m.kind == "returned"]
     assert back.text == "ann is back"
     assert bob.table.seats[0].stand_in and 0 in bob.table.bot_seats()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_that_resigned_is_offered_nothing_on_its_turn(game: str) -> None:
+    # The bot playing the seat moves on its own; the person, who can no longer act, must not be
+    # shown "your turn" and the commands of the turn.
+    net = Net()
+    people = _table(net, game, 3)
+    seat = people[0].view["current"]
+    mover = people[seat]
+    assert mover.view["legal"]
+    mover.send(Resign())
+    assert mover.view["current"] == seat and mover.view["result"] is None
+    assert not mover.view["legal"]
+    assert seat in mover.view["bots"] and all(seat in other.view["bots"] for other in people)
