@@ -122,6 +122,7 @@ def test_every_action_reads_back_from_its_text_in_either_case(action: Any) -> No
         ("play 7H from 2", "to move a table card, say move CARD from GROUP"),
         ("play AC 2C 3C 4C 5C 6C 7C", "at most 6 plays"),
         ("move 7H from 2 to 2", "'from' and 'to' name the same group (2)"),
+        ("move 7H to 2", "7H is already in group 2: move to another group, or to new"),
         ("move 7H to 1 to 2", "say 'to' once"),
         ("move 7H from new", "groups are numbered from 1"),
         ("move 2C to 1", "no group holds 2C: say move CARD from GROUP"),

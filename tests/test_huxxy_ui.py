@@ -122,8 +122,14 @@ def test_at_our_turn_the_line_says_what_we_may_do_and_an_openings_points() -> No
         body={"table": [["7H", "8S", "9H"]], "plays": 3, "placed": ["7H", "8S", "9H"], "hand": ["KS"]},
     )
     assert state_text(not_opened)[-1] == (
-        "your turn: play, undo, end or draw · 3 of 6 plays made · 24 of 24 opening points placed"
+        "your turn: play, undo, end or draw · 3 of 6 plays made · 24 opening points placed: enough to open"
     )
+    short = huxxy_view(
+        current=0,
+        legal=["draw"],
+        body={"table": [["7H", "8S", "9H"]], "plays": 1, "placed": ["7H"], "hand": ["KS"]},
+    )
+    assert state_text(short)[-1].endswith(" · 7 of 24 opening points placed")
     full = huxxy_view(current=0, legal=["draw"], body={"plays": 6, "opened": [True, True, False]})
     assert state_text(full)[-1] == "your turn: undo, end or draw · 6 of 6 plays made"
     others = huxxy_view(body={"plays": 2})
@@ -315,6 +321,7 @@ def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
         ("play", ["7H", "from", "2"], "play takes cards from your hand"),
         ("move", ["5H", "from", "1"], "group 1 holds no 5H"),
         ("move", ["5H", "from", "2", "to", "2"], "'from' and 'to' name the same group (2)"),
+        ("move", ["5H", "to", "2"], "5H is already in group 2: move to another group, or to new"),
         ("move", ["QS", "to", "1"], "no group holds QS"),
         ("move", ["5H", "from", "7"], "there is no group 7"),
         ("move", ["from", "2"], "usage: move CARD... [from GROUP] [to GROUP]"),

@@ -149,8 +149,16 @@ def parse_action(text: str, table: Sequence[Sequence[Card]] = (), jokers: bool =
     if source is None:
         source = holder(cards, table)
     if target == source:
-        raise ParseError(f"'from' and 'to' name the same group ({source + 1}): move the cards to another")
+        raise ParseError(same_group(cards, source, said_from="from" in said))
     return Move(cards, source, target)
+
+
+def same_group(cards: Sequence[Card], group: int, *, said_from: bool) -> str:
+    """Why a move to the group its cards are in is refused, in the words the player typed."""
+    if said_from:
+        return f"'from' and 'to' name the same group ({group + 1}): move the cards to another"
+    held = "is" if len(cards) == 1 else "are"
+    return f"{_words(cards)} {held} already in group {group + 1}: move to another group, or to new"
 
 
 def clauses(words: Sequence[str]) -> dict[str, list[str]]:

@@ -37,7 +37,7 @@ from games._ui import (
 
 from ._cards import Card, CardError, reading_order
 from ._groups import opening_points
-from .actions import ParseError, clauses, holder
+from .actions import ParseError, clauses, holder, same_group
 from .engine import HAND_SIZE, MAX_PLAYERS, MAX_PLAYS, MIN_PLAYERS, OPENING_POINTS
 
 HELP = """\
@@ -349,7 +349,11 @@ def turn_line(view: TableView, body: Body) -> str:
         return line + (f" · an opening needs {OPENING_POINTS} points from your hand" if not opened else "")
     line += f" · {made}"
     if not opened:
-        line += f" · {opening_points(body.placed)} of {OPENING_POINTS} opening points placed"
+        points = opening_points(body.placed)
+        if points < OPENING_POINTS:
+            line += f" · {points} of {OPENING_POINTS} opening points placed"
+        else:
+            line += f" · {points} opening points placed: enough to open"
     return line
 
 
@@ -422,9 +426,7 @@ class Typed:
         if missing:
             raise CommandError(f"group {source + 1} holds no {cards_text(sorted(missing.elements()))}")
         if source == self.target:
-            raise CommandError(
-                f"'from' and 'to' name the same group ({source + 1}): move the cards to another"
-            )
+            raise CommandError(same_group(self.cards, source, said_from=self.source is not None))
         return attrs.evolve(self, source=source).text()
 
 
