@@ -412,7 +412,7 @@ def test_a_notty_table_is_shown_as_ever() -> None:
         "table 3 · classic · turn 12 · deck 77 cards",
         "   ann [ 2]  R1 R2 (you)",
         " > bob [ 1]  Y5",
-        "bob to play; may still steal, discard, end the turn",
+        "bob to play; may still steal, end the turn",
     ]
     assert session.view is not None and session.game == "notty" and not session.my_turn()
 

@@ -30,14 +30,14 @@ def test_a_table_shows_every_hand_whose_turn_and_what_they_may_still_do() -> Non
         "table 3 · classic · turn 12 · deck 77 cards",
         "   ann [ 2]  R1 R2 (you)",
         " > bob [ 1]  Y5",
-        "bob to play; may still steal, discard, end the turn",
+        "bob to play; may still steal, end the turn",
     ]
 
 
 def test_five_colour_offers_draw_and_discard_until_it_is_used() -> None:
     five = _view(variant="five-colour", body={"drew": False})
     assert state_text(3, five, [], colour=False).splitlines()[-1] == (
-        "bob to play; may still draw, steal, draw-and-discard, discard, end the turn"
+        "bob to play; may still draw, steal, draw-and-discard, end the turn"
     )
     exchanging = _view(variant="five-colour", body={"exchanged": True, "must_put_back": True})
     assert (
@@ -68,8 +68,29 @@ def test_the_end_says_who_won_and_how(winner: int | None, reason: str, says: str
 def test_your_turn_lists_what_you_may_do_grouped() -> None:
     legal = ["draw 1", "draw 2", "draw 3", "steal 1", "discard R1 R2 R3", "discard R2 R3 R4", "end"]
     assert legal_summary(legal) == "draw 1-3, steal NAME, discard (2 groups), end"
-    text = state_text(3, _view(current=0, legal=legal), [], colour=False)
-    assert text.splitlines()[-1] == "your turn: draw 1-3, steal NAME, discard (2 groups), end"
+    hands = {"hands": [["R1"], ["Y5"], ["G7"]]}
+    three = _view(current=0, legal=legal, names=["ann", "bob", "cy"], body=hands)
+    assert state_text(3, three, [], colour=False).splitlines()[-1] == (
+        "your turn: draw 1-3, steal NAME, discard (2 groups), end"
+    )
+    # Heads-up, 'steal' needs no name; one card of room is 'draw 1', not 'draw 1-1'.
+    text = state_text(3, _view(current=0, legal=["draw 1", "steal 1", "end"]), [], colour=False)
+    assert text.splitlines()[-1] == "your turn: draw 1, steal, end"
+
+
+def test_others_are_told_only_what_the_player_to_move_may_really_still_do() -> None:
+    full = [f"{colour}{number}" for colour in "RY" for number in (1, 2, 4, 5, 7) for _copy in (1, 2)]
+    at_limit = _view(body={"hands": [["R1", "R2"], full], "drew": False})
+    assert state_text(3, at_limit, [], colour=False).splitlines()[-1] == "bob to play; may still end the turn"
+    assert len(full) == 20  # the limit, and no group: no third colour of a number, no run of three
+    grouped = _view(body={"hands": [["R1", "R2"], [*full[:-1], "G1"]], "drew": False})
+    assert state_text(3, grouped, [], colour=False).splitlines()[-1] == (
+        "bob to play; may still discard, end the turn"
+    )
+    empty_deck = _view(body={"hands": [["R1", "R2"], ["Y5", "Y6", "Y7"]], "drew": False, "deck_size": 0})
+    assert state_text(3, empty_deck, [], colour=False).splitlines()[-1] == (
+        "bob to play; may still steal, discard, end the turn"
+    )
 
 
 def test_a_hint_of_two_groups_shows_the_two_commands_that_discard_them() -> None:

@@ -28,7 +28,7 @@ from games._ui import (
 
 from ._cards import Card, CardError
 from ._endings import end_text
-from ._groups import InvalidGroup, classify_group
+from ._groups import InvalidGroup, classify_group, has_group
 from ._rules import PRESETS
 
 HELP = """\
@@ -189,7 +189,7 @@ class NottyUI:
         if view.result is not None:
             lines.append(game_over_line(end_line(view, body)))
         elif view.legal:
-            lines.append("your turn: " + legal_summary(view.legal))
+            lines.append("your turn: " + legal_summary(view.legal, one_opponent=len(view.names) == 2))
         else:
             lines.append(f"{view.names[view.current]} to play; may still {', '.join(still_possible(view))}")
         return "\n".join(lines)
@@ -325,21 +325,26 @@ def hand_lines(
 
 
 def still_possible(view: TableView) -> list[str]:
-    """What the player to move has not used up this turn (from the body's flags)."""
+    """What the player to move may still do this turn, as everyone sees it: only the mover is sent
+    the legal actions, but the hands are face up, so the limits that rule the rest are public."""
     body = _body(view)
     if body.must_put_back:
         return ["put back a card"]
     rules = PRESETS.get(view.variant)
-    options = [] if body.drew else ["draw"]
-    options += [] if body.stole else ["steal"]
-    options += (
-        ["draw-and-discard"] if rules is not None and rules.draw_and_discard and not body.exchanged else []
-    )
-    return [*options, "discard", "end the turn"]
+    hand = body.hands[view.current]
+    full = rules is not None and rules.at_limit(len(hand))
+    others = any(other for seat, other in enumerate(body.hands) if seat != view.current)
+    options = [] if body.drew or full or not body.deck_size else ["draw"]
+    options += [] if body.stole or full or not others else ["steal"]
+    if rules is not None and rules.draw_and_discard and not body.exchanged and not full and body.deck_size:
+        options.append("draw-and-discard")
+    options += ["discard"] if rules is None or has_group(hand, rules) else []
+    return [*options, "end the turn"]
 
 
-def legal_summary(legal: Sequence[str]) -> str:
-    """The legal actions, grouped: 'draw 1-3, steal NAME, discard (2 groups), end'."""
+def legal_summary(legal: Sequence[str], *, one_opponent: bool = False) -> str:
+    """The legal actions, grouped: 'draw 1-3, steal NAME, discard (2 groups), end' (a lone
+    opponent needs no name: 'steal')."""
     verbs: dict[str, int] = {}
     for action in legal:
         verb = action.split()[0]
@@ -347,11 +352,11 @@ def legal_summary(legal: Sequence[str]) -> str:
     parts = []
     for verb, count in verbs.items():
         if verb == "draw":
-            parts.append(f"draw 1-{count}")
+            parts.append("draw 1" if count == 1 else f"draw 1-{count}")
         elif verb == "discard":
             parts.append(f"discard ({count} group{'s' if count > 1 else ''})")
         elif verb == "steal":
-            parts.append("steal NAME")
+            parts.append("steal" if one_opponent else "steal NAME")
         elif verb == "putback":
             parts.append("putback CARD")
         else:
