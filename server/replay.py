@@ -109,9 +109,11 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
     elif saved.over.reason == ABANDONED:
         out.write("(abandoned: nobody was left at the table)\n")
     elif saved.over.reason == RESIGNED:
-        places = saved.over.ranking
-        ranking = " then ".join(" = ".join(match.names[seat] for seat in place) for place in places)
-        out.write(f"(ended by resignation: {ranking})\n")
+        # The ranking, each who resigned marked so: not a list of those who resigned.
+        resigned = {seat for seat, _ in saved.resigned}
+        named = [name + (" (resigned)" if seat in resigned else "") for seat, name in enumerate(match.names)]
+        ranking = ", then ".join(" = ".join(named[seat] for seat in place) for place in saved.over.ranking)
+        out.write(f"(ended by resignation; ranking: {ranking})\n")
 
 
 def _resignation(names: Sequence[str], seats: Sequence[int], out: TextIO) -> None:

@@ -211,10 +211,29 @@ def test_a_game_ended_by_resigning_replays_to_its_end(tmp_path: Path) -> None:
     out = io.StringIO()
     print_game(saved, out)
     text = out.getvalue()
-    assert "      bob resigns\n" in text and text.endswith("(ended by resignation: ann then bob)\n")
+    assert "      bob resigns\n" in text
+    assert text.endswith("(ended by resignation; ranking: ann, then bob (resigned))\n")
     listed = io.StringIO()
     print_games(store.games(), listed)
     assert "ranked" not in listed.getvalue() and "ann won (the others resigned)" in listed.getvalue()
+    store.close()
+
+
+def test_a_replay_ended_by_resigning_ends_with_its_ranking_marking_who_resigned(tmp_path: Path) -> None:
+    """Its last line was "(ended by resignation: greedy-3 then ann = bob)": the ranking, worded as if
+    all three had resigned, the winner first."""
+    net = Net()
+    ann, bob = _table(net, "huxxy", 2, bots=("greedy",))
+    bob.send(Resign())
+    ann.send(Resign())  # the bot alone is left: the game ends
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    saved = store.game(ann.table.id)
+    assert saved is not None and saved.over is not None and saved.over.reason == "resigned"
+    out = io.StringIO()
+    print_game(saved, out)
+    last = out.getvalue().splitlines()[-1]
+    assert last == "(ended by resignation; ranking: greedy-3, then ann (resigned) = bob (resigned))"
     store.close()
 
 
