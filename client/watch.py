@@ -74,7 +74,8 @@ def _watch(game: Game, bots: Sequence[Bot], seed: int, colour: bool, delay: floa
 
     limits = f"turn limit {rules.turn_limit or 'none'}"
     if rules.quiet_rounds:
-        limits += f", drawn once no hand changes for {rules.quiet_rounds} whole rounds"
+        rounds = f"{rules.quiet_rounds} whole round{'s' if rules.quiet_rounds > 1 else ''}"
+        limits += f", drawn once no hand changes for {rounds}"
     print(
         f"notty-watch: {rules.name}, {' vs '.join(names)}, {limits}, seed {seed} (replay with --seed {seed})"
     )

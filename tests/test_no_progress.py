@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from test_host import Net
 from test_net import Client, _my_turn
 
+from client import watch
 from games import GAMES, Outcome, bot_defaults
 from games._ui import TableView
 from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules, RulesError, rules_from
@@ -42,8 +43,9 @@ from games.notty.engine import (
     TurnLimitSet,
 )
 from games.notty.game import BOT_TURN_LIMIT, NottyMatch
+from games.notty.match import seeded_game
 from games.notty.ui import UI as NOTTY_UI
-from protocol import Act, Join, Leave, Seated, Start, State, Tables, Watch
+from protocol import Act, CreateTable, Join, Leave, Seated, Start, State, Tables, Watch
 from server.host import Host
 from server.journal import GameBegun, Moved, OptionsChanged, SavedGame, SeatRecord
 from server.limits import Limits
@@ -465,6 +467,9 @@ def test_the_client_shows_the_limit_and_the_end_as_what_it_is() -> None:
         "table 3 · classic · turn 12 of 300 · deck 70 cards · no hand changed for 4 turns "
         "(3 whole rounds draw the game)"
     )
+    one = NOTTY_UI.read_body({**body, "quiet_rounds": 1, "quiet_turns": 1}, ["ann", "bob"])
+    header = NOTTY_UI.state_text(3, attrs.evolve(view, body=one), [], colour=False).splitlines()[0]
+    assert header.endswith(" · no hand changed for 1 turn (1 whole round draws the game)")
     for flag in ("drew", "stole", "exchanged"):  # a hand changed this turn: the count starts again
         changed = NOTTY_UI.read_body({**body, flag: True}, ["ann", "bob"])
         seen = TableView("notty", "classic", ("ann", "bob"), 0, 1, 12, (), None, changed)
@@ -480,6 +485,39 @@ def test_the_client_shows_the_limit_and_the_end_as_what_it_is() -> None:
         assert NOTTY_UI.state_text(3, over, [], colour=False).splitlines()[-1] == (
             f"game over: {says}; 'leave' returns to the lobby"
         )
+
+
+def test_one_quiet_round_is_said_in_the_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    """A table at 'quiet 1' was drawn "for 1 whole rounds", and the client and notty-watch said so too."""
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(CreateTable("notty", 2, "classic", (), {"quiet_rounds": 1}, bot_delay_ms=0))[0].table
+    bob.send(Join(table))
+    match: Any = ann.table.match
+    for _ in range(2):  # a whole round with no hand changed
+        (ann, bob)[match.current].send(Act("end"))
+    said = "the game is drawn: no hand changed for 1 whole round (no progress)"
+    assert ann.view["result"]["reason"] == "no-progress" and ann.view["result"]["text"] == said
+    body = {
+        "hands": [["R1"], ["Y2"]],
+        "deck_size": 70,
+        **dict.fromkeys(("drew", "stole", "exchanged", "must_put_back"), False),
+        "turn_limit": 300,
+        "quiet_rounds": 1,
+        "quiet_turns": 0,
+    }
+    read = NOTTY_UI.read_body(body, ["ann", "bob"])
+    over = TableView(
+        "notty", "classic", ("ann", "bob"), 0, 1, 2, (), Outcome(((0, 1),), "no-progress", "x"), read
+    )
+    assert NOTTY_UI.state_text(3, over, [], colour=False).splitlines()[-1] == (
+        f"game over: {said}; 'leave' returns to the lobby"
+    )
+    game, bots = seeded_game(CLASSIC.replace(quiet_rounds=1), ["greedy", "greedy"], 1)
+    watch._watch(game, bots, 1, colour=False, delay=0)
+    assert (
+        ", drawn once no hand changes for 1 whole round, seed 1 " in capsys.readouterr().out.splitlines()[0]
+    )
 
 
 # -- over TCP ---------------------------------------------------------------------------------

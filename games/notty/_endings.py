@@ -16,7 +16,8 @@ def end_text(
             return f"{names[winner]} wins by discarding their last cards"
         return f"{names[winner]} wins: their last card was stolen"
     if reason == "no-progress":
-        rounds = f"{quiet_rounds} whole rounds" if quiet_rounds else "the rules' whole rounds"
+        plural = "s" if quiet_rounds > 1 else ""  # "1 whole round"
+        rounds = f"{quiet_rounds} whole round{plural}" if quiet_rounds else "the rules' whole rounds"
         return f"the game is drawn: no hand changed for {rounds} (no progress)"
     if reason == "turn-limit":
         limit = f" ({turn_limit} turn{'s' if turn_limit > 1 else ''})" if turn_limit else ""

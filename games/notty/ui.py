@@ -292,7 +292,8 @@ def _quiet(body: Body) -> str:
     if not body.quiet_turns or not body.quiet_rounds or body.drew or body.stole or body.exchanged:
         return ""
     turns = f"{body.quiet_turns} turn{'s' if body.quiet_turns > 1 else ''}"
-    return f" · no hand changed for {turns} ({body.quiet_rounds} whole rounds draw the game)"
+    rounds = "1 whole round draws" if body.quiet_rounds == 1 else f"{body.quiet_rounds} whole rounds draw"
+    return f" · no hand changed for {turns} ({rounds} the game)"
 
 
 def colour_cards_in(text: str, colour: bool) -> str:
