@@ -125,6 +125,9 @@ class Session:
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
         self.resigned = False  # we resigned the game at our table: a bot plays our seat
+        # This connection's hello offered a seat token: the server's answer to it (seated, or
+        # bad-token with the list of tables) is where we arrive, not the arrival's list.
+        self.offered_seat = False
 
     # -- what we say ---------------------------------------------------------------
 
@@ -132,14 +135,18 @@ class Session:
         """The first message on each connection: it resumes our seat, if we hold one."""
         self.open_seats = 0  # a table asked for on a lost connection is not waiting here
         self.welcome_heard = self.shutting_down = False
+        self.offered_seat = self.token is not None
         return Hello(PROTOCOL_VERSION, self.name, self.token)
 
     def arrival(self, built_in: bool) -> Reply:
         """What to ask for once welcomed the first time: at the built-in server a table (a plain
-        ``new``), or, for a person arriving without a seat, what could be joined."""
+        ``new``), or, for a person arriving without a seat, what could be joined. A seat offered
+        and gone (bad-token) asks for that list itself, maybe before this: it is shown once."""
         if built_in:
             return self.typed("new")
-        return Reply((ListTables(),) if self.interactive and self.token is None else ())
+        return Reply(
+            (ListTables(),) if self.interactive and self.token is None and not self.offered_seat else ()
+        )
 
     def quits(self, line: str) -> bool:
         """Does ``line`` end the client? Asking changes nothing (``typed`` notes confirmations)."""

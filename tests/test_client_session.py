@@ -573,6 +573,24 @@ def test_a_lost_seat_sends_a_person_back_to_the_tables() -> None:
     assert welcomed().receive(Error("bad-token", "no such seat")).send == ()  # a script gets no list
 
 
+def test_a_seat_from_disk_that_is_gone_lists_the_tables_once() -> None:
+    """The bad-token asked for the list, and so did the arrival that followed the welcome (the seat
+    already dropped): "no tables yet" was said twice."""
+    person = Session("ann", interactive=True)
+    person.token, person.table = TOKEN, 2  # as the client resumes a seat kept on disk
+    assert person.hello().token == TOKEN
+    person.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+    assert person.receive(Error("bad-token", "no such seat")).send == (ListTables(),)
+    assert person.arrival(built_in=False).messages == ()  # the list is asked for once
+    person.hello()  # a later connection, with no seat to offer: the arrival asks
+    assert person.arrival(built_in=False).messages == (ListTables(),)
+    seated = Session("ann", interactive=True)
+    seated.token, seated.table = TOKEN, 2
+    seated.hello()
+    seated.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+    assert seated.arrival(built_in=False).messages == ()  # the seat comes back: no list
+
+
 # -- a game with no UI of its own -------------------------------------------------------------
 
 
