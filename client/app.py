@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import functools
 import ipaddress
 import os
@@ -495,7 +496,7 @@ async def _play(
         with trio.fail_at(deadline):
             await client.connect(host, port)
     except OSError as error:
-        sys.stderr.write(f"notty-client: cannot connect to {where}: {error.strerror or error}\n")
+        sys.stderr.write(f"notty-client: cannot connect to {where}: {_why_not_connected(error)}\n")
         return 2
     except trio.TooSlowError:  # as unreachable as refused: the server never took the connection
         sys.stderr.write(
@@ -580,6 +581,24 @@ async def _play(
                 return 1
             deadline = welcome_by
     return 0  # pragma: no cover
+
+
+#: A connection refused, in words: the host is there, but nothing listens on the port.
+REFUSED = "connection refused (is the server running, on that port?)"
+
+
+def _why_not_connected(error: OSError) -> str:
+    """Why a connect failed, in words. trio's own error, once every address of the host has failed,
+    says only that ("all attempts to connect to ... failed"): each attempt's error, in its cause,
+    says why (refused, unreachable, ...); each reason is said once. An unknown host says so itself."""
+    cause = error.__cause__
+    attempts = cause.exceptions if isinstance(cause, BaseExceptionGroup) else ()
+    reasons = [
+        REFUSED if attempt.errno == errno.ECONNREFUSED else os.strerror(attempt.errno)
+        for attempt in attempts
+        if isinstance(attempt, OSError) and attempt.errno
+    ]
+    return "; ".join(dict.fromkeys(reasons)) or str(error.strerror or error)
 
 
 async def _quit_on_ctrl_c(task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:

@@ -7,6 +7,7 @@ listener on 127.0.0.1."""
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 import subprocess
@@ -19,7 +20,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from client.app import CONNECT_TIMEOUT, parse_address
+from client.app import CONNECT_TIMEOUT, REFUSED, _why_not_connected, parse_address
 from protocol import DEFAULT_PORT
 
 BIN = Path(sys.executable).parent
@@ -229,6 +230,38 @@ def test_a_server_that_never_takes_the_connection_cannot_be_connected_to_status_
     )
     assert ran.stdout == ""
     assert 1 <= took < CONNECT_TIMEOUT  # the timeout given, not the system's own (minutes)
+
+
+@pytest.fixture
+def refused_port() -> int:
+    """A port on 127.0.0.1 nothing listens on: bound, then closed, so a connect to it is refused."""
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        return int(unused.getsockname()[1])
+
+
+def test_a_refused_connection_says_it_was_refused_status_2(refused_port: int, env: dict[str, str]) -> None:
+    """It said only "all attempts to connect to 127.0.0.1:PORT failed", trio's words, not why."""
+    ran, _ = _script(refused_port, env, "tables\n")
+    assert ran.returncode == 2
+    assert ran.stderr == (
+        f"notty-client: cannot connect to 127.0.0.1:{refused_port}: "
+        "connection refused (is the server running, on that port?)\n"
+    )
+    assert ran.stdout == ""
+
+
+def test_each_reason_a_host_could_not_be_connected_to_is_said_once() -> None:
+    attempts = [
+        OSError(errno.ENETUNREACH, "Error connecting to ('::1', 4008): Network is unreachable"),
+        ConnectionRefusedError(errno.ECONNREFUSED, "Error connecting to ('127.0.0.1', 4008): refused"),
+        ConnectionRefusedError(errno.ECONNREFUSED, "Error connecting to ('127.0.0.2', 4008): refused"),
+    ]
+    failed = OSError("all attempts to connect to example.com:4008 failed")
+    failed.__cause__ = ExceptionGroup("all attempts", attempts)
+    assert _why_not_connected(failed) == f"{os.strerror(errno.ENETUNREACH)}; {REFUSED}"
+    unknown = socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+    assert _why_not_connected(unknown) == "Name or service not known"  # said by itself, as before
 
 
 def test_the_readme_gives_each_way_of_not_getting_an_answer_its_status() -> None:
