@@ -451,15 +451,20 @@ def test_a_table_asked_to_have_no_limit_keeps_none_after_a_restart_too(tmp_path:
     assert older.client("ann", token=ann.last(Seated).token).last(State).events == ()
 
 
-def test_the_client_shows_the_limit_and_the_end_as_what_it_is() -> None:
-    body = {
+def _heads_up_body(quiet_rounds: int, quiet_turns: int) -> dict[str, Any]:
+    """A Notty body on the wire, heads-up, at a table of 300 turns with the no-progress rule."""
+    return {
         "hands": [["R1"], ["Y2"]],
         "deck_size": 70,
         **dict.fromkeys(("drew", "stole", "exchanged", "must_put_back"), False),
         "turn_limit": 300,
-        "quiet_rounds": 3,
-        "quiet_turns": 4,
+        "quiet_rounds": quiet_rounds,
+        "quiet_turns": quiet_turns,
     }
+
+
+def test_the_client_shows_the_limit_and_the_end_as_what_it_is() -> None:
+    body = _heads_up_body(3, 4)
     read = NOTTY_UI.read_body(body, ["ann", "bob"])
     view = TableView("notty", "classic", ("ann", "bob"), 0, 1, 12, (), None, read)
     header = NOTTY_UI.state_text(3, view, [], colour=False).splitlines()[0]
@@ -498,14 +503,7 @@ def test_one_quiet_round_is_said_in_the_singular(capsys: pytest.CaptureFixture[s
         (ann, bob)[match.current].send(Act("end"))
     said = "the game is drawn: no hand changed for 1 whole round (no progress)"
     assert ann.view["result"]["reason"] == "no-progress" and ann.view["result"]["text"] == said
-    body = {
-        "hands": [["R1"], ["Y2"]],
-        "deck_size": 70,
-        **dict.fromkeys(("drew", "stole", "exchanged", "must_put_back"), False),
-        "turn_limit": 300,
-        "quiet_rounds": 1,
-        "quiet_turns": 0,
-    }
+    body = _heads_up_body(1, 0)
     read = NOTTY_UI.read_body(body, ["ann", "bob"])
     over = TableView(
         "notty", "classic", ("ann", "bob"), 0, 1, 2, (), Outcome(((0, 1),), "no-progress", "x"), read

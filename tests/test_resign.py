@@ -3,6 +3,7 @@ plays the seat to the end (server.resign). Both games, at two and three seats, a
 
 from __future__ import annotations
 
+import contextlib
 import io
 from pathlib import Path
 from typing import Any
@@ -204,19 +205,25 @@ def test_a_game_ended_by_resigning_replays_to_its_end(tmp_path: Path) -> None:
     net.run_bots(limit=3)
     ann.send(Autopilot(False))
     bob.send(Resign())
-    store = Store(tmp_path / "notty.db")
-    store.write(net.host.take_journal())
-    saved = store.game(ann.table.id)
-    assert saved is not None and saved.over is not None and saved.over.reason == "resigned"
-    out = io.StringIO()
-    print_game(saved, out)
-    text = out.getvalue()
+    saved, text = _recorded(net, tmp_path, ann.table.id)
+    assert saved.over is not None and saved.over.reason == "resigned"
     assert "      bob resigns\n" in text
     assert text.endswith("(ended by resignation; ranking: ann, then bob (resigned))\n")
     listed = io.StringIO()
-    print_games(store.games(), listed)
+    with contextlib.closing(Store(tmp_path / "notty.db")) as store:
+        print_games(store.games(), listed)
     assert "ranked" not in listed.getvalue() and "ann won (the others resigned)" in listed.getvalue()
-    store.close()
+
+
+def _recorded(net: Net, tmp_path: Path, table: int) -> tuple[Any, str]:
+    """The table's game as the record keeps it, written there from the host's journal, and its replay."""
+    with contextlib.closing(Store(tmp_path / "notty.db")) as store:
+        store.write(net.host.take_journal())
+        saved = store.game(table)
+    assert saved is not None
+    out = io.StringIO()
+    print_game(saved, out)
+    return saved, out.getvalue()
 
 
 def test_a_replay_ended_by_resigning_ends_with_its_ranking_marking_who_resigned(tmp_path: Path) -> None:
@@ -226,15 +233,10 @@ def test_a_replay_ended_by_resigning_ends_with_its_ranking_marking_who_resigned(
     ann, bob = _table(net, "huxxy", 2, bots=("greedy",))
     bob.send(Resign())
     ann.send(Resign())  # the bot alone is left: the game ends
-    store = Store(tmp_path / "notty.db")
-    store.write(net.host.take_journal())
-    saved = store.game(ann.table.id)
-    assert saved is not None and saved.over is not None and saved.over.reason == "resigned"
-    out = io.StringIO()
-    print_game(saved, out)
-    last = out.getvalue().splitlines()[-1]
+    saved, text = _recorded(net, tmp_path, ann.table.id)
+    assert saved.over is not None and saved.over.reason == "resigned"
+    last = text.splitlines()[-1]
     assert last == "(ended by resignation; ranking: greedy-3, then ann (resigned) = bob (resigned))"
-    store.close()
 
 
 def test_a_game_ended_mid_turn_by_resigning_takes_the_turn_back_and_replays_so(tmp_path: Path) -> None:
@@ -256,15 +258,10 @@ def test_a_game_ended_mid_turn_by_resigning_takes_the_turn_back_and_replays_so(t
     assert [list(group) for group in match.engine.table] == start
     for client in (ann, bob):
         assert [list(group) for group in client.view["body"]["table"]] == [[str(c) for c in g] for g in start]
-    store = Store(tmp_path / "notty.db")
-    store.write(net.host.take_journal())
-    saved = store.game(table.id)
-    assert saved is not None and saved.resigned == ((1, 4),)  # after two plays and their two undos
+    saved, text = _recorded(net, tmp_path, table.id)
+    assert saved.resigned == ((1, 4),)  # after two plays and their two undos
     assert [move.action for move in saved.moves] == [f"play {hand[0]}", f"play {hand[1]}", "undo", "undo"]
-    out = io.StringIO()
-    print_game(saved, out)
-    assert "      bob resigns\n" in out.getvalue()
-    store.close()
+    assert "      bob resigns\n" in text
 
 
 # -- the client asks before what cannot be undone ------------------------------------------------------
