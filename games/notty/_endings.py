@@ -16,8 +16,7 @@ def end_text(
             return f"{names[winner]} wins by discarding their last cards"
         return f"{names[winner]} wins: their last card was stolen"
     if reason == "no-progress":
-        plural = "s" if quiet_rounds > 1 else ""  # "1 whole round"
-        rounds = f"{quiet_rounds} whole round{plural}" if quiet_rounds else "the rules' whole rounds"
+        rounds = whole_rounds(quiet_rounds) if quiet_rounds else "the rules' whole rounds"
         return f"the game is drawn: no hand changed for {rounds} (no progress)"
     if reason == "turn-limit":
         limit = f" ({turn_limit} turn{'s' if turn_limit > 1 else ''})" if turn_limit else ""
@@ -25,3 +24,8 @@ def end_text(
     if reason == "stalemate":
         return "the game is drawn: every hand is full and holds no group (stalemate)"
     return f"game over, no winner ({reason.replace('-', ' ')})"
+
+
+def whole_rounds(count: int) -> str:
+    """The no-progress rule's span, as every text of it says it: "1 whole round", "3 whole rounds"."""
+    return f"{count} whole round{'s' if count != 1 else ''}"

@@ -27,7 +27,7 @@ from games._ui import (
 )
 
 from ._cards import Card, CardError
-from ._endings import end_text
+from ._endings import end_text, whole_rounds
 from ._groups import InvalidGroup, classify_group, has_group
 from ._rules import PRESETS
 
@@ -292,8 +292,8 @@ def _quiet(body: Body) -> str:
     if not body.quiet_turns or not body.quiet_rounds or body.drew or body.stole or body.exchanged:
         return ""
     turns = f"{body.quiet_turns} turn{'s' if body.quiet_turns > 1 else ''}"
-    rounds = "1 whole round draws" if body.quiet_rounds == 1 else f"{body.quiet_rounds} whole rounds draw"
-    return f" · no hand changed for {turns} ({rounds} the game)"
+    draw = "draws" if body.quiet_rounds == 1 else "draw"
+    return f" · no hand changed for {turns} ({whole_rounds(body.quiet_rounds)} {draw} the game)"
 
 
 def colour_cards_in(text: str, colour: bool) -> str:
