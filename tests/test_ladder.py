@@ -10,6 +10,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import position
+
+from games.notty import CLASSIC
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 ladder = importlib.import_module("ladder")
@@ -162,10 +165,6 @@ def test_results_and_timings_add_up_and_do_not_depend_on_workers() -> None:
     ],
 )
 def test_a_dead_turn_counts_the_chance_of_stealing_first(hands: list[str], dead: bool) -> None:
-    from conftest import position
-
-    from games.notty import CLASSIC
-
     view = position(CLASSIC, hands).view(0)
     look = ladder.Outlook(CLASSIC)
     by_drawing = look.best_draw(look.flat(view.hand), look.flat(view.deck_contents().elements()))[0]
