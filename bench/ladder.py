@@ -61,8 +61,9 @@ from _machine import describe  # bench/ is on sys.path when this runs as a scrip
 
 from games.notty import PRESETS, Rules, rules_from
 from games.notty.bots import BOTS, Bot, make_bot
+from games.notty.bots._base import victims
 from games.notty.bots._outlook import Outlook
-from games.notty.engine import Action, EndReason, Game, Steal, View, is_legal
+from games.notty.engine import Action, EndReason, Game, View
 from games.notty.match import bot_seat_names, play_bots
 from server.stats import wilson_interval
 
@@ -252,9 +253,8 @@ def is_dead(view: View) -> bool:
         return False
     seat = view.current if view.seat is None else view.seat
     return not any(
-        look.steal_gain(mine, deck, look.flat(cards)) >= DEAD_CHANCE
-        for victim, cards in enumerate(view.hands)
-        if victim != seat and len(cards) >= 2 and is_legal(view, seat, Steal(victim))
+        look.steal_gain(mine, deck, look.flat(view.hands[victim])) >= DEAD_CHANCE
+        for victim in victims(view, seat)
     )
 
 

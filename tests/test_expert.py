@@ -9,12 +9,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import PRESET_IDS, PRESETS, groupless, new_game, position, set_position
+from conftest import PRESET_IDS, PRESETS, groupless, groupless_hands, new_game, position, set_position
 from hypothesis import given
 from hypothesis import strategies as st
 
 from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules, has_group, rules_from
 from games.notty.bots import LEVELS, ExpertBot, make_bot
+from games.notty.bots._base import victims
 from games.notty.bots._expert import QUIET_ROUNDS
 from games.notty.engine import Discard, Draw, EndTurn, Game, Steal, check
 from games.notty.match import play_bots, seeded_game
@@ -68,6 +69,15 @@ def test_never_steals_a_last_card_even_one_that_would_finish_its_hand(level: str
     for action in play_turn(game, expert(level)):
         assert action != Steal(1)
     assert game.winner != 1
+
+
+def test_victims_are_the_hands_a_theft_cannot_empty() -> None:
+    # Seat 1's last card would make it the winner; seat 2's two cards may be taken.
+    game = position(CLASSIC, ["R5 R6", "R7", "Y1 Y4"])
+    assert victims(game.view(0), 0) == [2]
+    assert victims(position(CLASSIC, ["R5 R6", "R7", "Y1 Y4"], stole=True).view(0), 0) == []
+    full, other = groupless_hands(CLASSIC, [20, 4])
+    assert victims(position(CLASSIC, [full, other]).view(0), 0) == []  # no room for the card
 
 
 @levels

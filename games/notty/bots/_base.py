@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from ..engine import Action, View, stuck
+from ..engine import Action, Steal, View, is_legal, stuck
 
 
 class Bot(Protocol):
@@ -29,6 +29,20 @@ def opponents(view: View, seat: int) -> list[int]:
     """The other seats, in the order they play after ``seat``."""
     seats = len(view.hands)
     return [(seat + k) % seats for k in range(1, seats)]
+
+
+def victims(view: View, seat: int) -> list[int]:
+    """The opponents ``seat`` may rob now without handing them the game, in seat order.
+
+    A last card stolen makes its owner the winner, so only hands of two or
+    more cards count, and only where a theft is legal (not at the hand limit,
+    not twice a turn).
+    """
+    return [
+        other
+        for other, cards in enumerate(view.hands)
+        if other != seat and len(cards) >= 2 and is_legal(view, seat, Steal(other))
+    ]
 
 
 def an_opponent_can_act(view: View, seat: int) -> bool:

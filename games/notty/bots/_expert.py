@@ -45,7 +45,7 @@ from games.notty import Card, Rules, has_group, valid_groups
 from solver import Flat, best_discard, max_discard, unflatten
 
 from ..engine import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal, View, is_legal, stuck
-from ._base import Bot, an_opponent_can_act
+from ._base import Bot, an_opponent_can_act, victims
 from ._outlook import Outlook, minus, plus, size
 from ._thefts import Thefts
 
@@ -158,9 +158,8 @@ class _Decision:
         mine_now = look.best_draw(self.mine, self.deck)[0]
         lone = size(self.mine) == 1
         best, target = (0.0 if lone else STEAL_MIN), None
-        for victim, cards in enumerate(view.hands):
-            if victim == self.seat or len(cards) < 2 or not self._allowed(Steal(victim)):
-                continue  # a last card stolen makes its owner the winner
+        for victim in victims(view, self.seat):
+            cards = view.hands[victim]
             theirs = look.flat(cards)
             gain = look.steal_gain(self.mine, self.deck, theirs)
             frees = stuck(cards, self.rules) and not an_opponent_can_act(self.view, self.seat)
@@ -197,12 +196,8 @@ class _Decision:
         Two careful players can otherwise sit on hands that never change; a
         theft changes both hands, and invites one back that sheds a card.
         """
-        victims = [
-            victim
-            for victim, cards in enumerate(self.view.hands)
-            if victim != self.seat and len(cards) >= 2 and self._allowed(Steal(victim))
-        ]
-        return max(victims, key=lambda victim: len(self.view.hands[victim]), default=None)
+        hands = self.view.hands
+        return max(victims(self.view, self.seat), key=lambda victim: len(hands[victim]), default=None)
 
     # -- drawing ----------------------------------------------------------------------
 
