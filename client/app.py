@@ -58,7 +58,7 @@ from protocol import (
 
 from .commands import Reply
 from .session import Output, Session
-from .sgr import Span, columns, parse, plain, render, wrap
+from .sgr import Span, blocks, columns, plain, render, wrap_lines
 from .tokens import SeatStore, server_key
 
 #: The protocol's rule for a name (:data:`protocol.NAME`) in words, for the user.
@@ -192,12 +192,12 @@ class Terminal:
         if width is None:
             return text
         rows = []
-        for line in text.split("\n"):
-            bare = plain(line)
-            if columns(bare) <= width or (bare in self._table and _laid_out(bare)):
-                rows.append(line)
+        for block in blocks(text.split("\n")):
+            bare = [plain(line) for line in block]
+            if all(columns(line) <= width or (line in self._table and _laid_out(line)) for line in bare):
+                rows += block
             else:
-                rows += [_coloured(row) for row in wrap(parse(line), width)]
+                rows += [_coloured(row) for row in wrap_lines(block, width)]
         return "\n".join(rows)
 
     def width(self) -> int | None:

@@ -30,7 +30,9 @@ Decisions, and why:
   first); either way the screen takes the new size and is laid out again.
 - **Long lines wrap with a hanging indent** (:func:`client.sgr.wrap`): a help line's continuation
   rows start under its description, not in its command column, and any other line's two columns
-  in from its own indentation (at most half the width in), so a wrapped line reads as one.
+  in from its own indentation (at most half the width in), so a wrapped line reads as one. A
+  description laid out over several lines for 80 columns is wrapped as one line
+  (:func:`client.sgr.wrap_lines`) when the screen is narrower, not broken twice.
 - **The terminal is always given back** as it was: the screen runs inside ``try``/``finally`` (as
   :func:`curses.wrapper` does), on quitting, on Ctrl-C and on errors. What was written to stderr
   meanwhile, and what was said after ``quit`` (where a kept seat is), is printed once it is.
@@ -59,7 +61,7 @@ from games._ui import game_and_variant
 from .app import LineReader, Terminal
 from .editor import EscapeReader, LineEditor, RawKey
 from .session import Output, Session
-from .sgr import Span, Style, columns, fit, parse, plain, wrap
+from .sgr import Span, Style, columns, continues, fit, parse, plain, wrap, wrap_lines
 
 PROMPT = "notty> "
 #: The log keeps this many lines; older ones go.
@@ -240,7 +242,7 @@ class Screen(Terminal):
     def _add_to_log(self, lines: Iterable[str]) -> None:
         lines = list(lines)
         if self.scroll:  # scrolled back: what the user reads stays where it is
-            self.scroll += sum(len(wrap(parse(line), self._width)) for line in lines)
+            self.scroll += len(wrap_lines(lines, self._width))
         self.log += lines
         del self.log[:-LOG_LINES]
         if self.farewell_lines is not None:  # kept apart: a full log drops its oldest lines
@@ -431,10 +433,13 @@ class Screen(Terminal):
             return
         wanted = height + self.scroll
         rows: list[list[Span]] = []  # newest first
-        for line in reversed(self.log):
-            rows += reversed(wrap(parse(line), width))
-            if len(rows) >= wanted:
-                break
+        end = len(self.log)
+        while end and len(rows) < wanted:  # a block at a time: a description laid out over lines is one
+            start = end - 1
+            while start and continues(plain(self.log[start - 1]), plain(self.log[start])):
+                start -= 1
+            rows += reversed(wrap_lines(self.log[start:end], width))
+            end = start
         self.scroll = max(0, min(self.scroll, len(rows) - height))
         shown = rows[self.scroll : self.scroll + height]
         for row, spans in enumerate(reversed(shown)):

@@ -140,8 +140,9 @@ def wrap(spans: list[Span], width: int) -> list[list[Span]]:
 
     The rows after the first hang: they start under the line's description column when the line
     is laid out as a help line is (indent, term, a gap of two spaces or more in the first half
-    of the line, description), else two columns in from the line's own indentation; never more
-    than half the width in, so a narrow screen still has room for the text. A row does not start
+    of the line, description), under the line's own start if it is a description alone (8 columns
+    in or more), else two columns in from the line's own indentation; never more than half the
+    width in, so a narrow screen still has room for the text. A row does not start
     with the spaces it was broken at."""
     if width < 1:
         return [[]]
@@ -169,17 +170,72 @@ def wrap(spans: list[Span], width: int) -> list[list[Span]]:
     return rows
 
 
+def wrap_lines(lines: Sequence[str], width: int) -> list[list[Span]]:
+    """``lines`` (with colour codes) in rows of at most ``width`` columns, as :func:`wrap` makes them,
+    each description whole again first where its text was laid out over several lines.
+
+    Help texts are laid out for 80 columns: a description goes on in lines of its own, starting
+    under itself (:func:`continues`). Wrapping each of those lines to a narrower screen would
+    break them twice, a long row and a short one each. Where a description's lines all fit they
+    are kept as laid out; where one does not, the description is wrapped as one line."""
+    rows: list[list[Span]] = []
+    for block in blocks(lines):
+        if len(block) > 1 and any(columns(plain(line)) > width for line in block):
+            block = [" ".join([block[0], *(line.lstrip(" ") for line in block[1:])])]
+        rows += [row for line in block for row in wrap(parse(line), width)]
+    return rows
+
+
+def blocks(lines: Sequence[str]) -> list[list[str]]:
+    """``lines`` in runs of a first line and the lines that go on with its text (:func:`continues`)."""
+    runs: list[list[str]] = []
+    for line in lines:
+        if runs and continues(plain(runs[-1][-1]), plain(line)):
+            runs[-1].append(line)
+        else:
+            runs.append([line])
+    return runs
+
+
+#: A description's further lines start this far in, or further: a help line's description column.
+_DEEP = 8
+
+
+def continues(above: str, line: str) -> bool:
+    """Does ``line`` go on with the text of the line ``above`` it (both without colour codes)?
+
+    So it does when it holds text alone, starting where the text above starts: under the
+    description of a help line (a term, a gap of two spaces or more, a description), or under a
+    line of description alone. Both must start at least 8 columns in, so that lines of a list or
+    a table, which start nearer the edge, are never run together."""
+    indent = columns(line) - columns(line.lstrip(" "))
+    if indent < _DEEP or not line.strip() or not above.strip() or _TWO_COLUMNS.match(line):
+        return False
+    return indent == _text_column(above)
+
+
+def _text_column(line: str) -> int | None:
+    """Where the text of a line starts: its description's column, or its own indent if it is deep."""
+    found = _TWO_COLUMNS.match(line)
+    if found and 2 * columns(line[: found.start(2)]) <= columns(line):
+        return columns(found.group(0))
+    indent = columns(line) - columns(line.lstrip(" "))
+    return indent if indent >= _DEEP else None
+
+
 #: A line laid out as a help line is: indent, a term (words one space apart), a gap, a description.
 _TWO_COLUMNS = re.compile(r"( *)\S+(?: \S+)*( {2,})(?=\S)")
 
 
 def _hanging_indent(text: str) -> int:
     """How far in the rows after the first of a wrapped ``text`` start: under its description,
-    if it has one in the first half of the line, else two columns in from its indentation."""
+    if it has one in the first half of the line, or under its own start if it is deep, else two
+    columns in from its indentation."""
     found = _TWO_COLUMNS.match(text)
     if found and 2 * columns(text[: found.start(2)]) <= columns(text):
         return columns(found.group(0))
-    return columns(text) - columns(text.lstrip(" ")) + 2
+    indent = columns(text) - columns(text.lstrip(" "))
+    return indent if indent >= _DEEP else indent + 2
 
 
 def _spans(cells: list[tuple[str, Style]], indent: int = 0) -> list[Span]:

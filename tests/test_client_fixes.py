@@ -372,6 +372,27 @@ def test_line_mode_at_a_terminal_wraps_prose_to_its_width_and_keeps_the_tables_l
     assert len(rows) > 1 and " ".join(row.strip() for row in rows).endswith("· you are here")
 
 
+def test_line_mode_on_a_narrow_terminal_wraps_each_help_description_as_one(
+    server_port: int, state_home: Path
+) -> None:
+    """The help is laid out for 80 columns; at 60 a description is wrapped whole, not each of its
+    laid-out lines broken again into a long row and a short one."""
+    child, transcript = _spawn(state_home, f"127.0.0.1:{server_port}", "--name", "ann")
+    child.setwinsize(40, 60)
+    child.expect("no tables yet")
+    child.sendline("help")
+    child.expect("leave the server")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    shown = plain(re.sub(r"notty> \r\x1b\[K", "", transcript.getvalue())).splitlines()
+    assert [line for line in shown if columns(line) > 60] == []
+    join = next(at for at, line in enumerate(shown) if line.startswith("  join TABLE [SEAT]"))
+    rows = [shown[join], *itertools.takewhile(lambda line: line.startswith(" " * 22), shown[join + 1 :])]
+    said = " ".join(row.strip() for row in rows)
+    assert said.endswith("the one table waiting for players in the last list")
+    assert len(rows) == 3 and all(columns(row) > 50 for row in rows[:-1]), rows  # full rows, none cut short
+
+
 def test_a_pipe_gets_its_lines_whole_whatever_the_terminals_width(server_port: int, state_home: Path) -> None:
     env = {**_env(state_home), "COLUMNS": "30"}
     result = subprocess.run(

@@ -7,13 +7,14 @@ rules are pointed to where a player on another machine can find them."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
 
 from client.catalog import Catalog
 from client.commands import HELP, help_text
-from client.sgr import columns, parse, wrap
+from client.sgr import blocks, columns, parse, wrap, wrap_lines
 from games import GAMES, describe
 
 WIDTH = 80
@@ -68,6 +69,39 @@ def test_a_wrapped_help_lines_rows_start_under_its_description() -> None:
         wrapped += len(rows) > 1
         assert all(re.match(rf" {{{DESCRIPTION}}}\S", row) for row in rows[1:]), rows
     assert wrapped  # some were
+
+
+@pytest.mark.parametrize("width", [44, 52, 60, 71, 79])  # from 44 on, rows hang at the description
+def test_a_narrower_screen_wraps_each_description_as_one(width: int) -> None:
+    """A description laid out over lines for 80 columns is wrapped whole on a narrower screen: each
+    of its rows holds as much as fits, rather than each laid-out line breaking into a long row and
+    a short one (which then ends mid-sentence above a row that would have had room)."""
+    under = re.compile(rf" {{{DESCRIPTION}}}\S")  # a line of description alone
+    beside = re.compile(rf"  \S.{{{DESCRIPTION - 5}}}  \S")  # a command, then its description
+    runs: list[list[str]] = []  # a description's lines: its first, then those starting under it
+    for line in help_text(CATALOG).splitlines():
+        if runs and under.match(line) and (under.match(runs[-1][-1]) or beside.match(runs[-1][-1])):
+            runs[-1].append(line)
+        else:
+            runs.append([line])
+    rows_checked = 0
+    for run in runs:
+        rows = ["".join(span.text for span in row).rstrip() for row in wrap_lines(run, width)]
+        for row, after in itertools.pairwise(rows):
+            if not under.match(after):
+                continue  # a command alone on its line, its description on the next
+            rows_checked += 1
+            assert columns(row) + 1 + columns(after.split()[0]) >= width, (row, after)  # no room for it
+    assert rows_checked > 20
+
+
+@pytest.mark.parametrize(
+    ("game", "variant"), [(name, variant) for name in GAMES for variant in [*GAMES[name].variants, None]]
+)
+def test_the_rules_lines_are_never_run_together(game: str, variant: str | None) -> None:
+    """The rules' lines are a list, items and sub-items: each stays a line of its own, however
+    narrow the screen."""
+    assert all(len(block) == 1 for block in blocks(CATALOG.ui(game).rules(variant).splitlines()))
 
 
 @pytest.mark.parametrize("game", ["ochos-locos", "huxxy"])

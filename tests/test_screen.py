@@ -351,6 +351,28 @@ def test_wide_characters_wrap_and_scroll_by_the_columns_they_take(server_port: i
     assert gil.finish() == 0
 
 
+def test_the_help_shown_then_narrowed_wraps_each_description_as_one(server_port: int, tmp_path: Path) -> None:
+    """The help is laid out for 80 columns. Shrunk to 60, the log showed each laid-out line broken
+    again, a long row and a short one ("as the commands to" above "type"); a description is now
+    wrapped as one, at whatever width the screen has."""
+    ida = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "ida", rows=40, cols=80)
+    ida.see("connected to")
+    ida.enter("help")
+    ida.see("commands to")  # huxxy's help comes last: its hint's description ends the log
+    assert ida.log()[-2:] == [
+        "  hint                the solver's best turn from your hand, as the commands to",
+        "                      type",
+    ]  # as laid out
+    ida.resize(40, 60)
+    ida.wait(lambda: ida.log()[-1].strip().endswith("as the commands to type"), "the description as one")
+    assert ida.log()[-2:] == [
+        "  hint                the solver's best turn from your",
+        "                      hand, as the commands to type",
+    ]
+    ida.enter("quit")
+    assert ida.finish() == 0
+
+
 def test_what_is_said_after_quitting_is_kept_when_the_log_is_full(monkeypatch: pytest.MonkeyPatch) -> None:
     """A full log drops its oldest line for each new one: the lines said after the user quit (how
     to take a kept seat back) must still be printed once the terminal is back."""
