@@ -321,6 +321,20 @@ def test_a_hint_for_a_seat_not_on_turn_or_a_spectator_says_so() -> None:
 
 
 @needs_solver
+def test_a_hint_counts_an_openings_points_as_the_opening_rule_does_and_later_what_leaves_the_hand() -> None:
+    """A joker counts 0 towards an opening and 48 left in a hand: a hint that said '(98 points)' beside
+    'opening points placed' counted it the second way where the player meant the first."""
+    engine = position(["8C 9D 0S JH QC XX 2S", "4C"], jokers=True)
+    settings_ = GAME.settings("huxxy-jokers", 2, {})
+    opening = HuxxyMatch(settings_, ["p1", "p2"], engine).hint(0)
+    assert opening is not None
+    assert opening().text.endswith(": places 6 cards (50 opening points) in 6 of 6 plays"), opening().text
+    later = table_match(["AC 5D", "4C"], ["2H 3S 4H"], [True]).hint(0)
+    assert later is not None
+    assert later().text == "play AC to 1; end: places 1 card (1 point out of your hand) in 1 of 6 plays"
+
+
+@needs_solver
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_hint_typed_in_order_is_accepted_and_ends_the_turn(seed: int) -> None:
     """Asked at any moment of random play, mid-turn too: its undos, commands and end (or its draw)."""

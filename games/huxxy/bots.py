@@ -175,9 +175,14 @@ def hint_for(view: SeatView) -> HintAnswer:
     groups = len(table) + sum(1 for play in plays[:kept] if play.target is None)
     said = [str(command) for command in commands(plays[kept:], groups)]
     placed = len(turn.placed)
+    # An opening counts its points as the rule does (a joker 0); after it, what leaves the hand (a joker 48).
+    points = (
+        _count(score(turn.placed), "point") + " out of your hand"
+        if opened
+        else _count(opening_points(turn.placed), "opening point")
+    )
     text = "; ".join([*said, "end"]) + (
-        f": places {placed} card{'s' if placed != 1 else ''} "
-        f"({score(turn.placed)} points) in {len(plays)} of {MAX_PLAYS} plays"
+        f": places {_count(placed, 'card')} ({points}) in {len(plays)} of {MAX_PLAYS} plays"
     )
     if undo and not kept:
         text = f"from the start of your turn (undo your {_plays(len(undo))} first): {text}"
@@ -194,4 +199,8 @@ def hint_for(view: SeatView) -> HintAnswer:
 
 
 def _plays(count: int) -> str:
-    return f"{count} play{'s' if count != 1 else ''}"
+    return _count(count, "play")
+
+
+def _count(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' if count != 1 else ''}"
