@@ -306,7 +306,7 @@ def completions(
     """What tab may complete ``text`` to: the word being typed, after ``before`` on the line."""
     words = before.lower().split()
     if not words:
-        candidates = [*COMMANDS, *_game_commands(catalog, game, view)]
+        candidates = [*_client_commands(view), *_game_commands(catalog, game, view)]
     elif words[0] == "new":
         candidates = new_words(catalog) if catalog is not None else []
     elif words[0] in ("join", "watch"):
@@ -317,8 +317,20 @@ def completions(
     return sorted({word for word in candidates if word.lower().startswith(text.lower())})
 
 
+def _client_commands(view: TableView | None) -> list[str]:
+    """The client's commands that may be accepted now: none that needs a seat while we watch a
+    game, and no ``start`` once the game has begun."""
+    if view is None:
+        return list(COMMANDS)
+    barred = {"start"} | ({"hint", "auto", "resign"} if view.seat is None else set())
+    return [command for command in COMMANDS if command not in barred]
+
+
 def _game_commands(catalog: Catalog | None, game: GameUI | None, view: TableView | None) -> list[str]:
-    """Our game's commands; away from a game, those of every game with a UI of its own."""
+    """Our game's commands (none while we watch); away from a game, those of every game with a UI
+    of its own."""
+    if view is not None and view.seat is None:
+        return []
     if game is not None:
         return list(game.commands(view))
     uis = catalog.own_uis() if catalog is not None else []

@@ -42,6 +42,7 @@ from protocol import (
     Start,
     State,
     Watch,
+    Watching,
 )
 
 BIN = Path(sys.executable).parent
@@ -428,7 +429,7 @@ def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> No
     ("before", "text", "expected"),
     [
         ("", "d", ["dd", "discard", "draw"]),
-        ("  ", "", [*COMMANDS, *NOTTY_COMMANDS]),
+        ("  ", "", [*(command for command in COMMANDS if command != "start"), *NOTTY_COMMANDS]),  # begun
         ("new ", "e", ["easy", "expert", "expert-easy", "expert-hard", "expert-medium"]),
         ("new classic 2 ", "h", ["hard", "human"]),
         ("new ", "g", ["greedy"]),
@@ -441,6 +442,15 @@ def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> No
 )
 def test_tab_offers_what_fits_the_command(before: str, text: str, expected: list[str]) -> None:
     assert sorted(_at_table().completions(before, text)) == sorted(expected)
+
+
+def test_tab_offers_a_spectator_no_command_that_needs_a_seat() -> None:
+    session = welcomed()
+    session.receive(Watching(1))
+    session.receive(State(1, notty_view(seat=None), ()))
+    offered = session.completions("", "")
+    assert offered == sorted({"tables", "new", "join", "watch", "leave", "help", "rules", "quit"}), offered
+    assert session.completions("", "st") == [] and session.completions("", "d") == []
 
 
 def test_tab_offers_cards_in_the_hands_order() -> None:

@@ -262,7 +262,7 @@ def test_every_kind_of_bad_play_is_refused_and_changes_nothing() -> None:
         "you hold 1 4H, not 2"
     )
     assert refused(engine, Reason.NO_SUCH_GROUP, lambda: engine.play(0, [hand("4H", 2)])) == (
-        "there is no group 3: groups are numbered 1 to 2"
+        "there is no group 3: groups are numbered 1 to 2; 'to new' starts a new group"
     )
     refused(engine, Reason.NOT_YOUR_TURN, lambda: engine.play(1, [hand("2C")]))
     refused(engine, Reason.NOT_YOUR_TURN, lambda: engine.draw(1))

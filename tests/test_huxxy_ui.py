@@ -290,9 +290,14 @@ def test_completion_offers_cards_groups_and_the_next_word() -> None:
     assert UI.complete(["move", "5h", "from"], "", view) == ["2"]  # the groups holding 5H
     assert UI.complete(["move", "5h", "from", "2"], "", view) == ["to"]
     assert UI.complete(["move", "5h", "from", "2", "to"], "", view) == ["1", "3", "new"]
+    assert UI.complete(["move", "5h", "to"], "", view) == ["1", "3", "new"]  # 5H is in group 2
+    assert UI.complete(["move", "5h", "5h", "to"], "", view) == ["1", "2", "3", "new"]  # no group holds two
     assert UI.complete(["undo"], "", view) == [] and UI.complete(["play"], "", None) == []
+    # Offered only what may be accepted: a spectator moves nothing, nor a player who has not opened.
     spectator = _read(huxxy_view(seat=None, body={"hand": None}))
-    assert UI.complete(["play"], "", spectator) == [] and UI.complete(["move"], "A", spectator) == ["AC"]
+    assert UI.complete(["play"], "", spectator) == [] and UI.complete(["move"], "A", spectator) == []
+    not_opened = _read(MID_TURN | {"body": MID_TURN["body"] | {"opened": [False, True, False]}})
+    assert UI.complete(["move"], "", not_opened) == [] and UI.complete(["play"], "K", not_opened) == ["KS"]
 
 
 def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
@@ -307,13 +312,9 @@ def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
     for verb, args, says in [
         ("play", ["QS"], "you do not hold QS"),
         ("play", ["9H", "9H"], "you hold 1 9H, not 2"),
-        ("play", ["7H", "to", "9"], "there is no group 9: groups are numbered 1 to 3"),
+        ("play", ["7H", "to", "9"], "there is no group 9: groups are numbered 1 to 3; 'to new' starts a new"),
         ("play", ["7H", "to", "99999"], "there is no group 99999: groups are numbered 1 to 3"),
-        (
-            "play",
-            ["7H", "to", "9" * 5000],
-            "'99999999999999999999' is not a group: groups are numbered from 1",
-        ),
+        ("play", ["7H", "to", "9" * 5000], "there is no group 99999999999999999999...: no table has"),
         ("play", ["7Z"], "'7Z' is not a card"),
         ("play", [], "usage: play CARD... [to GROUP]"),
         ("play", ["7H", "to"], "say one group after 'to'"),
@@ -323,7 +324,7 @@ def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
         ("move", ["5H", "from", "2", "to", "2"], "'from' and 'to' name the same group (2)"),
         ("move", ["5H", "to", "2"], "5H is already in group 2: move to another group, or to new"),
         ("move", ["QS", "to", "1"], "no group holds QS"),
-        ("move", ["5H", "from", "7"], "there is no group 7"),
+        ("move", ["5H", "from", "7"], "there is no group 7: groups are numbered 1 to 3"),
         ("move", ["from", "2"], "usage: move CARD... [from GROUP] [to GROUP]"),
     ]:
         with pytest.raises(CommandError, match=re.escape(says)):

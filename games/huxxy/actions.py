@@ -153,6 +153,15 @@ def parse_action(text: str, table: Sequence[Sequence[Card]] = (), jokers: bool =
     return Move(cards, source, target)
 
 
+def no_group(index: int, groups: int, *, target: bool) -> str:
+    """Why a group number past the table's is refused; a target is most likely meant as a new group."""
+    if groups == 0:
+        said = f"there is no group {index + 1}: the table is empty"
+    else:
+        said = f"there is no group {index + 1}: groups are numbered 1 to {groups}"
+    return f"{said}; 'to new' starts a new group" if target else said
+
+
 def same_group(cards: Sequence[Card], group: int, *, said_from: bool) -> str:
     """Why a move to the group its cards are in is refused, in the words the player typed."""
     if said_from:

@@ -25,6 +25,7 @@ import attrs
 from ._cards import CARDS, COPIES, JOKER, SUITS, VALUES, Card, reading_order
 from ._groups import SMALLEST_GROUP, opening_points, score, valid_group
 from ._plays import Play
+from .actions import no_group
 
 HAND_SIZE = 12
 #: The most plays one table turn may make.
@@ -307,7 +308,8 @@ class Engine:
                         Reason.FIRST_FROM_HAND, "a turn's first play must be a card from your hand"
                     )
                 if not 0 <= play.source < len(groups):
-                    raise IllegalAction(Reason.NO_SUCH_GROUP, _no_group(play.source, len(groups)))
+                    missing = no_group(play.source, len(groups), target=False)
+                    raise IllegalAction(Reason.NO_SUCH_GROUP, missing)
                 if groups[play.source][play.card] == 0:
                     raise IllegalAction(Reason.NOT_IN_GROUP, f"group {play.source + 1} holds no {play.card}")
                 if play.target == play.source:
@@ -318,7 +320,7 @@ class Engine:
             if play.target is None:
                 groups.append(Counter([play.card]))
             elif not 0 <= play.target < len(groups):
-                raise IllegalAction(Reason.NO_SUCH_GROUP, _no_group(play.target, len(groups)))
+                raise IllegalAction(Reason.NO_SUCH_GROUP, no_group(play.target, len(groups), target=True))
             else:
                 groups[play.target][play.card] += 1
             made += 1
@@ -434,9 +436,3 @@ def _not_held(card: Card, held: Counter[Card], plays: Sequence[Play]) -> str:
         return f"you do not hold {card}"
     wanted = sum(1 for play in plays if play.source is None and play.card == card)
     return f"you hold {held[card]} {card}, not {wanted}"
-
-
-def _no_group(index: int, groups: int) -> str:
-    if groups == 0:
-        return f"there is no group {index + 1}: the table is empty"
-    return f"there is no group {index + 1}: groups are numbered 1 to {groups}"

@@ -37,7 +37,7 @@ from games._ui import (
 
 from ._cards import Card, CardError, reading_order
 from ._groups import opening_points
-from .actions import ParseError, clauses, holder, same_group
+from .actions import ParseError, clauses, holder, no_group, same_group
 from .engine import HAND_SIZE, MAX_PLAYERS, MAX_PLAYS, MIN_PLAYERS, OPENING_POINTS
 
 HELP = """\
@@ -129,9 +129,12 @@ class HuxxyUI:
         raise CommandError(f"{verb!r} is not a huxxy command")
 
     def complete(self, words: Sequence[str], text: str, view: TableView | None) -> list[str]:
-        """The cards in hand after ``play``, those on the table after ``move``; then ``from`` and
-        the groups holding the cards named, ``to`` and the groups (and ``new``)."""
+        """The cards in hand after ``play``, those on the table after ``move`` (once we have
+        opened); then ``from`` and the groups holding the cards named, ``to`` and the other groups
+        (and ``new``)."""
         body = None if view is None else _body(view)
+        if words and words[0] == "move" and body is not None and not _may_move(view, body):
+            return []  # table cards are not ours to move: a spectator's, or before we have opened
         return [word for word in _next_words(words, body) if word.lower().startswith(text.lower())]
 
     def read_body(self, body: Any, names: Sequence[str]) -> Body:
@@ -410,7 +413,7 @@ class Typed:
             )
         groups = len(body.table)
         if self.target is not None and self.target >= groups:
-            raise CommandError(_no_group(self.target, groups))
+            raise CommandError(no_group(self.target, groups, target=True))
         if self.verb == "play":
             return self.text()
         if not body.opened[seat]:
@@ -421,7 +424,7 @@ class Typed:
             raise CommandError("a turn's first play must be a card from your hand")
         source = self.source if self.source is not None else _holder(self.cards, body.table)
         if source >= groups:
-            raise CommandError(_no_group(source, groups))
+            raise CommandError(no_group(source, groups, target=False))
         missing = Counter(self.cards) - Counter(body.table[source])
         if missing:
             raise CommandError(f"group {source + 1} holds no {cards_text(sorted(missing.elements()))}")
@@ -464,15 +467,11 @@ def _parse(verb: str, args: Sequence[str], jokers: bool) -> Typed:
 def _group_number(word: str) -> int:
     """A group's number as typed, 0-based; one past the table's groups is refused by the check
     that knows how many there are (:meth:`Typed.checked`), in the same words at any size."""
+    if word.isascii() and word.isdigit() and not is_number(word):
+        raise CommandError(f"there is no group {word[:20]}...: no table has that many")
     if not is_number(word) or int(word) < 1:
         raise CommandError(f"{word[:20]!r} is not a group: groups are numbered from 1")
     return int(word) - 1
-
-
-def _no_group(index: int, groups: int) -> str:
-    if groups == 0:
-        return f"there is no group {index + 1}: the table is empty"
-    return f"there is no group {index + 1}: groups are numbered 1 to {groups}"
 
 
 def _check_held(cards: Sequence[Card], hand: Sequence[Card]) -> None:
@@ -498,7 +497,12 @@ def _next_words(words: Sequence[str], body: Body | None) -> list[str]:
     verb, rest = words[0], [word.lower() for word in words[1:]]
     groups = [str(index + 1) for index in range(len(body.table))]
     if rest and rest[-1] == "to":
-        source = rest[rest.index("from") + 1] if "from" in rest[:-2] else None
+        if "from" in rest[:-2]:
+            source: str | None = rest[rest.index("from") + 1]
+        else:  # the one group holding the cards named is where they come from
+            named = _named(rest[:-1])
+            holders = _holders(named, body.table)
+            source = str(holders[0] + 1) if verb == "move" and named and len(holders) == 1 else None
         return [*(group for group in groups if group != source), "new"]
     if "to" in rest:
         return []
@@ -509,7 +513,7 @@ def _next_words(words: Sequence[str], body: Body | None) -> list[str]:
         left = Counter(body.hand) - Counter(named)
         cards = [str(card) for card in dict.fromkeys(body.hand) if left[card]]
         return cards + (["to"] if named else [])
-    holders = [index for index, group in enumerate(body.table) if not Counter(named) - Counter(group)]
+    holders = _holders(named, body.table)
     if rest and rest[-1] == "from":
         return [str(index + 1) for index in holders]
     if "from" in rest:
@@ -518,6 +522,16 @@ def _next_words(words: Sequence[str], body: Body | None) -> list[str]:
         card for index in holders for card in sorted(Counter(body.table[index]) - Counter(named))
     )
     return [str(card) for card in more] + (["from", "to"] if named and holders else [])
+
+
+def _holders(cards: Sequence[Card], table: Sequence[Sequence[Card]]) -> list[int]:
+    """The groups holding every one of ``cards``."""
+    return [index for index, group in enumerate(table) if not Counter(cards) - Counter(group)]
+
+
+def _may_move(view: TableView | None, body: Body) -> bool:
+    """Could this seat move table cards: seated, and opened?"""
+    return view is not None and view.seat is not None and body.opened[view.seat]
 
 
 def _named(words: Sequence[str]) -> list[Card]:
