@@ -49,6 +49,7 @@ import io
 import locale
 import math
 import os
+import re
 import signal
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
@@ -68,6 +69,8 @@ PROMPT = "notty> "
 LOG_LINES = 5000
 #: The log's least height when the table is tall; the table pane gives way.
 LEAST_LOG = 3
+#: Our own seat's line in a table (:func:`games._ui.seat_lines`): kept in sight when the table is cut.
+_OUR_SEAT = re.compile(r" \(you\)( \(bot\))?$")
 #: Wakings in a row with nothing to read that mean the input has ended, and the pause after each.
 EMPTY_WAKES = 50
 EMPTY_PAUSE = 0.01
@@ -353,16 +356,19 @@ class Screen(Terminal):
             return
         self._put(0, 0, " " * width, curses.A_REVERSE)
         self._status(width)
-        pane = self._pane_rows(width)
+        pane, ours = self._pane(width)
         room = max(0, height - 3)  # the status, the log's rule and the input line
         # The log keeps LEAST_LOG rows if the table fits beside them; else the table takes all but one.
         fits = len(pane) <= room - LEAST_LOG
         pane_height = min(len(pane), room if room <= 1 else room - LEAST_LOG if fits else room - 1)
-        if pane_height < len(pane):  # too short for the whole table: its end (your hand, your turn) first
+        if pane_height < len(pane):  # too short for the whole table: its end (your turn), and your seat
             cut = len(pane) - pane_height + (1 if pane_height > 1 else 0)
             more = f"({cut} rows above: a taller window shows the whole table)"
             if len(more) > width:  # cut off, it would break mid-sentence: the count alone fits more
                 more = f"({cut} rows above)"
+            hidden = [pane[row] for row in ours if row < cut]  # our own seat's line stays in sight
+            if hidden and len(hidden) < pane_height - 1:
+                pane = pane[:cut] + hidden + pane[cut + len(hidden) :]
             pane = ([([Span(more)], curses.A_DIM)] if pane_height > 1 else []) + pane[cut:]
         for row, (spans, extra) in enumerate(pane[:pane_height]):
             self._put_spans(1 + row, spans, extra)
@@ -414,19 +420,28 @@ class Screen(Terminal):
     def _pane_rows(self, width: int) -> list[tuple[list[Span], int]]:
         """The table pane's rows, each with an attribute for the whole row: the last action,
         highlighted, over the table; a word when there is no table."""
+        return self._pane(width)[0]
+
+    def _pane(self, width: int) -> tuple[list[tuple[list[Span], int]], list[int]]:
+        """The table pane's rows (:meth:`_pane_rows`), and which of them are our own seat's line."""
         session = self.session
         if session is not None and session.arrived and session.table is not None and session.view is None:
             seated = (
                 "its creator's 'start' begins it now, bots taking the empty seats; " if session.token else ""
             )
             waiting = f"table {session.table}: the game has not begun; {seated}'leave' returns to the lobby"
-            return [(row, 0) for row in wrap(parse(waiting), width)]
+            return [(row, 0) for row in wrap(parse(waiting), width)], []
         if session is None or session.view is None or self.table is None:
-            return [([Span("not at a table: 'tables' lists them, 'new' makes one, 'help' says more")], 0)]
+            return [([Span("not at a table: 'tables' lists them, 'new' makes one, 'help' says more")], 0)], []
         last = self.last_action if self.last_action_at == session.table else ()
         rows = [(row, curses.A_BOLD) for line in last for row in wrap(parse(line), width)]
-        rows += [(row, 0) for line in self.table.split("\n") for row in wrap(parse(line), width)]
-        return rows
+        ours: list[int] = []
+        for line in self.table.split("\n"):
+            wrapped = wrap(parse(line), width)
+            if _OUR_SEAT.search(plain(line)):
+                ours += range(len(rows), len(rows) + len(wrapped))
+            rows += [(row, 0) for row in wrapped]
+        return rows, ours
 
     def _draw_log(self, top: int, height: int, width: int) -> None:
         if height <= 0:

@@ -570,6 +570,24 @@ def test_a_window_too_short_for_the_table_shows_its_end_and_says_what_is_above(
     ann.wait(lambda: re.match(r"^\(\d+ rows above\)\s*$", ann.row(1)) is not None, "the count alone")
 
 
+def test_a_window_too_short_for_the_table_still_shows_our_own_seat(server_port: int, tmp_path: Path) -> None:
+    """Notty lists the seats in order, ours first here: cut from the top, the table hid our own hand
+    (huxxy and Ochos Locos keep theirs on a line near the end)."""
+    dee = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "dee")
+    dee.see("connected to")
+    dee.enter("new classic 3 greedy greedy")
+    dee.see(r"dee\s+\[ ?\d+\].*\(you\)")
+    dee.resize(8, 60)
+    ours = re.compile(r"dee\s+\[ ?\d+\].*\(you\)")
+    dee.wait(lambda: "rows above" in dee.row(1), "the rows above counted")
+    for _ in range(3):  # as the bots play, the table is drawn again: our seat stays each time
+        dee.wait(lambda: any(ours.search(row) for row in dee.rows[2:5]), "our own seat in the short pane")
+        assert not any(ours.search(row) for row in dee.rows[5:]), dee.rows
+        time.sleep(0.5)
+    dee.enter("quit")
+    assert dee.finish() == 0
+
+
 def test_tab_again_on_the_same_line_lists_its_options_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Screen, "draw", lambda self: None)  # no terminal here
     screen = Screen(None, colour=False)
