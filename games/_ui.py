@@ -164,6 +164,11 @@ _LOADED: dict[str, GameUI | None] = {}
 MAX_DIGITS = 18
 
 
+def spoken_list(words: Sequence[str]) -> str:
+    """``ann``, ``ann and bob``, ``ann, bob and cy``: names in a sentence."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def is_number(text: str) -> bool:
     """ASCII digits only (``str.isdigit`` also takes '²', which ``int`` refuses), and few enough of
     them to read: ``int`` refuses a string of thousands (no count, table or seat is that big)."""

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TextIO
 
 from games import DEFAULT_GAME, GAMES, Game
-from games._ui import game_and_variant
+from games._ui import game_and_variant, spoken_list
 
 from .journal import SavedGame
 from .record import dealt, replay_move
@@ -54,14 +54,15 @@ REASONS = {
 def _game_line(game: GameSummary) -> str:
     """One game as ``games`` lists it."""
     why = REASONS.get(game.reason or "", game.reason)
+    if game.reason == "resigned" and len(game.ranking) > 1:  # "the others" of one is bob: name them
+        why = f"{spoken_list([game.names[seat] for place in game.ranking[1:] for seat in place])} resigned"
     if game.ended_at is None:
         result = "unfinished"
     elif len(game.ranking) > 2:  # a game that ranks every seat (not only a winner and the rest)
         places = ", ".join(" = ".join(game.names[seat] for seat in place) for place in game.ranking)
-        result = f"ranked {places} ({why})"
-    elif game.winner is None and len(game.ranking) > 1:  # a resignation left bots alone to share first
-        first = " and ".join(game.names[seat] for seat in game.ranking[0])
-        result = f"{first} share first place ({why})"
+        result = f"{why}; ranked {places}"  # the ending first: "ranked ann, bob (went out)" read as bob's
+    elif game.winner is None and len(game.ranking) > 1 and game.reason == "resigned":  # bots left to share
+        result = f"{spoken_list([game.names[seat] for seat in game.ranking[0]])} share first place ({why})"
     elif game.winner is None:
         result = f"no winner ({why})"
     else:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from games import Outcome
+from games._ui import spoken_list
 
 #: The reason code of a game that ended because a player resigned.
 RESIGNED = "resigned"
@@ -48,5 +49,4 @@ def resigned_last(outcome: Outcome, names: Sequence[str], resigned: Sequence[int
 
 
 def _names(names: Sequence[str], seats: Sequence[int]) -> str:
-    listed = [names[seat] for seat in seats]
-    return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
+    return spoken_list([names[seat] for seat in seats])

@@ -54,7 +54,7 @@ def test_five_colour_offers_draw_and_discard_until_it_is_used() -> None:
         (None, "stalemate", "game over: no winner (stalemate: every hand full, no group in any)"),
         (None, "turn-limit", "game over: no winner (the table's turn limit)"),
         (None, "something-new", "game over: no winner (something-new)"),
-        (1, "resigned", "game over: bob wins (the others resigned)"),
+        (1, "resigned", "game over: bob wins (ann resigned)"),  # not "the others": there is one
     ],
 )
 def test_the_end_says_who_won_and_how(winner: int | None, reason: str, says: str) -> None:
@@ -63,6 +63,20 @@ def test_the_end_says_who_won_and_how(winner: int | None, reason: str, says: str
     watching = state_text(3, _view(seat=None, result=_result(winner, reason)), [], colour=False)
     assert watching.splitlines()[-1] == last  # a spectator, too, leaves the table to go on
     assert " > " not in watching  # nobody is to move
+
+
+def test_a_game_drawn_after_a_resignation_says_no_winner_not_a_shared_first_place() -> None:
+    """eve resigned, and the turn limit ended the game: the two left ranked above her, but neither
+    won; the end said 'ann and bob share first place (the table's turn limit)' above the server's
+    'no winner'."""
+    result = {"ranking": [[0, 1], [2]], "reason": "turn-limit", "text": "the server's words"}
+    view = _view(names=["ann", "bob", "eve"], result=result, body={"hands": [["R1"], ["Y5"], ["G2"]]})
+    last = state_text(3, view, [], colour=False).splitlines()[-1]
+    assert last == "game over: no winner (the table's turn limit); 'leave' returns to the lobby"
+    result = {"ranking": [[0, 1], [2]], "reason": "resigned", "text": "the server's words"}
+    view = _view(names=["ann", "bob", "eve"], result=result, body={"hands": [["R1"], ["Y5"], ["G2"]]})
+    last = state_text(3, view, [], colour=False).splitlines()[-1]
+    assert last == "game over: ann and bob share first place (eve resigned); 'leave' returns to the lobby"
 
 
 def test_your_turn_lists_what_you_may_do_grouped() -> None:

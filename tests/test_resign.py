@@ -115,7 +115,7 @@ def test_against_bots_alone_the_game_ends_at_once_and_they_share_first_place(
     store.write(net.host.take_journal())
     listed = io.StringIO()
     print_games(store.games(), listed)
-    assert f"{shared} (the others resigned)" in listed.getvalue()
+    assert f"{shared} ({names[0]} resigned)" in listed.getvalue()
     store.close()
 
 
@@ -212,7 +212,7 @@ def test_a_game_ended_by_resigning_replays_to_its_end(tmp_path: Path) -> None:
     listed = io.StringIO()
     with contextlib.closing(Store(tmp_path / "notty.db")) as store:
         print_games(store.games(), listed)
-    assert "ranked" not in listed.getvalue() and "ann won (the others resigned)" in listed.getvalue()
+    assert "ranked" not in listed.getvalue() and "ann won (bob resigned)" in listed.getvalue()
 
 
 def _recorded(net: Net, tmp_path: Path, table: int) -> tuple[Any, str]:

@@ -644,7 +644,7 @@ def test_the_record_keeps_how_every_seat_ranked(store: Store, capsys: pytest.Cap
     print_games(store.games(), sys.stdout)
     listing = capsys.readouterr().out
     assert "game 10: hidden standard, ann vs bob vs cy, " in listing
-    assert "ranked cy, ann, bob (turn limit)" in listing
+    assert "turn limit; ranked cy, ann, bob" in listing  # the ending first: not read as bob's
     assert "bob won (turn limit)" in listing  # a winner and the rest: said as before
 
 
@@ -673,7 +673,7 @@ def test_a_seat_given_up_with_leave_cannot_be_resumed_with_its_token_now_or_afte
     [
         (1, 0, "stolen", ", 1 move, ann won (last card stolen)\n"),
         (2, 1, "discard", ", 2 moves, bob won (last cards discarded)\n"),
-        (0, 0, "resigned", ", 0 moves, ann won (the others resigned)\n"),
+        (0, 0, "resigned", ", 0 moves, ann won (bob resigned)\n"),
         (9, None, "no-progress", ", 9 moves, no winner (no progress)\n"),
         (9, 1, "went-out", ", 9 moves, bob won (went out)\n"),
         (9, 0, "something-new", ", 9 moves, ann won (something-new)\n"),

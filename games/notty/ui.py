@@ -24,6 +24,7 @@ from games._ui import (
     nothing_after,
     read_cards,
     seat_lines,
+    spoken_list,
 )
 
 from ._cards import Card, CardError
@@ -272,13 +273,15 @@ def end_line(view: TableView, body: Body) -> str:
     """How the game ended, as what it is: a win, or a draw and the rule that made it."""
     assert view.result is not None
     winner, reason = view.result.winner, view.result.reason
-    if winner is not None:
-        return f"{view.names[winner]} wins ({ENDINGS.get(reason, reason)})"
     ranking = view.result.ranking
+    why = ENDINGS.get(reason, reason)
+    if reason == "resigned" and len(ranking) > 1:  # name who resigned: "the others" of one is bob
+        why = f"{spoken_list([view.names[seat] for place in ranking[1:] for seat in place])} resigned"
+    if winner is not None:
+        return f"{view.names[winner]} wins ({why})"
     first = ranking[0] if len(ranking) > 1 else ()  # a draw ranks everyone alike: no winner
-    if len(first) > 1:  # a resignation left only bots: they share first place
-        names = " and ".join(view.names[seat] for seat in first)
-        return f"{names} share first place ({ENDINGS.get(reason, reason)})"
+    if len(first) > 1 and reason == "resigned":  # a resignation left only bots: they share first place
+        return f"{spoken_list([view.names[seat] for seat in first])} share first place ({why})"
     if (reason == "no-progress" and body.quiet_rounds) or (reason == "turn-limit" and body.turn_limit):
         return end_text(
             None, reason, view.names, quiet_rounds=body.quiet_rounds or 0, turn_limit=body.turn_limit or 0
