@@ -308,13 +308,25 @@ def completions(
     if not words:
         candidates = [*_client_commands(view), *_game_commands(catalog, game, view)]
     elif words[0] == "new":
-        candidates = new_words(catalog) if catalog is not None else []
+        candidates = new_words(catalog, words[1:]) if catalog is not None else []
     elif words[0] in ("join", "watch"):
-        candidates = [str(table) for table in tables]
+        if len(words) > 1:
+            return []  # join's seat: the list does not say which are free
+        numbers = [str(table) for table in sorted(set(tables))]  # as numbers: 9 before 12
+        return [number for number in numbers if number.startswith(text)]
+    elif words[0] == "rules":
+        candidates = [] if catalog is None or len(words) > 1 else _rules_words(catalog)
+    elif words[0] == "auto":
+        candidates = [] if len(words) > 1 else ["on", "off"]
     else:
         ui = _ui_for_verb(words[0], catalog, game)
         return [] if ui is None else list(dict.fromkeys(ui.complete(words, text, view)))  # the UI's order
     return sorted({word for word in candidates if word.lower().startswith(text.lower())})
+
+
+def _rules_words(catalog: Catalog) -> list[str]:
+    """What ``rules`` takes: a game, or one of its variants."""
+    return [word for game in catalog.games.values() for word in (game.name, *game.variants)]
 
 
 def _client_commands(view: TableView | None) -> list[str]:

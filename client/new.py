@@ -57,10 +57,13 @@ def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
     return CreateTable(game.name, seats, variant, tuple(bots), options)
 
 
-def new_words(catalog: Catalog) -> list[str]:
-    """Every word ``new`` knows, for tab completion."""
+def new_words(catalog: Catalog, typed: Sequence[str] = ()) -> list[str]:
+    """The words ``new`` knows, for tab completion: once ``typed`` names a game (or one of its
+    variants), that game's alone."""
     words = [HUMAN]
-    for game in catalog.games.values():
+    named = set(typed)
+    chosen = [game for game in catalog.games.values() if game.name in named or set(game.variants) & named]
+    for game in chosen[:1] or catalog.games.values():
         ui = catalog.ui(game.name)
         words += [game.name, *game.variants, *game.bots, *ui.number_words]
         for option in game.options.values():

@@ -17,7 +17,7 @@ import pexpect
 import pytest
 from conftest import ServerProcess
 from pexpect.popen_spawn import PopenSpawn
-from test_client_session import TOKEN, notty_view, table, welcomed
+from test_client_session import HOSTED, TOKEN, notty_view, table, welcomed
 
 from client.app import Terminal, _carry_out, name_from_login
 from client.commands import COMMANDS, Reply, why_not
@@ -442,6 +442,19 @@ def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> No
 )
 def test_tab_offers_what_fits_the_command(before: str, text: str, expected: list[str]) -> None:
     assert sorted(_at_table().completions(before, text)) == sorted(expected)
+
+
+def test_tab_offers_the_words_that_fit_what_is_typed_so_far() -> None:
+    session = welcomed(*HOSTED)
+    session.tables_seen = [12, 9, 30]
+    assert session.completions("join ", "") == ["9", "12", "30"]  # in number order
+    assert session.completions("watch ", "3") == ["30"] and session.completions("join 9 ", "") == []
+    ochos = session.completions("new ochos-locos part4 3 ", "")
+    assert "rule" in ochos and not {"classic", "qlearn", "huxxy", "notty", "limit"} & set(ochos), ochos
+    assert "qlearn" in session.completions("new ", "")  # no game named yet: every game's words
+    assert session.completions("rules ", "") == sorted(["notty", "classic", "five-colour", "ochos-locos",
+        "part1", "part2", "part3", "part4", "huxxy", "huxxy-jokers"])  # fmt: skip
+    assert session.completions("auto ", "") == ["off", "on"] and session.completions("auto on ", "") == []
 
 
 def test_tab_offers_a_spectator_no_command_that_needs_a_seat() -> None:
