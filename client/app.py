@@ -200,6 +200,10 @@ class Terminal:
                 rows += [_coloured(row) for row in wrap_lines(block, width)]
         return "\n".join(rows)
 
+    def layout_width(self) -> int | None:
+        """The columns a game lays its table out for: the terminal's now, if it has one."""
+        return self.width()
+
     def width(self) -> int | None:
         """The terminal's width now (it follows resizes), if text is wrapped to it."""
         if not self.wrap:
@@ -239,6 +243,7 @@ class Client:
     def __init__(self, terminal: Terminal, session: Session) -> None:
         self.terminal = terminal
         self.session = session
+        session.layout_width = terminal.layout_width
         self.protocol = Connection(Sender.CLIENT)
         self.stream: trio.abc.Stream | None = None
         self.changed = trio.Event()

@@ -46,7 +46,7 @@ class GenericUI:
         return body  # never shown: nothing to misread
 
     def state_text(
-        self, table: int, view: TableView, events: Sequence[Mapping[str, Any]], colour: bool
+        self, table: int, view: TableView, events: Sequence[Mapping[str, Any]], colour: bool, width: int = 80
     ) -> str:
         lines = [f"  {event['text']}" for event in events if event["text"]]
         lines.append(f"table {table} · {view.game} · {view.variant} · turn {view.turn}")

@@ -229,6 +229,10 @@ class Screen(Terminal):
         self._add_to_log(text.split("\n"))
         self.draw()
 
+    def layout_width(self) -> int | None:
+        """The table pane's width: the window's, now."""
+        return None if self.window is None else max(1, self.window.getmaxyx()[1])
+
     def output(self, output: Output) -> None:
         self._add_to_log(output.log_lines)
         if output.table is not None:
@@ -343,6 +347,8 @@ class Screen(Terminal):
             with contextlib.suppress(curses.error):  # a size curses cannot take: draw in the old one
                 curses.resizeterm(size.lines, size.columns)
             self.window.clear()  # everything again: the terminal has moved what it showed
+            if self.session is not None and self.table is not None:  # laid out again for the new width
+                self.table = self.session.table_text() or self.table
             self.draw()
 
     # -- drawing -------------------------------------------------------------------------

@@ -9,7 +9,7 @@ token kept here (and on disk, through a :class:`client.tokens.SeatStore`, when g
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -54,6 +54,8 @@ OWN_NOTICES = {
 RESIGNED_STAND_IN = "a bot plays your seat to the end of the game"
 #: Why a script's game action is refused, not held for a turn of ours that will not come (the
 #: server's words for the same refusals).
+#: The width a table is laid out for when the terminal's is not known (a pipe).
+LAYOUT_WIDTH = 80
 GAME_OVER = "the game is over: 'leave' returns to the lobby"
 RESIGNED = "you resigned: a bot plays your seat to the end ('leave' returns to the lobby)"
 
@@ -111,6 +113,8 @@ class Session:
         self.replies = 0  # messages a script waiting for an answer counts (not pongs, not news)
         self.open_seats = 0  # seats the table we asked for keeps for others to join
         self.tables_seen: list[int] = []  # the numbers in the last table list, for tab completion
+        # The columns a table is laid out for (the terminal's, as it is now); None: a pipe's 80.
+        self.layout_width: Callable[[], int | None] = lambda: None
         self.waiting: list[int] = []  # the tables in the last list with a seat open: 'join' alone
         self.tables_asked = 0  # table lists asked for and not yet answered; any other is seat news
         self._games_of: dict[int, str] = {}  # each table's game, from every list seen
@@ -344,16 +348,25 @@ class Session:
         self.game_over = view.over
         if self.game_over and view.seat is not None:
             self.drop_seat()  # nothing left to resume
-        text = ui.state_text(table, view, events, self.colour)
-        bare = ui.state_text(table, view, (), self.colour)
+        width = self.layout_width() or LAYOUT_WIDTH
+        text = ui.state_text(table, view, events, self.colour, width)
+        bare = ui.state_text(table, view, (), self.colour, width)
         if not events:
             happened: tuple[str, ...] = ()
         elif text.endswith("\n" + bare):  # a UI writes the events above the table: what is before it
             happened = tuple(text[: -len(bare) - 1].split("\n"))
         else:  # a UI that lays its text out otherwise: the server's own words for the events
             happened = tuple(f"  {event['text']}" for event in events if event.get("text"))
-        table_text = bare if self.colour else ui.state_text(table, view, (), True)
+        table_text = bare if self.colour else ui.state_text(table, view, (), True, width)
         return Output((text,), log=happened, table=table_text)
+
+    def table_text(self) -> str | None:
+        """The table as it stands, in colour, laid out for the terminal's width now (the full screen
+        draws it again after a resize); ``None`` away from a table's game."""
+        if self.view is None or self.table is None:
+            return None
+        ui = (self.catalog or Catalog(())).ui(self.view.game)
+        return ui.state_text(self.table, self.view, (), True, self.layout_width() or LAYOUT_WIDTH)
 
     def _hint(self, text: str, actions: Sequence[str], data: Any) -> str:
         ui = self.game_ui()

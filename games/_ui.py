@@ -119,10 +119,11 @@ class GameUI(Protocol):
         ...
 
     def state_text(
-        self, table: int, view: TableView, events: Sequence[Mapping[str, Any]], colour: bool
+        self, table: int, view: TableView, events: Sequence[Mapping[str, Any]], colour: bool, width: int = 80
     ) -> str:
         """The table after a change: what happened (``events``, oldest first), the position, and
-        who is to do what (or how the game ended)."""
+        who is to do what (or how the game ended); laid out, where the game can, for a terminal
+        ``width`` columns wide (a line of prose longer than that is wrapped by the client)."""
         ...
 
     def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:

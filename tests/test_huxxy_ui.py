@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from test_client_session import seated, shown, welcomed
 
 from client.session import read_view
+from client.sgr import plain as plain_text
 from games import GAMES, describe
 from games._ui import CommandError, GameDataError, TableView, ui_for
 from games.huxxy import CARDS
@@ -209,6 +210,31 @@ def test_every_group_is_drawn_once_with_its_number_and_a_long_table_shares_lines
         widest = max(cells) + 1
         assert len(lines) <= sum(cell + 3 for cell in cells) // (WIDTH - widest) + 1
     assert len(lines) >= -(-len(table) // MAX_COLUMNS)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(GROUP, min_size=ONE_A_LINE + 1, max_size=30), st.integers(10, 120))
+def test_at_any_width_no_group_is_split_and_lines_that_share_fit(table: list[list[str]], width: int) -> None:
+    """Laid out for 80 columns, a table of many groups ran 75 to 78 columns wide: a 60-column
+    terminal broke lines mid-group, '3S' at one line's end and '3H 3C' under group 1."""
+    lines = table_lines(_body(table), colour=False, width=width)
+    assert set(_groups_read_back(lines)) == set(range(1, len(table) + 1))  # each group whole, on one line
+    for line in lines:
+        groups = re.findall(rf"(?<!\S)\d+[ !] (?:{CARD} )*{CARD}(?!\S)", line)
+        assert len(groups) == 1 or len(line) <= width, (width, line)  # shared only where they fit
+
+
+def test_the_table_is_laid_out_for_the_terminals_width_and_again_when_it_changes() -> None:
+    runs = [["AC", "2H", "3S", "4H"], ["5C", "5H", "5S", "5D"], ["9D", "0S", "JH"], ["QS", "QH", "QD"]] * 3
+    session = welcomed(HUXXY)
+    columns = 80
+    session.layout_width = lambda: columns
+    wide = seated(session, huxxy_view(body={"table": runs}))
+    assert max(len(line) for line in wide if _groups_read_back([line])) > 60  # groups side by side
+    columns = 44  # the terminal narrowed: the full screen asks for the table again
+    narrow = plain_text(session.table_text() or "").splitlines()
+    assert set(_groups_read_back(narrow)) == set(range(1, 13))
+    assert max(len(line) for line in narrow if _groups_read_back([line])) <= 44  # (prose the client wraps)
 
 
 def test_a_long_table_fits_an_80_by_24_screen() -> None:

@@ -68,6 +68,9 @@ COMMANDS = ("play", "move", "undo", "end", "draw")
 _CARD_WORD = re.compile(r"(?<![\w])([A2-90JQK][SHDC]|XX)(?![\w])")
 #: The columns a table is laid out in: an 80-column terminal, less a margin.
 WIDTH = 78
+MARGIN = 2
+#: Below this many columns every group takes a line of its own, whatever the table's size.
+NARROWEST = 20
 #: Up to this many groups the table takes one line each; more share lines, in columns.
 ONE_A_LINE = 6
 MAX_COLUMNS = 4
@@ -182,7 +185,7 @@ class HuxxyUI:
         )
 
     def state_text(
-        self, table: int, view: TableView, events: Sequence[Mapping[str, Any]], colour: bool
+        self, table: int, view: TableView, events: Sequence[Mapping[str, Any]], colour: bool, width: int = 80
     ) -> str:
         body = _body(view)
         lines = [colour_cards_in(f"  {event['text']}", colour) for event in events if event.get("text")]
@@ -195,7 +198,7 @@ class HuxxyUI:
             for size, opened in zip(body.sizes, body.opened, strict=True)
         ]
         lines += seat_lines(view.names, details, view.to_move, view.seat, view.bots)
-        lines += table_lines(body, colour)
+        lines += table_lines(body, colour, width - MARGIN)
         if body.hand is not None:
             lines.append(f"your hand: {colour_cards_in(cards_text(body.hand), colour) or '-'}")
         lines.append(turn_line(view, body))
@@ -287,14 +290,18 @@ def group_cells(body: Body) -> list[str]:
     ]
 
 
-def table_lines(body: Body, colour: bool) -> list[str]:
+def table_lines(body: Body, colour: bool, width: int = WIDTH) -> list[str]:
     """The table: a group a line while they are few, else in as many columns (up to
-    ``MAX_COLUMNS``, numbered down each column) as fit ``WIDTH``, an invalid group's word
-    included; then the invalid ones named."""
+    ``MAX_COLUMNS``, numbered down each column) as fit ``width``, an invalid group's word
+    included; then the invalid ones named. A group is never split between lines: where no two
+    fit side by side, each has a line of its own."""
     cells = group_cells(body)
     if not cells:
         return ["the table is empty"]
-    lines = cells if len(cells) <= ONE_A_LINE else _columns(cells) or _flow(cells)
+    if len(cells) <= ONE_A_LINE or width < NARROWEST:
+        lines = cells
+    else:
+        lines = _columns(cells, width) or _flow(cells, width)
     lines = [colour_cards_in(line.rstrip(), colour) for line in lines]
     if body.invalid:
         numbers = ", ".join(str(index + 1) for index in sorted(body.invalid))
@@ -303,13 +310,13 @@ def table_lines(body: Body, colour: bool) -> list[str]:
     return lines
 
 
-def _columns(cells: Sequence[str]) -> list[str] | None:
-    """``cells`` in the most columns that fit ``WIDTH``, or ``None`` if two do not."""
+def _columns(cells: Sequence[str], width: int) -> list[str] | None:
+    """``cells`` in the most columns that fit ``width``, or ``None`` if two do not."""
     for wanted in range(min(MAX_COLUMNS, len(cells)), 1, -1):
         rows = math.ceil(len(cells) / wanted)
         columns = [cells[start : start + rows] for start in range(0, len(cells), rows)]
         widths = [max(map(len, column)) for column in columns]
-        if sum(widths) + 3 * (len(columns) - 1) <= WIDTH:
+        if sum(widths) + 3 * (len(columns) - 1) <= width:
             return [
                 "   ".join(
                     column[row].ljust(width)
@@ -321,12 +328,12 @@ def _columns(cells: Sequence[str]) -> list[str] | None:
     return None
 
 
-def _flow(cells: Sequence[str]) -> list[str]:
-    """``cells`` side by side in reading order, as many a line as fit ``WIDTH``: for long groups,
+def _flow(cells: Sequence[str], width: int) -> list[str]:
+    """``cells`` side by side in reading order, as many a line as fit ``width``: for long groups,
     which no two columns fit, so that a tall table still leaves the hand on the screen."""
     lines: list[str] = []
     for cell in cells:
-        if lines and len(lines[-1]) + 3 + len(cell) <= WIDTH:
+        if lines and len(lines[-1]) + 3 + len(cell) <= width:
             lines[-1] += "   " + cell
         else:
             lines.append(cell)

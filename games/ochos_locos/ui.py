@@ -149,7 +149,7 @@ class OchosUI:
         )
 
     def state_text(
-        self, table: int, view: TableView, events: Sequence[Mapping[str, Any]], colour: bool
+        self, table: int, view: TableView, events: Sequence[Mapping[str, Any]], colour: bool, width: int = 80
     ) -> str:
         body = _body(view)
         lines = [colour_cards_in(f"  {event['text']}", colour) for event in events if event.get("text")]
