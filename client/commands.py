@@ -66,6 +66,8 @@ COMMANDS = (
 _ALONE = frozenset({"tables", "start", "leave", "hint"})
 
 NOT_CONNECTED = "not connected yet: wait a moment"
+WATCHING = "you are only watching: 'leave', then 'join' a table to play"
+GAME_OVER = "the game is over: 'leave' returns to the lobby"
 #: The longest line read as a command: the longest any game needs is under 100 characters.
 MAX_LINE = 500
 #: The largest table number the protocol carries (``join`` and ``watch``): none is beyond it.
@@ -171,6 +173,8 @@ def _interpret(
         guess = did_you_mean(verb, [*COMMANDS, *_game_commands(catalog, game, view)])
         unknown = f"unknown command {verb!r}; " + (guess or "type 'help' for the commands")
         return Reply(say=unknown, refused=True)
+    if view is not None and ui.is_action(verb) and (view.seat is None or view.over):  # before its usage
+        return Reply(say=WATCHING if view.seat is None else GAME_OVER, refused=True)
     return Reply((Act(ui.action(verb, args, view)),), action=True)
 
 
@@ -286,7 +290,7 @@ def why_not(message: Message, state: ConnectionState, table: int | None) -> str:
         case ConnectionState.SEATED | ConnectionState.WATCHING if somewhere:
             return elsewhere(table, watching=state is ConnectionState.WATCHING)
         case ConnectionState.WATCHING:
-            return "you are only watching: 'leave', then 'join' a table to play"
+            return WATCHING
         case ConnectionState.LOBBY:
             return "you are not at a table: 'new' makes one, 'join TABLE' takes a seat"
         case ConnectionState.HELLO:

@@ -40,7 +40,7 @@ from protocol import (
 )
 
 from .catalog import Catalog, table_line
-from .commands import Reply, completions, elsewhere, interpret, why_not
+from .commands import GAME_OVER, Reply, completions, elsewhere, interpret, why_not
 from .generic import plain_hint
 from .tokens import SeatStore, StoredSeat
 
@@ -56,7 +56,6 @@ RESIGNED_STAND_IN = "a bot plays your seat to the end of the game"
 #: server's words for the same refusals).
 #: The width a table is laid out for when the terminal's is not known (a pipe).
 LAYOUT_WIDTH = 80
-GAME_OVER = "the game is over: 'leave' returns to the lobby"
 RESIGNED = "you resigned: a bot plays your seat to the end ('leave' returns to the lobby)"
 
 

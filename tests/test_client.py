@@ -457,6 +457,24 @@ def test_tab_offers_the_words_that_fit_what_is_typed_so_far() -> None:
     assert session.completions("auto ", "") == ["off", "on"] and session.completions("auto on ", "") == []
 
 
+def test_a_game_command_from_a_spectator_or_after_the_end_says_so_before_its_usage() -> None:
+    """'steal' alone said 'usage: steal NAME' to a spectator, and 'putback R9' after the end
+    'you do not hold R9': what is wrong is that nothing may be played."""
+    session = welcomed()
+    session.receive(Watching(1))
+    session.receive(State(1, notty_view(seat=None), ()))
+    for line in ("steal", "draw", "discard", "draw 1", "putback R9"):
+        reply = session.typed(line)
+        assert reply.refused and not reply.messages and reply.say.startswith("you are only watching"), line
+    over = {"ranking": [[0], [1]], "reason": "discard", "text": "ann wins"}
+    session = welcomed()
+    session.receive(Seated(1, 0, TOKEN))
+    session.receive(State(1, notty_view(result=over), ()))
+    for line in ("putback R9", "steal", "end"):
+        reply = session.typed(line)
+        assert reply.refused and reply.say == "the game is over: 'leave' returns to the lobby", line
+
+
 def test_tab_offers_a_spectator_no_command_that_needs_a_seat() -> None:
     session = welcomed()
     session.receive(Watching(1))
