@@ -14,7 +14,7 @@ from games import GAMES, ActionError, DealRecord, Match, SettingsError
 from games.autoplay import play_match, seeded_match
 from games.ochos_locos.actions import Draw, Play, TakeTwo
 from games.ochos_locos.cards import Card
-from games.ochos_locos.game import ExpertBot, OchosMatch, action_text, expert_hint, parse_action
+from games.ochos_locos.game import ExpertBot, OchosMatch, Took, action_text, expert_hint, parse_action
 
 GAME = GAMES["ochos-locos"]
 VARIANT_SEATS = [("part1", 3), ("part2", 3), ("part3", 3), ("part4", 2), ("part4", 4), ("part4", 6)]
@@ -277,6 +277,13 @@ def test_views_and_events_show_each_seat_only_its_own_cards() -> None:
     pytest.fail("nobody drew in 40 games")
 
 
+def test_taking_two_when_one_card_is_left_says_the_last_card() -> None:
+    match, _ = seeded_match(GAME, GAME.settings("part2", 3, {}), ["rule"] * 3, 1)
+    two = match.event(Took(0, (Card.parse("B6"), Card.parse("R1")), True), 0)["text"]
+    one = match.event(Took(0, (Card.parse("B6"),), True), 0)["text"]
+    assert (two, one) == ("you take two: B6 R1", "you take the last card: B6")  # not "take two: B6"
+
+
 async def test_the_real_client_plays_ochos_locos_through_its_own_ui(monkeypatch: Any) -> None:
     """End to end over TCP: ``new ochos-locos 3 rule rule``, then a person's move, typed as text."""
     import itertools
@@ -327,7 +334,8 @@ async def test_the_real_client_plays_ochos_locos_through_its_own_ui(monkeypatch:
     if played[0].startswith("play"):
         assert f"ann plays {played[0].split()[1]}" in shown, shown
     else:
-        assert "you draw" in shown or "you take two" in shown or "nothing to draw" in shown, shown
+        said = ("you draw", "you take two", "you take the last card", "nothing to draw")
+        assert any(words in shown for words in said), shown
 
 
 def test_a_hint_is_the_experts_legal_move_with_its_reason() -> None:

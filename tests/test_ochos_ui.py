@@ -209,6 +209,7 @@ def test_actions_are_checked_against_the_legal_ones_at_our_turn() -> None:
         (["R1"], "R1 cannot be played now; you may play G3, play G8 COLOUR"),
         (["Q1"], "'Q1' is not a card"),
         (["G8", "purple"], "'purple' is not a colour"),
+        (["G3", "B6"], r"one card a turn: play G3 \(only an 8 is followed by a colour\)"),
         ([], "usage: play CARD"),
     ]:
         with pytest.raises(CommandError, match=says):

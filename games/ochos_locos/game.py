@@ -527,7 +527,8 @@ class OchosMatch:
                     return {"kind": kind, "text": text, "data": {"seat": who, "count": 0}}
                 if who == seat:
                     shown = " ".join(_cards(cards))
-                    text = f"you take two: {shown}" if penalty else f"you draw {shown}"
+                    took = "take two" if len(cards) > 1 else "take the last card"
+                    text = f"you {took}: {shown}" if penalty else f"you draw {shown}"
                     data = {"seat": who, "count": len(cards), "cards": _cards(cards)}
                     return {"kind": kind, "text": text, "data": data}
                 what = f"{len(cards)} card" + ("s" if len(cards) > 1 else "")

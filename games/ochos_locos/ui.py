@@ -33,6 +33,7 @@ from games._ui import (
 )
 
 from .cards import COLOUR_NAMES, COLOUR_WORDS, COLOURS, Card, CardError, read_colour
+from .matching import EIGHT
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PRESETS
 
 HELP = """\
@@ -290,6 +291,8 @@ def _play(args: Sequence[str], view: TableView | None) -> str:
     text = f"play {card}"
     if len(args) == 2:
         named = read_colour(args[1])
+        if named is None and card.number != EIGHT:  # 'play B4 B6': two cards, not a card and a colour
+            raise CommandError(f"one card a turn: play {card} (only an 8 is followed by a colour)")
         if named is None:
             raise CommandError(f"{args[1]!r} is not a colour: name it {COLOUR_WORDS}")
         text += f" {named}"
