@@ -116,3 +116,5 @@ class SavedGame:
     started_at: float | None = None  # when it began, by the wall clock (seconds since the epoch)
     autopilot: frozenset[int] = frozenset()  # seats whose autopilot is on
     resigned: tuple[tuple[int, int], ...] = ()  # (seat, moves before it resigned), in order
+    # (seat, moves recorded before its human left), in order: where a replay says a bot took over
+    left_after: tuple[tuple[int, int], ...] = ()

@@ -83,23 +83,30 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
     begun = saved.begun
     if begun.game not in games:
         raise ValueError(f"it is a game of {begun.game}, which this server does not host")
-    names = [seat.name + (f" ({seat.bot})" if seat.bot else "") for seat in begun.seats]
+    # A seat whose person left shows the bot that played on for it, from where it took over (below).
+    names = [
+        seat.name + (f" ({seat.bot})" if seat.bot and index not in saved.left else "")
+        for index, seat in enumerate(begun.seats)
+    ]
     out.write(f"game {begun.table}: {_label(begun.game, begun.variant)}, {' vs '.join(names)}\n")
     match = dealt(begun, random.Random(0), games)  # no chance left to the rng: every outcome is recorded
     for name, holding in zip(match.names, match.position_text(), strict=True):
         out.write(f"      {name} is dealt {holding}\n")
     for event in match.opening:
         out.write(f"      {match.event(event, None)['text']}\n")
-    resigned_after: dict[int, list[int]] = {}
+    notes: dict[int, list[str]] = {}  # what befell seats' people, by the moves before it
     for seat, after in saved.resigned:
-        resigned_after.setdefault(after, []).append(seat)
+        notes.setdefault(after, []).append(f"{match.names[seat]} resigns")
+    for seat, after in saved.left_after:
+        bot = begun.seats[seat].bot
+        notes.setdefault(after, []).append(f"{match.names[seat]} leaves: {bot or 'a bot'} plays on")
     for move in saved.moves:
-        _resignation(match.names, resigned_after.get(move.number - 1, ()), out)
+        _said(notes.get(move.number - 1, ()), out)
         turn = match.turn
         step = replay_move(match, move)
         texts = "; ".join(match.event(event, None)["text"] for event in step.events)
         out.write(f"{move.number:5}. turn {turn}: {texts}\n")
-    _resignation(match.names, resigned_after.get(len(saved.moves), ()), out)
+    _said(notes.get(len(saved.moves), ()), out)
     held = ", ".join(
         f"{name} {holding}" for name, holding in zip(match.names, match.position_text(), strict=True)
     )
@@ -117,10 +124,10 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
         out.write(f"(ended by resignation; ranking: {ranking})\n")
 
 
-def _resignation(names: Sequence[str], seats: Sequence[int], out: TextIO) -> None:
-    """Say where in the moves a player resigned (server.resign says what follows from it)."""
-    for seat in seats:
-        out.write(f"      {names[seat]} resigns\n")
+def _said(notes: Sequence[str], out: TextIO) -> None:
+    """Say where in the moves a player left or resigned (server.resign says what follows from it)."""
+    for note in notes:
+        out.write(f"      {note}\n")
 
 
 def _seats(game: GameSummary) -> list[str]:

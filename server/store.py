@@ -17,6 +17,7 @@ of their seat tokens, so its files are the user's alone (0600, directory 0700).
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import json
 import logging
@@ -623,13 +624,26 @@ class Store:
             first=first,
             asked=None if asked is None else tuple(_asked(asked)),
         )
+        rows = self._db.execute(
+            "SELECT number, seat, action, outcome, at FROM moves WHERE game = ? ORDER BY number", (game_id,)
+        ).fetchall()
         moves = tuple(
             Moved(game_id, number, seat, action, tuple(outcome.split()))
-            for number, seat, action, outcome in self._db.execute(
-                "SELECT number, seat, action, outcome FROM moves WHERE game = ? ORDER BY number", (game_id,)
+            for number, seat, action, outcome, _ in rows
+        )
+        times = [at for *_, at in rows]
+        left = frozenset(index for index, seat in enumerate(seats) if seat[3] is not None)
+        # Moves are stamped as they are written, and so is leaving: those stamped no later came first.
+        left_after = tuple(
+            sorted(
+                (
+                    (index, bisect.bisect_right(times, seat[3]))
+                    for index, seat in enumerate(seats)
+                    if seat[3] is not None
+                ),
+                key=lambda pair: (pair[1], pair[0]),
             )
         )
-        left = frozenset(index for index, seat in enumerate(seats) if seat[3] is not None)
         over = None if ended_at is None else GameOver(game_id, winner, reason, _ranking_of(ranking))
         autopilot = frozenset(index for index, seat in enumerate(seats) if seat[4])
         resigned = sorted(
@@ -638,7 +652,9 @@ class Store:
             if seat[5] is not None
         )
         in_order = tuple((index, after) for after, _, index in resigned)
-        return SavedGame(begun, moves, left, over, started, autopilot=autopilot, resigned=in_order)
+        return SavedGame(
+            begun, moves, left, over, started, autopilot=autopilot, resigned=in_order, left_after=left_after
+        )
 
     def games(self) -> list[GameSummary]:
         """Every stored game, newest first."""

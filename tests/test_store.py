@@ -411,6 +411,7 @@ def test_a_seat_left_for_good_stays_with_its_stand_in(store: Store) -> None:
     again = new_host(store)
     (saved,) = store.unfinished()
     assert saved.left == frozenset({1})
+    assert saved.moves and saved.left_after == ((1, len(saved.moves)),)  # left after every move so far
     again.restore(saved, now=0.0)
     seats = again.tables[table].seats
     assert seats[1].stand_in and not seats[0].stand_in
@@ -448,6 +449,27 @@ def test_a_finished_game_is_not_restored_but_can_be_replayed(
     assert prefix == "in hand at the end"
     for part, name, hand in zip(held.split(", "), ("ann", "bob"), game.hands, strict=True):
         assert part.split()[0] == name and sorted(part.split()[1:]) == sorted(str(card) for card in hand)
+
+
+def test_a_replay_says_where_a_person_left_and_which_bot_played_on(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The header said 'bob (expert-medium)', as if a bot had sat there from the deal, and no line
+    said when bob left; 'games' said it."""
+    host = new_host(store)
+    table = seat_two(host, store, turn_limit=6)
+    play(host, store, table, random.Random(5), 1000)
+    saved = store.game(table)
+    assert saved is not None and len(saved.moves) > 3
+    seats = (saved.begun.seats[0], attrs.evolve(saved.begun.seats[1], bot="expert-medium"))
+    left = attrs.evolve(
+        saved, begun=attrs.evolve(saved.begun, seats=seats), left=frozenset({1}), left_after=((1, 3),)
+    )
+    print_game(left, sys.stdout)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"game {table}: classic, ann vs bob"
+    at = lines.index("      bob leaves: expert-medium plays on")
+    assert lines[at - 1].lstrip().startswith("3. turn") and lines[at + 1].lstrip().startswith("4. turn")
 
 
 def test_replay_explains_what_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
