@@ -442,7 +442,9 @@ class Typed:
 
 def _parse(verb: str, args: Sequence[str], jokers: bool) -> Typed:
     """``play CARD... [to GROUP]`` or ``move CARD... [from GROUP] [to GROUP]``; CommandError if not.
-    ``jokers``: whether the game has them (a card's error names ``XX`` only then)."""
+    ``jokers``: whether the game has them (a card's error names ``XX`` only then). Cards may be
+    separated by commas too, as in Notty: ``play 5S,5H,5C``."""
+    args = " ".join(args).replace(",", " ").split()
     try:
         said = clauses(args)
     except ParseError as error:
