@@ -269,8 +269,12 @@ def _seat(text: str, table: int, seats: Mapping[int, int]) -> int:
     number = _number(text, "seat")
     count = seats.get(table)
     if not 1 <= number <= (MAX_SEATS if count is None else count):
-        has = f": it has seats 1 to {count}" if count is not None else ""
-        has = has or (": seats are numbered from 1" if number == 0 else "")
+        if count is not None:
+            has = f": it has seats 1 to {count}"
+        elif number == 0:
+            has = ": seats are numbered from 1"
+        else:  # a table no list has shown us
+            has = f": no table has more than {MAX_SEATS} ('tables' lists them, with their seats)"
         raise ValueError(f"there is no seat {number} at table {table}{has}")
     return number - 1
 

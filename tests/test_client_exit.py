@@ -264,6 +264,10 @@ def _listed(session: Session, seats: dict[int, int]) -> Session:
     return session
 
 
+#: What a seat number past any table's says of a table no list has shown.
+UNLISTED = f": no table has more than {MAX_SEATS} ('tables' lists them, with their seats)"
+
+
 @pytest.mark.parametrize(
     ("line", "says"),
     [
@@ -275,8 +279,8 @@ def _listed(session: Session, seats: dict[int, int]) -> Session:
         ("join 2 4", "there is no seat 4 at table 2: it has seats 1 to 3"),  # seats are numbered from 1
         ("join 2 0", "there is no seat 0 at table 2: it has seats 1 to 3"),
         ("join 5 0", "there is no seat 0 at table 5: seats are numbered from 1"),
-        ("join 5 99", "there is no seat 99 at table 5"),  # a table not listed: as many as any may have
-        (f"join 5 {MAX_SEATS + 1}", f"there is no seat {MAX_SEATS + 1} at table 5"),
+        ("join 5 99", f"there is no seat 99 at table 5{UNLISTED}"),  # a table not listed: as any may have
+        (f"join 5 {MAX_SEATS + 1}", f"there is no seat {MAX_SEATS + 1} at table 5{UNLISTED}"),
         ("join 99999999999 1", "there is no table 99999999999: 'tables' lists them"),
     ],
 )
