@@ -459,11 +459,14 @@ _NOTICES = {
 
 
 def notice_line(notice: Notice) -> str:
-    """A notice in one line, in this client's words for the kinds it knows, else the server's."""
+    """A notice in one line, in this client's words for the kinds it knows, else the server's; the
+    server's too where they begin with ours and say more ("ann left the table; bob may now start
+    it early")."""
     wording = _NOTICES.get(notice.kind)
     if wording is None or ("{seconds}" in wording and notice.seconds is None):
         return notice.text
-    return wording.format(name=notice.name, seconds=notice.seconds)
+    ours = wording.format(name=notice.name, seconds=notice.seconds)
+    return notice.text if notice.text.startswith(ours) else ours
 
 
 def end_summary(raw: Mapping[str, Any]) -> list[str]:

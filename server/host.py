@@ -318,7 +318,8 @@ class Host:
         seat = table.seats[session.seat]
         seat.conn = None
         if table.match is None:  # not started: the seat is simply free again
-            gone = table.notice(session.seat, "left", f"{seat.name} left the table (connection lost)")
+            said = f"{seat.name} left the table (connection lost){_heir(table, conn)}"
+            gone = table.notice(session.seat, "left", said)
             _free_waiting_seat(table, session.seat, conn)
             self._forget_if_empty(table)
             return gone + table.seat_news(conn)
@@ -625,7 +626,9 @@ class Host:
         if table.match is not None:
             raise Refusal("game-started", "the game has already started")
         if table.creator != conn:
-            raise Refusal("not-creator", "only the table's creator can start the game early")
+            creator = next((seat.name for seat in table.seats if seat.conn == table.creator), None)
+            who = f", {creator}," if creator and table.creator is not None else ""
+            raise Refusal("not-creator", f"only the table's creator{who} can start the game early")
         if any(seat.free for seat in table.seats):  # bots will play here: the game's defaults for that
             game = table.game
             options = bot_defaults(game, table.asked)
@@ -650,7 +653,7 @@ class Host:
             table.spectators.discard(conn)
         elif table.match is None:
             name = table.seats[session.seat].name
-            out += table.notice(session.seat, "left", f"{name} left the table", skip=conn)
+            out += table.notice(session.seat, "left", f"{name} left the table{_heir(table, conn)}", skip=conn)
             _free_waiting_seat(table, session.seat, conn)
             out += table.seat_news(conn)
         else:
@@ -838,6 +841,14 @@ def _unique_name(table: Table, wanted: str) -> str:
     return next(
         name for name in itertools.chain([wanted[:MAX_NAME]], numbered) if name.casefold() not in taken
     )
+
+
+def _heir(table: Table, leaving: ConnId) -> str:
+    """What the creator's leaving a waiting table hands on: the first still seated may start it."""
+    if table.creator != leaving:
+        return ""
+    heir = next((seat.name for seat in table.seats if seat.conn is not None and seat.conn != leaving), None)
+    return f"; {heir} may now start it early ('start')" if heir else ""
 
 
 def _free_waiting_seat(table: Table, index: int, leaving: ConnId) -> None:

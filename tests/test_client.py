@@ -125,9 +125,10 @@ def test_a_creator_waiting_sees_friends_come_and_go_and_one_left_may_start(serve
         rf"table {table}: Notty classic, level medium, waiting, seats: ann, bob, \(free\) · you are here"
     )
     bob.sendline("start")
-    bob.expect("only the table's creator can start the game early")
+    bob.expect("only the table's creator, ann, can start the game early")
     ann.sendline("quit")  # the creator goes before the start
     ann.expect(pexpect.EOF)
+    bob.expect(r"ann left the table \(connection lost\); bob may now start it early \('start'\)")
     bob.expect(
         rf"table {table}: Notty classic, level medium, waiting, seats: \(free\), bob, \(free\) · you are here"
     )

@@ -362,14 +362,18 @@ def test_the_client_shows_each_notice_as_one_line_and_none_is_a_reply() -> None:
         shown(session, Notice(3, 2, "cy", "timed-out", "cy's turn ran out of time (30 s): ...", 30)),
         shown(session, Notice(3, 2, "cy", "joined", "cy joined the table")),
         shown(session, Notice(3, 2, "cy", "left", "cy left the table")),
+        shown(session, Notice(3, 0, "ann", "left", "ann left the table; bob may now start it early ('start')")),
+        shown(session, Notice(3, 2, "cy", "joined", "cy s'est assis")),
     ]
     assert lines == [
         ["bob dropped; their seat is held for 60 s"],
         ["a bot plays for bob"],
-        ["bob is back"],
+        ["bob is back: the bot stops"],  # the server's words where they begin with ours and say more
         ["cy's turn ran out of time: a bot plays the rest of it"],
         ["cy joined the table"],
         ["cy left the table"],
+        ["ann left the table; bob may now start it early ('start')"],
+        ["cy joined the table"],  # ours where the server's say it otherwise
     ]
     assert session.replies == replies  # news: a script waiting for an answer still waits
 
