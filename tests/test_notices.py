@@ -352,6 +352,10 @@ def test_the_lobby_lists_tables_oldest_first_with_the_turn_of_each_game_under_wa
 # -- the client: the lines a person reads -----------------------------------------------------
 
 
+#: A waiting table's creator left: the notice says who may start it now.
+HEIR = "ann left the table; bob may now start it early ('start')"
+
+
 def test_the_client_shows_each_notice_as_one_line_and_none_is_a_reply() -> None:
     session = welcomed()
     replies = session.replies
@@ -362,7 +366,7 @@ def test_the_client_shows_each_notice_as_one_line_and_none_is_a_reply() -> None:
         shown(session, Notice(3, 2, "cy", "timed-out", "cy's turn ran out of time (30 s): ...", 30)),
         shown(session, Notice(3, 2, "cy", "joined", "cy joined the table")),
         shown(session, Notice(3, 2, "cy", "left", "cy left the table")),
-        shown(session, Notice(3, 0, "ann", "left", "ann left the table; bob may now start it early ('start')")),
+        shown(session, Notice(3, 0, "ann", "left", HEIR)),
         shown(session, Notice(3, 2, "cy", "joined", "cy s'est assis")),
     ]
     assert lines == [
@@ -372,7 +376,7 @@ def test_the_client_shows_each_notice_as_one_line_and_none_is_a_reply() -> None:
         ["cy's turn ran out of time: a bot plays the rest of it"],
         ["cy joined the table"],
         ["cy left the table"],
-        ["ann left the table; bob may now start it early ('start')"],
+        [HEIR],
         ["cy joined the table"],  # ours where the server's say it otherwise
     ]
     assert session.replies == replies  # news: a script waiting for an answer still waits
