@@ -135,11 +135,19 @@ async def play(run: Callable[[Terminal], Awaitable[int]]) -> int:
                 nursery.cancel_scope.cancel()
     finally:
         if screen is not None:
-            for line in screen.farewell():
+            for line in screen.farewell(_terminal_width()):
                 sys.stdout.write(line + "\n")
             sys.stdout.flush()
         sys.stderr.write(stderr.getvalue())
     return code
+
+
+def _terminal_width() -> int | None:
+    """The width of the terminal the client was run in, once the screen has given it back."""
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno() if sys.__stdout__ else 1).columns or None
+    except (OSError, ValueError):
+        return None
 
 
 @contextlib.contextmanager
@@ -234,7 +242,7 @@ class Screen(Terminal):
         return None if self.window is None else max(1, self.window.getmaxyx()[1])
 
     def output(self, output: Output) -> None:
-        self._add_to_log(output.log_lines)
+        self._add_to_log(output.log_lines, farewell=False)  # after quitting, the game's news is not ours
         if output.table is not None:
             self.table = output.table
             if output.log:
@@ -242,17 +250,21 @@ class Screen(Terminal):
                 self.last_action_at = None if self.session is None else self.session.table
         self.draw()
 
-    def farewell(self) -> list[str]:
-        """What was said after the user quit (a kept seat, say), for the terminal once it is back."""
-        return [plain(line) for line in self.farewell_lines or ()]
+    def farewell(self, width: int | None = None) -> list[str]:
+        """What this client said after the user quit (a kept seat, say), for the terminal once it is
+        back: wrapped to its ``width`` (where known) at spaces, not wherever the terminal breaks."""
+        lines = self.farewell_lines or []
+        if width is None:
+            return [plain(line) for line in lines]
+        return ["".join(span.text for span in row).rstrip() for row in wrap_lines(lines, width)]
 
-    def _add_to_log(self, lines: Iterable[str]) -> None:
+    def _add_to_log(self, lines: Iterable[str], farewell: bool = True) -> None:
         lines = list(lines)
         if self.scroll:  # scrolled back: what the user reads stays where it is
             self.scroll += len(wrap_lines(lines, self._width))
         self.log += lines
         del self.log[:-LOG_LINES]
-        if self.farewell_lines is not None:  # kept apart: a full log drops its oldest lines
+        if self.farewell_lines is not None and farewell:  # kept apart: a full log drops its oldest lines
             self.farewell_lines += lines
 
     # -- what is typed -------------------------------------------------------------

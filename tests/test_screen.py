@@ -22,7 +22,7 @@ from pyte.screens import Margins
 from test_client_session import notty_view, welcomed
 
 from client.screen import LOG_LINES, Screen
-from client.session import Session
+from client.session import Output, Session
 from client.sgr import PLAIN, Span, Style, columns, fit, parse, plain, render, wrap
 from games._ui import ANSI, coloured
 from protocol import Seated, State
@@ -265,7 +265,8 @@ def test_a_person_plays_on_the_full_screen(server_port: int, tmp_path: Path) -> 
     assert ann.finish() == 0
     assert ann.terminal_restored()
     back = ann.output[ann.output.rindex("\x1b[?1049l") :]  # what follows the full screen
-    assert re.search(r"your seat at table \d+ is kept: run notty-client 127\.0\.0\.1:\d+ --name ann", back)
+    said = re.sub(r"\s*\r\n\s*", " ", back)  # wrapped at spaces to the terminal's width
+    assert re.search(r"your seat at table \d+ is kept: run notty-client 127\.0\.0\.1:\d+ --name ann", said)
 
 
 def test_the_log_scrolls_back_and_forth(server_port: int, tmp_path: Path) -> None:
@@ -384,6 +385,25 @@ def test_what_is_said_after_quitting_is_kept_when_the_log_is_full(monkeypatch: p
     screen.show("your seat at table 3 is kept: run notty-client again to take it back")
     assert screen.farewell() == ["your seat at table 3 is kept: run notty-client again to take it back"]
     assert len(screen.log) == LOG_LINES
+
+
+def test_after_quitting_only_the_clients_own_words_are_printed_wrapped_at_spaces(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After 'quit' mid-game the terminal got the bots' moves and 'server says goodbye' under the
+    farewell, and the farewell broke wherever the terminal did ('127.0.0.1:47' / '611')."""
+    monkeypatch.setattr(Screen, "draw", lambda self: None)  # no terminal here
+    screen = Screen(None, colour=False)
+    screen.press("\x04")  # the end of input: quitting
+    kept = "your seat at table 3 is kept: run notty-client 127.0.0.1:47611 --name dee again to take it back"
+    screen.show(kept)
+    screen.output(Output(("  greedy-2 draws 1 card: G2",), log=("  greedy-2 draws 1 card: G2",)))
+    screen.output(Output(("server says goodbye: bye",)))
+    assert screen.farewell() == [kept]
+    assert screen.farewell(60) == [
+        "your seat at table 3 is kept: run notty-client",
+        "  127.0.0.1:47611 --name dee again to take it back",
+    ]
 
 
 def test_input_that_has_ended_ends_the_screen_instead_of_spinning(monkeypatch: pytest.MonkeyPatch) -> None:
