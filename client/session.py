@@ -52,6 +52,8 @@ OWN_NOTICES = {
 }
 #: The stand-in that takes our seat after we resigned (a game that goes on), in our own words.
 RESIGNED_STAND_IN = "a bot plays your seat to the end of the game"
+#: Back after the grace ran out: a bot played our turns meanwhile, and stops now.
+BACK = "you are back: a bot played your turns while you were away, and stops now"
 #: Why a script's game action is refused, not held for a turn of ours that will not come (the
 #: server's words for the same refusals).
 #: The width a table is laid out for when the terminal's is not known (a pipe).
@@ -306,15 +308,19 @@ class Session:
         return Output()
 
     def _about_me(self, notice: Notice) -> bool:
-        """A notice of our own autopilot or resignation, or of the bot that plays our seat since we
-        resigned, which we are told in our own words (not "a bot plays for ann", to ann)."""
+        """A notice of our own autopilot or resignation, of the bot that plays our seat since we
+        resigned, or of our coming back to a seat a bot played, which we are told in our own words
+        (not "a bot plays for ann", to ann)."""
         view = self.view
         mine = view is not None and notice.table == self.table and notice.seat == view.seat
-        return mine and (notice.kind in OWN_NOTICES or (notice.kind == "stand-in" and self.resigned))
+        news = (notice.kind == "stand-in" and self.resigned) or notice.kind == "returned"
+        return mine and (notice.kind in OWN_NOTICES or news)
 
     def _own_notice(self, notice: Notice) -> str:
         if notice.kind == "stand-in":  # news that follows our resignation, not an answer
             return RESIGNED_STAND_IN
+        if notice.kind == "returned":  # news, not an answer: the bot played for us while we were away
+            return BACK
         self.replies += 1  # the answer to our own 'auto on', 'auto off' or 'resign'
         if notice.kind == "resigned":
             self.resigned = True

@@ -41,6 +41,7 @@ from protocol import (
     Left,
     ListTables,
     Message,
+    Notice,
     Ping,
     PlayForMe,
     Pong,
@@ -438,18 +439,23 @@ class Host:
                         out += self._evict(seat.conn)
                         if table.creator == seat.conn:  # and whatever its seat may do: start, say
                             table.creator = conn
-                    elif seat.dropped_at is not None or seat.stand_in:  # the others see them back
+                    returned: list[Outgoing] = []
+                    if seat.conn is None and (seat.dropped_at is not None or seat.stand_in):  # seen back
                         # The bot stops only if it played for their absence: not for a resignation
                         # or an autopilot, which outlast it.
                         stops = seat.stand_in and not (seat.resigned or seat.autopilot)
                         back = f"{seat.name} is back" + (": the bot stops" if stops else "")
                         out += table.notice(index, "returned", back)
+                        if stops:  # the player too: a bot played their turns while they were away
+                            name = seat.name or f"seat-{index}"
+                            returned = [(conn, Notice(table.id, index, name, "returned", back))]
                     seat.conn, seat.dropped_at, seat.stand_in = conn, None, seat.resigned
                     self._stirred.add(table.id)
                     session.table, session.seat = table.id, index
                     out.append((conn, Seated(table.id, index, hello.token)))
                     if table.match is not None:
                         out += states(table, table.last_events, [(conn, index)])
+                    out += returned
                     if seat.autopilot and table.running:  # it outlasted the drop: say so again
                         told = table.notice(index, *_autopilot_news(seat.name or f"seat-{index}", True))
                         out += [(to, notice) for to, notice in told if to == conn]

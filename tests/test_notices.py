@@ -18,7 +18,7 @@ import trio
 from conftest import ServerProcess, notty_server
 from conftest import notty_table as notty
 from test_client import _new_table, _spawn
-from test_client_session import notty_view, shown, welcomed
+from test_client_session import TOKEN, notty_view, shown, welcomed
 from test_host import Client, Net
 from test_net import Client as TcpClient
 from test_private_views import Watched
@@ -243,9 +243,13 @@ def test_a_bot_standing_in_after_the_grace_is_told_and_shown_as_a_bot_until_its_
     net.run_bots(limit=3)
     assert ann.view["bots"] == (1,) and ann.view["names"] == ("ann", "bob")
     since = marks(ann, eve)
-    net.client("bob", token)
+    back = net.client("bob", token)
     assert told([ann, eve], since) == [[("returned", 1, "bob")]] * 2
     assert ann.send(ListTables())[0].tables[0]["bots"] == ()
+    # bob is told too, once his table is shown: he came back to turns a bot played for him
+    (own,) = [m for m in back.inbox if isinstance(m, Notice)]
+    assert (own.kind, own.seat, own.text) == ("returned", 1, "bob is back: the bot stops")
+    assert back.inbox.index(own) > max(i for i, m in enumerate(back.inbox) if isinstance(m, State))
 
 
 def test_leaving_a_game_under_way_tells_everyone_there_then_that_a_bot_plays_the_seat() -> None:
@@ -350,6 +354,17 @@ def test_the_lobby_lists_tables_oldest_first_with_the_turn_of_each_game_under_wa
 
 
 # -- the client: the lines a person reads -----------------------------------------------------
+
+
+def test_a_player_back_to_a_seat_a_bot_played_is_told_so_in_their_own_words() -> None:
+    session = welcomed()
+    session.receive(Seated(3, 1, TOKEN))
+    session.receive(State(3, notty_view(seat=1, names=["ann", "bob"]), ()))
+    replies = session.replies
+    assert shown(session, Notice(3, 1, "bob", "returned", "bob is back: the bot stops")) == [
+        "you are back: a bot played your turns while you were away, and stops now"
+    ]
+    assert session.replies == replies  # news, not the answer to anything typed
 
 
 #: A waiting table's creator left: the notice says who may start it now.
