@@ -43,6 +43,8 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.preset not in PRESETS:  # in the flag's own word: Notty calls its variants presets
+        parser.error(f"--preset: no preset {args.preset!r}: presets are {', '.join(PRESETS)}")
     try:
         rules, players = lineup(args.players, args.preset, args.max_turns)
     except ValueError as error:

@@ -142,6 +142,14 @@ def test_watch_prints_a_whole_game_in_plain_text(capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().out == out
 
 
+def test_watch_names_a_wrong_preset_in_its_own_flags_words(capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "notty has no variant 'five'" for '--preset five': there is no --variant to look for."""
+    with pytest.raises(SystemExit) as exit_info:
+        watch.main(["--preset", "five"])
+    assert exit_info.value.code == 2
+    assert "--preset: no preset 'five': presets are classic, five-colour" in capsys.readouterr().err
+
+
 def test_watch_stops_at_the_turn_limit_of_every_other_game_of_bots(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
