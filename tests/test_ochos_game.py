@@ -14,7 +14,16 @@ from games import GAMES, ActionError, DealRecord, Match, SettingsError
 from games.autoplay import play_match, seeded_match
 from games.ochos_locos.actions import Draw, Play, TakeTwo
 from games.ochos_locos.cards import Card
-from games.ochos_locos.game import ExpertBot, OchosMatch, Took, action_text, expert_hint, parse_action
+from games.ochos_locos.game import (
+    ExpertBot,
+    OchosMatch,
+    SeatView,
+    Took,
+    action_text,
+    expert_hint,
+    parse_action,
+)
+from games.ochos_locos.rules import PRESETS
 
 GAME = GAMES["ochos-locos"]
 VARIANT_SEATS = [("part1", 3), ("part2", 3), ("part3", 3), ("part4", 2), ("part4", 4), ("part4", 6)]
@@ -359,6 +368,15 @@ def test_a_hint_is_the_experts_legal_move_with_its_reason() -> None:
             other = match.hint((seat + 1) % 3)
             assert other is not None and other().text == "it is not your turn"
             match.apply(seat, bots[seat].choose(view))
+
+
+def test_a_hint_to_draw_from_an_empty_stock_says_the_turn_passes() -> None:
+    rules = PRESETS["part1"]
+    hand, top = (Card.parse("Y5"), Card.parse("R1")), Card.parse("G6")
+    for stock, says in [(0, "; the stock is empty, so it passes your turn"), (5, "")]:
+        view = SeatView(0, rules, hand, top, None, False, (top,), (2, 3, 3), stock, True)
+        answer = expert_hint(view, ["ann", "bob", "cy"], ExpertBot(random.Random(0)))
+        assert answer.text == f"draw: nothing in your hand matches the top card{says}", answer.text
 
 
 @pytest.mark.parametrize("stop", [0, 5, 12, None])

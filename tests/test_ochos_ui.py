@@ -126,6 +126,8 @@ def test_a_pending_2_is_shown_with_how_to_answer_it() -> None:
         current=0, legal=["take two"], body={"hand": ["R1"], "top": "G2", "two_pending": True}
     )
     assert state_text(without)[-2:] == ["your hand: R1", "your turn: take two"]
+    empty = ochos_view(current=0, legal=["draw"], body={"stock": 0, "hand": ["R1"]})
+    assert state_text(empty)[-1] == "your turn: draw (the stock is empty: drawing passes your turn)"
 
 
 def test_the_end_of_the_game() -> None:

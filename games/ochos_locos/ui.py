@@ -166,7 +166,8 @@ class OchosUI:
         if view.result is not None:
             lines.append(game_over_line(view.result.text))
         elif view.legal:
-            lines.append("your turn: " + legal_summary(view.legal))
+            empty = body.stock == 0 and {"draw", "take two"} & set(view.legal)
+            lines.append("your turn: " + legal_summary(view.legal) + (EMPTY_STOCK if empty else ""))
         else:
             lines.append(f"{view.names[view.current]} to play")
         return "\n".join(lines)
@@ -253,6 +254,10 @@ def table_line(body: Body, colour: bool) -> str:
     if body.two_pending:
         line += " · a 2 to answer: play a 2 or take two"
     return line
+
+
+#: What a draw does when there is nothing to draw: the turn passes.
+EMPTY_STOCK = " (the stock is empty: drawing passes your turn)"
 
 
 def legal_summary(legal: Sequence[str]) -> str:
