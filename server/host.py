@@ -797,7 +797,8 @@ class Host:
     def _table(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            raise Refusal("no-such-table", f"there is no table {table_id}")
+            gone = f"there is no table {table_id} (any more): 'tables' lists them now"  # a list seen long ago
+            raise Refusal("no-such-table", gone)
         return table
 
     def _my_seat(self, session: Session) -> tuple[Table, int]:

@@ -332,7 +332,9 @@ def test_everyone_at_a_waiting_table_sees_who_comes_and_goes() -> None:
 def test_lobby_refusals() -> None:
     net = Net()
     ann, bob, cat = net.client("ann"), net.client("bob"), net.client("cat")
-    assert ann.send(Join(99))[0].code == "no-such-table"
+    refused = ann.send(Join(99))[0]
+    assert refused.code == "no-such-table"
+    assert refused.message == "there is no table 99 (any more): 'tables' lists them now"
     assert ann.send(notty("poker", 2))[0].code == "unknown-variant"
     assert ann.send(CreateTable("poker", 2))[0].code == "unknown-game"
     assert ann.send(notty("classic", 5))[0].code == "bad-seats"
