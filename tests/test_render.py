@@ -9,6 +9,8 @@ from test_client_session import notty_view as _view
 
 from client.session import read_view
 from games._ui import GameDataError
+from games.notty import FIVE_COLOUR, Card
+from games.notty.game import make_hint
 from games.notty.ui import UI, legal_summary
 
 
@@ -120,8 +122,9 @@ def test_a_hint_of_two_groups_shows_the_two_commands_that_discard_them() -> None
 
 def test_a_hint_midway_through_draw_and_discard_says_which_card_to_put_back_first() -> None:
     data = {"size": 3, "best": [["R1", "R2", "R3"]], "alternatives": [], "alternative_groups": [], "outs": []}
-    said = UI.hint_text("", ("putback K2", "discard R1 R2 R3"), data, False).splitlines()
-    assert said[0] == "hint: put back K2 first: it leaves the most to discard"
+    text = "put back K2 first (it leaves the most to discard), then: discard 3 cards: R1 R2 R3"
+    said = UI.hint_text(text, ("putback K2", "discard R1 R2 R3"), data, False).splitlines()
+    assert said[0] == "hint: put back K2 first: it leaves the most to discard"  # the server's reason
     assert said[1:] == [
         "then: discard 3 cards: R1 R2 R3",
         "      type: putback K2",
@@ -129,3 +132,19 @@ def test_a_hint_midway_through_draw_and_discard_says_which_card_to_put_back_firs
     ]
     with pytest.raises(GameDataError):
         UI.hint_text("", ("putback Q9",), data, False)
+
+
+def test_a_put_back_hint_with_nothing_to_discard_still_says_the_command_and_a_true_reason() -> None:
+    """After 'dd' drew R8 into R3 R5 B4 B5 B7 B8, the hint said 'put back B8 first: it leaves the most
+    to discard' though nothing could be discarded either way, gave no 'type: putback' line (so 'end'
+    was refused), and chose B8: putting R8 back keeps B8, which makes B6 worth +5 and B9 an out."""
+    hand = [Card.parse(text) for text in ["R3", "R5", "R8", "B4", "B5", "B7", "B8"]]
+    answer = make_hint(hand, FIVE_COLOUR, put_back=True)
+    assert answer.actions == ("putback R8",)
+    assert answer.text == "put back R8 first (it keeps the most outs), then: nothing can be discarded now"
+    assert UI.hint_text(answer.text, answer.actions, answer.data, False).splitlines() == [
+        "hint: put back R8 first: it keeps the most outs",
+        "then: nothing can be discarded now",
+        "      type: putback R8",
+        "outs: R4 (+3), B3 (+3), B6 (+5), B9 (+3)",
+    ]

@@ -253,14 +253,30 @@ def make_hint(hand: Sequence[Card], rules: Rules, put_back: bool = False) -> Hin
     """The solver's answer for a hand: its best discard, the other optimal ones, and the outs.
 
     Midway through a draw-and-discard (``put_back``) a card must go back first: the one whose
-    return leaves the most to discard (of those, the highest that the best discard leaves out)."""
+    return leaves the most to discard; of those, the one that keeps the most outs (their gains
+    summed: where nothing can be discarded either way, what the hand may still become is all that
+    differs), then the highest that the best discard leaves out."""
     if put_back and hand:
         used = {card for group in best_discard(hand, rules) for card in group}
-        card = max(
-            set(hand), key=lambda card: (max_discard(_without(hand, card), rules), card not in used, card)
+        worth = {
+            card: (
+                max_discard(rest, rules),
+                sum(out.gain for out in outs(rest, rules)),
+                card not in used,
+                card,
+            )
+            for card in set(hand)
+            for rest in [_without(hand, card)]
+        }
+        card = max(worth, key=worth.__getitem__)
+        most = worth[card][0]
+        why = (
+            "it leaves the most to discard"
+            if any(w[0] < most for w in worth.values())
+            else "it keeps the most outs"
         )
         then = make_hint(_without(hand, card), rules)
-        text = f"put back {card} first (it leaves the most to discard), then: {then.text}"
+        text = f"put back {card} first ({why}), then: {then.text}"
         return HintAnswer(text=text, actions=(f"putback {card}", *then.actions), data=then.data)
     best = best_discard(hand, rules)
     best_cards = tuple(sorted(card for group in best for card in group))

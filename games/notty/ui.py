@@ -70,6 +70,8 @@ _FLAGS = ("drew", "stole", "exchanged", "must_put_back")
 #: before the no-progress rule sends none of them).
 _COUNTS = ("turn_limit", "quiet_rounds", "quiet_turns")
 _CARD_WORD = re.compile(r"\b([RYGBK])(\d{1,2})\b")
+#: A put-back hint's reason, as the server words it: "put back R8 first (it keeps the most outs), ...".
+_WHY_PUT_BACK = re.compile(r"put back \S+ first \(([^()]{1,80})\)")
 
 
 @attrs.frozen
@@ -207,16 +209,17 @@ class NottyUI:
                 Card.parse(back[1])
             except CardError:
                 raise GameDataError(f"hint actions[0]: {back[1]!r} is not a card") from None
-            lines.append(
-                f"hint: put back {colour_cards_in(back[1], colour)} first: it leaves the most to discard"
-            )
+            found = _WHY_PUT_BACK.match(text)  # the server's reason, where it gives one
+            why = f": {found.group(1)}" if found else ""
+            lines.append(f"hint: put back {colour_cards_in(back[1], colour)} first{why}")
             said = "then"
         if not hint.size:
             lines.append(f"{said}: nothing can be discarded now")
         else:
             lines.append(f"{said}: discard {hint.size} cards: {groups_text(hint.best, colour)}")
-            # one group a command, as the rules discard them: the line above cannot be typed whole
-            lines += [f"      type: {colour_cards_in(action, colour)}" for action in actions]
+        # one group a command, as the rules discard them (and the put-back first, which must come first)
+        lines += [f"      type: {colour_cards_in(action, colour)}" for action in actions]
+        if hint.size:
             lines += [f"      or: {groups_text(other, colour)}" for other in hint.alternatives]
         if hint.outs:
             lines.append(
