@@ -231,11 +231,8 @@ def _hanging_indent(text: str) -> int:
     """How far in the rows after the first of a wrapped ``text`` start: under its description,
     if it has one in the first half of the line, or under its own start if it is deep, else two
     columns in from its indentation."""
-    found = _TWO_COLUMNS.match(text)
-    if found and 2 * columns(text[: found.start(2)]) <= columns(text):
-        return columns(found.group(0))
-    indent = columns(text) - columns(text.lstrip(" "))
-    return indent if indent >= _DEEP else indent + 2
+    column = _text_column(text)
+    return column if column is not None else columns(text) - columns(text.lstrip(" ")) + 2
 
 
 def _spans(cells: list[tuple[str, Style]], indent: int = 0) -> list[Span]:
