@@ -148,3 +148,77 @@ def test_a_put_back_hint_with_nothing_to_discard_still_says_the_command_and_a_tr
         "      type: putback R8",
         "outs: R4 (+3), B3 (+3), B6 (+5), B9 (+3)",
     ]
+
+
+def test_a_put_back_hint_gives_the_putback_command_even_when_nothing_can_be_discarded_after() -> None:
+    """The 'type:' lines were given only with a discard: a player typing what the hint says could not
+    put the card back, and 'end' was refused (put-back-first)."""
+    data = {"size": 0, "best": [], "alternatives": [], "alternative_groups": [], "outs": []}
+    why = "the fewest cards could make a group with it"
+    text = f"put back R2 first ({why}), then: nothing can be discarded now"
+    assert UI.hint_text(text, ("putback R2",), data, False).splitlines() == [
+        "hint: put back R2 first: the fewest cards could make a group with it",
+        "then: nothing can be discarded now",
+        "      type: putback R2",
+    ]
+
+
+def _put_back_hint(hand: str) -> tuple[str, str]:
+    answer = make_hint([Card.parse(text) for text in hand.split()], FIVE_COLOUR, put_back=True)
+    verb, card = answer.actions[0].split()
+    assert verb == "putback"
+    return card, answer.text
+
+
+def test_a_put_back_hint_with_no_outs_either_way_keeps_the_cards_that_could_make_a_group() -> None:
+    """R2 Y9 K9 has no outs whatever goes back: the hint said 'it keeps the most outs' (there are none)
+    and put back K9, the highest card, splitting the nines that could yet make a set."""
+    assert _put_back_hint("R2 Y9 K9") == (
+        "R2",
+        "put back R2 first (the fewest cards could make a group with it), then: nothing can be discarded now",
+    )
+
+
+def test_a_put_back_hint_where_every_card_is_as_good_says_so() -> None:
+    assert _put_back_hint("G7 G9") == (
+        "G9",
+        "put back G9 first (any card would do as well), then: nothing can be discarded now",
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_put_back_hints_reason_is_true(seed: int) -> None:
+    """Whatever the hand, the card put back leaves the most to discard, and the reason given holds:
+    'the most to discard' only where another card leaves less, 'the most outs' only where another
+    card leaves fewer or worse outs and none leaves more."""
+    import random
+
+    from solver import max_discard, outs
+
+    rng = random.Random(seed)
+    deck = [Card.of(c, n) for c in FIVE_COLOUR.colours for n in range(1, FIVE_COLOUR.numbers + 1)] * 2
+    for _ in range(60):
+        hand = rng.sample(deck, rng.randint(2, 14))
+        answer = make_hint(hand, FIVE_COLOUR, put_back=True)
+        card = Card.parse(answer.actions[0].removeprefix("putback "))
+        said = UI.hint_text(answer.text, answer.actions, answer.data, False).splitlines()
+        assert f"      type: putback {card}" in said
+
+        def after(gone: Card, hand: list[Card] = hand) -> tuple[int, int, int]:
+            rest = list(hand)
+            rest.remove(gone)
+            gains = [out.gain for out in outs(rest, FIVE_COLOUR)]
+            return max_discard(rest, FIVE_COLOUR), sum(gains), len(gains)
+
+        mine, others = after(card), [after(other) for other in set(hand) if other != card]
+        assert all(other[0] <= mine[0] for other in others)
+        rivals = [other for other in others if other[0] == mine[0]]
+        if "(it leaves the most to discard)" in answer.text:
+            assert any(other[0] < mine[0] for other in others)
+        else:
+            assert len(rivals) == len(others)
+        if "(it keeps the most outs)" in answer.text:
+            assert all(other[2] <= mine[2] for other in rivals)
+            assert any(other[1:] < mine[1:] for other in rivals)
+        if "(any card would do as well)" in answer.text or "(the fewest cards" in answer.text:
+            assert all(other[1:] == mine[1:] for other in rivals)

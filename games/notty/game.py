@@ -252,29 +252,10 @@ class NottyMatch:
 def make_hint(hand: Sequence[Card], rules: Rules, put_back: bool = False) -> HintAnswer:
     """The solver's answer for a hand: its best discard, the other optimal ones, and the outs.
 
-    Midway through a draw-and-discard (``put_back``) a card must go back first: the one whose
-    return leaves the most to discard; of those, the one that keeps the most outs (their gains
-    summed: where nothing can be discarded either way, what the hand may still become is all that
-    differs), then the highest that the best discard leaves out."""
+    Midway through a draw-and-discard (``put_back``) a card must go back first (see
+    :func:`_put_back`); the answer's first action puts it back, whatever follows."""
     if put_back and hand:
-        used = {card for group in best_discard(hand, rules) for card in group}
-        worth = {
-            card: (
-                max_discard(rest, rules),
-                sum(out.gain for out in outs(rest, rules)),
-                card not in used,
-                card,
-            )
-            for card in set(hand)
-            for rest in [_without(hand, card)]
-        }
-        card = max(worth, key=worth.__getitem__)
-        most = worth[card][0]
-        why = (
-            "it leaves the most to discard"
-            if any(w[0] < most for w in worth.values())
-            else "it keeps the most outs"
-        )
+        card, why = _put_back(hand, rules)
         then = make_hint(_without(hand, card), rules)
         text = f"put back {card} first ({why}), then: {then.text}"
         return HintAnswer(text=text, actions=(f"putback {card}", *then.actions), data=then.data)
@@ -291,6 +272,54 @@ def make_hint(hand: Sequence[Card], rules: Rules, put_back: bool = False) -> Hin
         text=text,
         actions=tuple("discard " + " ".join(group) for group in groups),
         data=hint_data(best, alternatives, gains, rules),
+    )
+
+
+def _put_back(hand: Sequence[Card], rules: Rules) -> tuple[Card, str]:
+    """The card to put back midway through a draw-and-discard, and a true reason for it.
+
+    The one whose return leaves the most to discard; of those, the one whose return leaves the best
+    outs (their gains summed, then their number: where the put-back changes nothing that can be
+    discarded now, what the hand may still become is what differs); then the one that the fewest
+    other cards could make a group with (:func:`_partners`: keep near-groups together); then one
+    the best discard leaves out, the highest first."""
+    used = {card for group in best_discard(hand, rules) for card in group}
+    worth = {}
+    for card in set(hand):
+        rest = _without(hand, card)
+        gains = [out.gain for out in outs(rest, rules)]
+        worth[card] = (
+            max_discard(rest, rules),
+            sum(gains),
+            len(gains),
+            -_partners(card, rest, rules),
+            card not in used,
+            card,
+        )
+    card = max(worth, key=worth.__getitem__)
+    best = worth[card]
+    rivals = [w for w in worth.values() if w[0] == best[0]]  # as much to discard: the outs decide
+    if any(w[0] < best[0] for w in worth.values()):
+        return card, "it leaves the most to discard"
+    if any(w[1] < best[1] for w in rivals):
+        if all(w[2] <= best[2] for w in rivals):
+            return card, "it keeps the most outs"
+        return card, "it keeps the outs worth the most"
+    if any(w[2] < best[2] for w in rivals):
+        return card, "it keeps the most outs"
+    if any(w[3] < best[3] for w in rivals):
+        return card, "the fewest cards could make a group with it"
+    return card, "any card would do as well"
+
+
+def _partners(card: Card, rest: Sequence[Card], rules: Rules) -> int:
+    """How many different cards of ``rest`` could be in a group with ``card``: its colour within a
+    shortest run of it, or its number in another colour."""
+    return sum(
+        1
+        for other in set(rest)
+        if (other.colour == card.colour and 0 < abs(other.number - card.number) < rules.shortest_run)
+        or (other.number == card.number and other.colour != card.colour)
     )
 
 
