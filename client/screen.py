@@ -142,6 +142,22 @@ async def play(run: Callable[[Terminal], Awaitable[int]]) -> int:
     return code
 
 
+def _with_our_seat(
+    pane: list[tuple[list[Span], int]], ours: list[int], starts: list[int], cut: int
+) -> list[tuple[list[Span], int]]:
+    """The rows a pane too short for its table shows: from ``cut`` on (its end: whose turn, what
+    may be done), but with our own seat's line whole above them if the cut would hide any of it.
+    Only whole lines make room for it, from the top of what is shown, never the last line."""
+    shown = len(pane) - cut
+    if not ours or ours[0] >= cut or len(ours) >= shown:
+        return pane[cut:]
+    room = shown - len(ours)
+    after = [start for start in starts if start > ours[-1] and len(pane) - start <= room]
+    if not after:  # the last line alone takes the room: it stays, as without our seat
+        return pane[cut:]
+    return [pane[row] for row in ours] + pane[after[0] :]
+
+
 def _terminal_width() -> int | None:
     """The width of the terminal the client was run in, once the screen has given it back."""
     try:
@@ -374,20 +390,19 @@ class Screen(Terminal):
             return
         self._put(0, 0, " " * width, curses.A_REVERSE)
         self._status(width)
-        pane, ours = self._pane(width)
+        pane, ours, starts = self._pane(width)
         room = max(0, height - 3)  # the status, the log's rule and the input line
         # The log keeps LEAST_LOG rows if the table fits beside them; else the table takes all but one.
         fits = len(pane) <= room - LEAST_LOG
         pane_height = min(len(pane), room if room <= 1 else room - LEAST_LOG if fits else room - 1)
         if pane_height < len(pane):  # too short for the whole table: its end (your turn), and your seat
             cut = len(pane) - pane_height + (1 if pane_height > 1 else 0)
+            visible = _with_our_seat(pane, ours, starts, cut) if pane_height > 1 else pane[cut:]
+            cut = len(pane) - len(visible)
             more = f"({cut} rows above: a taller window shows the whole table)"
             if len(more) > width:  # cut off, it would break mid-sentence: the count alone fits more
                 more = f"({cut} rows above)"
-            hidden = [pane[row] for row in ours if row < cut]  # our own seat's line stays in sight
-            if hidden and len(hidden) < pane_height - 1:
-                pane = pane[:cut] + hidden + pane[cut + len(hidden) :]
-            pane = ([([Span(more)], curses.A_DIM)] if pane_height > 1 else []) + pane[cut:]
+            pane = ([([Span(more)], curses.A_DIM)] if pane_height > 1 else []) + visible
         for row, (spans, extra) in enumerate(pane[:pane_height]):
             self._put_spans(1 + row, spans, extra)
         rule = 1 + pane_height
@@ -440,26 +455,34 @@ class Screen(Terminal):
         highlighted, over the table; a word when there is no table."""
         return self._pane(width)[0]
 
-    def _pane(self, width: int) -> tuple[list[tuple[list[Span], int]], list[int]]:
-        """The table pane's rows (:meth:`_pane_rows`), and which of them are our own seat's line."""
+    def _pane(self, width: int) -> tuple[list[tuple[list[Span], int]], list[int], list[int]]:
+        """The table pane's rows (:meth:`_pane_rows`), which of them are our own seat's line, and
+        where each line's rows start."""
         session = self.session
         if session is not None and session.arrived and session.table is not None and session.view is None:
             seated = (
                 "its creator's 'start' begins it now, bots taking the empty seats; " if session.token else ""
             )
             waiting = f"table {session.table}: the game has not begun; {seated}'leave' returns to the lobby"
-            return [(row, 0) for row in wrap(parse(waiting), width)], []
+            return [(row, 0) for row in wrap(parse(waiting), width)], [], [0]
         if session is None or session.view is None or self.table is None:
-            return [([Span("not at a table: 'tables' lists them, 'new' makes one, 'help' says more")], 0)], []
+            return (
+                [([Span("not at a table: 'tables' lists them, 'new' makes one, 'help' says more")], 0)],
+                [],
+                [0],
+            )
         last = self.last_action if self.last_action_at == session.table else ()
-        rows = [(row, curses.A_BOLD) for line in last for row in wrap(parse(line), width)]
+        rows: list[tuple[list[Span], int]] = []
         ours: list[int] = []
-        for line in self.table.split("\n"):
+        starts: list[int] = []
+        lines = [(line, curses.A_BOLD) for line in last] + [(line, 0) for line in self.table.split("\n")]
+        for index, (line, look) in enumerate(lines):
             wrapped = wrap(parse(line), width)
-            if _OUR_SEAT.search(plain(line)):
+            if index >= len(last) and _OUR_SEAT.search(plain(line)):
                 ours += range(len(rows), len(rows) + len(wrapped))
-            rows += [(row, 0) for row in wrapped]
-        return rows, ours
+            starts.append(len(rows))
+            rows += [(row, look) for row in wrapped]
+        return rows, ours, starts
 
     def _draw_log(self, top: int, height: int, width: int) -> None:
         if height <= 0:

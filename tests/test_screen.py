@@ -21,7 +21,7 @@ import trio
 from pyte.screens import Margins
 from test_client_session import notty_view, welcomed
 
-from client.screen import LOG_LINES, Screen
+from client.screen import LOG_LINES, Screen, _with_our_seat
 from client.session import Output, Session
 from client.sgr import PLAIN, Span, Style, columns, fit, parse, plain, render, wrap
 from games._ui import ANSI, coloured
@@ -606,6 +606,34 @@ def test_a_window_too_short_for_the_table_still_shows_our_own_seat(server_port: 
         time.sleep(0.5)
     dee.enter("quit")
     assert dee.finish() == 0
+
+
+def test_our_seat_is_kept_by_dropping_whole_lines_never_part_of_the_last_or_of_ours() -> None:
+    """Rows for our seat once took the place of whatever rows came first below the cut: the turn
+    line shown as 'group), end', or our own wrapped line cut to its first rows."""
+
+    def rows(*lines: tuple[str, int]) -> tuple[list[tuple[list[Span], int]], list[int]]:
+        pane, starts = [], []
+        for text, count in lines:
+            starts.append(len(pane))
+            pane += [([Span(f"{text}.{n}")], 0) for n in range(count)]
+        return pane, starts
+
+    def shown(pane: list[tuple[list[Span], int]]) -> list[str]:
+        return [spans[0].text for spans, _ in pane]
+
+    # header, our seat, bob, cy, the turn line over two rows; 4 rows to show
+    pane, starts = rows(("head", 1), ("ann", 1), ("bob", 1), ("cy", 1), ("turn", 2))
+    assert shown(_with_our_seat(pane, [1], starts, len(pane) - 4)) == ["ann.0", "cy.0", "turn.0", "turn.1"]
+    assert shown(_with_our_seat(pane, [1], starts, len(pane) - 3)) == ["ann.0", "turn.0", "turn.1"]
+    # our seat over three rows, the cut inside it: the whole of it, then the end
+    pane, starts = rows(("head", 1), ("ann", 3), ("bob", 1), ("turn", 1))
+    assert shown(_with_our_seat(pane, [1, 2, 3], starts, 1)) == ["ann.0", "ann.1", "ann.2", "bob.0", "turn.0"]
+    assert shown(_with_our_seat(pane, [1, 2, 3], starts, 2)) == ["ann.0", "ann.1", "ann.2", "turn.0"]
+    # no room for our line beside the last: the end alone, as before
+    assert shown(_with_our_seat(pane, [1, 2, 3], starts, 3)) == ["ann.2", "bob.0", "turn.0"]
+    pane, starts = rows(("ann", 1), ("turn", 3))
+    assert shown(_with_our_seat(pane, [0], starts, 1)) == ["turn.0", "turn.1", "turn.2"]
 
 
 def test_tab_again_on_the_same_line_lists_its_options_once(monkeypatch: pytest.MonkeyPatch) -> None:
