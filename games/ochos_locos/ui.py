@@ -166,8 +166,9 @@ class OchosUI:
         if view.result is not None:
             lines.append(game_over_line(view.result.text))
         elif view.legal:
-            empty = body.stock == 0 and {"draw", "take two"} & set(view.legal)
-            lines.append("your turn: " + legal_summary(view.legal) + (EMPTY_STOCK if empty else ""))
+            if body.stock == 0 and {"draw", "take two"} & set(view.legal):  # a line of its own: the
+                lines.append(EMPTY_STOCK)  # turn line lists the legal actions alone, as scripts read it
+            lines.append("your turn: " + legal_summary(view.legal))
         else:
             lines.append(f"{view.names[view.current]} to play")
         return "\n".join(lines)
@@ -257,7 +258,7 @@ def table_line(body: Body, colour: bool) -> str:
 
 
 #: What a draw does when there is nothing to draw: the turn passes.
-EMPTY_STOCK = " (the stock is empty: drawing passes your turn)"
+EMPTY_STOCK = "the stock is empty: drawing, or taking two, takes nothing and passes your turn"
 
 
 def legal_summary(legal: Sequence[str]) -> str:
