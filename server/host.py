@@ -672,7 +672,7 @@ class Host:
                     table.bot_delay = max(table.bot_delay, self.bot_only_delay)
                 self._stirred.add(table.id)
                 seat.bot = table.stand_in_bot
-                self._journal.append(SeatLeft(table.id, session.seat, seat.bot))
+                self._journal.append(SeatLeft(table.id, session.seat, seat.bot, table.moves))
                 if not seat.stand_in:  # the driver marks it, and lets the game know
                     out += self.driver.stand_in(table, session.seat)
         session.table = session.seat = None

@@ -59,6 +59,7 @@ class SeatLeft:
     table: int
     seat: int
     bot: str | None = None  # the bot that plays it now, which the record shows in the seat from now on
+    moves: int | None = None  # the game's moves before it left: where a replay says the bot took over
 
 
 @attrs.frozen

@@ -140,6 +140,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE seats ADD COLUMN resigned_order INTEGER;
     """,
+    # 7: how many of the game's moves came before a seat's player left for good, where a replay
+    # says a bot took over. NULL: before v7 (the time it left, against the moves' times, tells).
+    """
+    ALTER TABLE seats ADD COLUMN left_after INTEGER;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -541,8 +546,9 @@ class Store:
                 )
             case SeatLeft():
                 db.execute(
-                    "UPDATE seats SET left_at = ?, bot = coalesce(?, bot) WHERE game = ? AND seat = ?",
-                    (now, record.bot, record.table, record.seat),
+                    "UPDATE seats SET left_at = ?, left_after = ?, bot = coalesce(?, bot)"
+                    " WHERE game = ? AND seat = ?",
+                    (now, record.moves, record.bot, record.table, record.seat),
                 )
             case AutopilotSet():
                 db.execute(
@@ -607,7 +613,8 @@ class Store:
         game, variant, options, bot_delay, turn_seconds, deal, first, winner, reason, ended_at = row[:10]
         ranking, started, asked = row[10:]
         seats = self._db.execute(
-            "SELECT name, bot, token_hash, left_at, autopilot, resigned_after, resigned_order FROM seats"
+            "SELECT name, bot, token_hash, left_at, autopilot, resigned_after, resigned_order, left_after"
+            " FROM seats"
             " WHERE game = ?"
             " ORDER BY seat",
             (game_id,),
@@ -633,11 +640,12 @@ class Store:
         )
         times = [at for *_, at in rows]
         left = frozenset(index for index, seat in enumerate(seats) if seat[3] is not None)
-        # Moves are stamped as they are written, and so is leaving: those stamped no later came first.
+        # Since v7 a seat records how many moves came before it left. Before, only the time it left
+        # tells: moves are stamped as they are written, so those stamped no later came first.
         left_after = tuple(
             sorted(
                 (
-                    (index, bisect.bisect_right(times, seat[3]))
+                    (index, bisect.bisect_right(times, seat[3]) if seat[7] is None else seat[7])
                     for index, seat in enumerate(seats)
                     if seat[3] is not None
                 ),

@@ -28,7 +28,7 @@ from games.notty.game import NottyMatch
 from protocol import PROTOCOL_VERSION, Act, Error, Hello, Join, Leave, Seated, State
 from server import cli, net
 from server.host import Host
-from server.journal import GameBegun, GameOver, Moved, SavedGame, SeatRecord
+from server.journal import GameBegun, GameOver, Moved, SavedGame, SeatLeft, SeatRecord
 from server.record import dealt, rebuild, replay_move
 from server.replay import print_game, print_games
 from server.store import SCHEMA_VERSION, Store, StoreError
@@ -416,6 +416,39 @@ def test_a_seat_left_for_good_stays_with_its_stand_in(store: Store) -> None:
     seats = again.tables[table].seats
     assert seats[1].stand_in and not seats[0].stand_in
     assert seats[0].dropped_at == 0.0  # the human who did not leave is held for the grace period
+
+
+def test_where_a_seat_left_survives_a_later_move_written_at_the_same_time(tmp_path: Path) -> None:
+    """A leave and the moves after it can be written in one commit, at one time: the record keeps
+    the move count, so the replay's "bob leaves" line is not put after those moves."""
+    store = Store(tmp_path / "notty.db", clock=lambda: 7.0)  # every write stamped alike
+    host = new_host(store)
+    table = seat_two(host, store)
+    play(host, store, table, random.Random(4), 4)
+    played = store.game(table)
+    assert played is not None
+    before = len(played.moves)
+    host.handle(2, Leave(), 0.0)
+    later = [Moved(table, before + n, 0, "end", ()) for n in (1, 2)]
+    store.write([*host.take_journal(), *later])
+    saved = store.game(table)
+    assert saved is not None and len(saved.moves) == before + 2
+    assert saved.left_after == ((1, before),)
+    store.close()
+
+
+def test_a_leave_recorded_without_its_move_count_is_placed_by_its_time(tmp_path: Path) -> None:
+    """Records from before schema 7 hold only when the seat was left."""
+    times = iter([1.0, 2.0, 3.0, 4.0, 5.0])
+    store = Store(tmp_path / "notty.db", clock=lambda: next(times))
+    host = new_host(store)
+    table = seat_two(host, store)  # written at 1.0
+    store.write([Moved(table, 1, 0, "end", ())])  # 2.0
+    store.write([SeatLeft(table, 1)])  # 3.0, as a server before schema 7 wrote it
+    store.write([Moved(table, 2, 1, "end", ())])  # 4.0
+    saved = store.game(table)
+    assert saved is not None and saved.left_after == ((1, 1),)
+    store.close()
 
 
 def test_a_finished_game_is_not_restored_but_can_be_replayed(
