@@ -343,8 +343,11 @@ class Store:
 
     def _open_to_read(self) -> None:
         uri = f"{self.path.resolve().as_uri()}?mode=ro"
-        db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        tidy = self._tidy_reader()
+        db = sqlite3.connect(tidy or uri, uri=True, isolation_level=None, check_same_thread=False)
         try:
+            if tidy:
+                db.execute("PRAGMA query_only = 1")
             try:
                 db.execute("PRAGMA user_version").fetchone()
             except sqlite3.OperationalError as error:
@@ -377,6 +380,21 @@ class Store:
         except BaseException:
             db.close()
             raise
+
+    def _tidy_reader(self) -> str | None:
+        """The URI of a connection that may write but will not (``query_only``), when that is safe.
+
+        A read-only connection to a WAL database makes its -wal and -shm files but cannot remove
+        them, so ``games`` would leave both behind. One that may write removes them as it closes,
+        if it is the last connection (a running server's keeps them). Only when no side file is
+        there yet: then the log is empty, and closing has nothing to copy into the database.
+        """
+        journal = Path(f"{self.path}-journal")
+        if any(side.exists() for side in (*_side_files(self.path), journal)):
+            return None
+        if not (os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK)):
+            return None
+        return f"{self.path.resolve().as_uri()}?mode=rw"
 
     def close(self) -> None:
         self._db.close()

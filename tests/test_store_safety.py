@@ -321,6 +321,32 @@ def test_a_reader_writes_nothing_and_reads_an_older_schema_through_a_copy(tmp_pa
     assert sorted(path.name for path in tmp_path.iterdir()) == ["notty.db"]
 
 
+def test_a_reader_leaves_no_side_files_behind_and_the_database_as_it_was(tmp_path: Path) -> None:
+    """'games' and 'replay' left notty.db-wal and notty.db-shm beside a database no server had open."""
+    db = tmp_path / "notty.db"
+    Store(db).close()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["notty.db"]
+    before = db.read_bytes()
+    reader = Store(db, read_only=True)
+    assert reader.games() == []
+    reader.close()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["notty.db"]
+    assert db.read_bytes() == before
+
+
+def test_a_reader_beside_a_writer_leaves_the_writers_files_and_writes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "notty.db"
+    Store(db).close()
+    writer = Store(db)
+    reader = Store(db, read_only=True)
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        reader._db.execute("CREATE TABLE intruder (x)")
+    reader.close()
+    assert (tmp_path / "notty.db-wal").exists() and (tmp_path / "notty.db-shm").exists()
+    writer.check_writable()  # the writer's files still work
+    writer.close()
+
+
 # -- permissions -------------------------------------------------------------------------------
 
 
