@@ -85,6 +85,16 @@ class Resigned:
 
 
 @attrs.frozen
+class TimedOut:
+    """A seat's turn ran out of time after ``moves`` moves of the game: a bot played the rest of it,
+    which a replay says rather than showing those plays as the person's own."""
+
+    table: int
+    seat: int
+    moves: int
+
+
+@attrs.frozen
 class OptionsChanged:
     """The game's options changed while it was played (Notty: a bot began to play for a person at a
     table with no turn limit, which now has one). The game allows only changes that leave what was
@@ -103,7 +113,7 @@ class GameOver:
     ranking: tuple[tuple[int, ...], ...] = ()
 
 
-Record = GameBegun | Moved | SeatLeft | AutopilotSet | Resigned | OptionsChanged | GameOver
+Record = GameBegun | Moved | SeatLeft | AutopilotSet | Resigned | TimedOut | OptionsChanged | GameOver
 
 
 @attrs.frozen
@@ -119,3 +129,5 @@ class SavedGame:
     resigned: tuple[tuple[int, int], ...] = ()  # (seat, moves before it resigned), in order
     # (seat, moves recorded before its human left), in order: where a replay says a bot took over
     left_after: tuple[tuple[int, int], ...] = ()
+    # (seat, moves before its turn ran out of time), in order: where a bot played the rest of a turn
+    timed_out: tuple[tuple[int, int], ...] = ()

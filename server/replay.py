@@ -100,6 +100,10 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
     for seat, after in saved.left_after:
         bot = begun.seats[seat].bot
         notes.setdefault(after, []).append(f"{match.names[seat]} leaves: {bot or 'a bot'} plays on")
+    for seat, after in saved.timed_out:
+        notes.setdefault(after, []).append(
+            f"{match.names[seat]}'s time runs out: a bot plays the rest of the turn"
+        )
     for move in saved.moves:
         _said(notes.get(move.number - 1, ()), out)
         turn = match.turn

@@ -41,6 +41,7 @@ from .journal import (
     SavedGame,
     SeatLeft,
     SeatRecord,
+    TimedOut,
 )
 
 #: Migration ``i`` takes a database from version ``i`` to ``i + 1``. Never edit one that has
@@ -144,6 +145,16 @@ MIGRATIONS: tuple[str, ...] = (
     # says a bot took over. NULL: before v7 (the time it left, against the moves' times, tells).
     """
     ALTER TABLE seats ADD COLUMN left_after INTEGER;
+    """,
+    # 8: turns that ran out of time, where a bot played the rest: a replay says so. None are known
+    # from before v8.
+    """
+    CREATE TABLE timeouts (
+        game INTEGER NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        after INTEGER NOT NULL           -- the game's moves before the time ran out
+    );
+    CREATE INDEX timeouts_of_game ON timeouts(game);
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -578,6 +589,11 @@ class Store:
                     "UPDATE seats SET resigned_after = ?, resigned_order = ? WHERE game = ? AND seat = ?",
                     (record.moves, record.order, record.table, record.seat),
                 )
+            case TimedOut():
+                db.execute(
+                    "INSERT INTO timeouts (game, seat, after) VALUES (?, ?, ?)",
+                    (record.table, record.seat, record.moves),
+                )
             case OptionsChanged():
                 db.execute(
                     "UPDATE games SET options = ? WHERE id = ?", (_options_text(record.options), record.table)
@@ -678,8 +694,22 @@ class Store:
             if seat[5] is not None
         )
         in_order = tuple((index, after) for after, _, index in resigned)
+        timed_out = tuple(
+            (seat, after)
+            for seat, after in self._db.execute(
+                "SELECT seat, after FROM timeouts WHERE game = ? ORDER BY after, rowid", (game_id,)
+            )
+        )
         return SavedGame(
-            begun, moves, left, over, started, autopilot=autopilot, resigned=in_order, left_after=left_after
+            begun,
+            moves,
+            left,
+            over,
+            started,
+            autopilot=autopilot,
+            resigned=in_order,
+            left_after=left_after,
+            timed_out=timed_out,
         )
 
     def games(self) -> list[GameSummary]:

@@ -20,7 +20,7 @@ import attrs
 from games import ActionError, Bot, Game, Match, Outcome, Settings
 from protocol import MAX_LEGAL, Error, Message, Notice, State, Tables
 
-from .journal import GameBegun, GameOver, Moved, OptionsChanged, Record, SeatRecord
+from .journal import GameBegun, GameOver, Moved, OptionsChanged, Record, SeatRecord, TimedOut
 from .resign import resigned_last
 
 log = logging.getLogger("notty.host")
@@ -453,6 +453,7 @@ class Driver:
                 and now - table.turn_started >= table.turn_seconds
             ):
                 current.auto = True
+                self._journal.append(TimedOut(table.id, match.current, table.moves))
                 if current.conn is not None:
                     message = Error("turn-time", "your time is up: the server plays the rest of this turn")
                     out.append((current.conn, message))

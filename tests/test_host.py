@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import random
 from collections.abc import Mapping
@@ -55,6 +56,7 @@ from protocol import (
     encode_frame,
 )
 from server.host import Host
+from server.replay import print_game
 from server.store import Store
 from server.tables import Seat, Table, states
 
@@ -761,3 +763,23 @@ def test_a_view_lists_at_most_the_legal_actions_the_protocol_carries() -> None:
     assert len(legal) == MAX_LEGAL and legal[0].startswith(("play", "draw"))
     mover.send(Act(legal[0]))  # the view's actions still work
     assert mover.view["turn"] == 2
+
+
+def test_a_replay_says_where_a_turn_ran_out_of_time(tmp_path: Path) -> None:
+    """The bot's plays that finished a timed-out turn read as the person's own."""
+    net = Net()
+    mover = _mover_of_two(net, turn_seconds=10)
+    seat, moves = mover.view["seat"], mover.table.moves
+    name = mover.view["names"][seat]
+    net.tick(11)
+    net.run_bots(limit=20)
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    saved = store.game(mover.table.id)
+    store.close()
+    assert saved is not None and saved.timed_out == ((seat, moves),)
+    out = io.StringIO()
+    print_game(saved, out)
+    lines = out.getvalue().splitlines()
+    at = lines.index(f"      {name}'s time runs out: a bot plays the rest of the turn")
+    assert lines[at + 1].lstrip().startswith(f"{moves + 1}. turn")
