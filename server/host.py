@@ -179,6 +179,7 @@ class Host:
         self._stirred: set[int] = set()
         self.driver = Driver(self._journal, self._stirred, wall_clock)
         self.driver.unattended_delay = bot_only_delay
+        self.driver.unattended_per_address = bot_tables_per_address
         self._listed: tuple[int, Tables] | None = None  # the lobby's list, and driver.listing then
         self._infos: dict[int, tuple[Mapping[str, Any], int]] = {}  # each listed table's entry, checked
 

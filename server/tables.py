@@ -12,6 +12,7 @@ import logging
 import math
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -261,6 +262,8 @@ class Driver:
         self.tables: dict[int, Table] = {}
         #: The least pause between moves when nobody plays their own seat (see :meth:`bot_jobs`).
         self.unattended_delay = 0.0
+        #: How many such tables from one address play at that pace; more share it (None: no cap).
+        self.unattended_per_address: int | None = None
         self.wall_clock = wall_clock  # for how long a game took; play itself runs on the host's clock
         self._journal = journal
         self._stirred = stirred
@@ -366,6 +369,7 @@ class Driver:
         self._stirred.clear()
         if self.closing:
             return jobs
+        unattended: Counter[str | None] | None = None  # unattended games by address, counted if needed
         for table_id in stirred:
             table = self.tables.get(table_id)
             if table is None or not table.running or table.job_out or not table.anyone_here():
@@ -378,13 +382,28 @@ class Driver:
                 # up plays at the table's pace, as its own bots do.
                 delay = table.bot_delay if seat.bot is not None or seat.token_hash is None else 0.0
                 if all(other.unattended for other in table.seats):
-                    # Every person on autopilot or resigned: the game plays unattended and recorded,
-                    # so no faster than a game of bots alone, whatever pace its creator asked for.
-                    delay = max(delay, self.unattended_delay)
+                    # Nobody plays their own seat (bots alone, every person on autopilot, resigned or
+                    # gone): the game plays unattended and recorded, whatever pace its creator asked
+                    # for. An address with more such games than its share slows them all alike, so
+                    # that what it has recorded stays bounded however its tables came to be so.
+                    if unattended is None:
+                        unattended = self._unattended_by_address()
+                    share = self.unattended_per_address
+                    crowd = 1.0  # a restored table's creator is not known: it is no one's to share
+                    if share is not None and table.address is not None:
+                        crowd = max(1.0, unattended[table.address] / share)
+                    delay = max(delay, self.unattended_delay * crowd)
                 bot = table.bots[match.current]
                 view = match.bot_view(match.current)
                 jobs.append(BotJob(table.id, match.current, table.moves, bot, view, delay, table.address))
         return jobs
+
+    def _unattended_by_address(self) -> Counter[str | None]:
+        return Counter(
+            table.address
+            for table in self.tables.values()
+            if table.running and all(seat.unattended for seat in table.seats)
+        )
 
     def close(self) -> None:
         """The server is shutting down: from now on no bot plays, no stand-in starts, and no game is

@@ -963,6 +963,21 @@ def test_a_game_every_person_leaves_to_autopilot_is_paced_as_bots_alone() -> Non
     assert [job.delay for job in host.bot_jobs()] == [0.0]
 
 
+def test_games_left_to_bots_past_the_cap_share_its_pace() -> None:
+    """A table with a person at creation, given up with 'leave' (or left to autopilot), escaped the
+    cap on tables of bots alone: one address ran 8 at full pace, 4 times the moves it may record."""
+    host, send = _recording_host(bot_tables_per_address=2, bot_only_delay=0.25)
+    for conn in range(1, 9, 2):  # 4 tables, each a person and greedy, each kept by a watcher
+        table = send(conn, notty_table("classic", 2, ("greedy",), bot_delay_ms=0), 0.0)[0].table
+        assert isinstance(send(conn + 1, Watch(table), 0.0)[0], Watching)
+        send(conn, Leave(), 0.0)
+    jobs = host.bot_jobs()
+    assert len(jobs) == 4 and {job.delay for job in jobs} == {0.5}  # twice the pace's pause: 2 to share 1
+    table = send(10, notty_table("classic", 2, ("greedy",), bot_delay_ms=0), 0.0)[0].table
+    send(10, Autopilot(True), 0.0)  # another address: its own share, at the usual pace
+    assert [job.delay for job in host.bot_jobs() if job.table == table] == [0.25]
+
+
 def test_requests_sent_back_to_back_seat_a_connection_at_one_table_only() -> None:
     host, send = _recording_host()
     assert isinstance(send(1, notty_table("classic", 2), 0.0)[0], Seated)
