@@ -96,6 +96,45 @@ class TokenBucket:
         return False
 
 
+#: The server log's lines about one address's connections: a burst, then so many a second. A
+#: client that connects and closes in a loop wrote two lines a connection, 660 KiB a second.
+LOG_LINES_BURST = 30
+LOG_LINES_RATE = 1.0
+#: Addresses whose log allowance is kept before those grown back in full are forgotten.
+LOG_ADDRESSES = 4096
+
+
+class LogAllowance:
+    """How many lines the log may still say about each address's connections (see above).
+
+    :meth:`take` says whether a line may be written and how many were left out since the last
+    one, for that line to say so: what one client can make the log grow by stays bounded.
+    """
+
+    def __init__(self, rate: float = LOG_LINES_RATE, burst: int = LOG_LINES_BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self._buckets: dict[str, TokenBucket] = {}
+        self._left_out: dict[str, int] = {}
+
+    def take(self, address: str, now: float) -> int | None:
+        """``None``: leave this line out. Else the lines left out before it (0 for none)."""
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            if len(self._buckets) >= LOG_ADDRESSES:
+                self._forget(now)
+            bucket = self._buckets[address] = TokenBucket(self.rate, self.burst)
+        if not bucket.take(now):
+            self._left_out[address] = self._left_out.get(address, 0) + 1
+            return None
+        return self._left_out.pop(address, 0)
+
+    def _forget(self, now: float) -> None:
+        """An address with its whole allowance back and nothing left out is like a new one."""
+        for address, bucket in list(self._buckets.items()):
+            if bucket.full(now) and address not in self._left_out:
+                del self._buckets[address]
+
+
 #: How much of an IPv6 address one remote machine may be taken to own: its network's /64.
 IPV6_PREFIX = 64
 

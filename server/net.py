@@ -42,7 +42,7 @@ from protocol import (
 
 from .host import HintJob, Host
 from .journal import GameBegun, Record
-from .limits import DEFAULT_LIMITS, MAX_REFUSALS, Limits, TokenBucket, counted_address
+from .limits import DEFAULT_LIMITS, MAX_REFUSALS, Limits, LogAllowance, TokenBucket, counted_address
 from .sockets import ACCEPT_SHORTAGES, LINGER_BYTES, Backlogs, NonBlockingSocket
 from .store import Store
 from .tables import BotJob, Outgoing
@@ -140,6 +140,7 @@ class NottyServer:
         self._commit_wanted = trio.Event()
         self._list_frame = ListFrame()
         self._stopping = False  # shutting down: a connection that arrives now is turned away
+        self._log_lines = LogAllowance()  # what the log may say about each address's connections
 
     async def serve(
         self,
@@ -230,18 +231,18 @@ class NottyServer:
             peer = address = "?"
         limits = self.limits
         if self._stopping:
-            await self._turn_away(stream, peer, Error("shutting-down", SHUTTING_DOWN))
+            await self._turn_away(stream, peer, address, Error("shutting-down", SHUTTING_DOWN))
             return
         if len(self.links) >= limits.max_connections:
             text = f"the server is full ({limits.max_connections} connections): try again later"
-            await self._turn_away(stream, peer, Error("server-full", text))
+            await self._turn_away(stream, peer, address, Error("server-full", text))
             return
         if self._from[address] >= limits.connections_per_address:
             text = (
                 f"{self._from[address]} connections from {address} are open, the most one address may have: "
                 "close one first"
             )
-            await self._turn_away(stream, peer, Error("too-many-connections", text))
+            await self._turn_away(stream, peer, address, Error("too-many-connections", text))
             return
         now = trio.current_time()
         link = Link(
@@ -257,7 +258,7 @@ class NottyServer:
         self.links[link.id] = link
         self._from[address] += 1
         self.host.connect(link.id, address)
-        log.info("connection %d from %s", link.id, peer)
+        self._log(address, logging.INFO, "connection %d from %s", link.id, peer)
         try:
             async with trio.open_nursery() as nursery:
                 link.scope = nursery.cancel_scope
@@ -278,11 +279,11 @@ class NottyServer:
                 del self._from[address]
             self._dispatch(self._ask(self.host.disconnect, link.id, trio.current_time()))
             self._run_bots()
-            log.info("connection %d closed", link.id)
+            self._log(address, logging.INFO, "connection %d closed", link.id)
 
-    async def _turn_away(self, stream: trio.SocketStream, peer: object, error: Error) -> None:
+    async def _turn_away(self, stream: trio.SocketStream, peer: object, address: str, error: Error) -> None:
         """Refuse a connection over a limit before the host ever hears of it."""
-        log.warning("connection from %s refused: %s", peer, error.code)
+        self._log(address, logging.WARNING, "connection from %s refused: %s", peer, error.code)
         protocol = Connection(Sender.SERVER)
         data = protocol.send(error) + protocol.send(Goodbye(error.message))
         try:
@@ -388,7 +389,13 @@ class NottyServer:
             return True
         link.refusals += 1
         if link.refusals >= MAX_REFUSALS:
-            log.info("connection %d: %d messages over the rate in a row: closed", link.id, link.refusals)
+            self._log(
+                link.address,
+                logging.INFO,
+                "connection %d: %d messages over the rate in a row: closed",
+                link.id,
+                link.refusals,
+            )
             self._close(link, Error("rate-limit", f"{text}; {MAX_REFUSALS} refused in a row: goodbye"))
         else:
             self._queue(link, Error("rate-limit", f"{text}; this one was ignored"))
@@ -433,11 +440,23 @@ class NottyServer:
             error = Error("idle-timeout", f"nothing heard from you for {took} (send ping)")
         else:
             error = Error("hello-timeout", f"no hello within {took} of connecting")
-        log.info("connection %d: %s", link.id, error.code)
+        self._log(link.address, logging.INFO, "connection %d: %s", link.id, error.code)
         self._close(link, error)
 
+    def _log(self, address: str, level: int, message: str, *args: object) -> None:
+        """A line about one of ``address``'s connections, if the log may still say one (see
+        :class:`~server.limits.LogAllowance`); the next one written says how many were left out."""
+        left_out = self._log_lines.take(address, trio.current_time())
+        if left_out is None:
+            return
+        if left_out:
+            message += " (%d line%s about %s left out before this one)"
+            args = (*args, left_out, "" if left_out == 1 else "s", address)
+        log.log(level, message, *args)
+
     def _refuse(self, link: Link, error: ProtocolError) -> None:
-        log.info("connection %d: %s (%s)", link.id, error.code, "fatal" if error.fatal else "refused")
+        fate = "fatal" if error.fatal else "refused"
+        self._log(link.address, logging.INFO, "connection %d: %s (%s)", link.id, error.code, fate)
         reply = Error(error.code, _printable(error.message))
         if error.fatal:
             self._close(link, reply)
@@ -542,7 +561,7 @@ class NottyServer:
             log.exception("connection %d: could not send %s", link.id, message.TYPE)
             return
         if not link.socket.send(data):
-            log.warning("connection %d is not reading: dropped", link.id)
+            self._log(link.address, logging.WARNING, "connection %d is not reading: dropped", link.id)
             link.socket.close()
         elif isinstance(message, Goodbye):
             self._finish(link)

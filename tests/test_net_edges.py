@@ -33,7 +33,7 @@ from protocol import (
     encode_frame,
 )
 from server.host import Host
-from server.limits import MAX_REFUSALS, Limits
+from server.limits import LOG_LINES_BURST, MAX_REFUSALS, Limits, LogAllowance
 from server.net import FLUSH_SECONDS, NottyServer
 from server.sockets import NonBlockingSocket
 
@@ -330,3 +330,48 @@ async def test_a_connection_turned_away_at_a_cap_reads_why_whatever_it_sent(star
             assert [type(m) for m in heard] == [Error, Goodbye] and heard[0].code == "server-full"
     finally:
         holder.close()
+
+
+# -- what the log says about one address ---------------------------------------------------------
+
+
+def _connect_and_close(port: int, times: int) -> None:
+    for _ in range(times):
+        socket.create_connection(("127.0.0.1", port)).close()
+
+
+async def test_connecting_in_a_loop_grows_the_log_only_so_far(
+    start: Start, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two lines a connection, with no cap on how fast one address connects: a client closing and
+    opening in a loop grew the log by 660 KiB a second."""
+    port = await start(Limits())
+    caplog.set_level("INFO", logger="notty.server")
+    await trio.to_thread.run_sync(_connect_and_close, port, 300)
+    with trio.move_on_after(5):
+        while len(server_lines := _connection_lines(caplog)) < LOG_LINES_BURST:
+            await trio.sleep(0.01)
+    await trio.sleep(0.2)
+    server_lines = _connection_lines(caplog)
+    assert LOG_LINES_BURST <= len(server_lines) <= LOG_LINES_BURST + 10  # 600 without the allowance
+    await trio.sleep(1.1)  # a line's worth comes back: the next says how many were left out
+    await trio.to_thread.run_sync(_connect_and_close, port, 1)
+    with trio.move_on_after(5):
+        while not any("left out before this one" in line for line in _connection_lines(caplog)):
+            await trio.sleep(0.01)
+    (summary,) = [line for line in _connection_lines(caplog) if "left out before this one" in line]
+    said = re.search(r"\((\d+) lines about 127\.0\.0\.1 left out", summary)
+    assert said is not None and int(said[1]) + len(server_lines) >= 600 - 10
+
+
+def _connection_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [record.getMessage() for record in caplog.records if record.getMessage().startswith("connection")]
+
+
+def test_the_log_allowance_is_a_burst_then_a_rate_and_counts_what_it_left_out() -> None:
+    lines = LogAllowance(rate=1.0, burst=3)
+    assert [lines.take("a", 0.0) for _ in range(5)] == [0, 0, 0, None, None]
+    assert lines.take("b", 0.0) == 0  # each address has its own
+    assert lines.take("a", 0.5) is None
+    assert lines.take("a", 1.5) == 3  # one line back: it says three were left out
+    assert lines.take("a", 1.5) is None
