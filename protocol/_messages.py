@@ -31,6 +31,8 @@ DEFAULT_PORT = 4008
 
 #: The most seats a table may have, in any game.
 MAX_SEATS = 8
+#: Watchers of one table: the table list carries the count, within this bound.
+MAX_SPECTATORS = 10_000
 #: The most legal actions a view lists; a game may allow more, which a player can still type.
 MAX_LEGAL = 1000
 TABLE_ID = Int(1, 2**31 - 1)
@@ -264,7 +266,7 @@ TABLE_INFO = Map(
         "seats": List(SEAT_INFO, MAX_SEATS),
         "started": Bool(),
         "over": Bool(),
-        "spectators": Int(0, 10_000),
+        "spectators": Int(0, MAX_SPECTATORS),
         "turn_seconds": Int(0, 3600),
         "options": OPTIONS,
         # The turn of a game under way (nil otherwise), and the seats a bot plays now: its own, or a

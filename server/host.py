@@ -25,6 +25,7 @@ from games import GAMES, ActionError, Game, HintAnswer, SettingsError, bot_defau
 from protocol import (
     MAX_FRAME,
     MAX_NAME,
+    MAX_SPECTATORS,
     PROTOCOL_VERSION,
     TABLE_INFO,
     Act,
@@ -620,6 +621,11 @@ class Host:
         return out
 
     def _watch(self, conn: ConnId, session: Session, table: Table) -> list[Outgoing]:
+        if len(table.spectators) >= MAX_SPECTATORS:  # the table list could not say how many more
+            raise Refusal(
+                "too-many-watchers",
+                f"table {table.id} has {MAX_SPECTATORS} watchers, the most a table may have",
+            )
         table.spectators.add(conn)
         self._stirred.add(table.id)
         session.table, session.seat = table.id, None

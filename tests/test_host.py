@@ -23,6 +23,7 @@ from protocol import (
     MAX_LEGAL,
     MAX_NAME,
     MAX_SEATS,
+    MAX_SPECTATORS,
     PROTOCOL_VERSION,
     Act,
     AskHint,
@@ -783,3 +784,21 @@ def test_a_replay_says_where_a_turn_ran_out_of_time(tmp_path: Path) -> None:
     lines = out.getvalue().splitlines()
     at = lines.index(f"      {name}'s time runs out: a bot plays the rest of the turn")
     assert lines[at + 1].lstrip().startswith(f"{moves + 1}. turn")
+
+
+def test_a_table_takes_as_many_watchers_as_the_table_list_can_count() -> None:
+    """Past 10,000 watchers of one table, every 'tables' failed: the list's count is bounded."""
+    net = Net()
+    ann = net.client("ann")
+    table = ann.send(notty("classic", 2))[0].table
+    host = net.host
+    for conn in range(1000, 1000 + MAX_SPECTATORS):
+        host.connect(conn)
+        host.handle(conn, Hello(PROTOCOL_VERSION, "w"), 0.0)
+        host.handle(conn, Watch(table), 0.0)
+    eve = net.client("eve")
+    (refused,) = eve.send(Watch(table))
+    assert isinstance(refused, Error) and refused.code == "too-many-watchers"
+    assert refused.message == f"table {table} has 10000 watchers, the most a table may have"
+    (listed,) = eve.send(ListTables())
+    assert isinstance(listed, Tables) and listed.tables[0]["spectators"] == MAX_SPECTATORS
