@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import tracemalloc
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import combinations
@@ -19,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.huxxy import COPIES, JOKER, SUITS, Card, score, valid_group
+from solver.huxxy import unlimited
 from solver.huxxy.unlimited import Placement, clear_caches, most_placed
 
 
@@ -294,3 +296,24 @@ def test_the_ilp_agrees_on_bench_positions() -> None:
         answer = most_placed(case.hand, case.table)
         assert ilp.ilp_most_placed(case.hand, case.table) == (len(answer.placed), answer.points)
         assert_partition(case.hand, case.table, answer)
+
+
+def test_the_tables_kept_between_calls_stay_within_a_server_s_memory() -> None:
+    """Any client grows them (hints, bots' turns): at 500,000 entries they could take 360 MB. What
+    the calls leave behind (every table they keep, so an overestimate) is scaled to a full one."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    bench_positions = importlib.import_module("huxxy_positions")
+    cases = bench_positions.positions(40, 2201) + bench_positions.positions(40, 2201, jokers=True)
+    clear_caches()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for case in cases:
+            most_placed(case.hand, case.table)
+        grown = tracemalloc.get_traced_memory()[0] - before
+        entries = len(unlimited._STEPS)
+    finally:
+        tracemalloc.stop()
+        clear_caches()
+    assert entries > 1000
+    assert grown / entries * unlimited.STEPS_LIMIT < 96 << 20  # at its fullest, under 96 MiB (was 620)
