@@ -429,7 +429,8 @@ class Host:
                 (conn, Error("version", f"this server speaks version {PROTOCOL_VERSION}")),
                 (conn, Goodbye("version")),
             ]
-        session.name = hello.name
+        # Spaces the protocol allows but nobody sees ("ann " beside "ann", "ann  b"): one between words.
+        session.name = " ".join(hello.name.split())
         out: list[Outgoing] = [(conn, self._welcome)]
         if hello.token is None:
             return out

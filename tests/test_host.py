@@ -802,3 +802,14 @@ def test_a_table_takes_as_many_watchers_as_the_table_list_can_count() -> None:
     assert refused.message == f"table {table} has 10000 watchers, the most a table may have"
     (listed,) = eve.send(ListTables())
     assert isinstance(listed, Tables) and listed.tables[0]["spectators"] == MAX_SPECTATORS
+
+
+def test_names_differing_only_in_spaces_nobody_sees_are_told_apart() -> None:
+    """'ann' and 'ann ' sat at one table, as two players nobody could tell apart."""
+    net = Net()
+    ann, other = net.client("ann"), net.client("ann ")
+    table = ann.send(notty("classic", 3))[0].table
+    other.send(Join(table))
+    spaced = net.client("bo   b")
+    spaced.send(Join(table))
+    assert ann.view["names"] == ("ann", "ann-2", "bo b")
