@@ -14,11 +14,24 @@ from collections.abc import Callable
 
 def _run(program: str) -> int:
     try:
-        main: Callable[[], int] = importlib.import_module(program).main
-        return main()
-    except* KeyboardInterrupt:  # in the imports, or before the program catches it itself
-        pass
+        try:
+            main: Callable[[], int] = importlib.import_module(program).main
+            return main()
+        except* KeyboardInterrupt:  # in the imports, or before the program catches it itself
+            pass
+    except BaseExceptionGroup as group:
+        # What an interrupt left of a group (Trio's tasks raise together): an exit raised beside it
+        # ends the program as that exit would alone, not as a traceback of the group.
+        exits, others = group.split(SystemExit)
+        if exits is None or others is not None:
+            raise
+        raise _first(exits) from None
     return 130
+
+
+def _first(group: BaseExceptionGroup[SystemExit]) -> SystemExit:
+    leaf = group.exceptions[0]
+    return leaf if isinstance(leaf, SystemExit) else _first(leaf)
 
 
 def server() -> int:

@@ -53,6 +53,35 @@ def test_an_interrupt_while_the_program_imports_ends_it_with_130(
     assert capsys.readouterr() == ("", "")
 
 
+class _Program:
+    """A program whose main raises ``raised``, as if imported."""
+
+    def __init__(self, raised: BaseException) -> None:
+        self.raised = raised
+
+    def main(self) -> NoReturn:
+        raise self.raised
+
+
+def test_an_exit_raised_beside_an_interrupt_ends_the_program_as_that_exit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Trio's tasks raise together: a Ctrl-C while the program exits left a group's traceback."""
+    both = BaseExceptionGroup("tasks", [KeyboardInterrupt(), BaseExceptionGroup("inner", [SystemExit(3)])])
+    monkeypatch.setattr(importlib, "import_module", lambda name: _Program(both))
+    with pytest.raises(SystemExit) as ended:
+        entry.server()
+    assert ended.value.code == 3 and not isinstance(ended.value, BaseExceptionGroup)
+
+
+def test_an_error_raised_beside_an_interrupt_keeps_its_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    both = BaseExceptionGroup("tasks", [KeyboardInterrupt(), SystemExit(3), ValueError("a bug")])
+    monkeypatch.setattr(importlib, "import_module", lambda name: _Program(both))
+    with pytest.raises(BaseExceptionGroup) as raised:
+        entry.server()
+    assert {type(error) for error in raised.value.exceptions} == {SystemExit, ValueError}
+
+
 @pytest.mark.parametrize("script", sorted(SCRIPTS))
 def test_ctrl_c_just_after_a_script_starts_prints_no_traceback(script: str, tmp_path: Path) -> None:
     """As the generated script runs it, from its first import; the interrupt at several moments, from
