@@ -22,6 +22,7 @@ MOST_SHOWN = 40
 class GenericUI:
     variant_noun = "variant"
     default_bot = None
+    default_seats = None
     number_words: Mapping[str, NumberWord] = {}
 
     def __init__(self, info: GameInfo) -> None:

@@ -42,8 +42,8 @@ def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
     if rest and is_number(rest[0]):
         seats = int(rest.pop(0))
         others = rest  # what sits in the other seats
-    else:  # no count: one seat each for the players named, and one for you
-        seats, others = (len(rest) + 1 if rest else low), rest
+    else:  # no count: one seat each for the players named, and one for you; else the game's own
+        seats, others = (len(rest) + 1 if rest else min(max(ui.default_seats or low, low), high)), rest
     if not low <= seats <= high:  # before anything is built for that many seats
         raise ValueError(f"a {variant} table has {range_text(low, high)} seats")
     if not others and bot is not None:

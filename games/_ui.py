@@ -92,6 +92,12 @@ class GameUI(Protocol):
         ...
 
     @property
+    def default_seats(self) -> int | None:
+        """The seats ``new`` makes when told no number and no players, as the game's rules say
+        (huxxy: 4); ``None``: the fewest its variant allows. Kept within what the variant allows."""
+        ...
+
+    @property
     def number_words(self) -> Mapping[str, NumberWord]:
         """Words for ``new`` besides the options' own names: ``{"limit": NumberWord(...)}``."""
         ...

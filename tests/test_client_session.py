@@ -194,6 +194,23 @@ def test_new_plays_any_game_the_server_lists(line: str, expected: CreateTable) -
 
 
 @pytest.mark.parametrize(
+    ("line", "expected"),
+    [  # huxxy: "4 players (a table may also be created for 2 or 3)"; Ochos Locos: "3 players by default"
+        ("new huxxy", table("huxxy", 4, ["greedy"] * 3, game="huxxy")),
+        ("new huxxy-jokers", table("huxxy-jokers", 4, ["greedy"] * 3, game="huxxy")),
+        ("new huxxy 2", table("huxxy", 2, ["greedy"], game="huxxy")),
+        ("new huxxy expert", table("huxxy", 2, ["expert"], game="huxxy")),  # the players named: theirs
+        ("new ochos-locos", table("part4", 3, ["rule"] * 2, game="ochos-locos")),
+        ("new part1", table("part1", 3, ["rule"] * 2, game="ochos-locos")),
+    ],
+)
+def test_new_alone_makes_the_table_the_games_rules_call_for(line: str, expected: CreateTable) -> None:
+    """'new huxxy' made a table for two, the fewest the game allows, where its rules say four."""
+    hosted = (NOTTY, describe(GAMES["huxxy"]), describe(GAMES["ochos-locos"]))
+    assert welcomed(*hosted).typed(line).messages == (expected,)
+
+
+@pytest.mark.parametrize(
     ("line", "says"),
     [
         ("new notty parlour", "one game, please, not notty and parlour"),

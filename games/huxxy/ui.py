@@ -44,8 +44,9 @@ HELP = """\
   new huxxy [VARIANT] [SEATS] [BOT|human...]
                       e.g. 'new huxxy 4 greedy expert random'; VARIANT is
                       huxxy (the default) or huxxy-jokers (two jokers join the
-                      packs); 2 to 4 seats; bots are greedy (the default: the
-                      solver's best turn), expert and random
+                      packs); 2 to 4 seats (4 if you give no number and name
+                      no players); bots are greedy (the default: the solver's
+                      best turn), expert and random
   play CARD... [to GROUP]
                       cards from your hand: 'play 7H 8S 9H' starts a new group
                       with them, 'play 7H to 3' adds to group 3 ('to new': a
@@ -103,6 +104,7 @@ class HuxxyUI:
     help = HELP
     variant_noun = "variant"
     default_bot = "greedy"
+    default_seats = MAX_PLAYERS  # "4 players (a table may also be created for 2 or 3)"
     number_words: Mapping[str, NumberWord] = MappingProxyType({})
 
     def commands(self, view: TableView | None) -> tuple[str, ...]:

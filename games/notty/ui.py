@@ -109,6 +109,7 @@ class NottyUI:
     help = HELP
     variant_noun = "preset"
     default_bot = "expert"
+    default_seats = None  # the rules name no number: the fewest, a game against one bot
     number_words: Mapping[str, NumberWord] = MappingProxyType(
         {
             "limit": NumberWord("turn_limit", 0, "a number of turns", 200),
