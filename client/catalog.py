@@ -104,7 +104,8 @@ def table_line(info: Mapping[str, Any], catalog: Catalog, here: int | None) -> s
         status = f"playing turn {info['turn']}"
     present = info["spectators"] or any(seat["connected"] and seat["bot"] is None for seat in info["seats"])
     if status.startswith("playing") and not present:  # a bot's seat counts as connected: nobody else is
-        status = status.replace("playing", "paused at", 1) + " (its bots play while someone is there)"
+        waits = "its bots play while someone is there" if bots else "it goes on when its players are back"
+        status = status.replace("playing", "paused at", 1) + f" ({waits})"
     free = not info["started"] and any(seat["name"] is None for seat in info["seats"])
     then = f"'join {info['table']}'" if free else f"'watch {info['table']}'"
     if info["table"] == here:

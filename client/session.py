@@ -392,7 +392,10 @@ class Session:
             return "usage: join TABLE [SEAT]: no table listed last waits for players ('tables' lists them)"
         numbers = [str(table) for table in self.waiting]
         tables = ", ".join(numbers[:-1]) + f" and {numbers[-1]}"
-        return f"join which table? {tables} wait for players: 'join {numbers[0]}', say"
+        if len(numbers) > 3:
+            return f"join which table? {tables} wait for players: type 'join {numbers[0]}', for one"
+        commands = ", ".join(f"'join {number}'" for number in numbers[:-1]) + f" or 'join {numbers[-1]}'"
+        return f"join which table? {tables} wait for players: type {commands}"
 
     def _table_line(self, info: Mapping[str, Any]) -> str:
         return table_line(info, self.catalog or Catalog(()), self.table)

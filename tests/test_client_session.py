@@ -391,7 +391,14 @@ def test_join_alone_takes_the_one_table_waiting_for_players_or_says_which() -> N
     session.sending(ListTables())
     session.receive(Tables([table_info(3, ["bob", None]), table_info(5, [None, None])]))
     said = session.typed("JOIN")
-    assert said.messages == () and said.say == "join which table? 3 and 5 wait for players: 'join 3', say"
+    assert (
+        said.messages == ()
+        and said.say == "join which table? 3 and 5 wait for players: type 'join 3' or 'join 5'"
+    )
+    session.sending(ListTables())
+    session.receive(Tables([table_info(number, [None, None]) for number in (3, 5, 6, 8)]))
+    said = session.typed("join")
+    assert said.say == "join which table? 3, 5, 6 and 8 wait for players: type 'join 3', for one"
 
 
 def test_join_alone_goes_by_the_lists_asked_for_not_news_of_our_own_table() -> None:

@@ -420,6 +420,14 @@ def test_the_lobby_line_marks_bot_seats_and_the_turn() -> None:
     )
     watched = {**gone, "spectators": 1}  # someone watches: its bots play
     assert "playing turn 12, seats:" in table_line(watched, Catalog(()), None)
+    people = {
+        **gone,
+        "seats": [{**seat, "bot": None, "connected": False} for seat in info["seats"]],
+        "bots": [],
+    }
+    assert "paused at turn 12 (it goes on when its players are back), seats:" in table_line(  # no bots
+        people, Catalog(()), None
+    )
 
 
 def test_the_client_lists_tables_oldest_first_whatever_order_they_come_in() -> None:

@@ -246,7 +246,7 @@ def rules_text(variant: str | None) -> str:
     if jokers:
         which = "the two jokers" if only else "two jokers (huxxy-jokers)"
         lines += [
-            f"  {which}, written XX: one a group at most, as a card",
+            f"  {which}, written XX: at most one to a group, as a card",
             "    the group lacks that makes it valid; 0 towards an opening, 48 left in a hand",
         ]
     lines += [
