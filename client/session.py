@@ -162,6 +162,8 @@ class Session:
             if len(self.waiting) != 1:  # the one table that waits for players, or say which
                 return Reply(say=self._which_to_join(), refused=True)
             line = f"join {self.waiting[0]}"
+        if self.resigned and [word.lower() for word in line.split()[:1]] == ["resign"]:  # done already
+            return Reply(say=f"already done: {RESIGNED}", refused=True)
         # A seat already given up to a bot (we resigned) needs no warning before 'leave'.
         armed = "leave" if self.resigned and self._armed is None else self._armed
         ui, seats = self.game_ui(), self._seats_of

@@ -748,3 +748,6 @@ def test_a_player_who_resigned_is_told_of_the_bot_in_their_seat_in_their_own_wor
         session.no_turn_to_come()
         == "you resigned: a bot plays your seat to the end ('leave' returns to the lobby)"
     )
+    for again in ("resign", "resign yes"):  # asked to confirm again, as if it were still to do
+        reply = session.typed(again)
+        assert reply.refused and reply.messages == () and reply.say.startswith("already done: you resigned")
