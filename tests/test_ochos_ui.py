@@ -182,7 +182,7 @@ def test_an_eights_colour_may_be_typed_as_its_name() -> None:
     with pytest.raises(CommandError) as refused:
         UI.action("play", ["G8"], view)
     assert str(refused.value).endswith("play G8 R, Y, G or B, or red, yellow, green or blue")
-    with pytest.raises(CommandError, match="G3 names no colour now"):
+    with pytest.raises(CommandError, match="only an 8 names a colour: play G3"):
         UI.action("play", ["G3", "red"], view)
     assert "'play R8 yellow'" in UI.help and "red, yellow, green or" in UI.help
     assert "'play R8 yellow'" in UI.rules("part3") and "'play R8 yellow'" not in UI.rules("part1")
@@ -209,7 +209,7 @@ def test_actions_are_checked_against_the_legal_ones_at_our_turn() -> None:
     assert UI.action("play", ["G8", "y"], view) == "play G8 Y"
     for args, says in [
         (["G8"], "name a colour after the 8: play G8 R, Y, G or B"),
-        (["G3", "R"], "G3 names no colour now: play G3"),
+        (["G3", "R"], "only an 8 names a colour: play G3"),
         (["R2"], "you hold no R2"),
         (["R1"], "R1 cannot be played now; you may play G3, play G8 COLOUR"),
         (["Q1"], "'Q1' is not a card"),

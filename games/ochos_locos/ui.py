@@ -314,7 +314,9 @@ def _play(args: Sequence[str], view: TableView | None) -> str:
     if any(action.startswith(f"{text} ") for action in view.legal):
         raise CommandError(f"name a colour after the 8: play {card} {COLOUR_WORDS}")
     if len(args) == 2 and f"play {card}" in view.legal:
-        raise CommandError(f"{card} names no colour now: play {card}")
+        # An 8 names none as the last card, or where the rules have no naming eights; no other card ever.
+        why = f"{card} names no colour now" if card.number == EIGHT else "only an 8 names a colour"
+        raise CommandError(f"{why}: play {card}")
     raise CommandError(f"{card} cannot be played now; you may {legal_summary(view.legal)}")
 
 
