@@ -822,7 +822,7 @@ def folded_name(text: str) -> str:
     for char in unicodedata.normalize("NFKD", text):  # 'é' becomes 'e' and an accent, which goes
         if _acceptable(name + char):
             name += char
-    return name.rstrip(" ")  # a space dropped after it ('ann 李') would not show
+    return " ".join(name.split())  # spaces left by what was dropped ('ann 李', 'Zoë ☃ the') would not show
 
 
 def _acceptable(name: str) -> bool:

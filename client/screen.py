@@ -432,7 +432,7 @@ class Screen(Terminal):
             seat = f"seat {view.seat + 1}" if view.seat is not None else "watching"
             game = game_and_variant(view.game, view.variant)  # a variant named as its game: once
             parts += [(game, 2), (f"table {session.table}", 3), (turn, 5)]
-            parts.append((f"{session.name}, {seat}", 4))
+            parts.append((f"{session.known_as()}, {seat}", 4))
             if view.over:
                 whose, look = "game over", curses.A_REVERSE | curses.A_BOLD
             elif session.my_turn():

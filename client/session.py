@@ -130,6 +130,7 @@ class Session:
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
         self.resigned = False  # we resigned the game at our table: a bot plays our seat
+        self._told_known_as: tuple[int, str] | None = None  # the table and name we were told we play as
         # This connection's hello offered a seat token: the server's answer to it (seated, or
         # bad-token with the list of tables) is where we arrive, not the arrival's list.
         self.offered_seat = False
@@ -278,6 +279,8 @@ class Session:
                 shown = self._state(table, view, events)
                 read = self.view is not before  # a view this client could not read changes nothing
                 over = read and view["result"] is not None
+                if read:
+                    shown = self._known_as(table, shown)
                 return shown.adding(end_summary(view)) if over else shown
             case Hint(text, actions, data):
                 return Output((self._hint(text, actions, data),))
@@ -366,6 +369,23 @@ class Session:
             happened = tuple(f"  {event['text']}" for event in events if event.get("text"))
         table_text = bare if self.colour else ui.state_text(table, view, (), True, width)
         return Output((text,), log=happened, table=table_text)
+
+    def known_as(self) -> str:
+        """The name we play under at our table: ours, or the one the server gave us there (``ann-2``,
+        where another player had ours); the full screen's status line shows it."""
+        view = self.view
+        if view is not None and view.seat is not None and view.seat < len(view.names):
+            return view.names[view.seat]
+        return self.name
+
+    def _known_as(self, table: int, shown: Output) -> Output:
+        """Say once, at a table where the server gave us another name than ours, which one: the
+        others name us by it (Notty's 'steal ann-2')."""
+        name = self.known_as()
+        if name == self.name or self._told_known_as == (table, name):
+            return shown
+        self._told_known_as = (table, name)
+        return shown.adding([f"you play as '{name}' at this table (another player there has your name)"])
 
     def table_text(self) -> str | None:
         """The table as it stands, in colour, laid out for the terminal's width now (the full screen

@@ -728,6 +728,20 @@ def test_the_end_summary_says_a_win_a_loss_a_shared_first_place_or_a_draw_once(
     assert end_summary(notty_view(result=result, legal=[], seat=seat, names=names)) == [says]
 
 
+def test_a_player_given_another_name_at_a_table_is_told_it_once() -> None:
+    """The server seats a second 'ann' as 'ann-2': the others steal from 'ann-2', and the full
+    screen's status line said 'ann'."""
+    session = welcomed()
+    view = notty_view(names=["ann", "ann-2"], seat=1, current=0)
+    told = "you play as 'ann-2' at this table (another player there has your name)"
+    assert told in seated(session, view)
+    assert session.known_as() == "ann-2"
+    assert told not in shown(session, State(3, view, ()))  # once
+    mine = welcomed()
+    assert not any("you play as" in line for line in seated(mine, notty_view(names=["ann", "bob"], seat=0)))
+    assert mine.known_as() == "ann"
+
+
 def test_a_player_who_resigned_is_told_of_the_bot_in_their_seat_in_their_own_words() -> None:
     """The stand-in notice the server sends after a resignation in a game that goes on said "a bot
     plays for ann", to ann."""
