@@ -170,7 +170,7 @@ def _interpret(
             return _resign(args, view, armed)
     ui = _ui_for_verb(verb, catalog, game)
     if ui is None:
-        guess = did_you_mean(verb, [*COMMANDS, *_game_commands(catalog, game, view)])
+        guess = did_you_mean(verb, [*COMMANDS, *_game_commands(catalog, game, view, every=True)])
         unknown = f"unknown command {verb!r}; " + (guess or "type 'help' for the commands")
         return Reply(say=unknown, refused=True)
     if view is not None and ui.is_action(verb) and (view.seat is None or view.over):  # before its usage
@@ -346,12 +346,14 @@ def _client_commands(view: TableView | None) -> list[str]:
     return [command for command in COMMANDS if command not in barred]
 
 
-def _game_commands(catalog: Catalog | None, game: GameUI | None, view: TableView | None) -> list[str]:
-    """Our game's commands (none while we watch); away from a game, those of every game with a UI
-    of its own."""
+def _game_commands(
+    catalog: Catalog | None, game: GameUI | None, view: TableView | None, every: bool = False
+) -> list[str]:
+    """Our game's commands (none while we watch): those it takes now, or ``every`` one (a typo may
+    be of a command that is not for now); away from a game, those of every game with a UI of its own."""
     if view is not None and view.seat is None:
         return []
     if game is not None:
-        return list(game.commands(view))
+        return list(game.commands(None if every else view))
     uis = catalog.own_uis() if catalog is not None else []
     return [command for ui in uis for command in ui.commands(None)]

@@ -493,6 +493,28 @@ def test_tab_offers_cards_in_the_hands_order() -> None:
     assert session.completions("discard R2 ", "") == ["R2", "R10", "B1"]
 
 
+def test_tab_offers_at_our_turn_only_what_may_be_played() -> None:
+    """After 'dd', Tab offered every Notty command, though only 'putback' is taken; 'discard' with no
+    group to discard; and nothing after 'draw ' (as Ochos Locos offers only its legal moves)."""
+    session = welcomed()
+    session.receive(Seated(1, 0, TOKEN))
+    hands = {"hands": [["R1", "R2", "B1"], ["Y5", "G2"]], "drew": False}
+    legal = ["draw 1", "draw 2", "steal 1", "dd", "end"]
+    session.receive(State(1, notty_view(current=0, legal=legal, body=hands), ()))
+    assert session.completions("", "d") == ["dd", "draw"]  # nothing to discard
+    assert session.completions("draw ", "") == ["1", "2"] and session.completions("steal ", "") == ["bob"]
+    assert session.completions("discard ", "") == []
+    with_group = [*legal, "discard R1 R2 R3"]
+    grouped = hands | {"hands": [["R1", "R2", "R3", "B1"], ["Y5"]]}
+    session.receive(State(1, notty_view(current=0, legal=with_group, body=grouped), ()))
+    assert session.completions("discard R1 ", "") == ["R1", "R2", "R3"]  # not B1
+    session.receive(State(1, notty_view(current=0, legal=["putback R1", "putback B1"], body=hands), ()))
+    offered = session.completions("", "")
+    assert "putback" in offered and not {"draw", "dd", "discard", "steal", "end"} & set(offered), offered
+    assert session.completions("putback ", "") == session.completions("dd ", "") == ["R1", "B1"]
+    assert session.typed("dicsard R1").say == "unknown command 'dicsard'; did you mean 'discard'?"
+
+
 def test_help_says_how_to_choose_a_level() -> None:
     help_text = welcomed().typed("help").say
     assert "new [PRESET] [SEATS] [BOT|human...] [LEVEL]" in help_text

@@ -118,6 +118,10 @@ class NottyUI:
     )
 
     def commands(self, view: TableView | None) -> tuple[str, ...]:
+        """At our turn, the first words of the legal actions (after 'dd', 'putback' alone); else
+        every command."""
+        if view is not None and view.legal:
+            return tuple(dict.fromkeys(action.split()[0] for action in view.legal))
         return COMMANDS
 
     def is_action(self, verb: str) -> bool:
@@ -151,8 +155,11 @@ class NottyUI:
     def complete(self, words: Sequence[str], text: str, view: TableView | None) -> list[str]:
         if view is None:
             return []
-        if words[0] == "steal":
-            found: Iterable[str] = (name for seat, name in enumerate(view.names) if seat != view.seat)
+        found: Iterable[str]
+        if view.legal and (len(words) == 1 or words[0] == "discard"):  # our turn: only what may be played
+            found = _legal_words(words[0].lower(), view)
+        elif words[0] == "steal":
+            found = (name for seat, name in enumerate(view.names) if seat != view.seat)
         elif words[0] in ("discard", "putback", "dd") and view.seat is not None:
             found = dict.fromkeys(str(card) for card in _body(view).hands[view.seat])  # in hand order
         else:
@@ -397,6 +404,19 @@ def _seat_of(name: str, view: TableView | None) -> int:
         players = f"players are {', '.join(view.names)}"
         raise CommandError(f"no player called {name!r}; " + (f"{guess} {players}" if guess else players))
     return names.index(name.lower())
+
+
+def _legal_words(verb: str, view: TableView) -> Iterable[str]:
+    """What may follow ``verb`` at our turn, by the legal actions: counts to draw, the names of
+    those we may rob, the cards of the groups we may discard or of the hand we may put back."""
+    verb = "putback" if verb == "dd" else verb
+    rest = [action.split()[1:] for action in view.legal if action.split()[0] == verb]
+    if verb == "steal":
+        return (view.names[int(seat)] for (seat,) in rest if seat.isdigit() and int(seat) < len(view.names))
+    if verb == "discard" and view.seat is not None:
+        playable = {card for cards in rest for card in cards}
+        return (card for card in dict.fromkeys(map(str, _body(view).hands[view.seat])) if card in playable)
+    return dict.fromkeys(word for words in rest for word in words)
 
 
 def _only_victim(view: TableView | None) -> int:
