@@ -247,7 +247,7 @@ def test_two_people_and_two_bots_play_huxxy_over_tcp(port: int, tmp_path: Path) 
     after = mover.table_after(told)
     assert after.groups[new] == [card] and new in after.invalid and after.plays == 1
     assert after.hand is not None and sorted(after.hand) == sorted(start.hand[1:])
-    assert after.last.startswith("your turn: play, undo, end or draw · 1 of 6 plays made")
+    assert after.last.startswith("your turn: play, undo or draw · 1 of 6 plays made")  # no end: invalid
     assert f" {new}! {card}  invalid" in mover.since or groups >= 6
     other = watcher.table_after(told)
     assert other.groups == after.groups and other.invalid == {new} and other.sizes[name] == 11
@@ -321,7 +321,7 @@ def test_the_full_screen_draws_the_numbered_groups_and_the_hand(port: int, tmp_p
     dee.enter(f"play {hand[0]}")
     number = groups + 1
     dee.see(rf"(?<!\S){number}! {hand[0]}(?!\S)")
-    dee.see(r"your turn: play, undo, end or draw · 1 of 6 plays made")
+    dee.see(r"your turn: play, undo or draw · 1 of 6 plays made")
     assert re.search(rf"^your hand: {' '.join(hand[1:])}\s*$", dee.text(), re.M), dee.text()
     assert dee.row(1).strip() == f"dee plays {hand[0]} to a new group {number}"  # the last action, on top
     dee.enter("quit")

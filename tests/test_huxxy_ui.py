@@ -116,10 +116,10 @@ def test_a_spectator_sees_no_hand_and_an_empty_table_says_so() -> None:
 def test_at_our_turn_the_line_says_what_we_may_do_and_an_openings_points() -> None:
     assert state_text(MY_TURN)[-1] == "your turn: play or draw · an opening needs 24 points from your hand"
     lines = state_text(MID_TURN)
-    assert lines[-1] == "your turn: play, move, undo, end or draw · 1 of 6 plays made"
+    assert lines[-1] == "your turn: play, move, undo or draw · 1 of 6 plays made"  # group 3 is invalid
     not_opened = huxxy_view(
         current=0,
-        legal=["draw"],
+        legal=["draw", "undo", "end"],
         body={"table": [["7H", "8S", "9H"]], "plays": 3, "placed": ["7H", "8S", "9H"], "hand": ["KS"]},
     )
     assert state_text(not_opened)[-1] == (
@@ -127,11 +127,20 @@ def test_at_our_turn_the_line_says_what_we_may_do_and_an_openings_points() -> No
     )
     short = huxxy_view(
         current=0,
-        legal=["draw"],
+        legal=["draw", "undo"],
         body={"table": [["7H", "8S", "9H"]], "plays": 1, "placed": ["7H"], "hand": ["KS"]},
     )
-    assert state_text(short)[-1].endswith(" · 7 of 24 opening points placed")
-    full = huxxy_view(current=0, legal=["draw"], body={"plays": 6, "opened": [True, True, False]})
+    assert (
+        state_text(short)[-1]
+        == "your turn: play, undo or draw · 1 of 6 plays made · 7 of 24 opening points placed"
+    )
+    emptied = huxxy_view(
+        current=0, legal=["draw", "undo"], body={"plays": 2, "hand": [], "opened": [True, True, False]}
+    )  # nothing to play
+    assert state_text(emptied)[-1].startswith("your turn: move, undo or draw · 2 of 6 plays made")
+    full = huxxy_view(
+        current=0, legal=["draw", "undo", "end"], body={"plays": 6, "opened": [True, True, False]}
+    )
     assert state_text(full)[-1] == "your turn: undo, end or draw · 6 of 6 plays made"
     others = huxxy_view(body={"plays": 2})
     assert state_text(others)[-1] == "bob to play: 2 of 6 plays made"
@@ -303,7 +312,7 @@ def test_a_wrong_card_name_offers_xx_only_in_huxxy_jokers(verb: str) -> None:
 
 def test_completion_offers_cards_groups_and_the_next_word() -> None:
     view = _read(MID_TURN)
-    assert UI.commands(view) == ("play", "move", "undo", "end", "draw")
+    assert UI.commands(view) == ("play", "move", "undo", "draw")  # no end: group 3 is invalid
     assert UI.complete(["play"], "", view) == ["7H", "8S", "9H", "KS", "XX"]
     assert UI.complete(["play"], "k", view) == ["KS"]
     assert UI.complete(["play", "7h"], "", view) == ["8S", "9H", "KS", "XX", "to"]  # the one 7H is named

@@ -108,6 +108,11 @@ class HuxxyUI:
     number_words: Mapping[str, NumberWord] = MappingProxyType({})
 
     def commands(self, view: TableView | None) -> tuple[str, ...]:
+        """Every command; at our turn, 'undo' and 'end' only when they may be taken (no 'end' while
+        a group is invalid or an opening short). The plays are many, and the list may be cut short:
+        'play' and 'move' stay, their own words completed from the table (:meth:`complete`)."""
+        if view is not None and view.legal:
+            return tuple(verb for verb in COMMANDS if verb in ("play", "move", "draw") or verb in view.legal)
         return COMMANDS
 
     def is_action(self, verb: str) -> bool:
@@ -353,8 +358,9 @@ def turn_line(view: TableView, body: Body) -> str:
         return f"{name} to play" + (f": {made}" if body.plays else "")
     opened = body.opened[view.seat]
     room = body.plays < body.max_plays
-    verbs = (["play"] if room else []) + (["move"] if room and opened and body.plays else [])
-    verbs += ["undo", "end"] if body.plays else []
+    verbs = (["play"] if room and body.hand else []) + (["move"] if room and opened and body.plays else [])
+    verbs += ["undo"] if body.plays else []
+    verbs += ["end"] if "end" in view.legal else []  # not while a group is invalid or an opening short
     verbs.append("draw")
     line = "your turn: " + ", ".join(verbs[:-1]) + f" or {verbs[-1]}"
     if not body.plays:
