@@ -490,3 +490,14 @@ def test_rules_are_short_true_and_name_the_document() -> None:
         assert "1 to 6 plays" in text and "at least\n    24 points" in text and "12 cards to each" in text
         assert ("written XX" in text) is (variant != "huxxy")
     assert "(106 cards)" in UI.rules("huxxy-jokers") and "(104 cards)" in UI.rules("huxxy")
+
+
+def test_groups_sharing_lines_line_up_where_columns_of_them_do_not_fit() -> None:
+    """At 40 columns the second group of each line started somewhere else on each line."""
+    run = ["AC", "2H", "3S", "4H", "5S", "6H"]
+    table = [run[:length] if length else ["9D", "9S", "9H"] for length in (6, 0, 4, 0, 5, 0, 3, 0)]
+    lines = table_lines(_body(table), colour=False, width=40)
+    assert len(lines) == 4 and all(len(line) <= 40 for line in lines)
+    starts = {line.index("9D") for line in lines}  # where each line's second group shows its cards
+    assert len(starts) == 1, lines
+    assert [list(_groups_read_back([line])) for line in lines] == [[1, 2], [3, 4], [5, 6], [7, 8]]

@@ -308,7 +308,7 @@ def table_lines(body: Body, colour: bool, width: int = WIDTH) -> list[str]:
     if len(cells) <= ONE_A_LINE or width < NARROWEST:
         lines = cells
     else:
-        lines = _columns(cells, width) or _flow(cells, width)
+        lines = _columns(cells, width) or _grid(cells, width) or _flow(cells, width)
     lines = [colour_cards_in(line.rstrip(), colour) for line in lines]
     if body.invalid:
         numbers = ", ".join(str(index + 1) for index in sorted(body.invalid))
@@ -331,6 +331,22 @@ def _columns(cells: Sequence[str], width: int) -> list[str] | None:
                     if row < len(column)
                 )
                 for row in range(rows)
+            ]
+    return None
+
+
+def _grid(cells: Sequence[str], width: int) -> list[str] | None:
+    """``cells`` in reading order, lined up in the most columns that fit ``width`` (each as wide as
+    its widest cell), or ``None`` if two do not: where a column of groups cannot be as long as
+    another, the groups still line up."""
+    for wanted in range(min(MAX_COLUMNS, len(cells)), 1, -1):
+        widths = [max(len(cell) for cell in cells[column::wanted]) for column in range(wanted)]
+        if sum(widths) + 3 * (wanted - 1) <= width:
+            return [
+                "   ".join(
+                    cell.ljust(widths[column]) for column, cell in enumerate(cells[start : start + wanted])
+                )
+                for start in range(0, len(cells), wanted)
             ]
     return None
 
