@@ -145,16 +145,19 @@ async def play(run: Callable[[Terminal], Awaitable[int]]) -> int:
 def _with_our_seat(
     pane: list[tuple[list[Span], int]], ours: list[int], starts: list[int], cut: int
 ) -> list[tuple[list[Span], int]]:
-    """The rows a pane too short for its table shows: from ``cut`` on (its end: whose turn, what
-    may be done), but with our own seat's line whole above them if the cut would hide any of it.
-    Only whole lines make room for it, from the top of what is shown, never the last line."""
+    """The rows a pane too short for its table shows: the whole lines from ``cut`` on (its end:
+    whose turn, what may be done), never the tail of a line cut above them, but with our own
+    seat's line whole above them if the cut would hide any of it. Only whole lines make room for
+    it, from the top of what is shown, never the last line."""
     shown = len(pane) - cut
+    whole = next((start for start in starts if start >= cut), None)
+    tail = pane[cut:] if whole is None else pane[whole:]  # None: the last line alone is too long
     if not ours or ours[0] >= cut or len(ours) >= shown:
-        return pane[cut:]
+        return tail
     room = shown - len(ours)
     after = [start for start in starts if start > ours[-1] and len(pane) - start <= room]
     if not after:  # the last line alone takes the room: it stays, as without our seat
-        return pane[cut:]
+        return tail
     return [pane[row] for row in ours] + pane[after[0] :]
 
 
@@ -403,6 +406,7 @@ class Screen(Terminal):
             if len(more) > width:  # cut off, it would break mid-sentence: the count alone fits more
                 more = f"({cut} rows above)"
             pane = ([([Span(more)], curses.A_DIM)] if pane_height > 1 else []) + visible
+            pane_height = min(pane_height, len(pane))  # rows a partial line would have had: the log's
         for row, (spans, extra) in enumerate(pane[:pane_height]):
             self._put_spans(1 + row, spans, extra)
         rule = 1 + pane_height

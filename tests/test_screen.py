@@ -218,9 +218,9 @@ def test_a_person_plays_on_the_full_screen(server_port: int, tmp_path: Path) -> 
     assert re.search(r"^your turn: (discard \(\d+ groups?\), )?draw 1-3", ann.text(), re.MULTILINE)
     assert ann.input_line() == "notty>"
 
-    # Tab completes by the command: a command at the start of the line.
-    ann.type("disc\t")
-    ann.wait(lambda: ann.input_line() == "notty> discard", "disc<Tab> completed")
+    # Tab completes by the command: a command at the start of the line (at our turn, one we may use).
+    ann.type("dra\t")
+    ann.wait(lambda: ann.input_line() == "notty> draw", "dra<Tab> completed")
     ann.type(CTRL_U)
     ann.wait(lambda: ann.input_line() == "notty>", "the line cleared")
 
@@ -630,8 +630,14 @@ def test_our_seat_is_kept_by_dropping_whole_lines_never_part_of_the_last_or_of_o
     pane, starts = rows(("head", 1), ("ann", 3), ("bob", 1), ("turn", 1))
     assert shown(_with_our_seat(pane, [1, 2, 3], starts, 1)) == ["ann.0", "ann.1", "ann.2", "bob.0", "turn.0"]
     assert shown(_with_our_seat(pane, [1, 2, 3], starts, 2)) == ["ann.0", "ann.1", "ann.2", "turn.0"]
-    # no room for our line beside the last: the end alone, as before
-    assert shown(_with_our_seat(pane, [1, 2, 3], starts, 3)) == ["ann.2", "bob.0", "turn.0"]
+    # no room for our line beside the last: the whole lines at the end alone, not our line's tail
+    assert shown(_with_our_seat(pane, [1, 2, 3], starts, 3)) == ["bob.0", "turn.0"]
+    # a spectator: the whole lines below the cut, never the tail of the one it cuts
+    pane, starts = rows(("head", 1), ("bob", 1), ("result", 3), ("next", 1))
+    assert shown(_with_our_seat(pane, [], starts, 3)) == ["next.0"]
+    assert shown(_with_our_seat(pane, [], starts, 2)) == ["result.0", "result.1", "result.2", "next.0"]
+    pane, starts = rows(("head", 1), ("turn", 4))  # the last line longer than the room: its end
+    assert shown(_with_our_seat(pane, [], starts, 2)) == ["turn.1", "turn.2", "turn.3"]
     pane, starts = rows(("ann", 1), ("turn", 3))
     assert shown(_with_our_seat(pane, [0], starts, 1)) == ["turn.0", "turn.1", "turn.2"]
 
