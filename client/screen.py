@@ -470,11 +470,8 @@ class Screen(Terminal):
             waiting = f"table {session.table}: the game has not begun; {seated}'leave' returns to the lobby"
             return [(row, 0) for row in wrap(parse(waiting), width)], [], [0]
         if session is None or session.view is None or self.table is None:
-            return (
-                [([Span("not at a table: 'tables' lists them, 'new' makes one, 'help' says more")], 0)],
-                [],
-                [0],
-            )
+            away = "not at a table: 'tables' lists them, 'new' makes one, 'help' says more"
+            return [(row, 0) for row in wrap(parse(away), width)], [], [0]
         last = self.last_action if self.last_action_at == session.table else ()
         rows: list[tuple[list[Span], int]] = []
         ours: list[int] = []

@@ -573,6 +573,10 @@ def test_a_table_that_has_not_begun_says_so_rather_than_not_at_a_table(
     assert (
         "".join(span.text for span in row) == "table 4: the game has not begun; 'leave' returns to the lobby"
     )
+    screen.session = Session("ann")  # in the lobby, at 40 columns: wrapped, not cut at "'ne"
+    rows = ["".join(span.text for span in row).strip() for row, _ in screen._pane_rows(40)]
+    assert " ".join(rows) == "not at a table: 'tables' lists them, 'new' makes one, 'help' says more"
+    assert all(len(row) <= 40 for row in rows) and len(rows) == 2
 
 
 def test_a_window_too_short_for_the_table_shows_its_end_and_says_what_is_above(
