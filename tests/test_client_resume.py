@@ -209,7 +209,7 @@ def test_the_seat_is_forgotten_when_the_game_ends(
     cy.expect("your turn")
     assert _kept(seats_file)[address]["cy"]["token"] == token
     cy.sendline("end")  # the table's turn limit is 1: the game ends with this turn
-    cy.expect(r"game over: the game ended at the table's turn limit \(1 turn\) with no winner; 'leave'")
+    cy.expect(r"game over: the game ended at its turn limit \(1 turn\) with no winner; 'leave'")
     assert _kept(seats_file) == {}
     assert cy.quit() == 0
     assert "is kept" not in cy.log.getvalue()

@@ -693,7 +693,7 @@ WON, RESIGNED_WON = "ann wins", "bob resigned: ann wins"
 LAST = "ann wins (bob resigned, so ranked last)"  # a bot played bob's seat on (server/resign.py)
 HOW, WHY = "ann wins by discarding their last cards", "ann wins: their last card was stolen"
 POINTS = "the stock is used up; points left: ann 3, bob 9, cy 3"
-LIMIT = "the game ended at the table's turn limit (300 turns) with no winner"
+LIMIT = "the game ended at its turn limit (300 turns) with no winner"
 QUIET = "the game is drawn: no hand changed for 4 whole rounds"
 STALEMATE = "stalemate: a whole round with no card played or drawn"
 

@@ -482,7 +482,7 @@ def test_the_client_shows_the_limit_and_the_end_as_what_it_is() -> None:
         assert header == "table 3 · classic · turn 12 of 300 · deck 70 cards", flag
     for reason, says in (
         ("no-progress", "the game is drawn: no hand changed for 3 whole rounds (no progress)"),
-        ("turn-limit", "the game ended at the table's turn limit (300 turns) with no winner"),
+        ("turn-limit", "the game ended at its turn limit (300 turns) with no winner"),
     ):
         over = TableView(
             "notty", "classic", ("ann", "bob"), 0, 1, 12, (), Outcome(((0, 1),), reason, "x"), read

@@ -477,7 +477,7 @@ def test_a_finished_game_is_not_restored_but_can_be_replayed(
         assert line.split()[:3] == [name, "is", "dealt"]
         assert sorted(line.split()[3:]) == sorted(str(card) for card in hand)
     assert len([line for line in lines if ". turn " in line]) == len(saved.moves)
-    assert lines[-2].endswith("the game ended at the table's turn limit (6 turns) with no winner")
+    assert lines[-2].endswith("the game ended at its turn limit (6 turns) with no winner")
     prefix, held = lines[-1].strip().split(": ", 1)
     assert prefix == "in hand at the end"
     for part, name, hand in zip(held.split(", "), ("ann", "bob"), game.hands, strict=True):

@@ -20,7 +20,7 @@ def end_text(
         return f"the game is drawn: no hand changed for {rounds} (no progress)"
     if reason == "turn-limit":
         limit = f" ({turn_limit} turn{'s' if turn_limit > 1 else ''})" if turn_limit else ""
-        return f"the game ended at the table's turn limit{limit} with no winner"
+        return f"the game ended at its turn limit{limit} with no winner"
     if reason == "stalemate":
         return "the game is drawn: every hand is full and holds no group (stalemate)"
     return f"game over, no winner ({reason.replace('-', ' ')})"
