@@ -134,6 +134,9 @@ def _interpret(
 ) -> Reply:
     if verb in _ALONE:
         nothing_after(verb, args)
+    if verb in ("hint", "auto", "resign") and view is not None and (view.seat is None or view.over):
+        # Said as a game command is: the server's refusal would read otherwise ("refused: ...").
+        return Reply(say=WATCHING if view.seat is None else GAME_OVER, refused=True)
     match verb:
         case "help" | "?":
             return Reply(say=help_text(catalog))

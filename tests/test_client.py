@@ -465,14 +465,14 @@ def test_a_game_command_from_a_spectator_or_after_the_end_says_so_before_its_usa
     session = welcomed()
     session.receive(Watching(1))
     session.receive(State(1, notty_view(seat=None), ()))
-    for line in ("steal", "draw", "discard", "draw 1", "putback R9"):
+    for line in ("steal", "draw", "discard", "draw 1", "putback R9", "hint", "auto", "auto on", "resign"):
         reply = session.typed(line)
         assert reply.refused and not reply.messages and reply.say.startswith("you are only watching"), line
     over = {"ranking": [[0], [1]], "reason": "discard", "text": "ann wins"}
     session = welcomed()
     session.receive(Seated(1, 0, TOKEN))
     session.receive(State(1, notty_view(result=over), ()))
-    for line in ("putback R9", "steal", "end"):
+    for line in ("putback R9", "steal", "end", "hint", "auto", "resign yes"):  # as each other says it
         reply = session.typed(line)
         assert reply.refused and reply.say == "the game is over: 'leave' returns to the lobby", line
 
