@@ -8,6 +8,7 @@ token kept here (and on disk, through a :class:`client.tokens.SeatStore`, when g
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -382,10 +383,15 @@ class Session:
         """Say once, at a table where the server gave us another name than ours, which one: the
         others name us by it (Notty's 'steal ann-2')."""
         name = self.known_as()
-        if name == self.name or self._told_known_as == (table, name):
+        if name == self.name or self._told_known_as == (table, name) or self.game_over:
             return shown
         self._told_known_as = (table, name)
-        return shown.adding([f"you play as '{name}' at this table (another player there has your name)"])
+        numbered = re.fullmatch(r"(.+)-\d+", name)
+        if numbered and self.name.casefold().startswith(numbered[1].casefold()):
+            why = "another player there has your name"
+        else:  # a seat resumed from disk, taken under another name than this run's
+            why = "the name this seat was taken under"
+        return shown.adding([f"you play as '{name}' at this table ({why})"])
 
     def table_text(self) -> str | None:
         """The table as it stands, in colour, laid out for the terminal's width now (the full screen

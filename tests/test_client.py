@@ -104,9 +104,9 @@ def test_two_people_make_a_table_for_two_and_play(server_port: int) -> None:
     bob.expect(rf"table {table}: Notty classic, level medium, waiting, seats: ann, \(free\) · 'join {table}'")
     bob.sendline(f"join {table}")
     bob.expect(rf"you sit at table {table}, seat 2")
-    bob.expect(r"(ann|bob) starts")
+    bob.expect(r"(ann|bob) plays first")
     starter = bob.match.group(1)
-    ann.expect(f"{starter} starts")
+    ann.expect(f"{starter} plays first")
     waiter = bob if starter == "ann" else ann
     waiter.sendline("draw 1")
     waiter.expect(f"it is {starter}'s turn, not yours")
@@ -133,7 +133,7 @@ def test_a_creator_waiting_sees_friends_come_and_go_and_one_left_may_start(serve
         rf"table {table}: Notty classic, level medium, waiting, seats: \(free\), bob, \(free\) · you are here"
     )
     bob.sendline("start")
-    bob.expect(r"(expert-1|bob|expert-3) starts")
+    bob.expect(r"(expert-1|bob|expert-3) plays first")
     bob.sendline("quit")
     bob.expect(pexpect.EOF)
 
@@ -284,7 +284,7 @@ def test_a_script_plays_at_its_next_table_after_leaving_a_finished_game(server_p
     bob = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
     bob.expect("connected to")
     bob.sendline(f"join {table}")  # the game starts only now
-    bob.expect(r"(sam|bob) starts")
+    bob.expect(r"(sam|bob) plays first")
     if bob.match.group(1) == "bob":
         bob.sendline("end")
     script.expect("sam draws 1 card")

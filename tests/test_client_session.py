@@ -740,6 +740,10 @@ def test_a_player_given_another_name_at_a_table_is_told_it_once() -> None:
     mine = welcomed()
     assert not any("you play as" in line for line in seated(mine, notty_view(names=["ann", "bob"], seat=0)))
     assert mine.known_as() == "ann"
+    resumed = welcomed()  # 'ann' today, back at a seat taken as 'Annie'
+    assert "you play as 'Annie' at this table (the name this seat was taken under)" in seated(
+        resumed, notty_view(names=["Annie", "bob"], seat=0)
+    )
 
 
 def test_a_player_who_resigned_is_told_of_the_bot_in_their_seat_in_their_own_words() -> None:

@@ -545,7 +545,7 @@ def test_a_person_sees_a_notice_and_the_end_of_the_game_with_the_id_that_replays
     bob = _spawn(address, "--name", "bob")
     bob.expect("connected to")
     bob.sendline(f"join {table}")
-    ann.expect(r"(ann|bob) starts")
+    ann.expect(r"(ann|bob) plays first")
     starter = ann.match.group(1)
     bob.sendline("quit")
     bob.expect(pexpect.EOF)

@@ -50,7 +50,7 @@ def event_to_wire(event: Event, names: Sequence[str], rules: Rules | None = None
     match event:
         case GameStarted(first):
             fields = {"kind": "game-started", "seat": first}
-            text = f"{names[first]} starts"
+            text = f"{names[first]} plays first"
         case Drew(seat, cards):
             fields = {"kind": "drew", "seat": seat, "cards": _cards(cards)}
             text = f"{names[seat]} draws {len(cards)} card{'s' if len(cards) > 1 else ''}: {_shown(cards)}"
