@@ -820,9 +820,11 @@ def folded_name(text: str) -> str:
     to the longest allowed; ``""`` if nothing of it is left."""
     name = ""
     for char in unicodedata.normalize("NFKD", text):  # 'é' becomes 'e' and an accent, which goes
+        if char == " " and name.endswith(" "):  # one space between words, where what was dropped left two
+            continue
         if _acceptable(name + char):
             name += char
-    return " ".join(name.split())  # spaces left by what was dropped ('ann 李', 'Zoë ☃ the') would not show
+    return name.rstrip(" ")  # a space dropped after it ('ann 李') would not show
 
 
 def _acceptable(name: str) -> bool:

@@ -164,7 +164,8 @@ class Session:
             if len(self.waiting) != 1:  # the one table that waits for players, or say which
                 return Reply(say=self._which_to_join(), refused=True)
             line = f"join {self.waiting[0]}"
-        if self.resigned and [word.lower() for word in line.split()[:1]] == ["resign"]:  # done already
+        over = self.view is not None and self.view.over  # then 'resign' is refused as the end says
+        if self.resigned and not over and [word.lower() for word in line.split()[:1]] == ["resign"]:
             return Reply(say=f"already done: {RESIGNED}", refused=True)
         # A seat already given up to a bot (we resigned) needs no warning before 'leave'.
         armed = "leave" if self.resigned and self._armed is None else self._armed
@@ -421,8 +422,9 @@ class Session:
         numbers = [str(table) for table in self.waiting]
         tables = ", ".join(numbers[:-1]) + f" and {numbers[-1]}"
         if len(numbers) > 3:
-            return f"join which table? {tables} wait for players: type 'join {numbers[0]}', for one"
-        commands = ", ".join(f"'join {number}'" for number in numbers[:-1]) + f" or 'join {numbers[-1]}'"
+            commands = f"'join' and its number ('join {numbers[0]}')"
+        else:
+            commands = ", ".join(f"'join {number}'" for number in numbers[:-1]) + f" or 'join {numbers[-1]}'"
         return f"join which table? {tables} wait for players: type {commands}"
 
     def _table_line(self, info: Mapping[str, Any]) -> str:

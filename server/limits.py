@@ -115,13 +115,17 @@ class LogAllowance:
         self.rate, self.burst = rate, burst
         self._buckets: dict[str, TokenBucket] = {}
         self._left_out: dict[str, int] = {}
+        self._swept: float | None = None  # when the full table was last swept of what it may forget
 
     def take(self, address: str, now: float) -> int | None:
         """``None``: leave this line out. Else the lines left out before it (0 for none)."""
         bucket = self._buckets.get(address)
         if bucket is None:
-            if len(self._buckets) >= LOG_ADDRESSES:
+            if len(self._buckets) >= LOG_ADDRESSES and (self._swept is None or now - self._swept >= 1):
+                self._swept = now  # at most a sweep a second, however many new addresses come
                 self._forget(now)
+            if len(self._buckets) >= LOG_ADDRESSES:  # thousands of addresses at once: not one more
+                return None
             bucket = self._buckets[address] = TokenBucket(self.rate, self.burst)
         if not bucket.take(now):
             self._left_out[address] = self._left_out.get(address, 0) + 1
@@ -129,10 +133,12 @@ class LogAllowance:
         return self._left_out.pop(address, 0)
 
     def _forget(self, now: float) -> None:
-        """An address with its whole allowance back and nothing left out is like a new one."""
+        """An address with its whole allowance back is like a new one (what was left out of its
+        lines goes unsaid: it has been quiet since for as long as its burst takes to grow back)."""
         for address, bucket in list(self._buckets.items()):
-            if bucket.full(now) and address not in self._left_out:
+            if bucket.full(now):
                 del self._buckets[address]
+                self._left_out.pop(address, None)
 
 
 #: How much of an IPv6 address one remote machine may be taken to own: its network's /64.

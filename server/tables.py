@@ -402,7 +402,7 @@ class Driver:
         return Counter(
             table.address
             for table in self.tables.values()
-            if table.running and all(seat.unattended for seat in table.seats)
+            if table.running and table.anyone_here() and all(seat.unattended for seat in table.seats)
         )
 
     def close(self) -> None:

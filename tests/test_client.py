@@ -348,6 +348,8 @@ def test_a_name_given_is_folded_as_the_login_name_is_and_the_name_played_under_s
         ("x" * 30, "x" * 24),
         ("ann 李", "ann"),  # no space left at the end, where it would not show
         ("Zoë ☃ the  great!!", "Zoe the great"),  # nor two together, where one was dropped or typed
+        ("Zoë ☃ ☃ ☃ ☃ ☃ ☃ ☃ ☃ ☃ ☃ ☃ ☃ the great", "Zoe the great"),  # dropped: no length spent
+        ("ab" + " " * 22 + "cd", "ab cd"),
     ],
 )
 def test_the_login_name_is_folded_to_one_the_server_accepts(login: str, name: str) -> None:

@@ -398,7 +398,9 @@ def test_join_alone_takes_the_one_table_waiting_for_players_or_says_which() -> N
     session.sending(ListTables())
     session.receive(Tables([table_info(number, [None, None]) for number in (3, 5, 6, 8)]))
     said = session.typed("join")
-    assert said.say == "join which table? 3, 5, 6 and 8 wait for players: type 'join 3', for one"
+    assert (
+        said.say == "join which table? 3, 5, 6 and 8 wait for players: type 'join' and its number ('join 3')"
+    )
 
 
 def test_join_alone_goes_by_the_lists_asked_for_not_news_of_our_own_table() -> None:
@@ -769,3 +771,7 @@ def test_a_player_who_resigned_is_told_of_the_bot_in_their_seat_in_their_own_wor
     for again in ("resign", "resign yes"):  # asked to confirm again, as if it were still to do
         reply = session.typed(again)
         assert reply.refused and reply.messages == () and reply.say.startswith("already done: you resigned")
+    over = {"ranking": [[1], [2], [0]], "reason": "discard", "text": "bob wins"}
+    hands = {"hands": [["R1"], [], ["B2"]]}
+    session.receive(State(3, notty_view(names=["ann", "bob", "cy"], result=over, body=hands), ()))
+    assert session.typed("resign").say == "the game is over: 'leave' returns to the lobby"  # no bot plays on

@@ -313,6 +313,15 @@ def test_a_wrong_card_name_offers_xx_only_in_huxxy_jokers(verb: str) -> None:
 def test_completion_offers_cards_groups_and_the_next_word() -> None:
     view = _read(MID_TURN)
     assert UI.commands(view) == ("play", "move", "undo", "draw")  # no end: group 3 is invalid
+    emptied = _read(
+        huxxy_view(current=0, legal=["draw", "undo"], body={"plays": 2, "hand": [], "opened": [True] * 3})
+    )
+    assert UI.commands(emptied) == ("move", "undo", "draw")  # as the turn line says: no card to play
+    full = _read(
+        huxxy_view(current=0, legal=["draw", "undo", "end"], body={"plays": 6, "opened": [True] * 3})
+    )
+    assert UI.commands(full) == ("undo", "end", "draw")
+    assert UI.commands(_read(MY_TURN)) == ("play", "draw")  # not opened, nothing played: no move
     assert UI.complete(["play"], "", view) == ["7H", "8S", "9H", "KS", "XX"]
     assert UI.complete(["play"], "k", view) == ["KS"]
     assert UI.complete(["play", "7h"], "", view) == ["8S", "9H", "KS", "XX", "to"]  # the one 7H is named

@@ -32,6 +32,7 @@ from protocol import (
     Welcome,
     encode_frame,
 )
+from server import limits
 from server.host import Host
 from server.limits import LOG_LINES_BURST, MAX_REFUSALS, Limits, LogAllowance
 from server.net import FLUSH_SECONDS, NottyServer
@@ -366,6 +367,17 @@ async def test_connecting_in_a_loop_grows_the_log_only_so_far(
 
 def _connection_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [record.getMessage() for record in caplog.records if record.getMessage().startswith("connection")]
+
+
+def test_the_log_allowance_keeps_a_bounded_table_of_addresses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Addresses throttled once were kept for ever, and past the bound every new one swept the table."""
+    monkeypatch.setattr(limits, "LOG_ADDRESSES", 3)
+    lines = LogAllowance(rate=1.0, burst=1)
+    for address in "abc":
+        assert lines.take(address, 0.0) == 0 and lines.take(address, 0.0) is None
+    assert lines.take("d", 0.5) is None  # full of addresses still throttled: no line, no entry
+    assert lines.take("e", 5.0) == 0  # they have grown back in full since: forgotten, room again
+    assert len(lines._buckets) <= 3 and set(lines._left_out) <= set(lines._buckets)
 
 
 def test_the_log_allowance_is_a_burst_then_a_rate_and_counts_what_it_left_out() -> None:

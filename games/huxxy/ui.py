@@ -108,11 +108,11 @@ class HuxxyUI:
     number_words: Mapping[str, NumberWord] = MappingProxyType({})
 
     def commands(self, view: TableView | None) -> tuple[str, ...]:
-        """Every command; at our turn, 'undo' and 'end' only when they may be taken (no 'end' while
-        a group is invalid or an opening short). The plays are many, and the list may be cut short:
-        'play' and 'move' stay, their own words completed from the table (:meth:`complete`)."""
-        if view is not None and view.legal:
-            return tuple(verb for verb in COMMANDS if verb in ("play", "move", "draw") or verb in view.legal)
+        """Every command; at our turn, those the turn line offers (:func:`turn_line`): 'play' with
+        cards in hand and plays left, 'move' once opened and a play made, 'undo' and 'end' only when
+        they may be taken (no 'end' while a group is invalid or an opening short)."""
+        if view is not None and view.legal and view.seat is not None:
+            return tuple(_turn_verbs(view, _body(view)))
         return COMMANDS
 
     def is_action(self, verb: str) -> bool:
@@ -299,9 +299,9 @@ def group_cells(body: Body) -> list[str]:
 
 def table_lines(body: Body, colour: bool, width: int = WIDTH) -> list[str]:
     """The table: a group a line while they are few, else in as many columns (up to
-    ``MAX_COLUMNS``, numbered down each column) as fit ``width``, an invalid group's word
-    included; then the invalid ones named. A group is never split between lines: where no two
-    fit side by side, each has a line of its own."""
+    ``MAX_COLUMNS``, numbered down each column) as fit ``width``, or failing that lined up
+    across the lines, an invalid group's word included; then the invalid ones named. A group is
+    never split between lines: where no two fit side by side, each has a line of its own."""
     cells = group_cells(body)
     if not cells:
         return ["the table is empty"]
@@ -363,6 +363,18 @@ def _flow(cells: Sequence[str], width: int) -> list[str]:
     return lines
 
 
+def _turn_verbs(view: TableView, body: Body) -> list[str]:
+    """The commands our turn may take now, in the order the turn line names them."""
+    assert view.seat is not None
+    room = body.plays < body.max_plays
+    verbs = (["play"] if room and body.hand else []) + (
+        ["move"] if room and body.opened[view.seat] and body.plays else []
+    )
+    verbs += ["undo"] if body.plays else []
+    verbs += ["end"] if "end" in view.legal else []  # not while a group is invalid or an opening short
+    return [*verbs, "draw"]
+
+
 def turn_line(view: TableView, body: Body) -> str:
     """Who is to do what: at our turn, the commands that apply, the plays made and an opening's
     points so far; else whose turn it is; or how the game ended."""
@@ -373,11 +385,7 @@ def turn_line(view: TableView, body: Body) -> str:
         name = view.names[view.current]
         return f"{name} to play" + (f": {made}" if body.plays else "")
     opened = body.opened[view.seat]
-    room = body.plays < body.max_plays
-    verbs = (["play"] if room and body.hand else []) + (["move"] if room and opened and body.plays else [])
-    verbs += ["undo"] if body.plays else []
-    verbs += ["end"] if "end" in view.legal else []  # not while a group is invalid or an opening short
-    verbs.append("draw")
+    verbs = _turn_verbs(view, body)
     line = "your turn: " + ", ".join(verbs[:-1]) + f" or {verbs[-1]}"
     if not body.plays:
         return line + (f" · an opening needs {OPENING_POINTS} points from your hand" if not opened else "")
