@@ -313,11 +313,16 @@ def completions(
     game: GameUI | None,
     view: TableView | None,
     tables: Sequence[int],
+    where: str | None = None,
 ) -> list[str]:
-    """What tab may complete ``text`` to: the word being typed, after ``before`` on the line."""
+    """What tab may complete ``text`` to: the word being typed, after ``before`` on the line.
+    ``where``: ``"seated"`` or ``"watching"`` at a table (its game begun or not), ``None`` in the
+    lobby. Only what may be accepted there and then is offered."""
     words = before.lower().split()
     if not words:
-        candidates = [*_client_commands(view), *_game_commands(catalog, game, view)]
+        candidates = [*_client_commands(view, where), *_now(catalog, game, view, where)]
+    elif words[0] in ("new", "join", "watch") and where is not None:
+        return []  # refused at a table: 'leave' it first
     elif words[0] == "new":
         candidates = new_words(catalog, words[1:]) if catalog is not None else []
     elif words[0] in ("join", "watch"):
@@ -331,7 +336,9 @@ def completions(
         candidates = [] if len(words) > 1 else ["on", "off"]
     else:
         ui = _ui_for_verb(words[0], catalog, game)
-        return [] if ui is None else list(dict.fromkeys(ui.complete(words, text, view)))  # the UI's order
+        if ui is None or (where is not None and words[0] not in _now(catalog, game, view, where)):
+            return []  # at a table, a game command that would be refused now ('play' after 6 plays)
+        return list(dict.fromkeys(ui.complete(words, text, view)))  # the UI's order
     return sorted({word for word in candidates if word.lower().startswith(text.lower())})
 
 
@@ -340,13 +347,26 @@ def _rules_words(catalog: Catalog) -> list[str]:
     return [word for game in catalog.games.values() for word in (game.name, *game.variants)]
 
 
-def _client_commands(view: TableView | None) -> list[str]:
-    """The client's commands that may be accepted now: none that needs a seat while we watch a
-    game, and no ``start`` once the game has begun."""
-    if view is None:
-        return list(COMMANDS)
-    barred = {"start"} | ({"hint", "auto", "resign"} if view.seat is None else set())
+def _client_commands(view: TableView | None, where: str | None = None) -> list[str]:
+    """The client's commands that may be accepted now: at a table, none that goes to another
+    (``new``, ``join``, ``watch``: 'leave' first); none that needs a seat while we watch, nor a
+    game under way once it is over; no ``start`` once the game has begun, nor for a watcher."""
+    barred = {"new", "join", "watch"} if where is not None else set()
+    if where == "watching" or (view is not None and (view.seat is None or view.over)):
+        barred |= {"hint", "auto", "resign"}
+    if view is not None or where == "watching":
+        barred.add("start")
     return [command for command in COMMANDS if command not in barred]
+
+
+def _now(
+    catalog: Catalog | None, game: GameUI | None, view: TableView | None, where: str | None
+) -> list[str]:
+    """Our game's commands that may be accepted now: at a table, only at our turn (none before the
+    game begins, while we watch, at another's turn, once we resigned or the game is over)."""
+    if where is not None and (view is None or view.seat is None or not view.legal):
+        return []
+    return _game_commands(catalog, game, view)
 
 
 def _game_commands(

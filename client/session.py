@@ -192,7 +192,8 @@ class Session:
         return why_not(message, state, self.table)
 
     def completions(self, before: str, text: str) -> list[str]:
-        return completions(before, text, self.catalog, self.game_ui(), self.view, self.tables_seen)
+        where = None if self.table is None else "watching" if self.token is None else "seated"
+        return completions(before, text, self.catalog, self.game_ui(), self.view, self.tables_seen, where)
 
     def leaving(self) -> list[str]:
         """On quitting: a seat in a game under way is kept (and we say how to take it back); one at

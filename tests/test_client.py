@@ -22,7 +22,6 @@ from test_client_session import HOSTED, TOKEN, notty_view, table, welcomed
 from client.app import Terminal, _carry_out, name_from_login
 from client.commands import COMMANDS, Reply, why_not
 from client.session import Session
-from games.notty.ui import COMMANDS as NOTTY_COMMANDS
 from protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -385,7 +384,10 @@ def _at_table() -> Session:
     session = welcomed()
     session.receive(Seated(1, 0, TOKEN))
     hands = {"hands": [["R3", "R4", "R5", "R6", "Y6", "G6", "B6", "B4", "B4", "K3", "Y7"], ["B1"]]}
-    session.receive(State(1, notty_view(variant="five-colour", names=["ann", "greedy-2"], body=hands), ()))
+    groups = ["discard R3 R4 R5", "discard R4 R5 R6", "discard R3 R4 R5 R6", "discard R6 Y6 G6 B6"]
+    legal = [*groups, "draw 1", "draw 2", "draw 3", "steal 1", "dd", "end"]  # our turn
+    view = notty_view(variant="five-colour", names=["ann", "greedy-2"], current=0, legal=legal, body=hands)
+    session.receive(State(1, view, ()))
     session.tables_seen = [3, 12]
     return session
 
@@ -433,19 +435,46 @@ def test_commands_become_messages(line: str, expected: tuple[object, ...]) -> No
     ("before", "text", "expected"),
     [
         ("", "d", ["dd", "discard", "draw"]),
-        ("  ", "", [*(command for command in COMMANDS if command != "start"), *NOTTY_COMMANDS]),  # begun
+        # begun, our turn: no start, nothing that goes to another table, our turn's commands
+        (
+            "  ",
+            "",
+            [
+                *(c for c in COMMANDS if c not in ("start", "new", "join", "watch")),
+                "draw",
+                "steal",
+                "discard",
+                "dd",
+                "end",
+            ],
+        ),
+        ("new ", "e", []),  # at a table: 'leave' first
+        ("join ", "", []),
+        ("discard ", "R", ["R3", "R4", "R5", "R6"]),
+        ("discard R6 ", "", ["R3", "R4", "R5", "Y6", "G6", "B6"]),  # cards that go on with a group of R6
+        ("steal ", "G", ["greedy-2"]),
+        ("steal greedy-2 ", "", []),  # the name is whole
+    ],
+)
+def test_tab_offers_what_fits_the_command(before: str, text: str, expected: list[str]) -> None:
+    assert sorted(_at_table().completions(before, text)) == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    ("before", "text", "expected"),
+    [
         ("new ", "e", ["easy", "expert", "expert-easy", "expert-hard", "expert-medium"]),
         ("new classic 2 ", "h", ["hard", "human"]),
         ("new ", "g", ["greedy"]),
         ("new 2 greedy ", "l", ["limit"]),
         ("join ", "", ["3", "12"]),
         ("watch ", "1", ["12"]),
-        ("discard ", "R", ["R3", "R4", "R5", "R6"]),
-        ("steal ", "G", ["greedy-2"]),
     ],
 )
-def test_tab_offers_what_fits_the_command(before: str, text: str, expected: list[str]) -> None:
-    assert sorted(_at_table().completions(before, text)) == sorted(expected)
+def test_tab_offers_in_the_lobby_what_fits_the_command(before: str, text: str, expected: list[str]) -> None:
+    session = welcomed()
+    session.tables_seen = [3, 12]
+    assert sorted(session.completions(before, text)) == sorted(expected)
 
 
 def test_tab_offers_the_words_that_fit_what_is_typed_so_far() -> None:
@@ -484,15 +513,22 @@ def test_tab_offers_a_spectator_no_command_that_needs_a_seat() -> None:
     session.receive(Watching(1))
     session.receive(State(1, notty_view(seat=None), ()))
     offered = session.completions("", "")
-    assert offered == sorted({"tables", "new", "join", "watch", "leave", "help", "rules", "quit"}), offered
+    assert offered == sorted({"tables", "leave", "help", "rules", "quit"}), offered  # nor another table's
     assert session.completions("", "st") == [] and session.completions("", "d") == []
 
 
 def test_tab_offers_cards_in_the_hands_order() -> None:
     session = welcomed()
     session.receive(Seated(1, 0, TOKEN))
-    session.receive(State(1, notty_view(body={"hands": [["R10", "R2", "B1"], ["Y5"]]}), ()))
-    assert session.completions("discard R2 ", "") == ["R2", "R10", "B1"]
+    legal = ["discard R10 R2 B1", "end"]  # our turn (B1 stands in, as a card of it)
+    session.receive(
+        State(1, notty_view(current=0, legal=legal, body={"hands": [["R10", "R2", "B1"], ["Y5"]]}), ())
+    )
+    assert session.completions("discard ", "") == [
+        "R2",
+        "R10",
+        "B1",
+    ]  # as the hand shows them, not as text sorts
 
 
 def test_tab_offers_at_our_turn_only_what_may_be_played() -> None:
@@ -509,11 +545,11 @@ def test_tab_offers_at_our_turn_only_what_may_be_played() -> None:
     with_group = [*legal, "discard R1 R2 R3"]
     grouped = hands | {"hands": [["R1", "R2", "R3", "B1"], ["Y5"]]}
     session.receive(State(1, notty_view(current=0, legal=with_group, body=grouped), ()))
-    assert session.completions("discard R1 ", "") == ["R1", "R2", "R3"]  # not B1
+    assert session.completions("discard R1 ", "") == ["R2", "R3"]  # the group's rest: not B1, nor R1
     session.receive(State(1, notty_view(current=0, legal=["putback R1", "putback B1"], body=hands), ()))
     offered = session.completions("", "")
     assert "putback" in offered and not {"draw", "dd", "discard", "steal", "end"} & set(offered), offered
-    assert session.completions("putback ", "") == session.completions("dd ", "") == ["R1", "B1"]
+    assert session.completions("putback ", "") == ["R1", "B1"] and session.completions("dd ", "") == []
     assert session.typed("dicsard R1").say == "unknown command 'dicsard'; did you mean 'discard'?"
 
 

@@ -114,7 +114,10 @@ def test_ctrl_d_ends_the_input_on_an_empty_line_only() -> None:
 def _session_at_a_table() -> Session:
     session = welcomed()
     session.receive(Seated(3, 0, "t" * 40))
-    session.receive(State(3, notty_view(body={"hands": [["R3", "R1", "B2"], ["Y5"]]}), ()))
+    legal = ["discard R1 R3 B2", "draw 1", "steal 1", "end"]  # our turn (B2 stands in, as a card of it)
+    session.receive(
+        State(3, notty_view(current=0, legal=legal, body={"hands": [["R3", "R1", "B2"], ["Y5"]]}), ())
+    )
     return session
 
 
@@ -134,7 +137,7 @@ def test_tab_completes_as_far_as_the_options_agree_and_lists_them_in_the_games_o
     typed("3", editor)
     editor.press("tab")
     assert shown(editor) == "discard R3 |"
-    assert editor.press("tab") == Effect(options=("R1", "R3", "B2"))  # the next card
+    assert editor.press("tab") == Effect(options=("R1", "B2"))  # the next card: R3 is typed, and held once
 
 
 def test_tab_completes_the_word_at_the_cursor_mid_line() -> None:

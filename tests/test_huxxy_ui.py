@@ -510,3 +510,15 @@ def test_groups_sharing_lines_line_up_where_columns_of_them_do_not_fit() -> None
     starts = {line.index("9D") for line in lines}  # where each line's second group shows its cards
     assert len(starts) == 1, lines
     assert [list(_groups_read_back([line])) for line in lines] == [[1, 2], [3, 4], [5, 6], [7, 8]]
+
+
+def test_tab_offers_no_play_or_move_that_would_be_refused() -> None:
+    """After 6 plays 'play ' and Tab listed the hand; at an opened turn's start 'move ' listed the
+    table, though the first play is from the hand (a play-test)."""
+    session = welcomed(HUXXY)
+    full = huxxy_view(current=0, legal=["draw", "undo", "end"], body={"plays": 6, "opened": [True] * 3})
+    seated(session, full)
+    assert session.completions("play ", "") == [] and session.completions("move ", "") == []
+    start = huxxy_view(current=0, legal=["draw", "play 7H"], body={"plays": 0, "opened": [True] * 3})
+    session.receive(State(3, start, ()))
+    assert session.completions("move ", "") == [] and session.completions("play ", "")

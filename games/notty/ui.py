@@ -5,6 +5,7 @@ imported, never the engine: the client need not load it to play."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -156,11 +157,19 @@ class NottyUI:
         if view is None:
             return []
         found: Iterable[str]
-        if view.legal and (len(words) == 1 or words[0] == "discard"):  # our turn: only what may be played
-            found = _legal_words(words[0].lower(), view)
-        elif words[0] == "steal":
-            found = (name for seat, name in enumerate(view.names) if seat != view.seat)
-        elif words[0] in ("discard", "putback", "dd") and view.seat is not None:
+        verb = words[0].lower()
+        if verb == "steal":  # a name may hold spaces: its next word, after those typed
+            victims = (
+                _legal_victims(view)
+                if view.legal
+                else [n for i, n in enumerate(view.names) if i != view.seat]
+            )
+            found = _next_words(victims, words[1:])
+        elif view.legal and verb == "discard":  # our turn: cards that go on with a group to discard
+            found = _discard_words(view, words[1:])
+        elif view.legal and len(words) == 1:  # our turn: only what may be played
+            found = _legal_words(verb, view)
+        elif verb in ("discard", "putback", "dd") and view.seat is not None:
             found = dict.fromkeys(str(card) for card in _body(view).hands[view.seat])  # in hand order
         else:
             return []
@@ -407,16 +416,47 @@ def _seat_of(name: str, view: TableView | None) -> int:
 
 
 def _legal_words(verb: str, view: TableView) -> Iterable[str]:
-    """What may follow ``verb`` at our turn, by the legal actions: counts to draw, the names of
-    those we may rob, the cards of the groups we may discard or of the hand we may put back."""
+    """What may follow ``verb`` at our turn, by the legal actions: counts to draw, or cards of the
+    hand we may put back."""
     verb = "putback" if verb == "dd" else verb
-    rest = [action.split()[1:] for action in view.legal if action.split()[0] == verb]
-    if verb == "steal":
-        return (view.names[int(seat)] for (seat,) in rest if seat.isdigit() and int(seat) < len(view.names))
-    if verb == "discard" and view.seat is not None:
-        playable = {card for cards in rest for card in cards}
-        return (card for card in dict.fromkeys(map(str, _body(view).hands[view.seat])) if card in playable)
-    return dict.fromkeys(word for words in rest for word in words)
+    return dict.fromkeys(
+        word for action in view.legal if action.split()[0] == verb for word in action.split()[1:]
+    )
+
+
+def _legal_victims(view: TableView) -> list[str]:
+    """The names of those we may rob now, by the legal actions."""
+    seats = [
+        action.split()[1]
+        for action in view.legal
+        if action.split()[0] == "steal" and len(action.split()) == 2
+    ]
+    return [view.names[int(seat)] for seat in seats if seat.isdigit() and int(seat) < len(view.names)]
+
+
+def _next_words(names: Sequence[str], typed: Sequence[str]) -> list[str]:
+    """The word of each name that comes after the words ``typed`` of it (case aside): none once a
+    name is whole."""
+    said = [word.lower() for word in typed]
+    return [
+        name.split()[len(said)]
+        for name in names
+        if [word.lower() for word in name.split()[: len(said)]] == said and len(name.split()) > len(said)
+    ]
+
+
+def _discard_words(view: TableView, typed: Sequence[str]) -> list[str]:
+    """The cards, in hand order, that with those ``typed`` still make part of a group we may discard."""
+    if view.seat is None:
+        return []
+    have = Counter(word.upper() for word in typed)
+    wanted: Counter[str] = Counter()
+    for action in view.legal:
+        if action.split()[0] == "discard":
+            group = Counter(action.split()[1:])
+            if not have - group:  # every card typed is in this group (as many times)
+                wanted |= group - have
+    return [card for card in dict.fromkeys(map(str, _body(view).hands[view.seat])) if wanted[card]]
 
 
 def _only_victim(view: TableView | None) -> int:
