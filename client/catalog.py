@@ -111,4 +111,6 @@ def table_line(info: Mapping[str, Any], catalog: Catalog, here: int | None) -> s
     if info["table"] == here:
         then = "you are here"
     kind = catalog.describe(info["game"], info["variant"], info["options"])
+    if info["turn_seconds"]:  # past it, a bot plays the rest of the turn: worth knowing before joining
+        kind += f", {info['turn_seconds']} s a turn"
     return f"table {info['table']}: {kind}, {status}, seats: {seats} · {then}"

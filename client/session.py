@@ -307,6 +307,8 @@ class Session:
                 # it is ours to keep, drop or speak of on leaving.
                 self.token = None
                 return Output((text,))
+            case Error("turn-time", text, _):
+                return Output((text,))  # news of our turn, not the refusal of anything we sent
             case Error(code, text, rule):
                 self.open_seats = 0  # perhaps the table we asked for: no seat waits now
                 return Output((f"refused: {text}" + (f" [{rule}]" if rule else f" [{code}]"),))

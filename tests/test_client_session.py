@@ -730,6 +730,17 @@ def test_the_end_summary_says_a_win_a_loss_a_shared_first_place_or_a_draw_once(
     assert end_summary(notty_view(result=result, legal=[], seat=seat, names=names)) == [says]
 
 
+def test_a_turn_out_of_time_is_news_not_a_refusal_and_the_list_says_a_tables_turn_time() -> None:
+    """'refused: your time is up ... [turn-time]', though nothing was sent; and no list said that a
+    table had a turn time at all (a play-test)."""
+    session = welcomed()
+    said = shown(session, Error("turn-time", "your time is up: the server plays the rest of this turn"))
+    assert said == ["your time is up: the server plays the rest of this turn"]
+    session.sending(ListTables())
+    (line,) = shown(session, Tables([table_info(3, ["bob", None]) | {"turn_seconds": 30}]))
+    assert line.startswith("table 3: classic, level medium, 30 s a turn, waiting, seats: bob")
+
+
 def test_a_player_given_another_name_at_a_table_is_told_it_once() -> None:
     """The server seats a second 'ann' as 'ann-2': the others steal from 'ann-2', and the full
     screen's status line said 'ann'."""
