@@ -444,7 +444,7 @@ class Screen(Terminal):
             else:
                 whose, look = f"{view.names[view.current]} to play", curses.A_REVERSE
         elif session.table is not None:
-            parts += [(f"table {session.table}, before the start", 3), (session.name, 4)]
+            parts += [(f"table {session.table}, before the start", 3), (session.known_as(), 4)]
         else:
             parts += [("lobby", 3), (session.name, 4)]
         room = width - 2 - (len(whose) + 4 if whose else 0)

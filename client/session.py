@@ -8,7 +8,6 @@ token kept here (and on disk, through a :class:`client.tokens.SeatStore`, when g
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -132,6 +131,8 @@ class Session:
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
         self.resigned = False  # we resigned the game at our table: a bot plays our seat
         self._told_known_as: tuple[int, str] | None = None  # the table and name we were told we play as
+        self._seat: int | None = None  # our seat at our table, once seated
+        self._seat_name: str | None = None  # its name, as the news of a table not yet begun says it
         # This connection's hello offered a seat token: the server's answer to it (seated, or
         # bad-token with the list of tables) is where we arrive, not the arrival's list.
         self.offered_seat = False
@@ -223,7 +224,8 @@ class Session:
             return Output((notice_line(message),))  # news of the table: not a reply either
         if isinstance(message, Tables) and not self.tables_asked:
             self._note_tables(message.tables)  # news of our waiting table: not the list to complete
-            return Output(tuple(self._table_line(info) for info in message.tables))  # from, nor a reply
+            lines = [self._table_line(info) for info in message.tables]  # from, nor a reply
+            return Output((*lines, *self._our_seat_named(message.tables)))
         self.replies += 1
         return self._answer(message)
 
@@ -256,7 +258,7 @@ class Session:
                     and not info["over"]
                     and any(seat["name"] is None and seat["bot"] is None for seat in info["seats"])
                 ]
-                lines = [self._table_line(info) for info in tables]
+                lines = [self._table_line(info) for info in tables] + self._our_seat_named(tables)
                 return Output(tuple(lines or ["no tables yet: 'new' creates one"]))
             case Seated(table, seat, token):
                 return Output(tuple(self._seated(table, seat, token)))
@@ -283,7 +285,7 @@ class Session:
                 read = self.view is not before  # a view this client could not read changes nothing
                 over = read and view["result"] is not None
                 if read:
-                    shown = self._known_as(table, shown)
+                    shown = shown.adding(self._known_as(table))
                 return shown.adding(end_summary(view)) if over else shown
             case Hint(text, actions, data):
                 return Output((self._hint(text, actions, data),))
@@ -338,6 +340,7 @@ class Session:
 
     def _seated(self, table: int, seat: int, token: str) -> list[str]:
         self.table, self.token, self.arrived = table, token, True
+        self._seat, self._seat_name = seat, None
         self.game = self._joining or self.game
         problem = self.unsaved = self.keep_seat(StoredSeat(token, table))  # on disk before the user is told
         lines = [f"you sit at table {table}, seat {seat + 1}"]  # numbered from 1, as people count
@@ -381,21 +384,25 @@ class Session:
         view = self.view
         if view is not None and view.seat is not None and view.seat < len(view.names):
             return view.names[view.seat]
-        return self.name
+        return self._seat_name or self.name
 
-    def _known_as(self, table: int, shown: Output) -> Output:
-        """Say once, at a table where the server gave us another name than ours, which one: the
-        others name us by it (Notty's 'steal ann-2')."""
+    def _our_seat_named(self, tables: Sequence[Mapping[str, Any]]) -> list[str]:
+        """Our seat's name, as a list of tables says it: told as we sit, not when the game begins."""
+        ours = [info for info in tables if info["table"] == self.table]
+        if not ours or self._seat is None or self._seat >= len(ours[0]["seats"]):
+            return []
+        self._seat_name = ours[0]["seats"][self._seat]["name"]
+        return self._known_as(ours[0]["table"])
+
+    def _known_as(self, table: int) -> list[str]:
+        """Say once, at a table where our seat has another name than ours, which one: the others
+        name us by it (Notty's 'steal ann-2'). The server numbers a name another player there has;
+        a seat resumed from disk keeps the name it was taken under."""
         name = self.known_as()
         if name == self.name or self._told_known_as == (table, name) or self.game_over:
-            return shown
+            return []
         self._told_known_as = (table, name)
-        numbered = re.fullmatch(r"(.+)-\d+", name)
-        if numbered and self.name.casefold().startswith(numbered[1].casefold()):
-            why = "another player there has your name"
-        else:  # a seat resumed from disk, taken under another name than this run's
-            why = "the name this seat was taken under"
-        return shown.adding([f"you play as '{name}' at this table ({why})"])
+        return [f"you play as '{name}' at this table: the others know your seat by that name"]
 
     def table_text(self) -> str | None:
         """The table as it stands, in colour, laid out for the terminal's width now (the full screen
@@ -487,6 +494,7 @@ class Session:
         self.open_seats = 0
         self.stopped = False
         self.resigned = False
+        self._seat = self._seat_name = None
 
 
 #: What each kind of notice says, by the name of the player it is about (and its seconds).

@@ -746,15 +746,20 @@ def test_a_player_given_another_name_at_a_table_is_told_it_once() -> None:
     screen's status line said 'ann'."""
     session = welcomed()
     view = notty_view(names=["ann", "ann-2"], seat=1, current=0)
-    told = "you play as 'ann-2' at this table (another player there has your name)"
+    told = "you play as 'ann-2' at this table: the others know your seat by that name"
     assert told in seated(session, view)
     assert session.known_as() == "ann-2"
     assert told not in shown(session, State(3, view, ()))  # once
     mine = welcomed()
     assert not any("you play as" in line for line in seated(mine, notty_view(names=["ann", "bob"], seat=0)))
     assert mine.known_as() == "ann"
+    waiting = welcomed()  # told as we sit at a table not yet begun, from its news, not at its start
+    waiting.receive(Seated(5, 1, TOKEN))
+    news = shown(waiting, Tables([table_info(5, ["Ann", "ann-2", None])]))
+    assert "you play as 'ann-2' at this table: the others know your seat by that name" in news
+    assert waiting.known_as() == "ann-2"
     resumed = welcomed()  # 'ann' today, back at a seat taken as 'Annie'
-    assert "you play as 'Annie' at this table (the name this seat was taken under)" in seated(
+    assert "you play as 'Annie' at this table: the others know your seat by that name" in seated(
         resumed, notty_view(names=["Annie", "bob"], seat=0)
     )
 
