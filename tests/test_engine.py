@@ -457,7 +457,8 @@ def test_discard_takes_no_outcome(rules: Rules) -> None:
 def test_no_draw_and_discard_in_classic() -> None:
     game = position(CLASSIC, ["R1 R2 Y5", "G2 B7"])
     assert_refused(game, DrawDiscard(), Rule.NO_DRAW_AND_DISCARD)
-    assert_refused(game, PutBack(C("R1")), Rule.NOTHING_TO_PUT_BACK)
+    # not 'put back only after draw-and-discard', which classic has none of to do first
+    assert_refused(game, PutBack(C("R1")), Rule.NO_DRAW_AND_DISCARD)
     assert DrawDiscard() not in game.legal_actions()
 
 

@@ -102,6 +102,10 @@ def check(state: TurnState, seat: int, action: Action) -> None:
             if not state.deck_size:
                 raise IllegalAction(Rule.DECK_TOO_SMALL, "the deck is empty")
         case PutBack(card):
+            if not rules.draw_and_discard:  # nothing to finish: say why, as 'dd' does
+                raise IllegalAction(
+                    Rule.NO_DRAW_AND_DISCARD, f"the {rules.name} rules have no draw-and-discard"
+                )
             if not state.must_put_back:
                 raise IllegalAction(Rule.NOTHING_TO_PUT_BACK, "put back only after draw-and-discard")
             _check_in_hand(hand, (card,))
