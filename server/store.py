@@ -725,10 +725,14 @@ class Store:
             " (SELECT group_concat(name, char(9)) FROM (SELECT name FROM seats WHERE seats.game = games.id"
             "  ORDER BY seat)),"
             # What became of each seat's person, as the list shows it: a bot played on for one who
-            # left before the end (servers before schema 4 also recorded leaving after it), and one
-            # who resigned is ranked last (char(9) separates the seats).
+            # left before the end (servers before schema 4 also recorded leaving after it), unless
+            # the game ended with no move after (schema 7 counts them: given up as they left), and
+            # one who resigned is ranked last (char(9) separates the seats).
             " (SELECT group_concat(note, char(9)) FROM (SELECT CASE"
             "  WHEN resigned_after IS NOT NULL THEN 'resigned'"
+            "  WHEN left_at <= coalesce(games.ended_at, left_at)"
+            "   AND games.ended_at IS NOT NULL"
+            "   AND left_after >= (SELECT count(*) FROM moves WHERE moves.game = games.id) THEN 'left'"
             "  WHEN left_at <= coalesce(games.ended_at, left_at)"
             "   THEN 'left: ' || coalesce('bot ' || bot, 'a bot') || ' played on'"
             "  ELSE '' END AS note FROM seats WHERE seats.game = games.id ORDER BY seat))"

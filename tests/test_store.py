@@ -437,6 +437,18 @@ def test_where_a_seat_left_survives_a_later_move_written_at_the_same_time(tmp_pa
     store.close()
 
 
+def test_a_game_given_up_as_a_player_left_lists_no_bot_as_playing_on(store: Store) -> None:
+    """'games' said 'bob (left: bot expert-medium played on)' of a game abandoned at once."""
+    host = new_host(store)
+    table = seat_two(host, store)
+    play(host, store, table, random.Random(4), 2)
+    host.handle(2, Leave(), 0.0)
+    store.write([*host.take_journal(), GameOver(table, None, "abandoned")])
+    listed = io.StringIO()
+    print_games(store.games(), listed)
+    assert "ann vs bob (left)," in listed.getvalue(), listed.getvalue()
+
+
 def test_a_leave_recorded_without_its_move_count_is_placed_by_its_time(tmp_path: Path) -> None:
     """Records from before schema 7 hold only when the seat was left."""
     times = iter([1.0, 2.0, 3.0, 4.0, 5.0])
