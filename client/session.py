@@ -530,7 +530,9 @@ def end_summary(raw: Mapping[str, Any]) -> list[str]:
     result = raw["result"]
     ranking, seat, text = result["ranking"], raw["seat"], result["text"]
     first = tuple(ranking[0]) if ranking else ()
-    if len(ranking) <= 1 and len(first) != 1:  # every seat ranked alike: no winner
+    if len(ranking) <= 1 and len(first) != 1 and text.endswith(" with no winner"):  # a turn limit
+        how, text = "no winner", text.removesuffix(" with no winner")  # said once, not "drawn" too
+    elif len(ranking) <= 1 and len(first) != 1:  # every seat ranked alike: no winner
         how, text = "the game was drawn", _unsaid(text, "the game is drawn", first=True)
     elif seat is None:
         how = "the game ended"

@@ -716,7 +716,8 @@ STALEMATE = "stalemate: a whole round with no card played or drawn"
         (0, [[0, 2], [1]], POINTS, f"you shared first place after 12 turns: {POINTS}"),
         (1, [[0, 2], [1]], POINTS, f"you lost after 12 turns: {POINTS}"),
         # Every seat ranked alike: drawn, whoever reads it ("you drew": 'draw' is a move in Notty).
-        (0, [[0, 1]], LIMIT, f"the game was drawn after 12 turns: {LIMIT}"),
+        # the turn limit: no winner, said once ('drawn ...: ... with no winner' said it twice)
+        (0, [[0, 1]], LIMIT, "no winner after 12 turns: the game ended at its turn limit (300 turns)"),
         (1, [[0, 1]], QUIET, "the game was drawn after 12 turns: no hand changed for 4 whole rounds"),
         (None, [[0, 1]], STALEMATE, f"the game was drawn after 12 turns: {STALEMATE}"),
         (None, [[0], [1]], WON, f"the game ended after 12 turns: {WON}"),

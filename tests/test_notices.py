@@ -554,7 +554,7 @@ def test_a_person_sees_a_notice_and_the_end_of_the_game_with_the_id_that_replays
     if starter == "ann":
         ann.sendline("end")  # else the bot plays bob's turn, and that ends the game
     ann.expect(r"game over: [^\r\n]*; 'leave' returns to the lobby")
-    ann.expect(r"(you won|you lost|the game was drawn) after 1 turn, in \d+ s: [^\r\n]+")
+    ann.expect(r"(you won|you lost|the game was drawn|no winner) after 1 turn, in \d+ s: [^\r\n]+")
     ann.expect(
         r"this was game (\d+) of the server's record: on its machine, 'notty-server replay (\d+)' replays it"
     )
