@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from games._ui import NumberWord, TableView, game_over_line, next_words, seat_lines
+from games._ui import NumberWord, TableView, game_over_line, legal_verbs, next_words, seat_lines
 
 if TYPE_CHECKING:
     from .catalog import GameInfo
@@ -31,7 +31,7 @@ class GenericUI:
 
     def commands(self, view: TableView | None) -> tuple[str, ...]:
         """The first words of the legal actions: the game's commands, as far as this turn shows."""
-        return tuple(dict.fromkeys(action.split()[0] for action in view.legal)) if view else ()
+        return legal_verbs(view) if view else ()
 
     def is_action(self, verb: str) -> bool:
         return True  # whatever the client does not know is the game's to judge

@@ -270,10 +270,21 @@ def next_words(words: Sequence[str], text: str, view: TableView | None) -> list[
     starting with ``text``: completion that offers only what is legal now."""
     if view is None:
         return []
+    return [word for word in words_after(view.legal, words) if word.lower().startswith(text.lower())]
+
+
+def words_after(phrases: Iterable[str], words: Sequence[str]) -> list[str]:
+    """The word of each phrase that follows the ``words`` typed of it (any case), once each, in
+    order: none of a phrase typed whole."""
     typed = [word.lower() for word in words]
     found = []
-    for action in view.legal:
-        parts = action.split()
+    for phrase in phrases:
+        parts = phrase.split()
         if len(parts) > len(typed) and [part.lower() for part in parts[: len(typed)]] == typed:
             found.append(parts[len(typed)])
-    return [word for word in dict.fromkeys(found) if word.lower().startswith(text.lower())]
+    return list(dict.fromkeys(found))
+
+
+def legal_verbs(view: TableView) -> tuple[str, ...]:
+    """The first words of the legal actions, once each: the commands this turn may take."""
+    return tuple(dict.fromkeys(action.split()[0] for action in view.legal))

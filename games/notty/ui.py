@@ -22,10 +22,12 @@ from games._ui import (
     did_you_mean,
     game_over_line,
     is_number,
+    legal_verbs,
     nothing_after,
     read_cards,
     seat_lines,
     spoken_list,
+    words_after,
 )
 
 from ._cards import Card, CardError
@@ -122,7 +124,7 @@ class NottyUI:
         """At our turn, the first words of the legal actions (after 'dd', 'putback' alone); else
         every command."""
         if view is not None and view.legal:
-            return tuple(dict.fromkeys(action.split()[0] for action in view.legal))
+            return legal_verbs(view)
         return COMMANDS
 
     def is_action(self, verb: str) -> bool:
@@ -164,11 +166,11 @@ class NottyUI:
                 if view.legal
                 else [n for i, n in enumerate(view.names) if i != view.seat]
             )
-            found = _next_words(victims, words[1:])
+            found = words_after(victims, words[1:])
         elif view.legal and verb == "discard":  # our turn: cards that go on with a group to discard
             found = _discard_words(view, words[1:])
-        elif view.legal and len(words) == 1:  # our turn: only what may be played
-            found = _legal_words(verb, view)
+        elif view.legal and len(words) == 1:  # our turn: counts to draw, cards we may put back
+            found = words_after(view.legal, ["putback" if verb == "dd" else verb])
         elif verb in ("discard", "putback", "dd") and view.seat is not None:
             found = dict.fromkeys(str(card) for card in _body(view).hands[view.seat])  # in hand order
         else:
@@ -415,15 +417,6 @@ def _seat_of(name: str, view: TableView | None) -> int:
     return names.index(name.lower())
 
 
-def _legal_words(verb: str, view: TableView) -> Iterable[str]:
-    """What may follow ``verb`` at our turn, by the legal actions: counts to draw, or cards of the
-    hand we may put back."""
-    verb = "putback" if verb == "dd" else verb
-    return dict.fromkeys(
-        word for action in view.legal if action.split()[0] == verb for word in action.split()[1:]
-    )
-
-
 def _legal_victims(view: TableView) -> list[str]:
     """The names of those we may rob now, by the legal actions."""
     seats = [
@@ -432,17 +425,6 @@ def _legal_victims(view: TableView) -> list[str]:
         if action.split()[0] == "steal" and len(action.split()) == 2
     ]
     return [view.names[int(seat)] for seat in seats if seat.isdigit() and int(seat) < len(view.names)]
-
-
-def _next_words(names: Sequence[str], typed: Sequence[str]) -> list[str]:
-    """The word of each name that comes after the words ``typed`` of it (case aside): none once a
-    name is whole."""
-    said = [word.lower() for word in typed]
-    return [
-        name.split()[len(said)]
-        for name in names
-        if [word.lower() for word in name.split()[: len(said)]] == said and len(name.split()) > len(said)
-    ]
 
 
 def _discard_words(view: TableView, typed: Sequence[str]) -> list[str]:

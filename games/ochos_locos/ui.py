@@ -26,6 +26,7 @@ from games._ui import (
     coloured,
     count_cards,
     game_over_line,
+    legal_verbs,
     next_words,
     nothing_after,
     read_cards,
@@ -92,7 +93,7 @@ class OchosUI:
     def commands(self, view: TableView | None) -> tuple[str, ...]:
         """At our turn, the first words of the legal actions; else every command."""
         if view is not None and view.legal:
-            return tuple(dict.fromkeys(action.split()[0] for action in view.legal))
+            return legal_verbs(view)
         return COMMANDS
 
     def is_action(self, verb: str) -> bool:
