@@ -318,37 +318,37 @@ def table_lines(body: Body, colour: bool, width: int = WIDTH) -> list[str]:
 
 
 def _columns(cells: Sequence[str], width: int) -> list[str] | None:
-    """``cells`` in the most columns that fit ``width``, or ``None`` if two do not."""
+    """``cells`` in the most columns that fit ``width``, numbered down each, or ``None`` if two do not."""
     for wanted in range(min(MAX_COLUMNS, len(cells)), 1, -1):
         rows = math.ceil(len(cells) / wanted)
-        columns = [cells[start : start + rows] for start in range(0, len(cells), rows)]
-        widths = [max(map(len, column)) for column in columns]
-        if sum(widths) + 3 * (len(columns) - 1) <= width:
-            return [
-                "   ".join(
-                    column[row].ljust(width)
-                    for column, width in zip(columns, widths, strict=True)
-                    if row < len(column)
-                )
-                for row in range(rows)
-            ]
+        lines = _side_by_side([cells[start : start + rows] for start in range(0, len(cells), rows)], width)
+        if lines is not None:
+            return lines
     return None
 
 
 def _grid(cells: Sequence[str], width: int) -> list[str] | None:
-    """``cells`` in reading order, lined up in the most columns that fit ``width`` (each as wide as
-    its widest cell), or ``None`` if two do not: where a column of groups cannot be as long as
-    another, the groups still line up."""
+    """``cells`` in reading order, lined up in the most columns that fit ``width``, or ``None`` if
+    two do not: where a column of groups cannot be as long as another, the groups still line up."""
     for wanted in range(min(MAX_COLUMNS, len(cells)), 1, -1):
-        widths = [max(len(cell) for cell in cells[column::wanted]) for column in range(wanted)]
-        if sum(widths) + 3 * (wanted - 1) <= width:
-            return [
-                "   ".join(
-                    cell.ljust(widths[column]) for column, cell in enumerate(cells[start : start + wanted])
-                )
-                for start in range(0, len(cells), wanted)
-            ]
+        lines = _side_by_side([list(cells[column::wanted]) for column in range(wanted)], width)
+        if lines is not None:
+            return lines
     return None
+
+
+def _side_by_side(columns: Sequence[Sequence[str]], width: int) -> list[str] | None:
+    """``columns`` (the first the longest) side by side, each as wide as its widest cell, or
+    ``None`` if they do not fit ``width``."""
+    widths = [max(map(len, column)) for column in columns]
+    if sum(widths) + 3 * (len(columns) - 1) > width:
+        return None
+    return [
+        "   ".join(
+            column[row].ljust(wide) for column, wide in zip(columns, widths, strict=True) if row < len(column)
+        )
+        for row in range(len(columns[0]))
+    ]
 
 
 def _flow(cells: Sequence[str], width: int) -> list[str]:
