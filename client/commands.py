@@ -134,9 +134,8 @@ def _interpret(
 ) -> Reply:
     if verb in _ALONE:
         nothing_after(verb, args)
-    if verb in ("hint", "auto", "resign") and view is not None and (view.seat is None or view.over):
-        # Said as a game command is: the server's refusal would read otherwise ("refused: ...").
-        return Reply(say=WATCHING if view.seat is None else GAME_OVER, refused=True)
+    if verb in ("hint", "auto", "resign") and (why := _nothing_to_play(view)):
+        return Reply(say=why, refused=True)  # as a game command is: the server's would read otherwise
     match verb:
         case "help" | "?":
             return Reply(say=help_text(catalog))
@@ -176,9 +175,16 @@ def _interpret(
         guess = did_you_mean(verb, [*COMMANDS, *_game_commands(catalog, game, view, every=True)])
         unknown = f"unknown command {verb!r}; " + (guess or "type 'help' for the commands")
         return Reply(say=unknown, refused=True)
-    if view is not None and ui.is_action(verb) and (view.seat is None or view.over):  # before its usage
-        return Reply(say=WATCHING if view.seat is None else GAME_OVER, refused=True)
+    if ui.is_action(verb) and (why := _nothing_to_play(view)):  # before its usage
+        return Reply(say=why, refused=True)
     return Reply((Act(ui.action(verb, args, view)),), action=True)
+
+
+def _nothing_to_play(view: TableView | None) -> str | None:
+    """Why nothing may be played at our table, if nothing may: we watch, or the game is over."""
+    if view is None or (view.seat is not None and not view.over):
+        return None
+    return WATCHING if view.seat is None else GAME_OVER
 
 
 def _playing(view: TableView | None) -> bool:
