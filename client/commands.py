@@ -40,7 +40,9 @@ commands:
                       create a table and sit at it; name who sits in the other
                       seats: a bot, or 'human' to keep a seat for a friend;
                       seats left unnamed stay open; one of an option's choices,
-                      or 'NAME VALUE', anywhere in the line, sets it
+                      or 'NAME VALUE', anywhere in the line, sets it; 'time
+                      60' gives each turn 60 seconds, past which a bot plays
+                      the rest of it
   join TABLE [SEAT]   take a seat (numbered from 1); 'join' alone: the one
                       table waiting for players in the last list
   watch TABLE         watch a table

@@ -2,7 +2,8 @@
 against what the server's welcome says it hosts (:class:`client.catalog.Catalog`).
 
 An option is set by one of its choices anywhere in the line (Notty: ``hard`` sets ``level``) or
-by ``NAME VALUE`` (``turn_limit 200``, or a word of the game's own for it: ``limit 200``). The
+by ``NAME VALUE`` (``turn_limit 200``, or a word of the game's own for it: ``limit 200``);
+``time 60`` gives every turn 60 seconds, past which the game's stand-in bot plays the rest. The
 rest is positional: the game, its variant, the number of seats, then who sits in the other seats;
 seats left unnamed stay open, and with no one named the game's default bot takes them all.
 """
@@ -20,12 +21,17 @@ from .catalog import Catalog, GameInfo
 
 #: The word in ``new`` for a seat kept for a person, who joins it later.
 HUMAN = "human"
-USAGE = "new [GAME] [VARIANT] [SEATS] [BOT|human...] [OPTION...]"
+USAGE = "new [GAME] [VARIANT] [SEATS] [BOT|human...] [OPTION...] [time SECONDS]"
+#: The word in ``new`` for the turn time, which every game's tables have (``time 60``).
+TIME = "time"
+#: The most a turn may be given: the protocol's bound on ``turn_seconds``.
+MAX_TURN_SECONDS = 3600
 
 
 def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
     """The table ``new ARGS`` asks for; :class:`ValueError` saying what is wrong with the words."""
     words = [word.lower() for word in args]
+    turn_seconds = _turn_seconds(words)
     game = _which_game(words, catalog)
     ui = catalog.ui(game.name)
     players = (*game.bots, HUMAN)
@@ -54,13 +60,29 @@ def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
         raise ValueError(f"{len(others)} players besides you do not fit at {seats} seats")
     if len(bots) > seats:
         raise ValueError(f"{len(bots)} bots do not fit at {seats} seats")
-    return CreateTable(game.name, seats, variant, tuple(bots), options)
+    return CreateTable(game.name, seats, variant, tuple(bots), options, turn_seconds=turn_seconds)
+
+
+def _turn_seconds(words: list[str]) -> int:
+    """The turn time ``time SECONDS`` sets (0, none, unless given), taking both words out of ``words``."""
+    if TIME not in words:
+        return 0
+    at = words.index(TIME)
+    if TIME in words[at + 1 :]:
+        raise ValueError(f"one {TIME}, please")
+    value = words[at + 1] if at + 1 < len(words) else ""
+    if not is_number(value) or int(value) > MAX_TURN_SECONDS:
+        raise ValueError(
+            f"'{TIME}' takes a number of seconds, 0 (no turn time) to {MAX_TURN_SECONDS:,}, e.g. '{TIME} 60'"
+        )
+    del words[at : at + 2]
+    return int(value)
 
 
 def new_words(catalog: Catalog, typed: Sequence[str] = ()) -> list[str]:
     """The words ``new`` knows, for tab completion: once ``typed`` names a game (or one of its
     variants), that game's alone."""
-    words = [HUMAN]
+    words = [HUMAN, TIME]
     named = set(typed)
     chosen = [game for game in catalog.games.values() if game.name in named or set(game.variants) & named]
     for game in chosen[:1] or catalog.games.values():

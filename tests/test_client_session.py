@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from client.session import Session, end_summary
@@ -167,6 +168,40 @@ def test_new_reads_the_welcome(line: str, expected: CreateTable) -> None:
     reply = welcomed().typed(line)
     assert reply.say == ""
     assert reply.messages == (expected,)
+
+
+@pytest.mark.parametrize(
+    ("line", "seconds", "expected"),
+    [
+        ("new time 60", 60, table("classic", 2, ["expert"])),
+        ("new classic 2 human time 30", 30, table("classic", 2)),
+        ("new huxxy time 90 2", 90, table("huxxy", 2, ["greedy"], game="huxxy")),
+        ("new TIME 3600 hard", 3600, table("classic", 2, ["expert"], level="hard")),
+        ("new time 0", 0, table("classic", 2, ["expert"])),  # no turn time, as without the word
+    ],
+)
+def test_new_gives_every_turn_the_time_asked_for(line: str, seconds: int, expected: CreateTable) -> None:
+    """The client had no word for a turn time: only a raw create_table could set one."""
+    hosted = (NOTTY, describe(GAMES["huxxy"]))
+    reply = welcomed(*hosted).typed(line)
+    assert reply.say == ""
+    assert reply.messages == (attrs.evolve(expected, turn_seconds=seconds),)
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("new time", "'time' takes a number of seconds, 0 (no turn time) to 3,600, e.g. 'time 60'"),
+        ("new time 3601", "'time' takes a number of seconds, 0 (no turn time) to 3,600"),
+        ("new time soon 2", "'time' takes a number of seconds"),
+        ("new time -5", "'time' takes a number of seconds"),
+        ("new time 30 classic time 40", "one time, please"),
+    ],
+)
+def test_a_turn_time_new_cannot_give_is_refused_in_words(line: str, says: str) -> None:
+    reply = welcomed().typed(line)
+    assert reply.messages == ()
+    assert says in reply.say, reply.say
 
 
 def test_the_built_in_servers_first_table_is_a_plain_new() -> None:
