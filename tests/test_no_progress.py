@@ -487,9 +487,10 @@ def test_the_client_shows_the_limit_and_the_end_as_what_it_is() -> None:
         over = TableView(
             "notty", "classic", ("ann", "bob"), 0, 1, 12, (), Outcome(((0, 1),), reason, "x"), read
         )
-        assert NOTTY_UI.state_text(3, over, [], colour=False).splitlines()[-1] == (
-            f"game over: {says}; 'leave' returns to the lobby"
-        )
+        shown = NOTTY_UI.state_text(3, over, [], colour=False).splitlines()
+        assert shown[-1] == f"game over: {says}; 'leave' returns to the lobby"
+        # the count towards a draw stops with the game: "no hand changed for 4 turns" said after its end
+        assert shown[0] == "table 3 · classic · turn 12 of 300 · deck 70 cards", reason
 
 
 def test_one_quiet_round_is_said_in_the_singular(capsys: pytest.CaptureFixture[str]) -> None:

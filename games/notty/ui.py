@@ -206,7 +206,8 @@ class NottyUI:
         body = _body(view)
         lines = [colour_cards_in(f"  {event['text']}", colour) for event in events]
         turn = f"turn {view.turn}" + (f" of {body.turn_limit}" if body.turn_limit else "")
-        lines.append(f"table {table} · {view.variant} · {turn} · deck {body.deck_size} cards{_quiet(body)}")
+        quiet = _quiet(body) if view.result is None else ""  # a count towards an end that has come
+        lines.append(f"table {table} · {view.variant} · {turn} · deck {body.deck_size} cards{quiet}")
         lines += hand_lines(view.names, body.hands, view.to_move, view.seat, colour, view.bots)
         if view.result is not None:
             lines.append(game_over_line(end_line(view, body)))
