@@ -362,7 +362,7 @@ class Session:
             view = read_view(raw, ui)
         except GameDataError as error:
             return Output((f"the server sent a table this client cannot read ({error}); nothing changed",))
-        self.view, self.game = view, view.game
+        before, self.view, self.game = self.view, view, view.game
         self.game_over = view.over
         if self.game_over and view.seat is not None:
             self.drop_seat()  # nothing left to resume
@@ -376,7 +376,8 @@ class Session:
         else:  # a UI that lays its text out otherwise: the server's own words for the events
             happened = tuple(f"  {event['text']}" for event in events if event.get("text"))
         table_text = bare if self.colour else ui.state_text(table, view, (), True, width)
-        return Output((text,), log=happened, table=table_text)
+        shown = happened if happened and _within_a_bots_turn(before, view) else (text,)
+        return Output(shown, log=happened, table=table_text)
 
     def known_as(self) -> str:
         """The name we play under at our table: ours, or the one the server gave us there (``ann-2``,
@@ -601,4 +602,19 @@ def read_view(raw: Mapping[str, Any], ui: GameUI) -> TableView:
         result=None if result is None else Outcome(ranking, result["reason"], result["text"]),
         body=ui.read_body(raw["body"], names),
         bots=bots,
+    )
+
+
+def _within_a_bots_turn(before: TableView | None, view: TableView) -> bool:
+    """Is ``view`` a move within a turn already under way, made by a bot? Line mode shows such a
+    move as its line alone: a huxxy bot's six plays printed the whole table six times, seconds
+    apart. The table comes again as each turn begins, whenever we may act, and at the end; a
+    person's moves each show it, since the others follow that turn as it is played."""
+    return (
+        before is not None
+        and (before.game, before.names, before.turn) == (view.game, view.names, view.turn)
+        and not view.legal
+        and not view.over
+        and view.current != view.seat
+        and view.current in view.bots
     )

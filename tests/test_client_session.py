@@ -691,6 +691,33 @@ def test_a_game_with_no_ui_is_shown_and_played_generically() -> None:
     ]
 
 
+def test_line_mode_shows_a_bots_moves_within_its_turn_as_lines_and_the_table_as_turns_begin() -> None:
+    """A huxxy bot's six plays printed the whole table six times, seconds apart, for every bot."""
+    session = welcomed(NOTTY, PARLOUR)
+    session.receive(Seated(5, 0, TOKEN))
+    bot_turn = parlour_view(current=2, legal=[], bots=[2])
+    played = ({"kind": "played", "text": "cy plays 5", "data": {}},)
+    assert (
+        shown(session, State(5, bot_turn, ()))[0] == "table 5 · parlour · grand · turn 4"
+    )  # the turn begins
+    reply = session.receive(State(5, bot_turn, played))
+    assert reply.lines == ("  cy plays 5",)  # a move within the bot's turn: its line alone
+    assert reply.log == ("  cy plays 5",) and reply.table is not None  # the full screen keeps its pane
+    ended = ({"kind": "ended", "text": "cy ends the turn", "data": {}},)
+    lines = shown(session, State(5, parlour_view(turn=5), ended))  # our turn: the table again
+    assert lines[:2] == ["  cy ends the turn", "table 5 · parlour · grand · turn 5"]
+    assert lines[-1] == "your turn: play 3, play 7, pass"
+    # a person's moves each show the table, since the others follow that turn as it is played
+    person = parlour_view(turn=6, current=1, legal=[])
+    shown(session, State(5, person, ()))
+    assert shown(session, State(5, person, played))[1] == "table 5 · parlour · grand · turn 6"
+    # and a bot's move ending the game shows how it ended
+    result = {"ranking": [[2], [0, 1]], "reason": "out", "text": "cy wins"}
+    shown(session, State(5, bot_turn | {"turn": 7}, ()))
+    over = shown(session, State(5, bot_turn | {"turn": 7, "result": result}, played))
+    assert "game over: cy wins; 'leave' returns to the lobby" in over
+
+
 def test_a_scripts_hint_waits_for_its_turn_and_a_persons_is_asked_at_once() -> None:
     """Advice for one's own turn, which some games give only then: a script holds it back until its
     turn (a hint asked at once would come back 'it is not your turn' and be lost); a person who asks
