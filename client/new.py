@@ -26,6 +26,8 @@ USAGE = "new [GAME] [VARIANT] [SEATS] [BOT|human...] [OPTION...] [time SECONDS]"
 TIME = "time"
 #: The most a turn may be given: the protocol's bound on ``turn_seconds``.
 MAX_TURN_SECONDS = 3600
+#: The least: a shorter time is over before a person has read the table (the protocol takes 1).
+MIN_TURN_SECONDS = 10
 
 
 def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
@@ -71,10 +73,9 @@ def _turn_seconds(words: list[str]) -> int:
     if TIME in words[at + 1 :]:
         raise ValueError(f"one {TIME}, please")
     value = words[at + 1] if at + 1 < len(words) else ""
-    if not is_number(value) or int(value) > MAX_TURN_SECONDS:
-        raise ValueError(
-            f"'{TIME}' takes a number of seconds, 0 (no turn time) to {MAX_TURN_SECONDS:,}, e.g. '{TIME} 60'"
-        )
+    if not is_number(value) or int(value) > MAX_TURN_SECONDS or 0 < int(value) < MIN_TURN_SECONDS:
+        seconds = f"{MIN_TURN_SECONDS} to {MAX_TURN_SECONDS:,} (0: no turn time)"
+        raise ValueError(f"'{TIME}' takes a number of seconds, {seconds}, e.g. '{TIME} 60'")
     del words[at : at + 2]
     return int(value)
 
@@ -82,8 +83,8 @@ def _turn_seconds(words: list[str]) -> int:
 def new_words(catalog: Catalog, typed: Sequence[str] = ()) -> list[str]:
     """The words ``new`` knows, for tab completion: once ``typed`` names a game (or one of its
     variants), that game's alone."""
-    words = [HUMAN, TIME]
     named = set(typed)
+    words = [HUMAN] + ([] if TIME in named else [TIME])
     chosen = [game for game in catalog.games.values() if game.name in named or set(game.variants) & named]
     for game in chosen[:1] or catalog.games.values():
         ui = catalog.ui(game.name)
@@ -191,7 +192,7 @@ def _neither(
     variants += f" ({', '.join(game.variants)})"
     if len(catalog.games) > 1:
         variants = f"a game ({', '.join(catalog.games)}), {variants}"
-    fitting = [*catalog.games, *game.variants, *players, *_option_words(game, catalog)]
+    fitting = [*catalog.games, *game.variants, *players, *_option_words(game, catalog), TIME]
     if not named:
         fitting += [variant for other in catalog.games.values() for variant in other.variants]
     guess = did_you_mean(word, [other for other in fitting if other != word])  # never the word itself

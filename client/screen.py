@@ -429,13 +429,15 @@ class Screen(Terminal):
         view = session.view
         whose, look = "", 0
         # In the order shown, each with what it is worth keeping when the line is short (most: 5).
-        parts = [(session.server or "built-in server", 1)]
+        parts: list[tuple[str, float]] = [(session.server or "built-in server", 1)]
         if view is not None:
             limit = getattr(view.body, "turn_limit", None)  # a game whose body says one (Notty's)
             turn = f"turn {view.turn}" + (f" of {limit}" if isinstance(limit, int) and limit else "")
             seat = f"seat {view.seat + 1}" if view.seat is not None else "watching"
             game = game_and_variant(view.game, view.variant)  # a variant named as its game: once
             parts += [(game, 2), (f"table {session.table}", 3), (turn, 5)]
+            if view.turn_seconds and not view.over:
+                parts.append((f"{view.turn_seconds} s a turn", 1.5))  # kept over the server's address
             parts.append((f"{session.known_as()}, {seat}", 4))
             if view.over:
                 whose, look = "game over", curses.A_REVERSE | curses.A_BOLD

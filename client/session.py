@@ -131,6 +131,7 @@ class Session:
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
         self.resigned = False  # we resigned the game at our table: a bot plays our seat
         self._told_known_as: tuple[int, str] | None = None  # the table and name we were told we play as
+        self._told_turn_time: int | None = None  # the table whose turn time we were told
         self._seat: int | None = None  # our seat at our table, once seated
         self._seat_name: str | None = None  # its name, as the news of a table not yet begun says it
         # This connection's hello offered a seat token: the server's answer to it (seated, or
@@ -377,7 +378,13 @@ class Session:
             happened = tuple(f"  {event['text']}" for event in events if event.get("text"))
         table_text = bare if self.colour else ui.state_text(table, view, (), True, width)
         shown = happened if happened and _within_a_bots_turn(before, view) else (text,)
-        return Output(shown, log=happened, table=table_text)
+        output = Output(shown, log=happened, table=table_text)
+        if view.turn_seconds and self._told_turn_time != table and not view.over:
+            self._told_turn_time = table  # once a table: the status line keeps showing it
+            output = output.adding(
+                [f"each turn here has {view.turn_seconds} s: past it, a bot plays the rest of it"]
+            )
+        return output
 
     def known_as(self) -> str:
         """The name we play under at our table: ours, or the one the server gave us there (``ann-2``,
@@ -602,19 +609,21 @@ def read_view(raw: Mapping[str, Any], ui: GameUI) -> TableView:
         result=None if result is None else Outcome(ranking, result["reason"], result["text"]),
         body=ui.read_body(raw["body"], names),
         bots=bots,
+        bot_turn=raw.get("bot_turn", raw["current"] in bots and result is None),  # older servers: bots'
+        turn_seconds=raw.get("turn_seconds", 0),
     )
 
 
 def _within_a_bots_turn(before: TableView | None, view: TableView) -> bool:
-    """Is ``view`` a move within a turn already under way, made by a bot? Line mode shows such a
-    move as its line alone: a huxxy bot's six plays printed the whole table six times, seconds
-    apart. The table comes again as each turn begins, whenever we may act, and at the end; a
-    person's moves each show it, since the others follow that turn as it is played."""
+    """Is ``view`` a move within a turn already under way, made by a bot (a person's too: 'auto',
+    autopilot, a time run out)? Line mode shows such a move as its line alone: a huxxy bot's six
+    plays printed the whole table six times, seconds apart. The table comes again as each turn
+    begins, whenever we may act, and at the end; a person's own moves each show it, since the
+    others follow that turn as it is played."""
     return (
         before is not None
         and (before.game, before.names, before.turn) == (view.game, view.names, view.turn)
         and not view.legal
         and not view.over
-        and view.current != view.seat
-        and view.current in view.bots
+        and view.bot_turn
     )

@@ -48,6 +48,8 @@ class TableView:
     result: Outcome | None  # how the game ended, if it has
     body: Any
     bots: frozenset[int] = frozenset()  # the seats a bot plays now: its own, a stand-in, or a resigner's
+    bot_turn: bool = False  # a bot plays the turn under way (also for a person: 'auto', a time run out)
+    turn_seconds: int = 0  # the table's turn time (0: none)
 
     @property
     def over(self) -> bool:

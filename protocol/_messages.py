@@ -302,8 +302,10 @@ VIEW = Map(
         "result": Optional(RESULT),
         "body": Data(mapping=True),
         "bots": List(SEAT, MAX_SEATS),  # the seats a bot plays now, as in the table map
+        "bot_turn": Bool(),  # a bot plays the turn under way: the seat's own, or one for its person
+        "turn_seconds": Int(0, 3600),  # the table's turn time, as in the table map
     },
-    optional=frozenset({"bots"}),
+    optional=frozenset({"bots", "bot_turn", "turn_seconds"}),
 )
 EVENT = Map({"kind": CODE, "text": Str(0, 400), "data": Data(depth=4, mapping=True)})
 VARIANT_INFO = Map(

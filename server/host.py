@@ -459,6 +459,9 @@ class Host:
                     if table.match is not None:
                         out += states(table, table.last_events, [(conn, index)])
                     out += returned
+                    if seat.timed_out and table.running:  # told nobody: they were away when it ran out
+                        away = "your time ran out while you were away: the server plays the rest of this turn"
+                        out.append((conn, Error("turn-time", away)))
                     if seat.autopilot and table.running:  # it outlasted the drop: say so again
                         told = table.notice(index, *_autopilot_news(seat.name or f"seat-{index}", True))
                         out += [(to, notice) for to, notice in told if to == conn]
@@ -692,6 +695,7 @@ class Host:
         table, seat = self._my_seat(session)
         match = running(table)
         _not_resigned(table, seat)
+        _not_played_for(table.seats[seat])
         try:
             action = match.parse_action(text)
         except ActionError as error:
@@ -830,6 +834,17 @@ def _not_resigned(table: Table, index: int) -> None:
     if table.seats[index].resigned:
         text = "you resigned: a bot plays your seat to the end ('leave' returns to the lobby)"
         raise Refusal("resigned", text)
+
+
+def _not_played_for(seat: Seat) -> None:
+    """Refuse a person's move while a bot plays their turn: the two would take turns at one seat."""
+    if seat.timed_out:
+        raise Refusal("turn-time", "your time is up: the server plays the rest of this turn")
+    if seat.autopilot:
+        text = "you are on autopilot: the server plays your turns ('auto off' to play them yourself)"
+        raise Refusal("played-for-you", text)
+    if seat.auto:
+        raise Refusal("played-for-you", "you asked the server to play the rest of this turn ('auto')")
 
 
 def _autopilot_news(name: str, on: bool) -> tuple[str, str]:

@@ -52,6 +52,7 @@ class Seat:
     dropped_at: float | None = None  # when its human's connection went
     stand_in: bool = False  # a bot plays this human seat (dropped too long, or left)
     auto: bool = False  # "play for me": a bot plays the rest of this turn
+    timed_out: bool = False  # ... because its person's time for the turn ran out
     autopilot: bool = False  # "auto on": a bot plays every turn of this seat until "auto off"
     resigned: bool = False  # its player resigned: a bot plays it to the end, ranked last
 
@@ -195,6 +196,7 @@ def states(table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int |
     assert match is not None
     outcome = table.outcome()
     current = match.current
+    bot_turn = outcome is None and table.seats[current].bot_controls
     shared = {
         "game": table.settings.game,
         "variant": table.settings.variant,
@@ -203,6 +205,8 @@ def states(table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int |
         "turn": match.turn,
         "result": None if outcome is None else _result(table, outcome.to_wire()),
         "bots": table.bot_seats(),
+        "bot_turn": bot_turn,
+        "turn_seconds": table.turn_seconds,
     }
     out: list[Outgoing] = []
     for conn, seat in to:
@@ -210,11 +214,11 @@ def states(table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int |
             **shared,
             "seat": seat,
             # Only the seat to move may act (the envelope names one): nobody else is asked, nor a
-            # person who resigned, whose seat a bot plays to the end. A game may allow more actions
-            # than a view lists; the rest can still be typed.
+            # person whose turn a bot plays (they resigned, asked for 'auto' or autopilot, or ran
+            # out of time). A game may allow more actions than a view lists; the rest can be typed.
             "legal": (
                 match.legal_actions(seat)[:MAX_LEGAL]
-                if seat == current and outcome is None and seat not in table.resigned
+                if seat == current and outcome is None and not bot_turn
                 else []
             ),
             "body": match.view(seat),
@@ -314,9 +318,9 @@ class Driver:
         table.moves += 1
         self._journal.append(Moved(table.id, table.moves, seat, match.action_text(action), step.outcome))
         self.note_end(table)
-        if match.turn != turn:  # a new turn: "play for me" was for the last one
+        if match.turn != turn:  # a new turn: "play for me" and a time run out were for the last one
             for other in table.seats:
-                other.auto = False
+                other.auto = other.timed_out = False
             table.turn_started = now
             self.listing += 1  # the lobby's list shows the turn
         return self.broadcast(table, step.events)
@@ -471,7 +475,7 @@ class Driver:
                 and not current.bot_controls
                 and now - table.turn_started >= table.turn_seconds
             ):
-                current.auto = True
+                current.auto = current.timed_out = True
                 self._journal.append(TimedOut(table.id, match.current, table.moves))
                 if current.conn is not None:
                     message = Error("turn-time", "your time is up: the server plays the rest of this turn")

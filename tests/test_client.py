@@ -485,6 +485,8 @@ def test_tab_offers_the_words_that_fit_what_is_typed_so_far() -> None:
     ochos = session.completions("new ochos-locos part4 3 ", "")
     assert "rule" in ochos and not {"classic", "qlearn", "huxxy", "notty", "limit"} & set(ochos), ochos
     assert "qlearn" in session.completions("new ", "")  # no game named yet: every game's words
+    assert session.completions("new ", "ti") == ["time"]  # every game's tables have a turn time
+    assert "time" not in session.completions("new huxxy time 30 ", "")  # once given, not again
     assert session.completions("rules ", "") == sorted(["notty", "classic", "five-colour", "ochos-locos",
         "part1", "part2", "part3", "part4", "huxxy", "huxxy-jokers"])  # fmt: skip
     assert session.completions("auto ", "") == ["off", "on"] and session.completions("auto on ", "") == []

@@ -191,8 +191,10 @@ def test_new_gives_every_turn_the_time_asked_for(line: str, seconds: int, expect
 @pytest.mark.parametrize(
     ("line", "says"),
     [
-        ("new time", "'time' takes a number of seconds, 0 (no turn time) to 3,600, e.g. 'time 60'"),
-        ("new time 3601", "'time' takes a number of seconds, 0 (no turn time) to 3,600"),
+        ("new time", "'time' takes a number of seconds, 10 to 3,600 (0: no turn time), e.g. 'time 60'"),
+        ("new time 3601", "'time' takes a number of seconds, 10 to 3,600 (0: no turn time)"),
+        ("new time 9", "'time' takes a number of seconds, 10 to 3,600"),  # over before the table is read
+        ("new tiem 20", "did you mean 'time'?"),
         ("new time soon 2", "'time' takes a number of seconds"),
         ("new time -5", "'time' takes a number of seconds"),
         ("new time 30 classic time 40", "one time, please"),
@@ -716,6 +718,26 @@ def test_line_mode_shows_a_bots_moves_within_its_turn_as_lines_and_the_table_as_
     shown(session, State(5, bot_turn | {"turn": 7}, ()))
     over = shown(session, State(5, bot_turn | {"turn": 7, "result": result}, played))
     assert "game over: cy wins; 'leave' returns to the lobby" in over
+
+
+def test_a_turn_the_server_plays_for_us_shows_as_lines_and_the_turn_time_is_told_once() -> None:
+    """With 'auto', autopilot or a time run out, our own turn printed the table after every move,
+    under 'your turn: ...'; and nothing at the table said it had a turn time."""
+    session = welcomed(NOTTY, PARLOUR)
+    session.receive(Seated(5, 0, TOKEN))
+    ours = parlour_view(turn_seconds=30)
+    first = shown(session, State(5, ours, ()))
+    assert first[-1] == "each turn here has 30 s: past it, a bot plays the rest of it"
+    played = ({"kind": "played", "text": "ann plays 5", "data": {}},)
+    served = parlour_view(turn_seconds=30, legal=[], bot_turn=True)  # the server plays our turn
+    assert shown(session, State(5, served, played)) == ["  ann plays 5"]  # told once a table
+    reply = session.receive(State(5, parlour_view(turn=5, current=1, legal=[], turn_seconds=30), ()))
+    assert not any("30 s" in line for line in reply.lines)
+    # A server that does not say whose turn a bot plays: the seats it names as bots' are taken
+    older = welcomed(NOTTY, PARLOUR)
+    older.receive(Seated(5, 0, TOKEN))
+    shown(older, State(5, parlour_view(current=1, legal=[], bots=[1]), ()))
+    assert shown(older, State(5, parlour_view(current=1, legal=[], bots=[1]), played)) == ["  ann plays 5"]
 
 
 def test_a_scripts_hint_waits_for_its_turn_and_a_persons_is_asked_at_once() -> None:

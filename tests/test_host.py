@@ -665,6 +665,60 @@ def test_play_for_me_is_the_expert_at_the_tables_level(level: str) -> None:
     assert mover.view["turn"] == turn + 1  # the expert finished the turn, and only that one
 
 
+def test_while_a_bot_plays_a_persons_turn_they_are_not_asked_and_cannot_move() -> None:
+    """A person's own move after 'auto', autopilot or a time run out was taken, between the bot's:
+    two players took turns at one seat, and the view still asked them for a move."""
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(notty("classic", 2, turn_seconds=10))[0].table
+    bob.send(Join(table))
+    mover, other = (ann, bob) if ann.view["current"] == 0 else (bob, ann)
+    assert mover.view["legal"] and mover.view["bot_turn"] is False and mover.view["turn_seconds"] == 10
+    assert mover.send(PlayForMe()) == []
+    (job,) = net.host.bot_jobs()
+    net.deliver(net.host.bot_acted(job, job.bot.choose(job.view), net.now))
+    if mover.view["current"] == mover.view["seat"]:  # the bot's first action did not end the turn
+        for seen in (mover, other):
+            assert seen.view["bot_turn"] is True
+        assert mover.view["legal"] == ()  # not asked: the bot plays the rest of the turn
+    refused = [(error.code, error.message) for error in mover.send(Act("end")) if isinstance(error, Error)]
+    assert refused == [("played-for-you", "you asked the server to play the rest of this turn ('auto')")] or (
+        mover.view["current"] != mover.view["seat"]
+    )
+    net.run_bots(limit=20)
+    assert other.view["bot_turn"] is False and other.view["legal"]  # the next turn is a person's own
+    # A time run out: the person is refused in its words, until the turn ends.
+    net.tick(11)
+    assert other.last(Error).code == "turn-time"
+    assert [error.code for error in other.send(Act("end")) if isinstance(error, Error)] == ["turn-time"]
+    net.run_bots(limit=20)
+    # Autopilot: refused while it is on; the seat's own again once it is off.
+    assert mover.view["current"] == mover.view["seat"] and mover.view["legal"]
+    mover.send(Autopilot(True))
+    assert [error.message for error in mover.send(Act("end")) if isinstance(error, Error)] == [
+        "you are on autopilot: the server plays your turns ('auto off' to play them yourself)"
+    ]
+    mover.send(Autopilot(False))
+    assert not [error for error in mover.send(Act("end")) if isinstance(error, Error)]  # theirs again
+    assert other.view["current"] == other.view["seat"]
+
+
+def test_a_player_whose_time_ran_out_while_away_is_told_on_return() -> None:
+    """The turn was played the moment they came back, with no word of why."""
+    net = Net(grace=60)
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(notty("classic", 2, turn_seconds=10))[0].table
+    bob.send(Join(table))
+    name, mover = ("ann", ann) if ann.view["current"] == 0 else ("bob", bob)
+    token = mover.last(Seated).token
+    net.drop(mover)
+    net.tick(11)  # the time runs out within the grace: nobody to tell
+    back = net.client(name, token=token)
+    assert back.last(Error).code == "turn-time"
+    assert back.last(Error).message.startswith("your time ran out while you were away")
+    assert back.view["bot_turn"] is True and back.view["legal"] == ()
+
+
 def test_a_turn_out_of_time_is_finished_by_the_expert_at_the_tables_level() -> None:
     net = Net()
     mover = _mover_of_two(net, turn_seconds=10, level="hard")
@@ -699,7 +753,8 @@ def test_a_state_built_unchecked_is_the_checked_one_byte_for_byte(
 ) -> None:
     game = GAMES["notty"]
     settings_ = game.settings("five-colour", 3, {})
-    table = Table(7, game, settings_, [], creator=None, bot_delay=0, turn_seconds=0)
+    seats = [Seat("a"), Seat("b", bot="greedy"), Seat("c", autopilot=True)]  # bot_turn both ways
+    table = Table(7, game, settings_, seats, creator=None, bot_delay=0, turn_seconds=seed % 3601)
     match = table.match = game.new_match(settings_, ["a", "b", "c"], random.Random(seed))
     rng = random.Random(seed)
     events: list[Any] = list(match.opening)

@@ -199,13 +199,14 @@ def test_a_person_plays_on_the_full_screen(server_port: int, tmp_path: Path) -> 
     ann.see("connected to")
     assert ann.row(STATUS).startswith(f" 127.0.0.1:{server_port} · lobby · ann")
     assert "\x1b[?1049h" in ann.output  # the full screen, not line mode
-    ann.enter("new classic 2 greedy")
+    ann.enter("new classic 2 greedy time 900")
     ann.see(r"you sit at table (\d+), seat 1")
     _my_turn(ann)
 
-    # The status line: server, game and variant, table, turn of limit, name and seat, whose turn.
+    # The status line: server, game and variant, table, turn of limit, turn time, name and seat, whose turn.
     status = ann.row(STATUS)
-    where = rf" 127\.0\.0\.1:{server_port} · notty classic · table \d+ · turn \d+ of 300"
+    # (at 80 columns the turn time is kept and the server's address left out)
+    where = r" notty classic · table \d+ · turn \d+ of 300 · 900 s a turn"
     assert re.match(where + r" · ann, seat 1 +your turn  $", status), status
     at = status.index("your turn")
     assert ann.screen.buffer[STATUS][1].reverse and not ann.screen.buffer[STATUS][at].reverse  # it stands out
