@@ -512,7 +512,7 @@ _NOTICES = {
     "dropped": "{name} dropped; their seat is held for {seconds} s",
     "returned": "{name} is back",
     "stand-in": "a bot plays for {name}",
-    "timed-out": "{name}'s turn ran out of time: a bot plays the rest of it",
+    "timed-out": "{name}'s turn ran out of time ({seconds} s): a bot plays the rest of it",
 }
 
 

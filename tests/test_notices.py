@@ -388,7 +388,7 @@ def test_the_client_shows_each_notice_as_one_line_and_none_is_a_reply() -> None:
         ["bob dropped; their seat is held for 60 s"],
         ["a bot plays for bob"],
         ["bob is back: the bot stops"],  # the server's words where they begin with ours and say more
-        ["cy's turn ran out of time: a bot plays the rest of it"],
+        ["cy's turn ran out of time (30 s): a bot plays the rest of it"],  # the time it had, too
         ["cy joined the table"],
         ["cy left the table"],
         [HEIR],
