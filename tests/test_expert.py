@@ -263,6 +263,21 @@ def test_a_hand_of_dead_cards_is_left_for_a_thief_to_thin(robbed: int, choice: o
     assert bot.choose(position(CLASSIC, ["R1 Y4 G7 B10", "Y1 Y9 G2 B8"]).view(0)) == choice
 
 
+@pytest.mark.parametrize(
+    ("robbed", "choice"), [(10, EndTurn()), (0, Steal(1))], ids=["thinned", "never-robbed"]
+)
+def test_a_big_hand_out_of_reach_trades_cards_only_when_no_thief_thins_it(
+    robbed: int, choice: object
+) -> None:
+    # Nine cards with nothing in reach and no room to build: it stole from a free `greedy` every
+    # turn, which robbed it back, so the hand stayed at nine (some 60 dead turns in one game).
+    # Passing, a thief takes one a turn; with no thief, a theft of ours still stirs both hands.
+    bot = expert("hard")
+    bot.thefts.exposed, bot.thefts.robbed = 10, robbed
+    hand = "R1 R5 R9 Y3 Y7 G1 G5 G9 B3"  # no two of them within reach of one group
+    assert bot.choose(position(CLASSIC, [hand, "Y1 Y9 G2 B8 B6 R7 Y5"]).view(0)) == choice
+
+
 # -- an opponent stuck at the hand limit: freeing it for good ----------------------------------
 
 

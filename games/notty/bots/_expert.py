@@ -87,6 +87,8 @@ UNSTICK = 0.1
 RATE_BUILD = 0.2
 #: After this many rounds in a row in which no hand changed, nobody is acting: build rather than wait.
 QUIET_ROUNDS = 2
+#: A thief seen robbing our hand this often robs it every turn: nothing is gained by trading with it.
+HABITUAL = 0.8
 
 
 class ExpertBot(Bot):
@@ -194,8 +196,17 @@ class _Decision:
         """With nothing in reach and no room to build, trade cards with the biggest hand.
 
         Two careful players can otherwise sit on hands that never change; a
-        theft changes both hands, and invites one back that sheds a card.
+        theft changes both hands, and invites one back that sheds a card. Not
+        heads-up against an opponent who robs nearly every hand: passing, the
+        hand shrinks a card a turn, where a theft of ours keeps it at its size
+        (a hand of 9 grown while ``greedy`` was stuck then began some 60 turns
+        in a row out of reach). Against a careful thief, and at a bigger table
+        (where a theft is counted on without being seen), trading still pays:
+        without it, two experts ended 68% of their games, not 79%, and three
+        a fifth, not three quarters.
         """
+        if len(self.view.hands) == 2 and self._robbable(self.mine) and self.bot.thefts.rate() >= HABITUAL:
+            return None
         hands = self.view.hands
         return max(victims(self.view, self.seat), key=lambda victim: len(hands[victim]), default=None)
 
