@@ -443,6 +443,8 @@ class Screen(Terminal):
                 whose, look = "game over", curses.A_REVERSE | curses.A_BOLD
             elif session.my_turn():
                 whose, look = "your turn", self.looks.your_turn  # not reversed: it stands out of the bar
+            elif view.bot_turn and view.current == view.seat:  # 'auto', autopilot, a time run out
+                whose, look = "a bot plays your turn", curses.A_REVERSE
             else:
                 whose, look = f"{view.names[view.current]} to play", curses.A_REVERSE
         elif session.table is not None:

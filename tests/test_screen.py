@@ -270,6 +270,18 @@ def test_a_person_plays_on_the_full_screen(server_port: int, tmp_path: Path) -> 
     assert re.search(r"your seat at table \d+ is kept: run notty-client 127\.0\.0\.1:\d+ --name ann", said)
 
 
+def test_the_status_line_says_when_a_bot_plays_our_turn(server_port: int, tmp_path: Path) -> None:
+    """On autopilot the status line named us as the one to play ('ann to play'), as if another."""
+    ann = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "ann")
+    ann.see("connected to")
+    ann.enter("new classic 2 greedy")
+    _my_turn(ann)
+    ann.enter("auto on")
+    ann.wait(lambda: ann.row(STATUS).endswith(" a bot plays your turn  "), "the status line on autopilot")
+    assert " ann to play" not in ann.row(STATUS)
+    ann.enter("quit")
+
+
 def test_the_log_scrolls_back_and_forth(server_port: int, tmp_path: Path) -> None:
     bea = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "bea", rows=14, cols=80)
     bea.see("connected to")
