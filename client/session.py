@@ -132,6 +132,7 @@ class Session:
         self.resigned = False  # we resigned the game at our table: a bot plays our seat
         self._told_known_as: tuple[int, str] | None = None  # the table and name we were told we play as
         self._told_turn_time: int | None = None  # the table whose turn time we were told
+        self._view_table: int | None = None  # the table ``view`` is of, until we sit again
         self._seat: int | None = None  # our seat at our table, once seated
         self._seat_name: str | None = None  # its name, as the news of a table not yet begun says it
         # This connection's hello offered a seat token: the server's answer to it (seated, or
@@ -265,6 +266,7 @@ class Session:
                 return Output(tuple(self._seated(table, seat, token)))
             case Watching(table):
                 self.table, self.game, self.arrived = table, self._joining, True
+                self._view_table = None  # a watcher back after a drop sees the table, not a move alone
                 return Output((f"you are watching table {table}",))
             case Left(table) if self.stopped and self.view is not None and self.token is not None:
                 # The server could not record the game and stopped it: its seat is kept on disk,
@@ -341,7 +343,7 @@ class Session:
 
     def _seated(self, table: int, seat: int, token: str) -> list[str]:
         self.table, self.token, self.arrived = table, token, True
-        self._seat, self._seat_name = seat, None
+        self._seat, self._seat_name, self._view_table = seat, None, None
         self.game = self._joining or self.game
         problem = self.unsaved = self.keep_seat(StoredSeat(token, table))  # on disk before the user is told
         lines = [f"you sit at table {table}, seat {seat + 1}"]  # numbered from 1, as people count
@@ -363,7 +365,10 @@ class Session:
             view = read_view(raw, ui)
         except GameDataError as error:
             return Output((f"the server sent a table this client cannot read ({error}); nothing changed",))
-        before, self.view, self.game = self.view, view, view.game
+        # The view this one follows, at this table since we sat or came back (a resume repeats the
+        # last move, which alone would not show the table).
+        before = self.view if self._view_table == table else None
+        self.view, self.game, self._view_table = view, view.game, table
         self.game_over = view.over
         if self.game_over and view.seat is not None:
             self.drop_seat()  # nothing left to resume

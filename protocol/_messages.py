@@ -20,8 +20,9 @@ from ._framing import ProtocolError
 #: Version 2 added ``create_table.level``; version 3 hosts many games: ``create_table`` names
 #: a game, a variant and options, the welcome lists the games, and views, events and hints
 #: carry a body each game defines; version 4 adds seat news (``notice``), autopilot and resigning,
-#: bots and turns in the table list, and a finished game's record id and duration.
-PROTOCOL_VERSION = 4
+#: bots and turns in the table list, and a finished game's record id and duration; version 5 adds
+#: the view's ``bot_turn`` and ``turn_seconds``.
+PROTOCOL_VERSION = 5
 
 #: What ``hello.version`` and ``welcome.version`` may hold.
 VERSION = Int(1, 65535)

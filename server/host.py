@@ -459,9 +459,9 @@ class Host:
                     if table.match is not None:
                         out += states(table, table.last_events, [(conn, index)])
                     out += returned
-                    if seat.timed_out and table.running:  # told nobody: they were away when it ran out
-                        away = "your time ran out while you were away: the server plays the rest of this turn"
-                        out.append((conn, Error("turn-time", away)))
+                    if seat.timed_out and table.running:  # perhaps told nobody: they were away
+                        late = "your time for this turn ran out: the server plays the rest of it"
+                        out.append((conn, Error("turn-time", late)))
                     if seat.autopilot and table.running:  # it outlasted the drop: say so again
                         told = table.notice(index, *_autopilot_news(seat.name or f"seat-{index}", True))
                         out += [(to, notice) for to, notice in told if to == conn]
@@ -695,7 +695,8 @@ class Host:
         table, seat = self._my_seat(session)
         match = running(table)
         _not_resigned(table, seat)
-        _not_played_for(table.seats[seat])
+        if not table.over:  # else the game says it is over
+            _not_played_for(table.seats[seat])
         try:
             action = match.parse_action(text)
         except ActionError as error:
@@ -710,7 +711,7 @@ class Host:
             raise Refusal("not-your-turn", "'auto' plays the rest of your own turn: it is not your turn")
         table.seats[seat].auto = True
         self._stirred.add(table.id)
-        return []
+        return _own_view(table, seat)
 
     def _autopilot(self, session: Session, on: bool) -> list[Outgoing]:
         """Turn the asker's own autopilot on or off (a session only ever holds its own seat): while
@@ -725,7 +726,7 @@ class Host:
         seat.autopilot = on
         self._journal.append(AutopilotSet(table.id, index, on))
         self._stirred.add(table.id)  # its turn may be under way: the bot takes it from here
-        return told
+        return told + _own_view(table, index)
 
     def _resign(self, session: Session, now: float) -> list[Outgoing]:
         """Concede (server.resign): ranked last; the game ends now if nobody else is left to play
@@ -834,6 +835,15 @@ def _not_resigned(table: Table, index: int) -> None:
     if table.seats[index].resigned:
         text = "you resigned: a bot plays your seat to the end ('leave' returns to the lobby)"
         raise Refusal("resigned", text)
+
+
+def _own_view(table: Table, index: int) -> list[Outgoing]:
+    """The seat's own view again, at its turn, when who plays it changes (``auto``, autopilot):
+    the moves it lists, or none while a bot plays. The others learn at the bot's first move."""
+    seat, match = table.seats[index], table.match
+    if seat.conn is None or match is None or match.current != index or table.over:
+        return []
+    return states(table, (), [(seat.conn, index)])
 
 
 def _not_played_for(seat: Seat) -> None:

@@ -480,6 +480,7 @@ class Driver:
                 if current.conn is not None:
                     message = Error("turn-time", "your time is up: the server plays the rest of this turn")
                     out.append((current.conn, message))
+                    out += states(table, (), [(current.conn, match.current)])  # no moves to list now
                 name = current.name or f"seat-{match.current}"
                 text = f"{name}'s turn ran out of time ({table.turn_seconds} s): a bot plays the rest of it"
                 out += table.notice(match.current, "timed-out", text, table.turn_seconds, skip=current.conn)

@@ -713,6 +713,10 @@ def test_line_mode_shows_a_bots_moves_within_its_turn_as_lines_and_the_table_as_
     person = parlour_view(turn=6, current=1, legal=[])
     shown(session, State(5, person, ()))
     assert shown(session, State(5, person, played))[1] == "table 5 · parlour · grand · turn 6"
+    # back after a drop, mid-way through a bot's turn: the table, not the move repeated alone
+    shown(session, State(5, bot_turn | {"turn": 6}, ()))
+    session.receive(Seated(5, 0, TOKEN))
+    assert shown(session, State(5, bot_turn | {"turn": 6}, played))[1] == "table 5 · parlour · grand · turn 6"
     # and a bot's move ending the game shows how it ended
     result = {"ranking": [[2], [0, 1]], "reason": "out", "text": "cy wins"}
     shown(session, State(5, bot_turn | {"turn": 7}, ()))

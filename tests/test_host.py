@@ -19,6 +19,7 @@ import server.host as host_module
 from games import GAMES, Game, Settings
 from games.notty.bots import BOTS, ExpertBot, GreedyBot, RandomBot
 from games.notty.bots import LEVELS as BOT_LEVELS
+from games.notty.engine import Draw
 from protocol import (
     MAX_LEGAL,
     MAX_NAME,
@@ -363,7 +364,8 @@ def test_hint_and_play_for_me() -> None:
     assert hint.actions == tuple("discard " + " ".join(group) for group in best)  # commands to type
     hand = ann.view["body"]["hands"][0]
     assert all(card in hand for group in best for card in group)
-    assert ann.send(PlayForMe()) == []
+    (own,) = ann.send(PlayForMe())  # ann's view again: no moves listed while the bot plays
+    assert isinstance(own, State) and own.view["legal"] == () and own.view["bot_turn"] is True
     turn = ann.view["turn"]
     net.run_bots()
     assert ann.view["turn"] > turn  # the bot finished ann's turn and the opponent played
@@ -654,7 +656,7 @@ def test_play_for_me_is_the_expert_at_the_tables_level(level: str) -> None:
     net = Net()
     mover = _mover_of_two(net, level=level)
     assert net.host.bot_jobs() == []  # humans on both seats: no bot plays
-    assert mover.send(PlayForMe()) == []
+    assert [type(message) for message in mover.send(PlayForMe())] == [State]
     (job,) = net.host.bot_jobs()
     assert job.seat == mover.view["seat"] and job.delay == 0
     assert job.bot is mover.table.bots[job.seat]
@@ -674,31 +676,33 @@ def test_while_a_bot_plays_a_persons_turn_they_are_not_asked_and_cannot_move() -
     bob.send(Join(table))
     mover, other = (ann, bob) if ann.view["current"] == 0 else (bob, ann)
     assert mover.view["legal"] and mover.view["bot_turn"] is False and mover.view["turn_seconds"] == 10
-    assert mover.send(PlayForMe()) == []
-    (job,) = net.host.bot_jobs()
-    net.deliver(net.host.bot_acted(job, job.bot.choose(job.view), net.now))
-    if mover.view["current"] == mover.view["seat"]:  # the bot's first action did not end the turn
-        for seen in (mover, other):
-            assert seen.view["bot_turn"] is True
-        assert mover.view["legal"] == ()  # not asked: the bot plays the rest of the turn
-    refused = [(error.code, error.message) for error in mover.send(Act("end")) if isinstance(error, Error)]
-    assert refused == [("played-for-you", "you asked the server to play the rest of this turn ('auto')")] or (
-        mover.view["current"] != mover.view["seat"]
-    )
+    # 'auto': the view says so at once, and the person's own move is refused until the turn ends
+    mover.send(PlayForMe())
+    assert mover.view["legal"] == () and mover.view["bot_turn"] is True
+    refused = mover.send(Act("end"))
+    assert [(error.code, error.message) for error in refused if isinstance(error, Error)] == [
+        ("played-for-you", "you asked the server to play the rest of this turn ('auto')")
+    ]
     net.run_bots(limit=20)
-    assert other.view["bot_turn"] is False and other.view["legal"]  # the next turn is a person's own
-    # A time run out: the person is refused in its words, until the turn ends.
+    assert other.view["current"] == other.view["seat"] and other.view["legal"] and not other.view["bot_turn"]
+    # A time run out: the view lists no moves, and a move is refused in the time-out's words.
     net.tick(11)
     assert other.last(Error).code == "turn-time"
+    assert other.view["legal"] == () and other.view["bot_turn"] is True
     assert [error.code for error in other.send(Act("end")) if isinstance(error, Error)] == ["turn-time"]
     net.run_bots(limit=20)
-    # Autopilot: refused while it is on; the seat's own again once it is off.
+    # Autopilot: refused while on; turned off mid-turn, the seat is asked for its moves again.
     assert mover.view["current"] == mover.view["seat"] and mover.view["legal"]
     mover.send(Autopilot(True))
+    assert mover.view["legal"] == () and mover.view["bot_turn"] is True
     assert [error.message for error in mover.send(Act("end")) if isinstance(error, Error)] == [
         "you are on autopilot: the server plays your turns ('auto off' to play them yourself)"
     ]
+    (job,) = net.host.bot_jobs()
+    net.deliver(net.host.bot_acted(job, Draw(1), net.now))  # the bot's first move: the turn goes on
+    assert mover.view["bot_turn"] is True and other.view["bot_turn"] is True  # the others see it now
     mover.send(Autopilot(False))
+    assert mover.view["legal"] and mover.view["bot_turn"] is False  # asked again, not left waiting
     assert not [error for error in mover.send(Act("end")) if isinstance(error, Error)]  # theirs again
     assert other.view["current"] == other.view["seat"]
 
@@ -715,7 +719,7 @@ def test_a_player_whose_time_ran_out_while_away_is_told_on_return() -> None:
     net.tick(11)  # the time runs out within the grace: nobody to tell
     back = net.client(name, token=token)
     assert back.last(Error).code == "turn-time"
-    assert back.last(Error).message.startswith("your time ran out while you were away")
+    assert back.last(Error).message == "your time for this turn ran out: the server plays the rest of it"
     assert back.view["bot_turn"] is True and back.view["legal"] == ()
 
 

@@ -583,10 +583,11 @@ def test_tables_cover_every_message_and_field() -> None:
         assert set(defaults) <= set(FIELDS[cls])
 
 
-def test_protocol_version_is_four_and_seats_go_up_to_eight() -> None:
+def test_protocol_version_is_five_and_seats_go_up_to_eight() -> None:
     """Version 3 hosts many games (create_table names a game, the welcome lists them, and views,
-    events and hints carry a body each game defines); version 4 adds seat news. Up to 8 seats."""
-    assert PROTOCOL_VERSION == 4
+    events and hints carry a body each game defines); version 4 adds seat news; version 5 the view's
+    bot_turn and turn_seconds, which a version 4 client would refuse. Up to 8 seats."""
+    assert PROTOCOL_VERSION == 5
     assert MAX_SEATS == 8
 
 
@@ -2003,8 +2004,8 @@ def test_a_welcome_of_another_version_is_a_version_error_whatever_else_it_holds(
 @pytest.mark.parametrize(
     ("body", "word"),
     [
-        ({"type": "hello", "version": 4, "name": "ann", "level": "hard"}, "level"),
-        ({"type": "hello", "version": 4}, "name"),
+        ({"type": "hello", "version": 5, "name": "ann", "level": "hard"}, "level"),
+        ({"type": "hello", "version": 5}, "name"),
         ({"type": "hello", "version": "2", "name": "ann"}, "hello.version"),
         ({"type": "hello", "version": 2.0, "name": "ann"}, "hello.version"),
         ({"type": "hello", "version": True, "name": "ann"}, "hello.version"),
