@@ -273,9 +273,10 @@ def check_move(person: Person, before: Screen, line: str, after: Screen) -> None
     elif f"  {person.name} has nothing to draw and passes\n" in person.since:
         assert before.stock == 0 and after.hand == before.hand
     else:
-        took = re.search(r"  you (draw|take two:) ((?:[RYGB][1-8] ?)+)\n", person.since)
+        # (a penalty with one card left in the pile takes that card: "you take the last card: B7")
+        took = re.search(r"  you (draw|take two:|take the last card:) ((?:[RYGB][1-8] ?)+)\n", person.since)
         assert took is not None, person.since
-        assert took.group(1) == ("draw" if line == "draw" else "take two:")
+        assert took.group(1) == "draw" if line == "draw" else took.group(1).startswith("take ")
         assert set(after.hand) == set(before.hand) | set(took.group(2).split()), (before.hand, after.hand)
 
 
