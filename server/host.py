@@ -69,6 +69,7 @@ from .tables import (
     Refusal,
     Seat,
     Table,
+    own_view,
     running,
     seat_bots,
     states,
@@ -711,7 +712,7 @@ class Host:
             raise Refusal("not-your-turn", "'auto' plays the rest of your own turn: it is not your turn")
         table.seats[seat].auto = True
         self._stirred.add(table.id)
-        return _own_view(table, seat)
+        return own_view(table, seat)
 
     def _autopilot(self, session: Session, on: bool) -> list[Outgoing]:
         """Turn the asker's own autopilot on or off (a session only ever holds its own seat): while
@@ -726,7 +727,7 @@ class Host:
         seat.autopilot = on
         self._journal.append(AutopilotSet(table.id, index, on))
         self._stirred.add(table.id)  # its turn may be under way: the bot takes it from here
-        return told + _own_view(table, index)
+        return told + own_view(table, index)
 
     def _resign(self, session: Session, now: float) -> list[Outgoing]:
         """Concede (server.resign): ranked last; the game ends now if nobody else is left to play
@@ -835,15 +836,6 @@ def _not_resigned(table: Table, index: int) -> None:
     if table.seats[index].resigned:
         text = "you resigned: a bot plays your seat to the end ('leave' returns to the lobby)"
         raise Refusal("resigned", text)
-
-
-def _own_view(table: Table, index: int) -> list[Outgoing]:
-    """The seat's own view again, at its turn, when who plays it changes (``auto``, autopilot):
-    the moves it lists, or none while a bot plays. The others learn at the bot's first move."""
-    seat, match = table.seats[index], table.match
-    if seat.conn is None or match is None or match.current != index or table.over:
-        return []
-    return states(table, (), [(seat.conn, index)])
 
 
 def _not_played_for(seat: Seat) -> None:

@@ -230,6 +230,16 @@ def states(table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int |
     return out
 
 
+def own_view(table: Table, index: int) -> list[Outgoing]:
+    """The seat's own view again, at its turn, when who plays it changes (``auto``, autopilot, a
+    time run out): the moves it lists, or none while a bot plays. The others learn at the bot's
+    first move."""
+    seat, match = table.seats[index], table.match
+    if seat.conn is None or match is None or match.current != index or table.over:
+        return []
+    return states(table, (), [(seat.conn, index)])
+
+
 def _result(table: Table, result: dict[str, Any]) -> dict[str, Any]:
     """The game's result, with what only the server knows: the id the record keeps the game
     under (its table's number), if it keeps it, and how long it took by the wall clock."""
@@ -480,7 +490,7 @@ class Driver:
                 if current.conn is not None:
                     message = Error("turn-time", "your time is up: the server plays the rest of this turn")
                     out.append((current.conn, message))
-                    out += states(table, (), [(current.conn, match.current)])  # no moves to list now
+                out += own_view(table, match.current)  # no moves to list now
                 name = current.name or f"seat-{match.current}"
                 text = f"{name}'s turn ran out of time ({table.turn_seconds} s): a bot plays the rest of it"
                 out += table.notice(match.current, "timed-out", text, table.turn_seconds, skip=current.conn)
