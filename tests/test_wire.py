@@ -1617,7 +1617,7 @@ def test_hello_first() -> None:
     assert server.next_event() == HELLO
 
 
-@pytest.mark.parametrize("version", [1, 2, 3, 5, 65535])
+@pytest.mark.parametrize("version", [1, 2, 3, 4, 6, 65535])
 def test_a_client_of_another_version_is_refused_fatally(version: int) -> None:
     server = Connection(SERVER)
     server.receive_data(encode_frame(Hello(version=version, name="ann").to_wire()))
@@ -1642,7 +1642,7 @@ def test_a_client_of_another_version_is_refused_fatally(version: int) -> None:
     assert server.state is S.CLOSED
 
 
-@pytest.mark.parametrize("version", [1, 2, 3, 5, 65535])
+@pytest.mark.parametrize("version", [1, 2, 3, 4, 6, 65535])
 def test_a_server_of_another_version_is_refused_fatally(version: int) -> None:
     pair = Pair()
     pair.deliver(HELLO)
@@ -1969,7 +1969,8 @@ def test_a_version_2_client_gets_the_fatal_version_error_and_a_goodbye() -> None
         {"type": "hello", "version": 2, "name": "ann", "level": "hard"},  # a field this version lacks
         {"type": "hello", "version": 2},  # or without one this version needs
         {"type": "hello", "version": 1, "name": "a" * 100},
-        {"type": "hello", "version": 5, "name": "ann", "games": ["notty"], "token": 7},
+        {"type": "hello", "version": 4, "name": "ann", "token": None},  # the last version
+        {"type": "hello", "version": 6, "name": "ann", "games": ["notty"], "token": 7},
         {"type": "hello", "version": 65535, "name": None},
     ],
 )
@@ -1988,7 +1989,8 @@ def test_a_hello_of_another_version_is_a_version_error_whatever_else_it_holds(bo
     "body",
     [
         {"type": "welcome", "version": 2, "server": "notty 0.0.9"},
-        {"type": "welcome", "version": 5, "server": "notty 9", "games": [{"name": "chess"}], "motd": "hi"},
+        {"type": "welcome", "version": 4, "server": "notty 0.1.0", "games": []},  # the last version
+        {"type": "welcome", "version": 6, "server": "notty 9", "games": [{"name": "chess"}], "motd": "hi"},
     ],
 )
 def test_a_welcome_of_another_version_is_a_version_error_whatever_else_it_holds(body: dict[str, Any]) -> None:
