@@ -239,6 +239,8 @@ class Host:
             table.resigned.append(index)
         table.match, last_events = rebuild_with_last(saved, game_rng, table.bots, own, self.games)
         table.moves = len(saved.moves)
+        if _ran_out_this_turn(saved, table.match.current):  # the bot plays on, as the record says
+            seats[table.match.current].auto = seats[table.match.current].timed_out = True
         self._next_table = max(self._next_table, table.id + 1)
         if self.driver.note_end(table):  # it ended, but the record had not said so: say it now, and let it go
             return
@@ -836,6 +838,13 @@ def _not_resigned(table: Table, index: int) -> None:
     if table.seats[index].resigned:
         text = "you resigned: a bot plays your seat to the end ('leave' returns to the lobby)"
         raise Refusal("resigned", text)
+
+
+def _ran_out_this_turn(saved: SavedGame, current: int) -> bool:
+    """Did the seat to move run out of time in the turn under way? Its last time-out came after
+    moves of its own alone: another seat's move would have been a later turn's."""
+    times = [after for seat, after in saved.timed_out if seat == current]
+    return bool(times) and all(move.seat == current for move in saved.moves[times[-1] :])
 
 
 def _not_played_for(seat: Seat) -> None:

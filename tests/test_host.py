@@ -845,6 +845,34 @@ def test_a_replay_says_where_a_turn_ran_out_of_time(tmp_path: Path) -> None:
     assert lines[at + 1].lstrip().startswith(f"{moves + 1}. turn")
 
 
+def test_a_turn_out_of_time_stays_the_bots_after_a_restart(tmp_path: Path) -> None:
+    """Restored, the turn went back to its person with a fresh clock, though the record said a bot
+    played the rest of it; a turn begun after the time-out is the person's own again."""
+    net = Net()
+    mover = _mover_of_two(net, turn_seconds=10)
+    seat = mover.view["seat"]
+    net.tick(11)  # the time runs out; the server stops before the bot has moved
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    saved = store.game(mover.table.id)
+    assert saved is not None and saved.timed_out
+    restarted = Net()
+    restarted.host.restore(saved, 0.0)
+    restored = restarted.host.tables[mover.table.id]
+    assert restored.match is not None and restored.match.current == seat
+    assert restored.seats[seat].timed_out and restored.seats[seat].bot_controls
+    # once the bot has finished that turn and another seat has moved, the time-out is history
+    net.run_bots(limit=40)
+    store.write(net.host.take_journal())
+    later = store.game(mover.table.id)
+    store.close()
+    assert later is not None and later.moves[-1].seat == seat  # the bot's last move ended that turn
+    assert mover.table.match is not None and mover.table.match.current != seat
+    again = Net()
+    again.host.restore(later, 0.0)
+    assert not any(other.timed_out or other.auto for other in again.host.tables[mover.table.id].seats)
+
+
 def test_a_table_takes_as_many_watchers_as_the_table_list_can_count() -> None:
     """Past 10,000 watchers of one table, every 'tables' failed: the list's count is bounded."""
     net = Net()
