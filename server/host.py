@@ -62,6 +62,7 @@ from .limits import TokenBucket
 from .record import rebuild_with_last
 from .resign import conceded, ends_at_once
 from .tables import (
+    TIME_UP,
     BotJob,
     ConnId,
     Driver,
@@ -850,7 +851,7 @@ def _ran_out_this_turn(saved: SavedGame, current: int) -> bool:
 def _not_played_for(seat: Seat) -> None:
     """Refuse a person's move while a bot plays their turn: the two would take turns at one seat."""
     if seat.timed_out:
-        raise Refusal("turn-time", "your time is up: the server plays the rest of this turn")
+        raise Refusal("turn-time", TIME_UP)
     if seat.autopilot:
         text = "you are on autopilot: the server plays your turns ('auto off' to play them yourself)"
         raise Refusal("played-for-you", text)

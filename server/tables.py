@@ -43,6 +43,10 @@ class Refusal(Exception):
         self.code, self.message, self.rule = code, message, rule
 
 
+#: What a person is told as their turn's time runs out, and told again if they move after it.
+TIME_UP = "your time is up: the server plays the rest of this turn"
+
+
 @attrs.define
 class Seat:
     name: str | None = None
@@ -488,7 +492,7 @@ class Driver:
                 current.auto = current.timed_out = True
                 self._journal.append(TimedOut(table.id, match.current, table.moves))
                 if current.conn is not None:
-                    message = Error("turn-time", "your time is up: the server plays the rest of this turn")
+                    message = Error("turn-time", TIME_UP)
                     out.append((current.conn, message))
                 out += own_view(table, match.current)  # no moves to list now
                 name = current.name or f"seat-{match.current}"
