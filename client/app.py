@@ -112,9 +112,7 @@ class Terminal:
         locked = self.drawing.acquire(timeout=1) if self.interactive else False
         try:
             if self.interactive and self.prompt_drawn:
-                import readline
-
-                buffer = readline.get_line_buffer()
+                buffer = _typed_so_far()
                 sys.stdout.write("\r\x1b[K" + text + "\n" + self.prompt + buffer)
             else:
                 sys.stdout.write(text + "\n")
@@ -406,11 +404,22 @@ def _input(prompt: str) -> str | None:
         return None
 
 
+def _typed_so_far() -> str:
+    """The line being typed at the prompt, or "" when readline cannot say: it raises ValueError for a
+    NUL typed or pasted into the line, which crashed the client as it printed above the prompt."""
+    import readline
+
+    try:
+        return readline.get_line_buffer()
+    except ValueError:
+        return ""
+
+
 def _completer(session: Session) -> Any:
     def complete(text: str, state: int) -> str | None:
         import readline
 
-        before = readline.get_line_buffer()[: readline.get_begidx()]  # the cursor may be mid-line
+        before = _typed_so_far()[: readline.get_begidx()]  # the cursor may be mid-line
         options = session.completions(before, text)
         if len(options) == 1:  # Python's readline appends no space: the next word may follow at once
             options = [options[0] + " "]

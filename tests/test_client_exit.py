@@ -444,3 +444,21 @@ async def test_a_scripted_move_after_resigning_a_game_that_goes_on_is_refused_at
         stub, Reply((Act("draw 1"),), action=True), Terminal(False, False), answered=True
     )  # type: ignore[arg-type]
     assert (unsent, stub.sent) == (RESIGNED, [])
+
+
+def test_a_line_readline_cannot_read_back_does_not_crash_what_is_printed_above_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """readline raises ValueError for a line holding a NUL, as it did, racing the input thread, while
+    lines were pasted fast: printing news above the prompt crashed the client with a traceback."""
+    import readline
+
+    def unreadable() -> str:
+        raise ValueError("embedded null byte")
+
+    monkeypatch.setattr(readline, "get_line_buffer", unreadable)
+    terminal = Terminal(True, False)
+    terminal.prompt_drawn = True
+    terminal.show("bob draws 1 card: R3")
+    shown = capsys.readouterr().out
+    assert "bob draws 1 card: R3\n" + terminal.prompt in shown
