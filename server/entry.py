@@ -4,20 +4,29 @@ The script pip generates imports its entry point's module before anything can ca
 Trio and the games take a quarter of a second to import: an interrupt then came out as a traceback.
 Here each program is imported once called, so an interrupt while it starts ends it as one a moment
 later does, quietly with status 130. This module imports nothing that takes time.
+
+While the program is imported a Ctrl-C is only noted, and acted on once the import is done: raised
+at once it could land in code that runs inside the import machinery (a module lock's weakref
+callback), which Python reports as "Exception ignored" with a traceback, and then drops, so the
+program went on as if nothing had been typed. What comes before this module runs (Python's own
+start-up, the site module, the installed package's path hooks) no code of the project can catch.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from types import FrameType, ModuleType  # as importlib, loaded with Python itself
 
 
 def _run(program: str) -> int:
     try:
         try:
-            main: Callable[[], int] = importlib.import_module(program).main
-            return main()
-        except* KeyboardInterrupt:  # in the imports, or before the program catches it itself
+            module = _imported(program)
+            if module is None:
+                return 130
+            code: int = module.main()
+            return code
+        except* KeyboardInterrupt:  # before the program catches it itself
             pass
     except BaseExceptionGroup as group:
         # What an interrupt left of a group (Trio's tasks raise together): an exit raised beside it
@@ -27,6 +36,35 @@ def _run(program: str) -> int:
             raise
         raise _first(exits) from None
     return 130
+
+
+def _imported(program: str) -> ModuleType | None:
+    """The module ``program``, imported with a Ctrl-C only noted meanwhile (a second one is raised);
+    ``None`` if one came. Python's own handler is put back before the program runs: Trio takes over
+    only from that one."""
+    import signal  # here, not above: it takes a millisecond, and the script imports this module unguarded
+
+    interrupted = False
+
+    def noted(signum: int, frame: FrameType | None) -> None:
+        nonlocal interrupted
+        if interrupted:  # a second one: an import that hangs is not waited for
+            raise KeyboardInterrupt
+        interrupted = True
+
+    # Only in place of Python's own (not where SIGINT is ignored), and in the main thread alone.
+    ours = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if ours:
+        try:
+            signal.signal(signal.SIGINT, noted)
+        except ValueError:  # not the main thread: an interrupt is not for us to note
+            ours = False
+    try:
+        module = importlib.import_module(program)
+    finally:
+        if ours and signal.getsignal(signal.SIGINT) is noted:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+    return None if interrupted else module
 
 
 def _first(group: BaseExceptionGroup[SystemExit]) -> SystemExit:

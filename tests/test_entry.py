@@ -13,9 +13,11 @@ import subprocess
 import sys
 import time
 import tomllib
+import weakref
 from pathlib import Path
 from typing import NoReturn
 
+import pexpect
 import pytest
 
 from server import entry
@@ -114,3 +116,79 @@ def _interruptible() -> None:
     """Ctrl-C as a terminal delivers it, even under a runner that started the tests ignoring SIGINT
     (which children inherit, and then Python installs no handler of its own)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_an_interrupt_the_import_machinery_would_swallow_still_ends_the_program(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Ctrl-C that lands in code Python runs from a weakref callback while it imports (importlib's
+    module locks have them) was printed as "Exception ignored" with a traceback, and then dropped:
+    the program started as if nothing had been typed."""
+    started: list[str] = []
+
+    class Program:
+        @staticmethod
+        def main() -> int:
+            started.append("main")
+            return 0
+
+    def importing(name: str) -> type[Program]:
+        class Lock:
+            pass
+
+        lock = Lock()
+        _callback = weakref.ref(lock, lambda _: signal.raise_signal(signal.SIGINT))
+        del lock  # the callback runs, and the interrupt lands in it
+        return Program
+
+    monkeypatch.setattr(importlib, "import_module", importing)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # Python's own, as a script has
+    try:
+        assert entry.client() == 130
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # for Trio to take over
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert started == []
+
+
+def test_a_second_interrupt_while_the_program_imports_is_not_held_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first is noted, to act on once the import is done; a second stops an import that hangs."""
+
+    def importing(name: str) -> NoReturn:
+        signal.raise_signal(signal.SIGINT)
+        signal.raise_signal(signal.SIGINT)
+        raise AssertionError("the import went on after a second interrupt")
+
+    monkeypatch.setattr(importlib, "import_module", importing)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        assert entry.server() == 130
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.parametrize("script", ["notty-client", "notty-server"])
+def test_ctrl_c_at_a_terminal_while_the_program_starts_ends_it_quietly(script: str, tmp_path: Path) -> None:
+    """Ctrl-C typed at a terminal, at many moments while the program is imported and starts: never a
+    traceback, never "Exception ignored", and never a program that goes on (the client used to, now
+    and then, when the interrupt was dropped). Python's own start-up, before any line of the project
+    runs, is not tried: an interrupt there is Python's to report."""
+    module, _, function = SCRIPTS[script].partition(":")
+    code = f"import sys; print('ready', flush=True); from {module} import {function}; sys.exit({function}())"
+    plain = ["--plain"] if script == "notty-client" else []  # line mode: its own start, not curses's
+    args = [arg.format(tmp=tmp_path) for arg in ARGS[script]] + plain
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), "HOME": str(tmp_path), "TERM": "xterm"}
+    for delay in (0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.14, 0.2, 0.3):
+        child = pexpect.spawn(sys.executable, ["-c", code, *args], env=env, encoding="utf-8", timeout=15)
+        child.expect("ready")
+        time.sleep(delay)
+        child.sendintr()
+        child.expect(pexpect.EOF)  # a program that went on would time out here
+        child.close()
+        said = child.before
+        assert "Traceback" not in said and "Exception ignored" not in said, (delay, said)
+        stopped = script == "notty-server" and child.exitstatus == 0  # told to stop, it stopped
+        assert child.exitstatus == 130 or stopped, (delay, child.exitstatus, child.signalstatus, said)
