@@ -72,7 +72,11 @@ class Catalog:
     def ui_claiming(self, verb: str) -> GameUI | None:
         """Away from any known game, the first game's own UI that has ``verb`` as a command (the
         generic UI takes every word, so it is never guessed at)."""
-        return next((ui for ui in self.own_uis() if ui.is_action(verb)), None)
+        return next(iter(self.uis_claiming(verb)), None)
+
+    def uis_claiming(self, verb: str) -> list[GameUI]:
+        """Every game's own UI that has ``verb`` as a command, in the welcome's order."""
+        return [ui for ui in self.own_uis() if ui.is_action(verb)]
 
     def describe(self, game: str, variant: str, options: Mapping[str, Any]) -> str:
         """A table's game in a few words: ``classic, level medium`` (the game's title first when

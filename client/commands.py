@@ -70,6 +70,7 @@ _ALONE = frozenset({"tables", "start", "leave", "hint"})
 NOT_CONNECTED = "not connected yet: wait a moment"
 WATCHING = "you are only watching: 'leave', then 'join' a table to play"
 GAME_OVER = "the game is over: 'leave' returns to the lobby"
+NOT_AT_A_TABLE = "you are not at a table: 'new' makes one, 'join TABLE' takes a seat"
 #: The longest line read as a command: the longest any game needs is under 100 characters.
 MAX_LINE = 500
 #: The largest table number the protocol carries (``join`` and ``watch``): none is beyond it.
@@ -179,7 +180,14 @@ def _interpret(
         return Reply(say=unknown, refused=True)
     if ui.is_action(verb) and (why := _nothing_to_play(view)):  # before its usage
         return Reply(say=why, refused=True)
-    return Reply((Act(ui.action(verb, args, view)),), action=True)
+    try:
+        action = ui.action(verb, args, view)
+    except ValueError:
+        if game is None and catalog is not None and len(catalog.uis_claiming(verb)) > 1:
+            # Away from a table, a verb of several games: not the usage of one guessed at.
+            return Reply(say=NOT_AT_A_TABLE, refused=True)
+        raise
+    return Reply((Act(action),), action=True)
 
 
 def _nothing_to_play(view: TableView | None) -> str | None:
@@ -307,7 +315,7 @@ def why_not(message: Message, state: ConnectionState, table: int | None) -> str:
         case ConnectionState.WATCHING:
             return WATCHING
         case ConnectionState.LOBBY:
-            return "you are not at a table: 'new' makes one, 'join TABLE' takes a seat"
+            return NOT_AT_A_TABLE
         case ConnectionState.HELLO:
             return NOT_CONNECTED
         case _:

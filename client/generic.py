@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from games._ui import NumberWord, TableView, game_over_line, legal_verbs, next_words, seat_lines
+from games._ui import (
+    NumberWord,
+    TableView,
+    game_over_line,
+    legal_verbs,
+    next_words,
+    seat_lines,
+    to_play,
+)
 
 if TYPE_CHECKING:
     from .catalog import GameInfo
@@ -59,7 +67,7 @@ class GenericUI:
             more = len(view.legal) - MOST_SHOWN
             lines.append(f"your turn: {shown}" + (f", and {more} more" if more > 0 else ""))
         else:
-            lines.append(f"{view.names[view.current]} to play")
+            lines.append(to_play(view))
         return "\n".join(lines)
 
     def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:

@@ -1,5 +1,5 @@
-"""``new [GAME] [VARIANT] [SEATS] [BOT|human...] [OPTION...]``: a table asked for in words, read
-against what the server's welcome says it hosts (:class:`client.catalog.Catalog`).
+"""``new [GAME] [VARIANT] [SEATS] [BOT|human...] [OPTION...] [time SECONDS]``: a table asked for in
+words, read against what the server's welcome says it hosts (:class:`client.catalog.Catalog`).
 
 An option is set by one of its choices anywhere in the line (Notty: ``hard`` sets ``level``) or
 by ``NAME VALUE`` (``turn_limit 200``, or a word of the game's own for it: ``limit 200``);

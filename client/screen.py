@@ -57,7 +57,7 @@ from typing import Any
 
 import trio
 
-from games._ui import game_and_variant
+from games._ui import BOT_PLAYS_YOUR_TURN, game_and_variant
 
 from .app import LineReader, Terminal
 from .editor import EscapeReader, LineEditor, RawKey
@@ -444,7 +444,7 @@ class Screen(Terminal):
             elif session.my_turn():
                 whose, look = "your turn", self.looks.your_turn  # not reversed: it stands out of the bar
             elif view.bot_turn and view.current == view.seat:  # 'auto', autopilot, a time run out
-                whose, look = "a bot plays your turn", curses.A_REVERSE
+                whose, look = BOT_PLAYS_YOUR_TURN, curses.A_REVERSE
             else:
                 whose, look = f"{view.names[view.current]} to play", curses.A_REVERSE
         elif session.table is not None:

@@ -42,6 +42,7 @@ from protocol import (
 from .catalog import Catalog, table_line
 from .commands import GAME_OVER, Reply, completions, elsewhere, interpret, why_not
 from .generic import plain_hint
+from .sgr import plain
 from .tokens import SeatStore, StoredSeat
 
 #: What we are told of our own seat's notices, in our own words: each answers what we asked.
@@ -117,6 +118,7 @@ class Session:
         # The columns a table is laid out for (the terminal's, as it is now); None: a pipe's 80.
         self.layout_width: Callable[[], int | None] = lambda: None
         self.waiting: list[int] = []  # the tables in the last list with a seat open: 'join' alone
+        self._listed_before_table = False  # that list came before the table we have since left
         self.tables_asked = 0  # table lists asked for and not yet answered; any other is seat news
         self._games_of: dict[int, str] = {}  # each table's game, from every list seen
         self._seats_of: dict[int, int] = {}  # each table's number of seats, from every list seen
@@ -128,6 +130,7 @@ class Session:
         self.arrived = False  # the server has seated us (or let us watch) on this connection
         self.unsaved: str | None = None  # why our seat could not be kept on disk, if it could not
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
+        self._bots_only = 0  # the seats of a table asked for with a bot in each: we are to watch it
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
         self.resigned = False  # we resigned the game at our table: a bot plays our seat
         self._told_known_as: tuple[int, str] | None = None  # the table and name we were told we play as
@@ -143,7 +146,7 @@ class Session:
 
     def hello(self) -> Hello:
         """The first message on each connection: it resumes our seat, if we hold one."""
-        self.open_seats = 0  # a table asked for on a lost connection is not waiting here
+        self.open_seats = self._bots_only = 0  # a table asked for on a lost connection is not waiting here
         self.welcome_heard = self.shutting_down = False
         self.offered_seat = self.token is not None
         return Hello(PROTOCOL_VERSION, self.name, self.token)
@@ -186,8 +189,10 @@ class Session:
         if isinstance(message, CreateTable):  # before sending: the reply may be read first
             self.open_seats = message.seats - 1 - len(message.bots)
             self._joining = message.game
+            self._bots_only = message.seats if len(message.bots) == message.seats else 0
         elif isinstance(message, Join | Watch):
             self._joining = self._games_of.get(message.table)
+            self._bots_only = 0
         elif isinstance(message, ListTables):
             self.tables_asked += 1
 
@@ -253,6 +258,7 @@ class Session:
                 self._note_tables(tables)
                 self.tables_seen = [info["table"] for info in tables]
                 # Of the lists asked for only: news of our own table is not what 'join' alone takes.
+                self._listed_before_table = False
                 self.waiting = [
                     info["table"]
                     for info in tables
@@ -267,6 +273,10 @@ class Session:
             case Watching(table):
                 self.table, self.game, self.arrived = table, self._joining, True
                 self._view_table = None  # a watcher back after a drop sees the table, not a move alone
+                seats, self._bots_only = self._bots_only, 0
+                if seats:  # 'new' named a bot for every seat: say why we watch rather than play
+                    bots = f"bots sit in all {seats} of its seats, as you asked"
+                    return Output((f"you are watching table {table}: {bots} (name one fewer to play)",))
                 return Output((f"you are watching table {table}",))
             case Left(table) if self.stopped and self.view is not None and self.token is not None:
                 # The server could not record the game and stopped it: its seat is kept on disk,
@@ -375,14 +385,26 @@ class Session:
         width = self.layout_width() or LAYOUT_WIDTH
         text = ui.state_text(table, view, events, self.colour, width)
         bare = ui.state_text(table, view, (), self.colour, width)
+        above = bool(events) and text.endswith("\n" + bare)  # a UI writes the events above the table
         if not events:
             happened: tuple[str, ...] = ()
-        elif text.endswith("\n" + bare):  # a UI writes the events above the table: what is before it
+        elif above:  # what is before the table
             happened = tuple(text[: -len(bare) - 1].split("\n"))
         else:  # a UI that lays its text out otherwise: the server's own words for the events
             happened = tuple(f"  {event['text']}" for event in events if event.get("text"))
+        if _played_for_us(before, view):
+            happened = tuple(_played_for_you(line) for line in happened)
+            text = "\n".join([*happened, bare]) if above else text
         table_text = bare if self.colour else ui.state_text(table, view, (), True, width)
-        shown = happened if happened and _within_a_bots_turn(before, view) else (text,)
+        if happened and _within_a_bots_turn(before, view):
+            shown: tuple[str, ...] = happened
+        elif view.result is not None and above:
+            # The end: the table's last line says the result (and the summary your place), so the
+            # event that said it too is not printed a line above (the full screen's log keeps it).
+            said = view.result.text
+            shown = ("\n".join([*(line for line in happened if not _says(plain(line).strip(), said)), bare]),)
+        else:
+            shown = (text,)
         output = Output(shown, log=happened, table=table_text)
         if view.turn_seconds and self._told_turn_time != table and not view.over:
             self._told_turn_time = table  # once a table: the status line keeps showing it
@@ -440,6 +462,10 @@ class Session:
 
     def _which_to_join(self) -> str:
         """Why a bare ``join`` names no table: none or several in the last list wait for players."""
+        if self._listed_before_table:
+            return (
+                "usage: join TABLE [SEAT]: the last list is from before your game ('tables' lists them now)"
+            )
         if not self.waiting:
             return "usage: join TABLE [SEAT]: no table listed last waits for players ('tables' lists them)"
         numbers = [str(table) for table in self.waiting]
@@ -500,6 +526,8 @@ class Session:
 
     def back_to_lobby(self) -> None:
         """No table any more: nothing to resume, nothing to show, no game whose end stops a script."""
+        if self.view is not None and self.waiting:  # a game went by since the last list: it is old
+            self._listed_before_table, self.waiting = True, []  # 'join' alone took a seat long gone
         self.drop_seat()
         self.table, self.token, self.view, self.game, self._joining = None, None, None, None, None
         self.arrived, self.unsaved = False, None
@@ -533,51 +561,31 @@ def notice_line(notice: Notice) -> str:
 
 
 def end_summary(raw: Mapping[str, Any]) -> list[str]:
-    """What a finished game's last view adds to its game-over line: your result and why, how many
-    turns and how long it took, and the id to replay it by (from a server that says them).
+    """What a finished game's last view adds to its game-over line, which says how the game ended
+    (in the game's words, under the table): your place, how many turns and how long it took, and
+    the id to replay it by (from a server that says them). The result is said there, not again.
 
-    The result is a win, a loss, a first place shared, or no winner at all (every seat ranked
-    alike: "drawn", which is how the games say it). The game's text follows, less a clause that
-    only says the result again ("you won ...: eve wins"); its why stays ("eve wins by discarding
-    their last cards")."""
+    Your place is a win, a loss or a first place shared; a game with no winner at all (every seat
+    ranked alike) and a spectator's are told only that the game ended."""
     result = raw["result"]
-    ranking, seat, text = result["ranking"], raw["seat"], result["text"]
+    ranking, seat = result["ranking"], raw["seat"]
     first = tuple(ranking[0]) if ranking else ()
-    if len(ranking) <= 1 and len(first) != 1 and text.endswith(" with no winner"):  # a turn limit
-        how, text = "no winner", text.removesuffix(" with no winner")  # said once, not "drawn" too
-    elif len(ranking) <= 1 and len(first) != 1:  # every seat ranked alike: no winner
-        how, text = "the game was drawn", _unsaid(text, "the game is drawn", first=True)
-    elif seat is None:
+    if seat is None or (len(ranking) <= 1 and len(first) != 1):  # watched, or no winner
         how = "the game ended"
     elif first == (seat,):
-        how, text = "you won", _unsaid(text, f"{raw['names'][seat]} wins", first=False)
+        how = "you won"
     elif seat in first:
         how = "you shared first place"
     else:
         how = "you lost"
     turns = f"{raw['turn']} turn{'s' if raw['turn'] != 1 else ''}"
     took = f", in {duration(result['seconds'])}" if "seconds" in result else ""
-    said = f": {text}" if text else ""  # the text may hold brackets of its own
-    lines = [f"{how} after {turns}{took}{said}"]
+    lines = [f"{how} after {turns}{took}"]
     if "game_id" in result:
         game = result["game_id"]
         replay = f"'notty-server replay {game}' replays it"
         lines.append(f"this was game {game} of the server's record: on its machine, {replay}")
     return lines
-
-
-def _unsaid(text: str, clause: str, first: bool) -> str:
-    """``text`` less ``clause`` where it only repeats the result: the whole text, or its ``first``
-    clause before the why ("the game is drawn: no hand changed ..."), else its last after what led
-    to it ("pip resigned: eve wins"). A clause followed by its why stays ("eve wins: their last
-    card was stolen")."""
-    if text == clause:
-        return ""
-    if first:
-        return text.removeprefix(f"{clause}: ")
-    if text.startswith(f"{clause} (") and text.endswith(")"):  # "ann wins (bob resigned, so ranked last)"
-        return text[len(clause) + 2 : -1]
-    return text.removesuffix(f": {clause}")
 
 
 def duration(seconds: int) -> str:
@@ -617,6 +625,39 @@ def read_view(raw: Mapping[str, Any], ui: GameUI) -> TableView:
         bot_turn=raw.get("bot_turn", raw["current"] in bots and result is None),  # older servers: bots'
         turn_seconds=raw.get("turn_seconds", 0),
     )
+
+
+#: Marks a move a bot made on our seat, for us: our 'auto', autopilot, or a time run out.
+PLAYED_FOR_YOU = "(played for you)"
+
+
+def _played_for_us(before: TableView | None, view: TableView) -> bool:
+    """Are ``view``'s events a move made on our seat by a bot? They follow ``before``, in which it
+    was our seat's turn, and a bot's to play (the server says so before its first move)."""
+    return (
+        before is not None
+        and before.seat is not None
+        and (before.game, before.names) == (view.game, view.names)
+        and before.current == before.seat
+        and before.bot_turn
+        and not before.over
+    )
+
+
+def _played_for_you(line: str) -> str:
+    """A line of a move a bot made on our seat, marked so where the server words the move as ours
+    ("you draw 1 card: R3 (played for you)"); the mark goes with the move, before what follows it
+    ("you end the turn (played for you); bob to play"). Any other line is left as it is."""
+    if not plain(line).lstrip(" ").startswith("you "):
+        return line
+    move, semicolon, after = line.partition("; ")
+    return f"{move} {PLAYED_FOR_YOU}{semicolon}{after}"
+
+
+def _says(line: str, result: str) -> bool:
+    """Does an event's ``line`` say the game's ``result``: the same words, or those before a note
+    the server added ("ann wins by discarding their last cards (bob resigned, so ranked last)")?"""
+    return line == result or result.startswith(f"{line} (")
 
 
 def _within_a_bots_turn(before: TableView | None, view: TableView) -> bool:

@@ -14,7 +14,7 @@ from games.notty.bots import BOTS, Bot
 from games.notty.engine import Action, Event, Game, TurnEnded
 from games.notty.game import BOT_TURN_LIMIT
 from games.notty.match import lineup, play_bots, seeded_game
-from games.notty.ui import colour_cards_in, hand_lines
+from games.notty.ui import ENDS_A_TURN, colour_cards_in, hand_lines, turn_end_text
 from games.notty.wire import event_to_wire
 
 
@@ -86,6 +86,9 @@ def _watch(game: Game, bots: Sequence[Bot], seed: int, colour: bool, delay: floa
     print(_table_text(game, colour))
 
     def show(game: Game, seat: int, action: Action, events: list[Event]) -> None:
+        ended = game.end_reason is not None and game.end_reason.value in ENDS_A_TURN
+        if ended and not any(isinstance(event, TurnEnded) for event in events):  # the limit, no progress
+            print(f"  {turn_end_text(seat, names)}")  # the engine tells the end alone: its turn ended too
         for event in events:
             print(f"  {event_text(event)}")
         if any(isinstance(event, TurnEnded) for event in events) or game.over:

@@ -79,7 +79,8 @@ class GameUI(Protocol):
     @property
     def help(self) -> str:
         """The game's lines of ``help``, laid out like the client's own (two-space indent,
-        descriptions from column 31)."""
+        descriptions from column 31); its ``new`` line ends with ``[time SECONDS]``, the turn time
+        every game's tables take (:mod:`client.new`)."""
         ...
 
     @property
@@ -243,6 +244,18 @@ def read_cards(cards: Any, where: str, parse: Callable[[str], CardT]) -> list[Ca
 
 def count_cards(cards: int) -> str:
     return f"{cards} card" + ("" if cards == 1 else "s")
+
+
+#: Whose turn it is when a bot plays our seat's: 'auto', autopilot, a time run out (or a resignation).
+BOT_PLAYS_YOUR_TURN = "a bot plays your turn"
+
+
+def to_play(view: TableView) -> str:
+    """Whose turn it is, when it is not ours to act in: ``bob to play``; our own seat's, played by
+    a bot, in our words (not ``ann to play``, to ann)."""
+    if view.seat is not None and view.current == view.seat and view.bot_turn:
+        return BOT_PLAYS_YOUR_TURN
+    return f"{view.names[view.current]} to play"
 
 
 def game_over_line(outcome: str) -> str:

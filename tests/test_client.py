@@ -83,7 +83,7 @@ def test_a_person_connects_creates_a_table_asks_a_hint_plays_and_quits(server_po
     child.sendline("hint")
     child.expect(r"hint: ")
     child.sendline("draw 1")
-    child.expect(r"ann draws 1 card")
+    child.expect(r"you draw 1 card")  # her own move, in her own words
     child.sendline("new classic 3")
     child.expect(r"you are already at table \d+: 'leave' it first")
     child.sendline("quit")
@@ -103,9 +103,9 @@ def test_two_people_make_a_table_for_two_and_play(server_port: int) -> None:
     bob.expect(rf"table {table}: Notty classic, level medium, waiting, seats: ann, \(free\) · 'join {table}'")
     bob.sendline(f"join {table}")
     bob.expect(rf"you sit at table {table}, seat 2")
-    bob.expect(r"(ann|bob) plays first")
-    starter = bob.match.group(1)
-    ann.expect(f"{starter} plays first")
+    bob.expect(r"(ann plays|you play) first")
+    starter = "ann" if bob.match.group(1) == "ann plays" else "bob"
+    ann.expect("you play first" if starter == "ann" else "bob plays first")
     waiter = bob if starter == "ann" else ann
     waiter.sendline("draw 1")
     waiter.expect(f"it is {starter}'s turn, not yours")
@@ -132,7 +132,7 @@ def test_a_creator_waiting_sees_friends_come_and_go_and_one_left_may_start(serve
         rf"table {table}: Notty classic, level medium, waiting, seats: \(free\), bob, \(free\) · you are here"
     )
     bob.sendline("start")
-    bob.expect(r"(expert-1|bob|expert-3) plays first")
+    bob.expect(r"(expert-1 plays|you play|expert-3 plays) first")
     bob.sendline("quit")
     bob.expect(pexpect.EOF)
 
@@ -191,7 +191,7 @@ def test_scripted_use_waits_for_the_turn_and_prints_plain_text(server_port: int)
     assert "\x1b[" not in out
     assert "you sit at table" in out and "hint: " in out
     assert "no tables yet" not in out and " · '" not in out  # a script gets no table list it did not ask for
-    assert len(re.findall(r"eve draws 1 card", out)) == 2  # each draw waited for eve's turn
+    assert len(re.findall(r"you draw 1 card", out)) == 2  # each draw waited for eve's turn
     assert "refused" not in out
 
 
@@ -272,7 +272,10 @@ def test_a_script_plays_at_its_next_table_after_leaving_a_finished_game(server_p
         timeout=20,
     )
     script.sendline("new 2 expert expert limit 40")  # bots alone play without pauses: over in a moment
-    script.expect("you are watching table")
+    # Why we watch rather than play: every seat was given a bot.
+    script.expect(
+        r"you are watching table \d+: bots sit in all 2 of its seats, as you asked \(name one fewer to play\)"
+    )
     script.expect("game over")
     for line in ("leave", "new human", "draw 1", "end"):
         script.sendline(line)
@@ -283,11 +286,11 @@ def test_a_script_plays_at_its_next_table_after_leaving_a_finished_game(server_p
     bob = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
     bob.expect("connected to")
     bob.sendline(f"join {table}")  # the game starts only now
-    bob.expect(r"(sam|bob) plays first")
-    if bob.match.group(1) == "bob":
+    bob.expect(r"(sam plays|you play) first")
+    if bob.match.group(1) == "you play":
         bob.sendline("end")
-    script.expect("sam draws 1 card")
-    script.expect("sam ends the turn")
+    script.expect("you draw 1 card")
+    script.expect("you end the turn")
     script.expect(pexpect.EOF)
     assert script.wait() == 0
     bob.sendline("quit")
@@ -623,6 +626,16 @@ def test_a_line_longer_than_any_command_is_refused_without_being_echoed(line: st
         assert reply.say == f"that line has {len(line):,} characters; no command has more than 500"
 
 
+@pytest.mark.parametrize("line", ["play 7H", "play 4\u2666 \u00e9 \u65e5\u672c", "play"])
+def test_a_game_command_in_the_lobby_is_refused_as_out_of_place_not_as_some_games_usage(line: str) -> None:
+    """Away from a table there is no game to read a move by: the first game with the verb (Ochos
+    Locos, for 'play', which huxxy has too) answered with its own usage, as if we sat at its table.
+    (A verb of one game alone still gets its usage: 'steal' alone, test_client_fixes.py.)"""
+    reply = welcomed(*HOSTED).typed(line)
+    assert reply.refused and reply.messages == ()
+    assert reply.say == "you are not at a table: 'new' makes one, 'join TABLE' takes a seat"
+
+
 @pytest.mark.parametrize(
     ("message", "state", "says"),
     [
@@ -741,7 +754,7 @@ def test_updates_do_not_garble_a_half_typed_line(server_port: int) -> None:
     child.sendline("new classic 2 greedy")  # the bot waits a second before each action
     child.expect("your turn")
     child.sendline("end")
-    child.expect("hal ends the turn")
+    child.expect("you end the turn")
     child.send("hin")  # half a command, while the bot is about to act
     child.expect("greedy-2 (draws|steals|discards|ends)")  # an update arrives mid-line...
     child.expect(r"notty> hin")  # ...and the half-typed text is drawn again below it
@@ -749,3 +762,39 @@ def test_updates_do_not_garble_a_half_typed_line(server_port: int) -> None:
     child.expect("hint: ")  # the line reached the client whole: 'hint'
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_a_turn_the_server_plays_for_you_reads_as_yours_and_says_so(server_port: int) -> None:
+    """After 'auto' the client said 'ann to play' and 'ann ends the turn' to ann herself."""
+    child = _spawn(f"127.0.0.1:{server_port}", "--name", "ann")
+    _new_table(child, "new classic 2 greedy")
+    child.expect("your turn: ")
+    child.sendline("auto")
+    child.expect(r"a bot plays your turn; it may (still )?[^\r\n]*\r\n")
+    child.expect(r"  you end the turn \(played for you\); greedy-2 to play\r\n")
+    assert "ann " not in child.before  # her name is the others' word for her
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_a_game_that_reaches_its_turn_limit_ends_its_last_turn_and_says_so_once(server_port: int) -> None:
+    """The limit's end took the place of the last turn's end line, and line mode said how the game
+    ended three times: the event, the game-over line and the summary."""
+    child = _spawn(f"127.0.0.1:{server_port}", "--name", "ann")
+    _new_table(child, "new classic 2 greedy limit 1")
+    then = r"\r\n(?:notty> \r\x1b\[K)?"  # the next line (the prompt, up between them, gives way to it)
+    ending = (
+        rf"  (you end|greedy-2 ends) the turn{then}table \d+ · classic · turn 1 of 1 [^\r\n]*\r\n"
+        r"(?:[^\r\n]*\r\n){2}"  # the seats
+        rf"game over: the game ended at its turn limit \(1 turn\) with no winner; 'leave' [^\r\n]*{then}"
+        rf"the game ended after 1 turn, in \d+ s{then}"
+    )
+    ours = child.expect([r"your turn: ", ending]) == 0
+    if ours:
+        child.sendline("end")  # ann plays first: her turn's end is the game's
+        child.expect(ending)
+    assert child.match.group(1) == ("you end" if ours else "greedy-2 ends")
+    said = child.before + child.after
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert "  the game ended at its turn limit" not in said  # said once: in the game-over line

@@ -149,7 +149,7 @@ def test_a_person_at_a_game_is_back_at_their_seat_after_the_server_restarts(
     ann.expect(rf"you sit at table {table}, seat 1")
     ann.expect("your turn")
     ann.sendline("draw 1")
-    ann.expect("ann draws 1 card")  # and she plays on
+    ann.expect("you draw 1 card")  # and she plays on
     ann.expect("notty> ")
     ann.sendline("quit")
     ann.expect(pexpect.EOF)
@@ -174,7 +174,7 @@ def test_the_full_screen_reconnects_alike(tmp_path: Path, servers: list[ServerPr
     _restarted(servers, db)
     bea.see(rf"resuming your seat at table {table}")
     bea.enter("draw 1")  # the server reads it after the hello that resumes the seat
-    bea.see("bea draws 1 card")
+    bea.see("you draw 1 card")
     bea.enter("quit")
     assert bea.finish() == 0
     assert bea.terminal_restored()
@@ -202,7 +202,7 @@ def test_a_script_reconnects_and_plays_on_after_the_server_restarts(
         _restarted(servers, db)
         fay.expect(rf"connected to notty \(resuming your seat at table {table}\)")
         fay.sendline("draw 1")  # not taken for a line the server refused: the script goes on
-        fay.expect("fay draws 1 card")
+        fay.expect("you draw 1 card")
         fay.sendeof()
         fay.expect(pexpect.EOF)
         status = fay.wait()
@@ -244,7 +244,7 @@ def test_a_script_line_waiting_for_its_turn_through_a_restart_is_carried_out_aft
         fay.expect("resuming your seat")
         gus.expect("resuming your seat")
         gus.sendline("end")
-        fay.expect("fay draws 1 card")
+        fay.expect("you draw 1 card")
         fay.sendeof()
         fay.expect(pexpect.EOF)
         status = fay.wait()

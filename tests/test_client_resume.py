@@ -133,7 +133,7 @@ def test_a_killed_client_run_again_resumes_its_seat_and_sees_its_hand(
     assert shown_last.findall(again.log.getvalue())[-1:] == shown_last.findall(ann.log.getvalue())[-1:]
     again.expect("your turn")
     again.sendline("draw 1")
-    again.expect("ann draws 1 card")  # and she plays on
+    again.expect("you draw 1 card")  # and she plays on
     again.expect("notty> ")
     again.child.sendline("quit")
     again.expect(rf"your seat at table {table} is kept")  # quitting mid-game keeps it too

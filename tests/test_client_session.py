@@ -454,6 +454,27 @@ def test_join_alone_goes_by_the_lists_asked_for_not_news_of_our_own_table() -> N
     assert said.messages == () and said.say.startswith("join which table? 3 and 5 wait for players")
 
 
+def test_join_alone_does_not_go_by_a_list_seen_before_a_game_we_have_played_since() -> None:
+    """A play-test: a list showed table 3 waiting; a whole game later, 'join' alone sent a join to
+    table 3, long gone, though the lobby had other tables waiting."""
+    session = welcomed()
+    session.sending(ListTables())
+    session.receive(Tables([table_info(3, ["bob", None])]))
+    session.sending(session.typed("new classic 2 greedy").messages[0])
+    session.receive(Seated(9, 0, TOKEN))
+    session.receive(State(9, notty_view(), []))  # the game was played
+    session.receive(Left(9))
+    said = session.typed("join")
+    assert said.messages == () and said.refused
+    assert (
+        said.say
+        == "usage: join TABLE [SEAT]: the last list is from before your game ('tables' lists them now)"
+    )
+    session.sending(ListTables())
+    session.receive(Tables([table_info(7, ["cy", None])]))
+    assert session.typed("join").messages == (Join(7, None),)  # a list asked for since goes again
+
+
 def test_a_table_waiting_for_people_says_how_they_join_and_who_fills_the_rest() -> None:
     session = welcomed()
     session.sending(session.typed("new classic 3 human human").messages[0])
@@ -587,7 +608,7 @@ def test_the_end_of_a_game_forgets_the_seat(tmp_path: Path) -> None:
     lines = shown(session, State(3, notty_view(result=result), ()))
     assert lines[-2:] == [
         "game over: bob wins (last card stolen); 'leave' returns to the lobby",
-        "you lost after 12 turns: bob wins: their last card was stolen",  # the end's summary
+        "you lost after 12 turns",  # the end's summary: the line above says how
     ]
     assert session.game_over and store.get("h:1", "ann") is None
     assert session.leaving() == []
@@ -689,7 +710,7 @@ def test_a_game_with_no_ui_is_shown_and_played_generically() -> None:
     result = {"ranking": [[2], [0, 1]], "reason": "out", "text": "cy wins"}
     assert shown(session, State(5, parlour_view(result=result, legal=[]), ()))[-2:] == [
         "game over: cy wins; 'leave' returns to the lobby",
-        "you lost after 4 turns: cy wins",
+        "you lost after 4 turns",
     ]
 
 
@@ -791,27 +812,25 @@ STALEMATE = "stalemate: a whole round with no card played or drawn"
 @pytest.mark.parametrize(
     ("seat", "ranking", "text", "says"),
     [
-        # A win: a text that only names the winner is not said again; one that says how it was won stays.
+        # Your place, the turns: the result itself is the game-over line's, just above, not said again.
         (0, [[0], [1]], WON, "you won after 12 turns"),
-        (0, [[0], [1]], RESIGNED_WON, "you won after 12 turns: bob resigned"),
-        (0, [[0], [1]], HOW, f"you won after 12 turns: {HOW}"),
-        (0, [[0], [1]], WHY, f"you won after 12 turns: {WHY}"),
-        (0, [[0], [2], [1]], LAST, "you won after 12 turns: bob resigned, so ranked last"),
-        # A loss: who won is news.
-        (1, [[0], [1]], WON, f"you lost after 12 turns: {WON}"),
-        (1, [[0], [1]], RESIGNED_WON, f"you lost after 12 turns: {RESIGNED_WON}"),
+        (0, [[0], [1]], RESIGNED_WON, "you won after 12 turns"),
+        (0, [[0], [1]], HOW, "you won after 12 turns"),
+        (0, [[0], [1]], WHY, "you won after 12 turns"),
+        (0, [[0], [2], [1]], LAST, "you won after 12 turns"),
+        (1, [[0], [1]], WON, "you lost after 12 turns"),
+        (1, [[0], [1]], RESIGNED_WON, "you lost after 12 turns"),
         # A first place shared, above someone: no draw.
-        (0, [[0, 2], [1]], POINTS, f"you shared first place after 12 turns: {POINTS}"),
-        (1, [[0, 2], [1]], POINTS, f"you lost after 12 turns: {POINTS}"),
-        # Every seat ranked alike: drawn, whoever reads it ("you drew": 'draw' is a move in Notty).
-        # the turn limit: no winner, said once ('drawn ...: ... with no winner' said it twice)
-        (0, [[0, 1]], LIMIT, "no winner after 12 turns: the game ended at its turn limit (300 turns)"),
-        (1, [[0, 1]], QUIET, "the game was drawn after 12 turns: no hand changed for 4 whole rounds"),
-        (None, [[0, 1]], STALEMATE, f"the game was drawn after 12 turns: {STALEMATE}"),
-        (None, [[0], [1]], WON, f"the game ended after 12 turns: {WON}"),
+        (0, [[0, 2], [1]], POINTS, "you shared first place after 12 turns"),
+        (1, [[0, 2], [1]], POINTS, "you lost after 12 turns"),
+        # Every seat ranked alike, or a spectator: the game ended ('no winner', 'drawn': the line above).
+        (0, [[0, 1]], LIMIT, "the game ended after 12 turns"),
+        (1, [[0, 1]], QUIET, "the game ended after 12 turns"),
+        (None, [[0, 1]], STALEMATE, "the game ended after 12 turns"),
+        (None, [[0], [1]], WON, "the game ended after 12 turns"),
     ],
 )
-def test_the_end_summary_says_a_win_a_loss_a_shared_first_place_or_a_draw_once(
+def test_the_end_summary_says_a_win_a_loss_a_shared_first_place_not_the_result_again(
     seat: int | None, ranking: list[list[int]], text: str, says: str
 ) -> None:
     result = {"ranking": ranking, "reason": "any", "text": text}

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from client.catalog import Catalog
-from client.commands import HELP, help_text
+from client.commands import HELP, help_text, interpret
 from client.sgr import blocks, columns, parse, wrap, wrap_lines
 from games import GAMES, describe
 
@@ -126,3 +126,14 @@ def test_the_rules_say_whose_documents_hold_the_whole_rules(game: str) -> None:
     for variant in [*GAMES[game].variants, None]:
         (line,) = [line for line in CATALOG.ui(game).rules(variant).splitlines() if "the whole rules" in line]
         assert "notty project" in line and re.search(r"docs/[A-Z-]+\.md", line), line
+
+
+def test_every_usage_of_new_shows_the_turn_time() -> None:
+    """``time SECONDS`` is every game's (client/new.py): the client's ``new`` line, each game's, and
+    the usage a misplaced word is answered with all show it, not the client's line alone."""
+    usages = [line for line in help_text(CATALOG).splitlines() if line.startswith("  new ")]
+    assert len(usages) == 1 + len(CATALOG.games)  # the client's, then each game's
+    assert all(line.endswith(" [time SECONDS]") for line in usages), usages
+    for game in CATALOG.games:
+        said = interpret(f"new {game} 2 2", CATALOG, None, None).say
+        assert "goes first: new " in said and said.endswith(" [time SECONDS]"), said

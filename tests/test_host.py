@@ -427,7 +427,9 @@ def test_a_player_back_after_a_drop_and_a_new_spectator_see_the_last_move() -> N
         net.host.tables[seated.table].match.event(event, None)  # type: ignore[union-attr]
         for event in net.host.tables[seated.table].last_events
     )
-    assert [event["text"] for event in eve.last(State).events] == [event["text"] for event in live[bob.id]]
+    # The same move, as a player saw it (each seat it names is told it in its own words: "your turn").
+    facts = [(event["kind"], event["data"]) for event in eve.last(State).events]
+    assert facts == [(event["kind"], event["data"]) for event in live[bob.id]]
 
 
 def test_after_a_restart_a_player_back_and_a_new_spectator_see_the_last_recorded_move(tmp_path: Path) -> None:

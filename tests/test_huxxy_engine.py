@@ -233,7 +233,7 @@ def test_a_turn_has_at_most_six_plays() -> None:
     engine.play(0, [hand("AC"), hand("3C"), hand("5C"), hand("7C"), hand("9C"), hand("JC")])
     assert len(engine.plays) == MAX_PLAYS and len(engine.table) == 6  # six groups of one: invalid, for now
     message = refused(engine, Reason.TOO_MANY_PLAYS, lambda: engine.play(0, [hand("KC")]))
-    assert "at most 6 plays: 0 left" in message
+    assert message == "a turn has at most 6 plays, and all 6 are made: end the turn, or undo a play"
     engine.undo(0)
     refused(engine, Reason.TOO_MANY_PLAYS, lambda: engine.play(0, [hand("JC"), hand("KC")]))
 

@@ -244,7 +244,7 @@ def test_two_people_and_two_bots_play_huxxy_over_tcp(port: int, tmp_path: Path) 
     mover.child.sendline(f"play {card}")
     new = groups + 1
     told = f"  {name} plays {card} to a new group {new}"
-    after = mover.table_after(told)
+    after = mover.table_after(f"  you play {card} to a new group {new}")  # in the mover's own words
     assert after.groups[new] == [card] and new in after.invalid and after.plays == 1
     assert after.hand is not None and sorted(after.hand) == sorted(start.hand[1:])
     assert after.last.startswith("your turn: play, undo or draw · 1 of 6 plays made")  # no end: invalid
@@ -268,7 +268,7 @@ def test_two_people_and_two_bots_play_huxxy_over_tcp(port: int, tmp_path: Path) 
     # Undo: the card goes back, for both.
     mover.child.sendline("undo")
     told = f"  {name} undoes a play: {card} goes back from group {new} to the hand"
-    undone = mover.table_after(told)
+    undone = mover.table_after(f"  you undo a play: {card} goes back from group {new} to the hand")
     assert undone.groups == start.groups and undone.hand == start.hand and undone.plays == 0
     assert watcher.table_after(told).groups == start.groups
 
@@ -278,7 +278,7 @@ def test_two_people_and_two_bots_play_huxxy_over_tcp(port: int, tmp_path: Path) 
     assert sorted(listed) == sorted(set(start.hand)), (listed, start.hand)
     two = start.hand[-2:]
     mover.child.sendline(" ".join(two))
-    mover.expect(drawn(f"  {name} plays {two[1]} to group {new}"))
+    mover.expect(drawn(f"  you play {two[1]} to group {new}"))
     made = mover.table()
     assert sorted(made.groups[new]) == sorted(two) and made.plays == 2
     watcher.expect(drawn(f"  {name} plays {two[0]} to a new group {new}"))
@@ -323,6 +323,6 @@ def test_the_full_screen_draws_the_numbered_groups_and_the_hand(port: int, tmp_p
     dee.see(rf"(?<!\S){number}! {hand[0]}(?!\S)")
     dee.see(r"your turn: play, undo or draw · 1 of 6 plays made")
     assert re.search(rf"^your hand: {' '.join(hand[1:])}\s*$", dee.text(), re.M), dee.text()
-    assert dee.row(1).strip() == f"dee plays {hand[0]} to a new group {number}"  # the last action, on top
+    assert dee.row(1).strip() == f"you play {hand[0]} to a new group {number}"  # the last action, on top
     dee.enter("quit")
     assert dee.finish() == 0

@@ -125,6 +125,22 @@ def test_at_our_turn_the_line_says_what_we_may_do_and_an_openings_points() -> No
     assert state_text(not_opened)[-1] == (
         "your turn: play, undo, end or draw · 3 of 6 plays made · 24 opening points placed: enough to open"
     )
+    # Enough points, but a group is invalid, so 'end' is refused: not said to be "enough to open".
+    pending = huxxy_view(
+        current=0,
+        legal=["draw", "undo"],
+        body={
+            "table": [["7H", "8S", "9H"], ["KS"]],
+            "plays": 4,
+            "placed": ["7H", "8S", "9H", "KS"],
+            "hand": ["2C"],
+            "invalid": [1],
+        },
+    )
+    assert state_text(pending)[-1] == (
+        "your turn: play, undo or draw · 4 of 6 plays made · "
+        "37 opening points placed, once every group is valid"
+    )
     short = huxxy_view(
         current=0,
         legal=["draw", "undo"],
@@ -376,7 +392,7 @@ def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
         with pytest.raises(CommandError, match=re.escape(says)):
             UI.action(verb, args, view)
     late = _read(huxxy_view(current=0, legal=["draw"], body={"plays": 4, "opened": [True, True, False]}))
-    with pytest.raises(CommandError, match="a turn has at most 6 plays: 2 left, not 3"):
+    with pytest.raises(CommandError, match="a turn has at most 6 plays: 2 left, too few for 3"):
         UI.action("play", ["7H", "8S", "9H"], late)
     not_opened = _read(huxxy_view(current=0, legal=["draw"], body={"plays": 1, "placed": ["7H"]}))
     with pytest.raises(CommandError, match="until you have opened you may only play cards from your hand"):

@@ -469,12 +469,12 @@ def test_the_client_shows_the_limit_and_the_end_as_what_it_is() -> None:
     view = TableView("notty", "classic", ("ann", "bob"), 0, 1, 12, (), None, read)
     header = NOTTY_UI.state_text(3, view, [], colour=False).splitlines()[0]
     assert header == (
-        "table 3 · classic · turn 12 of 300 · deck 70 cards · no hand changed for 4 turns "
-        "(3 whole rounds draw the game)"
+        "table 3 · classic · turn 12 of 300 · deck 70 cards · no hand changed for 4 of the 6 turns "
+        "(3 whole rounds) that draw the game"
     )
     one = NOTTY_UI.read_body({**body, "quiet_rounds": 1, "quiet_turns": 1}, ["ann", "bob"])
     header = NOTTY_UI.state_text(3, attrs.evolve(view, body=one), [], colour=False).splitlines()[0]
-    assert header.endswith(" · no hand changed for 1 turn (1 whole round draws the game)")
+    assert header.endswith(" · no hand changed for 1 of the 2 turns (1 whole round) that draw the game")
     for flag in ("drew", "stole", "exchanged"):  # a hand changed this turn: the count starts again
         changed = NOTTY_UI.read_body({**body, flag: True}, ["ann", "bob"])
         seen = TableView("notty", "classic", ("ann", "bob"), 0, 1, 12, (), None, changed)

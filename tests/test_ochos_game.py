@@ -341,7 +341,7 @@ async def test_the_real_client_plays_ochos_locos_through_its_own_ui(monkeypatch:
     assert "refused" not in shown and "cannot read" not in shown, shown
     assert played, shown
     if played[0].startswith("play"):
-        assert f"ann plays {played[0].split()[1]}" in shown, shown
+        assert f"you play {played[0].split()[1]}" in shown, shown  # ann's own move, on her screen
     else:
         said = ("you draw", "you take two", "you take the last card", "nothing to draw")
         assert any(words in shown for words in said), shown

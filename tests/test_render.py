@@ -37,9 +37,10 @@ def test_a_table_shows_every_hand_whose_turn_and_what_they_may_still_do() -> Non
 
 
 def test_five_colour_offers_draw_and_discard_until_it_is_used() -> None:
+    """As a turn begins the mover "may" do things; "may still" once it has drawn, stolen or exchanged."""
     five = _view(variant="five-colour", body={"drew": False})
     assert state_text(3, five, [], colour=False).splitlines()[-1] == (
-        "bob to play; may still draw, steal, draw-and-discard, end the turn"
+        "bob to play; may draw, steal, draw-and-discard, end the turn"
     )
     exchanging = _view(variant="five-colour", body={"exchanged": True, "must_put_back": True})
     assert (
@@ -81,6 +82,27 @@ def test_a_game_drawn_after_a_resignation_says_no_winner_not_a_shared_first_plac
     assert last == "game over: ann and bob share first place (eve resigned); 'leave' returns to the lobby"
 
 
+def test_the_end_names_who_resigned_and_was_ranked_last_as_the_servers_result_does() -> None:
+    """The game's own end, a bot having played on for eve, who resigned: the end's summary used to
+    say it, in the server's words; the summary no longer says the result, so the end line does."""
+    hands = {"hands": [["R1"], ["Y5"], ["G2"]], "turn_limit": 300}
+    names = ["ann", "bob", "eve"]
+    won = {"ranking": [[0], [1], [2]], "reason": "discard"}
+    won["text"] = "ann wins by discarding their last cards (eve resigned, so ranked last)"
+    view = _view(names=names, result=won, body=hands)
+    last = state_text(3, view, [], colour=False).splitlines()[-1]
+    said = "ann wins (last cards discarded; eve resigned, so ranked last)"
+    assert last == f"game over: {said}; 'leave' returns to the lobby"
+    limit = {"ranking": [[0, 1], [2]], "reason": "turn-limit"}
+    limit["text"] = (
+        "the game ended at its turn limit (300 turns) with no winner (eve resigned, so ranked last)"
+    )
+    view = _view(names=names, result=limit, body=hands)
+    assert state_text(3, view, [], colour=False).splitlines()[-1] == (
+        f"game over: {limit['text']}; 'leave' returns to the lobby"
+    )
+
+
 def test_your_turn_lists_what_you_may_do_grouped() -> None:
     legal = ["draw 1", "draw 2", "draw 3", "steal 1", "discard R1 R2 R3", "discard R2 R3 R4", "end"]
     assert legal_summary(legal) == "draw 1-3, steal NAME, discard (2 groups), end"
@@ -97,15 +119,15 @@ def test_your_turn_lists_what_you_may_do_grouped() -> None:
 def test_others_are_told_only_what_the_player_to_move_may_really_still_do() -> None:
     full = [f"{colour}{number}" for colour in "RY" for number in (1, 2, 4, 5, 7) for _copy in (1, 2)]
     at_limit = _view(body={"hands": [["R1", "R2"], full], "drew": False})
-    assert state_text(3, at_limit, [], colour=False).splitlines()[-1] == "bob to play; may still end the turn"
+    assert state_text(3, at_limit, [], colour=False).splitlines()[-1] == "bob to play; may end the turn"
     assert len(full) == 20  # the limit, and no group: no third colour of a number, no run of three
     grouped = _view(body={"hands": [["R1", "R2"], [*full[:-1], "G1"]], "drew": False})
     assert state_text(3, grouped, [], colour=False).splitlines()[-1] == (
-        "bob to play; may still discard, end the turn"
+        "bob to play; may discard, end the turn"
     )
     empty_deck = _view(body={"hands": [["R1", "R2"], ["Y5", "Y6", "Y7"]], "drew": False, "deck_size": 0})
     assert state_text(3, empty_deck, [], colour=False).splitlines()[-1] == (
-        "bob to play; may still steal, discard, end the turn"
+        "bob to play; may steal, discard, end the turn"
     )
 
 

@@ -293,14 +293,14 @@ def test_the_client_asks_before_resigning(server_port: int) -> None:
     child.expect_exact(RESIGN_WARNING)
     child.sendline("resign")
     child.expect_exact("you resigned")
-    child.expect(r"ann resigned: greedy-2 wins")  # the result, as the game ended
+    child.expect(r"game over: greedy-2 wins \(ann resigned\)")  # the result, as the game ended
     child.sendline("leave")  # the game is over: no warning
     child.expect(rf"you left table {table}")
     child.sendline("new classic 2 greedy")
     child.expect(r"you sit at table \d+, seat 1")
     child.expect(r"· turn 1 ")
     child.sendline("resign yes")  # confirmed at once
-    child.expect(r"ann resigned: greedy-2 wins")  # the result, as the game ended
+    child.expect(r"game over: greedy-2 wins \(ann resigned\)")  # the result, as the game ended
     child.sendline("quit")
     child.expect(pexpect.EOF)
 

@@ -227,14 +227,14 @@ def test_a_person_plays_on_the_full_screen(server_port: int, tmp_path: Path) -> 
 
     before = len(hands["ann"])
     ann.enter("draw 1")
-    drawn = ann.see(r"ann draws 1 card: ([RYGBK]\d+)").group(1)
+    drawn = ann.see(r"you draw 1 card: ([RYGBK]\d+)").group(1)  # her own move, in her own words
     ann.wait(lambda: len(_hands(ann).get("ann", [])) == before + 1, "ann's hand one card bigger")
     assert drawn in _hands(ann)["ann"]
     # The last action, highlighted above the table.
     last = ann.row(1)
-    assert last.strip() == f"ann draws 1 card: {drawn}", last
+    assert last.strip() == f"you draw 1 card: {drawn}", last
     assert all(char.bold for char in ann.screen.buffer[1].values() if char.data != " ")
-    assert any(row.strip() == f"ann draws 1 card: {drawn}" for row in ann.log())
+    assert any(row.strip() == f"you draw 1 card: {drawn}" for row in ann.log())
     assert "notty> draw 1" in ann.log()
 
     ann.enter("draw 1")  # a second draw in one turn: the server refuses it, and says why
@@ -242,8 +242,8 @@ def test_a_person_plays_on_the_full_screen(server_port: int, tmp_path: Path) -> 
     assert any(row.startswith("refused: ") for row in ann.log())
 
     ann.enter("end")
-    ann.see(r"ann ends the turn")
-    assert any(row.strip().startswith("ann ends the turn") for row in ann.log())
+    ann.see(r"you end the turn")
+    assert any(row.strip().startswith("you end the turn") for row in ann.log())
     # The table pane is not in the log: the table's header never is.
     assert not any(row.startswith("table ") and "deck" in row for row in ann.log())
 

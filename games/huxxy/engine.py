@@ -283,11 +283,7 @@ class Engine:
         """:class:`IllegalAction` unless ``plays``, made in order from now, are each allowed."""
         self.check_turn(seat)
         if len(self._made) + len(plays) > MAX_PLAYS:
-            left = MAX_PLAYS - len(self._made)
-            raise IllegalAction(
-                Reason.TOO_MANY_PLAYS,
-                f"a turn has at most {MAX_PLAYS} plays: {left} left, not {len(plays)}",
-            )
+            raise IllegalAction(Reason.TOO_MANY_PLAYS, too_many_plays(MAX_PLAYS, len(self._made), len(plays)))
         held = Counter(self.hands[seat])
         hand = held.copy()
         groups = [Counter(group) for group in self.table]
@@ -429,6 +425,13 @@ class Engine:
         for group in self.table:
             total.update(group)
         return total
+
+
+def too_many_plays(most: int, made: int, asked: int) -> str:
+    """Why ``asked`` more plays do not fit in a turn that has made ``made`` of its ``most``."""
+    if made >= most:
+        return f"a turn has at most {most} plays, and all {most} are made: end the turn, or undo a play"
+    return f"a turn has at most {most} plays: {most - made} left, too few for {asked}"
 
 
 def _not_held(card: Card, held: Counter[Card], plays: Sequence[Play]) -> str:

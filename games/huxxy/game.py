@@ -334,25 +334,36 @@ class HuxxyMatch:
         }
 
     def event(self, event: Any, seat: int | None) -> Mapping[str, Any]:
+        """What happened, as ``seat`` is told it: its own moves in the second person ("you play 7H
+        to group 3"), and the card it drew, which nobody else sees."""
         names = self.names
+
+        def does(who: int, verb: str, verbs: str) -> str:  # "you play", "ann plays"
+            return f"you {verb}" if who == seat else f"{names[who]} {verbs}"
+
         match event:
             case Started(first):
-                return {"kind": "started", "text": f"{names[first]} plays first", "data": {"seat": first}}
+                return {
+                    "kind": "started",
+                    "text": f"{does(first, 'play', 'plays')} first",
+                    "data": {"seat": first},
+                }
             case Played(who, play, created):
                 target = play.target
                 assert target is not None
                 where = f"a new group {target + 1}" if created else f"group {target + 1}"
                 if play.source is None:
-                    text = f"{names[who]} plays {play.card} to {where}"
+                    text = f"{does(who, 'play', 'plays')} {play.card} to {where}"
                 else:
-                    text = f"{names[who]} moves {play.card} from group {play.source + 1} to {where}"
+                    text = f"{does(who, 'move', 'moves')} {play.card} from group {play.source + 1} to {where}"
                 data = {"seat": who, "card": str(play.card), "source": play.source, "target": target}
                 return {"kind": "played", "text": text, "data": data}
             case Undone(who, play):
                 target = play.target
                 assert target is not None
                 back = "the hand" if play.source is None else f"group {play.source + 1}"
-                text = f"{names[who]} undoes a play: {play.card} goes back from group {target + 1} to {back}"
+                undoes = does(who, "undo", "undoes")
+                text = f"{undoes} a play: {play.card} goes back from group {target + 1} to {back}"
                 data = {"seat": who, "card": str(play.card), "source": play.source, "target": target}
                 return {"kind": "undone", "text": text, "data": data}
             case Drew(who, card, taken_back):
@@ -365,7 +376,7 @@ class HuxxyMatch:
                 return {"kind": "drew", "text": f"{names[who]} {back}draws a card", "data": seen}
             case Ended(who, TurnEnded(placed, opened)):
                 count = f"{len(placed)} card{'s' if len(placed) != 1 else ''}"
-                text = f"{names[who]} ends the turn, {count} from the hand" + (
+                text = f"{does(who, 'end', 'ends')} the turn, {count} from the hand" + (
                     " (an opening)" if opened else ""
                 )
                 data = {"seat": who, "placed": _words(placed), "opened": opened}

@@ -33,15 +33,16 @@ from games._ui import (
     nothing_after,
     read_cards,
     seat_lines,
+    to_play,
 )
 
 from ._cards import Card, CardError, reading_order
 from ._groups import opening_points
 from .actions import ParseError, clauses, holder, no_group, same_group
-from .engine import HAND_SIZE, MAX_PLAYERS, MAX_PLAYS, MIN_PLAYERS, OPENING_POINTS
+from .engine import HAND_SIZE, MAX_PLAYERS, MAX_PLAYS, MIN_PLAYERS, OPENING_POINTS, too_many_plays
 
 HELP = """\
-  new huxxy [VARIANT] [SEATS] [BOT|human...]
+  new huxxy [VARIANT] [SEATS] [BOT|human...] [time SECONDS]
                       e.g. 'new huxxy 4 greedy expert random'; VARIANT is
                       huxxy (the default) or huxxy-jokers (two jokers join the
                       packs); 2 to 4 seats (4 if you give no number and name
@@ -382,8 +383,7 @@ def turn_line(view: TableView, body: Body) -> str:
         return game_over_line(view.result.text)
     made = f"{body.plays} of {body.max_plays} plays made"
     if not view.legal or view.seat is None:
-        name = view.names[view.current]
-        return f"{name} to play" + (f": {made}" if body.plays else "")
+        return to_play(view) + (f": {made}" if body.plays else "")
     opened = body.opened[view.seat]
     verbs = _turn_verbs(view, body)
     line = "your turn: " + ", ".join(verbs[:-1]) + f" or {verbs[-1]}"
@@ -394,6 +394,8 @@ def turn_line(view: TableView, body: Body) -> str:
         points = opening_points(body.placed)
         if points < OPENING_POINTS:
             line += f" · {points} of {OPENING_POINTS} opening points placed"
+        elif body.invalid:  # not "enough to open" while 'end' is refused for a group
+            line += f" · {points} opening points placed, once every group is valid"
         else:
             line += f" · {points} opening points placed: enough to open"
     return line
@@ -445,11 +447,8 @@ class Typed:
             _check_held(self.cards, body.hand)
         if seat is None:
             return self.text()
-        left = body.max_plays - body.plays
-        if len(self.cards) > left:
-            raise CommandError(
-                f"a turn has at most {body.max_plays} plays: {left} left, not {len(self.cards)}"
-            )
+        if body.plays + len(self.cards) > body.max_plays:
+            raise CommandError(too_many_plays(body.max_plays, body.plays, len(self.cards)))
         groups = len(body.table)
         if self.target is not None and self.target >= groups:
             raise CommandError(no_group(self.target, groups, target=True))

@@ -40,7 +40,7 @@ from .engine import (
 )
 from .engine import Outcome as Chance
 from .engine import outcome_of as chance_of
-from .wire import event_to_wire, hint_data, view_body
+from .wire import event_to_wire, hint_data, seats_named, view_body
 
 NAME = "notty"
 #: The bot that plays at the table's level: seats named so, stand-ins, and early-start fillers.
@@ -128,7 +128,8 @@ class NottyGame:
 
 class NottyMatch:
     """A Notty game in progress. Hands are face up, so every viewer's body is the same: it is
-    built once per position and shared, as is each event's wire form."""
+    built once per position and shared, as is each event's wire form (but for the seats it names,
+    each told it in the second person)."""
 
     def __init__(self, settings: Settings, game: Game) -> None:
         self.settings = settings
@@ -220,6 +221,10 @@ class NottyMatch:
         return self._body
 
     def event(self, event: Any, seat: int | None) -> Mapping[str, Any]:
+        """The event's wire form: told in the second person to a seat it names ("you draw ..."),
+        and alike to everyone else, who share one copy."""
+        if seat is not None and seat in seats_named(event):
+            return event_to_wire(event, self.game.names, self.game.rules, seat)
         cached = self._events.get(id(event))
         if cached is None or cached[0] is not event:
             wire = event_to_wire(event, self.game.names, self.game.rules)

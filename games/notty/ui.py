@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from games._ui import (
+    BOT_PLAYS_YOUR_TURN,
     CommandError,
     GameDataError,
     GameUI,
@@ -27,6 +28,7 @@ from games._ui import (
     read_cards,
     seat_lines,
     spoken_list,
+    to_play,
     words_after,
 )
 
@@ -36,7 +38,7 @@ from ._groups import InvalidGroup, classify_group, has_group
 from ._rules import PRESETS
 
 HELP = """\
-  new [PRESET] [SEATS] [BOT|human...] [LEVEL] [limit TURNS] [quiet ROUNDS]
+  new [PRESET] [SEATS] [BOT|human...] [LEVEL] [limit N] [quiet N] [time SECONDS]
                       e.g. 'new classic 3 expert greedy hard'; PRESET is
                       classic (the default) or five-colour; name no one else
                       and they are expert bots ('new human': a table for two
@@ -204,7 +206,9 @@ class NottyUI:
         self, table: int, view: TableView, events: Sequence[Mapping[str, Any]], colour: bool, width: int = 80
     ) -> str:
         body = _body(view)
-        lines = [colour_cards_in(f"  {event['text']}", colour) for event in events]
+        lines = [
+            colour_cards_in(f"  {event['text']}", colour) for event in _with_the_last_turns_end(view, events)
+        ]
         turn = f"turn {view.turn}" + (f" of {body.turn_limit}" if body.turn_limit else "")
         quiet = _quiet(body) if view.result is None else ""  # a count towards an end that has come
         lines.append(f"table {table} · {view.variant} · {turn} · deck {body.deck_size} cards{quiet}")
@@ -214,7 +218,10 @@ class NottyUI:
         elif view.legal:
             lines.append("your turn: " + legal_summary(view.legal, one_opponent=len(view.names) == 2))
         else:
-            lines.append(f"{view.names[view.current]} to play; may still {', '.join(still_possible(view))}")
+            whose = to_play(view)
+            it = "it " if whose == BOT_PLAYS_YOUR_TURN else ""  # "a bot plays your turn; it may still ..."
+            still = " still" if body.drew or body.stole or body.exchanged else ""  # not as the turn begins
+            lines.append(f"{whose}; {it}may{still} {', '.join(still_possible(view))}")
         return "\n".join(lines)
 
     def rules(self, variant: str | None) -> str:
@@ -293,33 +300,72 @@ def rules_text(variant: str | None) -> str:
 
 
 def end_line(view: TableView, body: Body) -> str:
-    """How the game ended, as what it is: a win, or a draw and the rule that made it."""
+    """How the game ended, as what it is: a win, or a draw and the rule that made it; and who
+    resigned, ranked last though a bot played their seat to the end (as the server's result says)."""
     assert view.result is not None
     winner, reason = view.result.winner, view.result.reason
     ranking = view.result.ranking
     why = ENDINGS.get(reason, reason)
     if reason == "resigned" and len(ranking) > 1:  # name who resigned: "the others" of one is bob
         why = f"{spoken_list([view.names[seat] for place in ranking[1:] for seat in place])} resigned"
+    last = _ranked_last(view.result.text)
     if winner is not None:
-        return f"{view.names[winner]} wins ({why})"
+        return f"{view.names[winner]} wins ({why}{'; ' + last if last else ''})"
     first = ranking[0] if len(ranking) > 1 else ()  # a draw ranks everyone alike: no winner
     if len(first) > 1 and reason == "resigned":  # a resignation left only bots: they share first place
         return f"{spoken_list([view.names[seat] for seat in first])} share first place ({why})"
     if (reason == "no-progress" and body.quiet_rounds) or (reason == "turn-limit" and body.turn_limit):
-        return end_text(
+        said = end_text(
             None, reason, view.names, quiet_rounds=body.quiet_rounds or 0, turn_limit=body.turn_limit or 0
         )
-    return f"no winner ({ENDINGS.get(reason, reason)})"
+        return said + (f" ({last})" if last else "")
+    return f"no winner ({ENDINGS.get(reason, reason)}{'; ' + last if last else ''})"
+
+
+#: The note the server adds to a game's own result for the seats that resigned (server/resign.py).
+_RANKED_LAST = " resigned, so ranked last)"
+
+
+def _ranked_last(text: str) -> str:
+    """Who resigned and was ranked last, as the server's result text notes it at its end ("bob
+    resigned, so ranked last"); ``""`` if it notes none. (Names hold no brackets.)"""
+    if not text.endswith(_RANKED_LAST) or " (" not in text:
+        return ""
+    return text[text.rindex(" (") + 2 : -1]
+
+
+#: The results a turn's end brings about: the game ends then, and no one is to play next.
+ENDS_A_TURN = frozenset({"turn-limit", "no-progress"})
+
+
+def turn_end_text(seat: int, names: Sequence[str], you: int | None = None) -> str:
+    """The end of the turn that ended the game (its event, as the engine has it, is the game's end
+    alone): said before that end, as every other turn's end is ("you" for our own seat)."""
+    return "you end the turn" if seat == you else f"{names[seat]} ends the turn"
+
+
+def _with_the_last_turns_end(view: TableView, events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """``events``, with the end of the turn before the game's end when that end came of it (the
+    turn limit reached, or no progress): without it the last turn read as cut off by the end."""
+    if view.result is None or view.result.reason not in ENDS_A_TURN:
+        return list(events)
+    kinds = [event.get("kind") for event in events]
+    if "game-ended" not in kinds or "turn-ended" in kinds:
+        return list(events)
+    at = kinds.index("game-ended")
+    ended = {"kind": "turn-ended", "text": turn_end_text(view.current, view.names, view.seat), "data": {}}
+    return [*events[:at], ended, *events[at:]]
 
 
 def _quiet(body: Body) -> str:
-    """Turns in a row with no hand changed, once there have been some, and when they draw the game;
-    nothing once this turn has drawn or stolen (the count, of turns ended, starts again at its end)."""
+    """Turns in a row with no hand changed, once there have been some, of the turns that draw the game
+    (its whole rounds, each a turn of every seat); nothing once this turn has drawn or stolen (the
+    count, of turns ended, starts again at its end)."""
     if not body.quiet_turns or not body.quiet_rounds or body.drew or body.stole or body.exchanged:
         return ""
-    turns = f"{body.quiet_turns} turn{'s' if body.quiet_turns > 1 else ''}"
-    draw = "draws" if body.quiet_rounds == 1 else "draw"
-    return f" · no hand changed for {turns} ({whole_rounds(body.quiet_rounds)} {draw} the game)"
+    limit = body.quiet_rounds * len(body.hands)  # in turns, as the count is: not "4 turns (3 rounds ...)"
+    rounds = whole_rounds(body.quiet_rounds)
+    return f" · no hand changed for {body.quiet_turns} of the {limit} turns ({rounds}) that draw the game"
 
 
 def colour_cards_in(text: str, colour: bool) -> str:

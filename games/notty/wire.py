@@ -43,32 +43,45 @@ def view_body(view: View) -> dict[str, Any]:
     }
 
 
-def event_to_wire(event: Event, names: Sequence[str], rules: Rules | None = None) -> dict[str, Any]:
+def event_to_wire(
+    event: Event, names: Sequence[str], rules: Rules | None = None, seat: int | None = None
+) -> dict[str, Any]:
     """An event as the protocol carries it: a ``kind``, a line of ``text`` for people, and its facts
-    as ``data``. ``rules`` (the game's) puts numbers in the words for an end with no winner."""
+    as ``data``. ``rules`` (the game's) puts numbers in the words for an end with no winner.
+    ``seat``: the viewer's, told its own moves in the second person ("you draw 2 cards: R3 Y7"),
+    and named "you" where another's move names it ("bob steals R3 from you"); the result, the same
+    for everyone, is told alike to all."""
+
+    def who(at: int) -> str:
+        return "you" if at == seat else names[at]
+
+    def does(at: int, verb: str) -> str:  # "ann draws", "you draw": the verb as it is after "you"
+        return f"you {verb}" if at == seat else f"{names[at]} {_third_person(verb)}"
+
     fields: dict[str, Any]
     match event:
         case GameStarted(first):
             fields = {"kind": "game-started", "seat": first}
-            text = f"{names[first]} plays first"
-        case Drew(seat, cards):
-            fields = {"kind": "drew", "seat": seat, "cards": _cards(cards)}
-            text = f"{names[seat]} draws {len(cards)} card{'s' if len(cards) > 1 else ''}: {_shown(cards)}"
-        case Stole(seat, victim, card):
-            fields = {"kind": "stole", "seat": seat, "victim": victim, "card": str(card)}
-            text = f"{names[seat]} steals {card} from {names[victim]}"
-        case Discarded(seat, cards, kind):
-            fields = {"kind": "discarded", "seat": seat, "cards": _cards(cards), "group": kind.value}
-            text = f"{names[seat]} discards the {kind.value} {_shown(cards)}"
-        case DrewToExchange(seat, card):
-            fields = {"kind": "drew-to-exchange", "seat": seat, "card": str(card)}
-            text = f"{names[seat]} draws {card} to exchange"
-        case ReturnedCard(seat, card):
-            fields = {"kind": "put-back", "seat": seat, "card": str(card)}
-            text = f"{names[seat]} puts back {card}"
-        case TurnEnded(seat, next_seat, turn):
-            fields = {"kind": "turn-ended", "seat": seat, "next_seat": next_seat, "turn": turn}
-            text = f"{names[seat]} ends the turn; {names[next_seat]} to play"
+            text = f"{does(first, 'play')} first"
+        case Drew(actor, cards):
+            fields = {"kind": "drew", "seat": actor, "cards": _cards(cards)}
+            text = f"{does(actor, 'draw')} {len(cards)} card{'s' if len(cards) > 1 else ''}: {_shown(cards)}"
+        case Stole(actor, victim, card):
+            fields = {"kind": "stole", "seat": actor, "victim": victim, "card": str(card)}
+            text = f"{does(actor, 'steal')} {card} from {who(victim)}"
+        case Discarded(actor, cards, kind):
+            fields = {"kind": "discarded", "seat": actor, "cards": _cards(cards), "group": kind.value}
+            text = f"{does(actor, 'discard')} the {kind.value} {_shown(cards)}"
+        case DrewToExchange(actor, card):
+            fields = {"kind": "drew-to-exchange", "seat": actor, "card": str(card)}
+            text = f"{does(actor, 'draw')} {card} to exchange"
+        case ReturnedCard(actor, card):
+            fields = {"kind": "put-back", "seat": actor, "card": str(card)}
+            text = f"{does(actor, 'put')} back {card}"
+        case TurnEnded(actor, next_seat, turn):
+            fields = {"kind": "turn-ended", "seat": actor, "next_seat": next_seat, "turn": turn}
+            after = "your turn" if next_seat == seat else f"{names[next_seat]} to play"
+            text = f"{does(actor, 'end')} the turn; {after}"
         case TurnLimitSet(turn_limit):
             fields = {"kind": "turn-limit-set", "turn_limit": turn_limit}
             text = (
@@ -83,6 +96,26 @@ def event_to_wire(event: Event, names: Sequence[str], rules: Rules | None = None
             raise TypeError(f"not an event: {event!r}")
     kind = fields.pop("kind")
     return {"kind": kind, "text": text, "data": fields}
+
+
+def seats_named(event: Event) -> frozenset[int]:
+    """The seats an event's words name, each told it in the second person (:func:`event_to_wire`):
+    whoever else sees it is told it alike."""
+    match event:
+        case GameStarted(first):
+            return frozenset({first})
+        case Drew(actor, _) | Discarded(actor, _, _) | DrewToExchange(actor, _) | ReturnedCard(actor, _):
+            return frozenset({actor})
+        case Stole(actor, victim, _):
+            return frozenset({actor, victim})
+        case TurnEnded(actor, next_seat, _):
+            return frozenset({actor, next_seat})
+    return frozenset()
+
+
+def _third_person(verb: str) -> str:
+    """The verb after a name: 'draw' -> 'draws' (every verb an event uses takes an s)."""
+    return f"{verb}s"
 
 
 def hint_data(

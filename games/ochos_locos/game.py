@@ -510,11 +510,19 @@ class OchosMatch:
         }
 
     def event(self, event: Any, seat: int | None) -> Mapping[str, Any]:
+        """What happened, as ``seat`` is told it: its own moves in the second person ("you play
+        G3"), and the cards it drew, which nobody else sees."""
         names = self.names
         match event:
             case Started(first, start):
-                text = f"{start} is turned up; {names[first]} plays first"
+                starts = "you play first" if first == seat else f"{names[first]} plays first"
+                text = f"{start} is turned up; {starts}"
                 return {"kind": "started", "text": text, "data": {"seat": first, "card": str(start)}}
+            case Played(who, card, colour, won) if who == seat:
+                text = f"you play {card}" + (f" and name {colour}" if colour else "")
+                text += " and are out" if won else ""
+                data = {"seat": who, "card": str(card), "colour": colour}
+                return {"kind": "played", "text": text, "data": data}
             case Played(who, card, colour, won):
                 text = f"{names[who]} plays {card}" + (f" and names {colour}" if colour else "")
                 text += " and is out" if won else ""
@@ -523,7 +531,8 @@ class OchosMatch:
             case Took(who, cards, penalty):
                 kind = "took-two" if penalty else "drew"
                 if not cards:
-                    text = f"{names[who]} has nothing to draw and passes"
+                    passes = "you have nothing to draw and pass" if who == seat else None
+                    text = passes or f"{names[who]} has nothing to draw and passes"
                     return {"kind": kind, "text": text, "data": {"seat": who, "count": 0}}
                 if who == seat:
                     shown = " ".join(_cards(cards))

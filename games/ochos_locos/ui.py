@@ -31,6 +31,7 @@ from games._ui import (
     nothing_after,
     read_cards,
     seat_lines,
+    to_play,
 )
 
 from .cards import COLOUR_NAMES, COLOUR_WORDS, COLOURS, Card, CardError, read_colour
@@ -38,7 +39,7 @@ from .matching import EIGHT
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PRESETS
 
 HELP = """\
-  new ochos-locos [VARIANT] [SEATS] [BOT|human...]
+  new ochos-locos [VARIANT] [SEATS] [BOT|human...] [time SECONDS]
                       e.g. 'new ochos-locos part4 4 rule expert'; VARIANT is
                       part4 (the default: 2s and locos 8s, 2 to 6 players, 3 if
                       you give no number and name no players), part1, part2 or
@@ -173,7 +174,7 @@ class OchosUI:
                 lines.append(EMPTY_STOCK)  # turn line lists the legal actions alone, as scripts read it
             lines.append("your turn: " + legal_summary(view.legal))
         else:
-            lines.append(f"{view.names[view.current]} to play")
+            lines.append(to_play(view))
         return "\n".join(lines)
 
     def rules(self, variant: str | None) -> str:

@@ -1,0 +1,147 @@
+"""What line mode prints of a game, from what a real host sends (:class:`test_host.Net`) read by the
+client's sans-IO session: a seat's own moves in its own words, those a bot made for it marked so, the
+end of the last turn before a turn limit's end, and how a game ended said once.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from test_host import Client, Net
+
+from client.session import PLAYED_FOR_YOU, Output, Session
+from protocol import Act, Autopilot, CreateTable, Join, Watch
+
+#: Each game, with a bot of its own to play against.
+AGAINST = {"notty": "greedy", "ochos-locos": "rule", "huxxy": "greedy"}
+
+
+def outputs(client: Client) -> list[Output]:
+    """Everything ``client`` was sent, as the client shows it, message by message."""
+    session = Session("someone")  # the name it asked for: the server's is in what it was sent
+    return [session.receive(message) for message in client.inbox]
+
+
+def printed(client: Client) -> list[str]:
+    """What line mode printed for ``client``, a line each."""
+    return [line for output in outputs(client) for text in output.lines for line in text.split("\n")]
+
+
+@pytest.mark.parametrize("game", list(AGAINST))
+def test_your_moves_read_you_and_those_a_bot_made_for_you_say_so(game: str) -> None:
+    """Ann on autopilot read her own moves as 'ann plays ...', beside 'you draw ...' (the card drawn,
+    which only she sees): in the second person now, marked as played for her; the others go on
+    reading her moves as hers."""
+    net = Net()
+    ann, eve = net.client("ann"), net.client("eve")
+    table = ann.send(CreateTable(game, 2, None, (AGAINST[game],), {}, bot_delay_ms=0))[0].table
+    eve.send(Watch(table))
+    ann.send(Autopilot(True))
+    net.run_bots(limit=40)
+    mine = [line for line in printed(ann) if line.startswith("  you ") and " first" not in line]
+    assert mine, printed(ann)
+    assert all(PLAYED_FOR_YOU in line for line in mine), mine
+    ended = (ann.view["result"] or {}).get("text")  # how the game ended, if it did: alike to all
+    assert not [line for line in printed(ann) if line.startswith("  ann ") and line.strip() != ended]
+    theirs = printed(eve)
+    assert [line for line in theirs if line.startswith("  ann ")]
+    assert not [
+        line for line in theirs if line.startswith("  ") and ("you " in line or PLAYED_FOR_YOU in line)
+    ]
+    # A turn a bot plays for ann says so where the others read whose turn it is.
+    assert any(re.match(r"a bot plays your turn\b", line) for line in printed(ann))
+    assert not any("ann to play" in line for line in printed(ann))
+
+
+def test_your_own_moves_read_you_without_a_mark() -> None:
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(CreateTable("notty", 2, "classic", (), {}, bot_delay_ms=0))[0].table
+    bob.send(Join(table))
+    first = ann.view["current"]
+    (mover, name), (other, other_name) = [(ann, "ann"), (bob, "bob")][:: 1 if first == 0 else -1]
+    mover.send(Act("draw 1"))
+    mover.send(Act("end"))
+    assert re.search(r"^  you draw 1 card: \S+$", "\n".join(printed(mover)), re.M)
+    assert f"  you end the turn; {other_name} to play" in printed(mover)
+    assert f"  {name} ends the turn; your turn" in printed(other)
+    assert re.search(rf"^  {name} draws 1 card: \S+$", "\n".join(printed(other)), re.M)
+    assert not any(PLAYED_FOR_YOU in line for line in printed(mover) + printed(other))
+
+
+@pytest.mark.parametrize(
+    ("options", "ending"),
+    [
+        ({"turn_limit": 2}, "the game ended at its turn limit (2 turns) with no winner"),
+        ({"quiet_rounds": 1}, "the game is drawn: no hand changed for 1 whole round (no progress)"),
+    ],
+)
+def test_the_turn_that_reaches_the_limit_ends_before_the_game_does(
+    options: dict[str, Any], ending: str
+) -> None:
+    """The turn limit (or no progress) ends the game as the last turn ends: its end line was lost,
+    the ending said in its place, and in line mode said three times (event, game over, summary)."""
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(CreateTable("notty", 2, "classic", (), options, bot_delay_ms=0))[0].table
+    bob.send(Join(table))
+    for _ in range(2):
+        (ann, bob)[ann.view["current"]].send(Act("end"))
+    assert ann.view["result"]["text"] == ending
+    last = ann.view["current"]  # whose turn's end ended the game
+    for viewer in (ann, bob):
+        seat = viewer.view["seat"]
+        ended = "  you end the turn" if seat == last else f"  {('ann', 'bob')[last]} ends the turn"
+        lines = printed(viewer)
+        over = lines.index(f"game over: {ending}; 'leave' returns to the lobby")
+        header = max(at for at, line in enumerate(lines[:over]) if line.startswith("table "))
+        assert lines[header - 1] == ended, lines
+        assert re.fullmatch(r"the game ended after 2 turns, in \d+ s", lines[over + 1]), lines
+        assert sum(ending.split(":")[0] in line for line in lines) == 1, lines  # said once
+        # The full screen's log keeps the move and the event: the table, with its last line, is apart.
+        log = outputs(viewer)[-1].log_lines
+        assert log[:2] == (ended, f"  {ending}") and log[2].startswith("the game ended after 2 turns"), log
+
+
+@pytest.mark.parametrize("game", ["ochos-locos", "huxxy"])
+def test_line_mode_says_how_the_game_ended_once(game: str) -> None:
+    """'bob wins' three times over: the event, the game-over line and the summary."""
+    net = Net()
+    ann = net.client("ann")
+    ann.send(CreateTable(game, 2, None, (AGAINST[game],), {}, bot_delay_ms=0))
+    ann.send(Autopilot(True))
+    net.run_bots()
+    result = ann.view["result"]
+    assert result is not None
+    lines = printed(ann)
+    said = [line for line in lines if result["text"] in line]
+    assert said == [f"game over: {result['text']}; 'leave' returns to the lobby"], lines
+    summary = lines[lines.index(said[0]) + 1]
+    places = "you won|you lost|you shared first place|the game ended"
+    assert re.fullmatch(rf"({places}) after \d+ turns, in \d+ s", summary), summary
+    assert f"  {result['text']}" in outputs(ann)[-1].log_lines  # the full screen's log keeps the event
+
+
+def test_notty_tells_each_seat_its_own_part_in_a_move_as_yours() -> None:
+    """The thief, the one robbed, the one to play next: each in their own words; the others, and
+    a spectator, alike, in the third person."""
+    from games.notty import Card
+    from games.notty.engine import Stole, TurnEnded
+    from games.notty.wire import event_to_wire, seats_named
+
+    names = ["ann", "bob", "cy"]
+    stole, ended = Stole(0, 1, Card.parse("R3")), TurnEnded(0, 1, 5)
+    assert [event_to_wire(stole, names, seat=seat)["text"] for seat in (0, 1, 2, None)] == [
+        "you steal R3 from bob",
+        "ann steals R3 from you",
+        "ann steals R3 from bob",
+        "ann steals R3 from bob",
+    ]
+    assert [event_to_wire(ended, names, seat=seat)["text"] for seat in (0, 1, 2)] == [
+        "you end the turn; bob to play",
+        "ann ends the turn; your turn",
+        "ann ends the turn; bob to play",
+    ]
+    assert seats_named(stole) == seats_named(ended) == {0, 1}
