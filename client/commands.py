@@ -106,12 +106,14 @@ def interpret(
     armed: str | None = None,
     ask: bool = True,
     seats: Mapping[int, int] | None = None,
+    at_table: bool = False,
 ) -> Reply:
     """The meaning of one typed line, given the server's games (``None`` before its welcome), the
     UI of the game at our table (``None`` if none is known), its latest view (if any), and the
     command the last line asked to have confirmed (``armed``: see :attr:`Reply.arm`). ``ask``:
     confirm what cannot be undone first (a person typing; a script's lines are meant as written).
-    ``seats``: the number of seats of each table the lists seen named (a table's seats never change)."""
+    ``seats``: the number of seats of each table the lists seen named (a table's seats never change).
+    ``at_table``: we sit at or watch a table (whose game may not be known yet: joined by number)."""
     words = line.split()
     if not words:
         return Reply(arm=armed)  # a blank line is no command: a confirmation still stands
@@ -121,7 +123,7 @@ def interpret(
         )
     verb, args = words[0].lower(), words[1:]
     try:
-        return _interpret(verb, args, catalog, game, view, armed if ask else verb, seats or {})
+        return _interpret(verb, args, catalog, game, view, armed if ask else verb, seats or {}, at_table)
     except ValueError as error:  # the UIs', the protocol's and our own refusals: nothing is sent
         return Reply(say=str(error), refused=True)
 
@@ -134,6 +136,7 @@ def _interpret(
     view: TableView | None,
     armed: str | None = None,
     seats: Mapping[int, int] | None = None,
+    at_table: bool = False,
 ) -> Reply:
     if verb in _ALONE:
         nothing_after(verb, args)
@@ -183,7 +186,7 @@ def _interpret(
     try:
         action = ui.action(verb, args, view)
     except ValueError:
-        if game is None and catalog is not None and len(catalog.uis_claiming(verb)) > 1:
+        if not at_table and game is None and catalog is not None and len(catalog.uis_claiming(verb)) > 1:
             # Away from a table, a verb of several games: not the usage of one guessed at.
             return Reply(say=NOT_AT_A_TABLE, refused=True)
         raise

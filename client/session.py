@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from games import Outcome
-from games._ui import GameDataError, GameUI, TableView
+from games._ui import BOT_PLAYS_YOUR_TURN, GameDataError, GameUI, TableView
 from protocol import (
     PROTOCOL_VERSION,
     AskHint,
@@ -176,7 +176,8 @@ class Session:
         # A seat already given up to a bot (we resigned) needs no warning before 'leave'.
         armed = "leave" if self.resigned and self._armed is None else self._armed
         ui, seats = self.game_ui(), self._seats_of
-        reply = interpret(line, self.catalog, ui, self.view, armed, ask=self.interactive, seats=seats)
+        at_table = self.table is not None
+        reply = interpret(line, self.catalog, ui, self.view, armed, self.interactive, seats, at_table)
         self._armed = reply.arm  # a confirmation holds for the next command only
         words = line.split()
         if reply.refused and self.table is not None and words[0].lower() in ("join", "watch"):
@@ -392,8 +393,10 @@ class Session:
             happened = tuple(text[: -len(bare) - 1].split("\n"))
         else:  # a UI that lays its text out otherwise: the server's own words for the events
             happened = tuple(f"  {event['text']}" for event in events if event.get("text"))
-        if _played_for_us(before, view):
-            happened = tuple(_played_for_you(line) for line in happened)
+        played_for_us, ours_to_a_bot = _played_for_us(before, view), _a_bot_plays_our_turn(view)
+        if played_for_us or ours_to_a_bot:
+            happened = tuple(_played_for_you(line) for line in happened) if played_for_us else happened
+            happened = tuple(_bot_turn(line) for line in happened) if ours_to_a_bot else happened
             text = "\n".join([*happened, bare]) if above else text
         table_text = bare if self.colour else ui.state_text(table, view, (), True, width)
         if happened and _within_a_bots_turn(before, view):
@@ -652,6 +655,21 @@ def _played_for_you(line: str) -> str:
         return line
     move, semicolon, after = line.partition("; ")
     return f"{move} {PLAYED_FOR_YOU}{semicolon}{after}"
+
+
+def _a_bot_plays_our_turn(view: TableView) -> bool:
+    """Is it our seat's turn, played by a bot (autopilot, a resignation, 'auto', a time run out)?"""
+    return view.seat is not None and view.current == view.seat and view.bot_turn and not view.over
+
+
+def _bot_turn(line: str) -> str:
+    """A turn's end that hands the turn to our seat, when a bot is to play it: not "your turn" to a
+    player who resigned or is on autopilot, under the status that says a bot plays it."""
+    return (
+        line.removesuffix("; your turn") + f"; {BOT_PLAYS_YOUR_TURN}"
+        if line.endswith("; your turn")
+        else line
+    )
 
 
 def _says(line: str, result: str) -> bool:

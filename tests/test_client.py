@@ -636,6 +636,16 @@ def test_a_game_command_in_the_lobby_is_refused_as_out_of_place_not_as_some_game
     assert reply.say == "you are not at a table: 'new' makes one, 'join TABLE' takes a seat"
 
 
+def test_a_game_command_at_a_table_joined_by_number_is_not_told_it_is_in_the_lobby() -> None:
+    """Joined by number with no list seen (as scripts do), the game is not known until its first
+    state: 'play 7H' then is not "you are not at a table", but the usage of the game that has it."""
+    session = welcomed(*HOSTED)
+    session.sending(session.typed("join 5").messages[0])
+    session.receive(Seated(5, 1, TOKEN))
+    reply = session.typed("play 7H")
+    assert reply.refused and "not at a table" not in reply.say
+
+
 @pytest.mark.parametrize(
     ("message", "state", "says"),
     [

@@ -53,6 +53,10 @@ def test_your_moves_read_you_and_those_a_bot_made_for_you_say_so(game: str) -> N
     # A turn a bot plays for ann says so where the others read whose turn it is.
     assert any(re.match(r"a bot plays your turn\b", line) for line in printed(ann))
     assert not any("ann to play" in line for line in printed(ann))
+    # Nor is the turn handed to her "your turn": a bot is to play it.
+    assert not [line for line in printed(ann) if line.endswith("; your turn")]
+    if game == "notty":  # the game whose turn ends name who plays next
+        assert any(line.endswith("; a bot plays your turn") for line in printed(ann)), printed(ann)
 
 
 def test_your_own_moves_read_you_without_a_mark() -> None:

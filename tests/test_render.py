@@ -93,6 +93,16 @@ def test_the_end_names_who_resigned_and_was_ranked_last_as_the_servers_result_do
     last = state_text(3, view, [], colour=False).splitlines()[-1]
     said = "ann wins (last cards discarded; eve resigned, so ranked last)"
     assert last == f"game over: {said}; 'leave' returns to the lobby"
+    # The bot playing on for a resigned seat went out: that seat is ranked last, the others share
+    # first place (the table said "no winner" beside a summary saying "you shared first place").
+    shared = {"ranking": [[0, 2], [1]], "reason": "discard"}
+    shared["text"] = "bob wins by discarding their last cards (bob resigned, so ranked last)"
+    view = _view(names=names, result=shared, body=hands)
+    said = "ann and eve share first place (last cards discarded; bob resigned, so ranked last)"
+    assert (
+        state_text(3, view, [], colour=False).splitlines()[-1]
+        == f"game over: {said}; 'leave' returns to the lobby"
+    )
     limit = {"ranking": [[0, 1], [2]], "reason": "turn-limit"}
     limit["text"] = (
         "the game ended at its turn limit (300 turns) with no winner (eve resigned, so ranked last)"

@@ -314,6 +314,9 @@ def end_line(view: TableView, body: Body) -> str:
     first = ranking[0] if len(ranking) > 1 else ()  # a draw ranks everyone alike: no winner
     if len(first) > 1 and reason == "resigned":  # a resignation left only bots: they share first place
         return f"{spoken_list([view.names[seat] for seat in first])} share first place ({why})"
+    if len(first) > 1 and reason not in ENDS_A_TURN:  # a resigned seat's bot went out: ranked last, so
+        sharing = spoken_list([view.names[seat] for seat in first])  # the others share first place
+        return f"{sharing} share first place ({why}{'; ' + last if last else ''})"
     if (reason == "no-progress" and body.quiet_rounds) or (reason == "turn-limit" and body.turn_limit):
         said = end_text(
             None, reason, view.names, quiet_rounds=body.quiet_rounds or 0, turn_limit=body.turn_limit or 0
