@@ -466,9 +466,7 @@ class Session:
     def _which_to_join(self) -> str:
         """Why a bare ``join`` names no table: none or several in the last list wait for players."""
         if self._listed_before_table:
-            return (
-                "usage: join TABLE [SEAT]: the last list is from before your game ('tables' lists them now)"
-            )
+            return "usage: join TABLE [SEAT]: a game went by since the last list ('tables' lists them now)"
         if not self.waiting:
             return "usage: join TABLE [SEAT]: no table listed last waits for players ('tables' lists them)"
         numbers = [str(table) for table in self.waiting]

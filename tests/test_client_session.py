@@ -467,8 +467,7 @@ def test_join_alone_does_not_go_by_a_list_seen_before_a_game_we_have_played_sinc
     said = session.typed("join")
     assert said.messages == () and said.refused
     assert (
-        said.say
-        == "usage: join TABLE [SEAT]: the last list is from before your game ('tables' lists them now)"
+        said.say == "usage: join TABLE [SEAT]: a game went by since the last list ('tables' lists them now)"
     )
     session.sending(ListTables())
     session.receive(Tables([table_info(7, ["cy", None])]))
