@@ -118,7 +118,7 @@ class Session:
         # The columns a table is laid out for (the terminal's, as it is now); None: a pipe's 80.
         self.layout_width: Callable[[], int | None] = lambda: None
         self.waiting: list[int] = []  # the tables in the last list with a seat open: 'join' alone
-        self._listed_before_table = False  # that list came before the table we have since left
+        self._listed_before_table = False  # a game went by since that list: not one to join by
         self.tables_asked = 0  # table lists asked for and not yet answered; any other is seat news
         self._games_of: dict[int, str] = {}  # each table's game, from every list seen
         self._seats_of: dict[int, int] = {}  # each table's number of seats, from every list seen
