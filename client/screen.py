@@ -57,7 +57,7 @@ from typing import Any
 
 import trio
 
-from games._ui import BOT_PLAYS_YOUR_TURN, game_and_variant
+from games._ui import game_and_variant, to_play
 
 from .app import LineReader, Terminal
 from .editor import EscapeReader, LineEditor, RawKey
@@ -443,10 +443,8 @@ class Screen(Terminal):
                 whose, look = "game over", curses.A_REVERSE | curses.A_BOLD
             elif session.my_turn():
                 whose, look = "your turn", self.looks.your_turn  # not reversed: it stands out of the bar
-            elif view.bot_turn and view.current == view.seat:  # 'auto', autopilot, a time run out
-                whose, look = BOT_PLAYS_YOUR_TURN, curses.A_REVERSE
-            else:
-                whose, look = f"{view.names[view.current]} to play", curses.A_REVERSE
+            else:  # another's turn, or ours while a bot plays it ('auto', autopilot, a time run out)
+                whose, look = to_play(view), curses.A_REVERSE
         elif session.table is not None:
             parts += [(f"table {session.table}, before the start", 3), (session.known_as(), 4)]
         else:

@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from games import Outcome
-from games._ui import BOT_PLAYS_YOUR_TURN, GameDataError, GameUI, TableView
+from games._ui import BOT_PLAYS_YOUR_TURN, GameDataError, GameUI, TableView, bot_plays_our_turn
 from protocol import (
     PROTOCOL_VERSION,
     AskHint,
@@ -393,7 +393,7 @@ class Session:
             happened = tuple(text[: -len(bare) - 1].split("\n"))
         else:  # a UI that lays its text out otherwise: the server's own words for the events
             happened = tuple(f"  {event['text']}" for event in events if event.get("text"))
-        played_for_us, ours_to_a_bot = _played_for_us(before, view), _a_bot_plays_our_turn(view)
+        played_for_us, ours_to_a_bot = _played_for_us(before, view), bot_plays_our_turn(view)
         if played_for_us or ours_to_a_bot:
             happened = tuple(_played_for_you(line) for line in happened) if played_for_us else happened
             happened = tuple(_bot_turn(line) for line in happened) if ours_to_a_bot else happened
@@ -637,11 +637,8 @@ def _played_for_us(before: TableView | None, view: TableView) -> bool:
     was our seat's turn, and a bot's to play (the server says so before its first move)."""
     return (
         before is not None
-        and before.seat is not None
         and (before.game, before.names) == (view.game, view.names)
-        and before.current == before.seat
-        and before.bot_turn
-        and not before.over
+        and bot_plays_our_turn(before)
     )
 
 
@@ -653,11 +650,6 @@ def _played_for_you(line: str) -> str:
         return line
     move, semicolon, after = line.partition("; ")
     return f"{move} {PLAYED_FOR_YOU}{semicolon}{after}"
-
-
-def _a_bot_plays_our_turn(view: TableView) -> bool:
-    """Is it our seat's turn, played by a bot (autopilot, a resignation, 'auto', a time run out)?"""
-    return view.seat is not None and view.current == view.seat and view.bot_turn and not view.over
 
 
 def _bot_turn(line: str) -> str:

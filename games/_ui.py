@@ -250,12 +250,16 @@ def count_cards(cards: int) -> str:
 BOT_PLAYS_YOUR_TURN = "a bot plays your turn"
 
 
+def bot_plays_our_turn(view: TableView) -> bool:
+    """Is it our seat's turn, in a game under way, with a bot playing it (autopilot, a resignation,
+    'auto', a time run out)?"""
+    return view.seat is not None and view.current == view.seat and view.bot_turn and not view.over
+
+
 def to_play(view: TableView) -> str:
     """Whose turn it is, when it is not ours to act in: ``bob to play``; our own seat's, played by
     a bot, in our words (not ``ann to play``, to ann)."""
-    if view.seat is not None and view.current == view.seat and view.bot_turn:
-        return BOT_PLAYS_YOUR_TURN
-    return f"{view.names[view.current]} to play"
+    return BOT_PLAYS_YOUR_TURN if bot_plays_our_turn(view) else f"{view.names[view.current]} to play"
 
 
 def game_over_line(outcome: str) -> str:

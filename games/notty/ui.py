@@ -309,20 +309,21 @@ def end_line(view: TableView, body: Body) -> str:
     if reason == "resigned" and len(ranking) > 1:  # name who resigned: "the others" of one is bob
         why = f"{spoken_list([view.names[seat] for place in ranking[1:] for seat in place])} resigned"
     last = _ranked_last(view.result.text)
+    note = f"; {last}" if last else ""  # after the why, in its brackets
     if winner is not None:
-        return f"{view.names[winner]} wins ({why}{'; ' + last if last else ''})"
+        return f"{view.names[winner]} wins ({why}{note})"
     first = ranking[0] if len(ranking) > 1 else ()  # a draw ranks everyone alike: no winner
     if len(first) > 1 and reason == "resigned":  # a resignation left only bots: they share first place
         return f"{spoken_list([view.names[seat] for seat in first])} share first place ({why})"
     if len(first) > 1 and reason not in ENDS_A_TURN:  # a resigned seat's bot went out: ranked last, so
         sharing = spoken_list([view.names[seat] for seat in first])  # the others share first place
-        return f"{sharing} share first place ({why}{'; ' + last if last else ''})"
+        return f"{sharing} share first place ({why}{note})"
     if (reason == "no-progress" and body.quiet_rounds) or (reason == "turn-limit" and body.turn_limit):
         said = end_text(
             None, reason, view.names, quiet_rounds=body.quiet_rounds or 0, turn_limit=body.turn_limit or 0
         )
         return said + (f" ({last})" if last else "")
-    return f"no winner ({ENDINGS.get(reason, reason)}{'; ' + last if last else ''})"
+    return f"no winner ({ENDINGS.get(reason, reason)}{note})"
 
 
 #: The note the server adds to a game's own result for the seats that resigned (server/resign.py).
