@@ -48,6 +48,7 @@ commands:
   watch TABLE         watch a table
   start               start now; bots take the empty seats (creator only)
   hint                the game's best move for you now
+  table               show the table again
   auto                let the server play the rest of your turn
   auto on / auto off  autopilot: the server plays every one of your turns
                       until 'auto off'
@@ -61,11 +62,12 @@ commands:
 
 #: The client's own commands; each game adds its own (:meth:`games._ui.GameUI.commands`).
 COMMANDS = (
-    "tables", "new", "join", "watch", "start", "hint", "auto", "resign", "leave", "help", "rules", "quit"
+    "tables", "new", "join", "watch", "start", "hint", "table", "auto", "resign", "leave", "help", "rules",
+    "quit",
 )  # fmt: skip
 
 #: Commands complete in one word: anything after one is a mistake, not to be dropped silently.
-_ALONE = frozenset({"tables", "start", "leave", "hint"})
+_ALONE = frozenset({"tables", "start", "leave", "hint", "table"})
 
 NOT_CONNECTED = "not connected yet: wait a moment"
 WATCHING = "you are only watching: 'leave', then 'join' a table to play"
@@ -87,6 +89,7 @@ class Reply:
     action: bool = False  # a game action: scripted use waits for the player's turn
     arm: str | None = None  # a command that, typed as the very next one, confirms this one
     refused: bool = False  # ``say`` is why the line was refused (a script stops there)
+    show_table: bool = False  # the table again, as the session last drew it
 
 
 #: What ``leave`` says, and sends nothing, during a game under way: the next ``leave`` sends it.
@@ -172,6 +175,8 @@ def _interpret(
             return Reply((Leave(),))
         case "hint":
             return Reply((AskHint(),))
+        case "table":
+            return Reply(show_table=True)
         case "auto":
             return _auto(args)
         case "resign":
@@ -375,6 +380,8 @@ def _client_commands(view: TableView | None, where: str | None = None) -> list[s
         barred |= {"hint", "auto", "resign"}
     if view is not None or where == "watching":
         barred.add("start")
+    if view is None:
+        barred.add("table")  # no game's table to show
     return [command for command in COMMANDS if command not in barred]
 
 

@@ -117,6 +117,7 @@ class Session:
         self.tables_seen: list[int] = []  # the numbers in the last table list, for tab completion
         # The columns a table is laid out for (the terminal's, as it is now); None: a pipe's 80.
         self.layout_width: Callable[[], int | None] = lambda: None
+        self.table_pane = False  # the table has a pane of its own (the full screen), always drawn
         self.waiting: list[int] = []  # the tables in the last list with a seat open: 'join' alone
         self._listed_before_table = False  # a game went by since that list: not one to join by
         self.tables_asked = 0  # table lists asked for and not yet answered; any other is seat news
@@ -179,6 +180,8 @@ class Session:
         at_table = self.table is not None
         reply = interpret(line, self.catalog, ui, self.view, armed, self.interactive, seats, at_table)
         self._armed = reply.arm  # a confirmation holds for the next command only
+        if reply.show_table:
+            return self._table_again()
         words = line.split()
         if reply.refused and self.table is not None and words[0].lower() in ("join", "watch"):
             # Where we are comes first: from a table, no other can be joined or watched.
@@ -449,6 +452,19 @@ class Session:
             return None
         ui = (self.catalog or Catalog(())).ui(self.view.game)
         return ui.state_text(self.table, self.view, (), True, self.layout_width() or LAYOUT_WIDTH)
+
+    def _table_again(self) -> Reply:
+        """``table``: line mode prints the table at each turn and move, and it scrolls away."""
+        if self.table is None:
+            lobby = "you are not at a table: 'tables' lists them, 'join TABLE' takes a seat"
+            return Reply(say=lobby, refused=True)
+        if self.view is None or self._view_table != self.table:
+            return Reply(say=f"the game at table {self.table} has not begun: its table shows when it starts")
+        if self.table_pane:
+            return Reply(say="the table is at the top of the screen; it is drawn again at each move")
+        ui = (self.catalog or Catalog(())).ui(self.view.game)
+        width = self.layout_width() or LAYOUT_WIDTH
+        return Reply(say=ui.state_text(self.table, self.view, (), self.colour, width))
 
     def _hint(self, text: str, actions: Sequence[str], data: Any) -> str:
         ui = self.game_ui()

@@ -84,6 +84,9 @@ def test_a_person_connects_creates_a_table_asks_a_hint_plays_and_quits(server_po
     child.expect(r"hint: ")
     child.sendline("draw 1")
     child.expect(r"you draw 1 card")  # her own move, in her own words
+    child.expect(r"table \d+ · classic · turn \d+ of 300 ·")  # the move's table
+    child.sendline("table")  # again, when it has scrolled away
+    child.expect(r"table \d+ · classic · turn \d+ of 300 ·")
     child.sendline("new classic 3")
     child.expect(r"you are already at table \d+: 'leave' it first")
     child.sendline("quit")
@@ -517,8 +520,8 @@ def test_tab_offers_a_spectator_no_command_that_needs_a_seat() -> None:
     session = welcomed()
     session.receive(Watching(1))
     session.receive(State(1, notty_view(seat=None), ()))
-    offered = session.completions("", "")
-    assert offered == sorted({"tables", "leave", "help", "rules", "quit"}), offered  # nor another table's
+    offered = session.completions("", "")  # nor another table's
+    assert offered == sorted({"tables", "table", "leave", "help", "rules", "quit"}), offered
     assert session.completions("", "st") == [] and session.completions("", "d") == []
 
 

@@ -12,6 +12,7 @@ import pytest
 from test_host import Client, Net
 
 from client.session import PLAYED_FOR_YOU, Output, Session
+from client.sgr import plain
 from protocol import Act, Autopilot, CreateTable, Join, Watch
 
 #: Each game, with a bot of its own to play against.
@@ -149,3 +150,37 @@ def test_notty_tells_each_seat_its_own_part_in_a_move_as_yours() -> None:
         "ann ends the turn; bob to play",
     ]
     assert seats_named(stole) == seats_named(ended) == {0, 1}
+
+
+@pytest.mark.parametrize("game", list(AGAINST))
+def test_table_shows_the_table_again_as_last_drawn(game: str) -> None:
+    """Line mode prints the table at each turn and move, and it scrolls away: 'table' prints it
+    again, as the last state drew it, for a seat and for a watcher alike."""
+    net = Net()
+    ann, eve = net.client("ann"), net.client("eve")
+    table = ann.send(CreateTable(game, 2, None, (AGAINST[game],), {}, bot_delay_ms=0))[0].table
+    eve.send(Watch(table))
+    net.run_bots(limit=3)
+    for client in (ann, eve):
+        session = Session("someone")
+        drawn = [output.table for output in map(session.receive, client.inbox) if output.table is not None]
+        assert drawn, client.inbox
+        again = session.typed("table")
+        assert (again.say, again.refused, again.messages) == (plain(drawn[-1]), False, ())
+        assert f"table {table}" in again.say
+        session.table_pane = True  # the full screen draws the table in a pane of its own
+        assert "top of the screen" in session.typed("table").say
+
+
+def test_table_away_from_a_game_says_why_it_shows_nothing() -> None:
+    net = Net()
+    ann = net.client("ann")
+    session = Session("ann")
+    lobby = session.typed("table")
+    assert lobby.refused and "not at a table" in lobby.say and "'tables'" in lobby.say
+    assert "table" in session.typed("table now").say  # one word: anything after it is a mistake
+    ann.send(CreateTable("notty", 2, "classic", (), {}, bot_delay_ms=0))
+    for message in ann.inbox:
+        session.receive(message)
+    waiting = session.typed("table")
+    assert not waiting.refused and "has not begun" in waiting.say and not waiting.messages
