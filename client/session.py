@@ -17,6 +17,7 @@ import attrs
 from games import Outcome
 from games._ui import BOT_PLAYS_YOUR_TURN, GameDataError, GameUI, TableView, bot_plays_our_turn
 from protocol import (
+    AWAY_MOVES,
     PROTOCOL_VERSION,
     AskHint,
     ConnectionState,
@@ -396,13 +397,16 @@ class Session:
             happened = tuple(text[: -len(bare) - 1].split("\n"))
         else:  # a UI that lays its text out otherwise: the server's own words for the events
             happened = tuple(f"  {event['text']}" for event in events if event.get("text"))
-        played_for_us, ours_to_a_bot = _played_for_us(before, view), bot_plays_our_turn(view)
+        # Back from a drop, every move of our seat in what we missed was a bot's.
+        played_for_us = bool(view.away) or _played_for_us(before, view)
+        ours_to_a_bot = bot_plays_our_turn(view)
         if played_for_us or ours_to_a_bot:
             happened = tuple(_played_for_you(line) for line in happened) if played_for_us else happened
             happened = tuple(_bot_turn(line) for line in happened) if ours_to_a_bot else happened
+            happened = (while_away(view.away), *happened) if view.away else happened
             text = "\n".join([*happened, bare]) if above else text
         table_text = bare if self.colour else ui.state_text(table, view, (), True, width)
-        if happened and _within_a_bots_turn(before, view):
+        if happened and not view.away and _within_a_bots_turn(before, view):
             shown: tuple[str, ...] = happened
         elif view.result is not None and above:
             # The end: the table's last line says the result (and the summary your place), so the
@@ -641,6 +645,7 @@ def read_view(raw: Mapping[str, Any], ui: GameUI) -> TableView:
         bots=bots,
         bot_turn=raw.get("bot_turn", raw["current"] in bots and result is None),  # older servers: bots'
         turn_seconds=raw.get("turn_seconds", 0),
+        away=raw.get("away", 0),
     )
 
 
@@ -656,6 +661,13 @@ def _played_for_us(before: TableView | None, view: TableView) -> bool:
         and (before.game, before.names) == (view.game, view.names)
         and bot_plays_our_turn(before)
     )
+
+
+def while_away(moves: int) -> str:
+    """What heads the moves made while we were away (``moves`` of them; the server sends the last
+    :data:`protocol.AWAY_MOVES` at most)."""
+    made = f"{moves} move{'s were' if moves != 1 else ' was'} made"
+    return f"while you were away, {made}" + (" (the earliest are left out):" if moves > AWAY_MOVES else ":")
 
 
 def _played_for_you(line: str) -> str:

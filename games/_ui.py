@@ -50,6 +50,7 @@ class TableView:
     bots: frozenset[int] = frozenset()  # the seats a bot plays now: its own, a stand-in, or a resigner's
     bot_turn: bool = False  # a bot plays the turn under way (also for a person: 'auto', a time run out)
     turn_seconds: int = 0  # the table's turn time (0: none)
+    away: int = 0  # back from a drop: the moves made while we were away, whose events this view follows
 
     @property
     def over(self) -> bool:

@@ -11,6 +11,7 @@ from ._framing import (
     packed_size,
 )
 from ._messages import (
+    AWAY_MOVES,
     DEFAULT_PORT,
     MAX_LEGAL,
     MAX_NAME,
@@ -52,6 +53,7 @@ from ._messages import (
 )
 
 __all__ = [
+    "AWAY_MOVES",
     "CLIENT_MAY_SEND",
     "DEFAULT_PORT",
     "MAX_FRAME",

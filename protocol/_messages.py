@@ -21,8 +21,8 @@ from ._framing import ProtocolError
 #: a game, a variant and options, the welcome lists the games, and views, events and hints
 #: carry a body each game defines; version 4 adds seat news (``notice``), autopilot and resigning,
 #: bots and turns in the table list, and a finished game's record id and duration; version 5 adds
-#: the view's ``bot_turn`` and ``turn_seconds``.
-PROTOCOL_VERSION = 5
+#: the view's ``bot_turn`` and ``turn_seconds``; version 6 the view's ``away``.
+PROTOCOL_VERSION = 6
 
 #: What ``hello.version`` and ``welcome.version`` may hold.
 VERSION = Int(1, 65535)
@@ -36,6 +36,8 @@ MAX_SEATS = 8
 MAX_SPECTATORS = 10_000
 #: The most legal actions a view lists; a game may allow more, which a player can still type.
 MAX_LEGAL = 1000
+#: The most moves a player back from a drop is shown of those made while they were away (the view's ``away``).
+AWAY_MOVES = 30
 TABLE_ID = Int(1, 2**31 - 1)
 SEAT = Int(0, MAX_SEATS - 1)
 #: The longest player name; a server that makes a name unique at a table keeps to it too.
@@ -305,8 +307,9 @@ VIEW = Map(
         "bots": List(SEAT, MAX_SEATS),  # the seats a bot plays now, as in the table map
         "bot_turn": Bool(),  # a bot plays the turn under way: the seat's own, or one for its person
         "turn_seconds": Int(0, 3600),  # the table's turn time, as in the table map
+        "away": Int(1, 2**31 - 1),  # to a player back from a drop: the moves made while they were away
     },
-    optional=frozenset({"bots", "bot_turn", "turn_seconds"}),
+    optional=frozenset({"bots", "bot_turn", "turn_seconds", "away"}),
 )
 EVENT = Map({"kind": CODE, "text": Str(0, 400), "data": Data(depth=4, mapping=True)})
 VARIANT_INFO = Map(

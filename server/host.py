@@ -248,6 +248,8 @@ class Host:
         for index in sorted(saved.left):  # bots play these seats: the game may want to know (nobody to tell)
             self.driver.stand_in(table, index)
         table.last_events = last_events  # the last move's, as a player who comes back saw it before
+        for seat in seats:  # what happened before the restart is not kept: what happens from now on is
+            seat.seen = table.shown if seat.dropped_at is not None else None
         table.turn_started = now
         self.tables[table.id] = table
         self.driver.listing += 1
@@ -330,7 +332,7 @@ class Host:
             _free_waiting_seat(table, session.seat, conn)
             self._forget_if_empty(table)
             return gone + table.seat_news(conn)
-        seat.dropped_at = now
+        seat.dropped_at, seat.seen = now, table.shown
         if table.over:  # nothing to hold the seat for (a resignation may have ended the game)
             gone = table.notice(session.seat, "left", f"{seat.name} left the table")
             self._forget_if_empty(table)  # the last one gone: the finished game leaves the list
@@ -461,7 +463,7 @@ class Host:
                     session.table, session.seat = table.id, index
                     out.append((conn, Seated(table.id, index, hello.token)))
                     if table.match is not None:
-                        out += states(table, table.last_events, [(conn, index)])
+                        out += _back(table, index, conn)
                     out += returned
                     if seat.timed_out and table.running:  # perhaps told nobody: they were away
                         late = "your time for this turn ran out: the server plays the rest of it"
@@ -846,6 +848,23 @@ def _ran_out_this_turn(saved: SavedGame, current: int) -> bool:
     moves of its own alone: another seat's move would have been a later turn's."""
     times = [after for seat, after in saved.timed_out if seat == current]
     return bool(times) and all(move.seat == current for move in saved.moves[times[-1] :])
+
+
+def _back(table: Table, index: int, conn: ConnId) -> list[Outgoing]:
+    """The table for a player back at their seat: after the moves made while their connection was
+    gone (the last :data:`protocol.AWAY_MOVES`, as many as half a frame holds), or, if none was,
+    after the last move (which they saw), as it stands."""
+    seat = table.seats[index]
+    missed = 0 if seat.seen is None else table.shown - seat.seen
+    seat.seen = None
+    if not missed:
+        return states(table, table.last_events, [(conn, index)])
+    kept = list(table.recent)[-missed:]
+    while True:  # the moves of any game fit many times over (a few KB); a bound, not a case
+        sent = states(table, [event for move in kept for event in move], [(conn, index)], away=missed)
+        if len(kept) == 1 or packed_size(sent[0][1].wire_body()) <= MAX_FRAME // 2:
+            return sent
+        del kept[0]
 
 
 def _not_played_for(seat: Seat) -> None:

@@ -12,14 +12,14 @@ import logging
 import math
 import random
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from games import ActionError, Bot, Game, Match, Outcome, Settings
-from protocol import MAX_LEGAL, Error, Message, Notice, State, Tables
+from protocol import AWAY_MOVES, MAX_LEGAL, Error, Message, Notice, State, Tables
 
 from .journal import GameBegun, GameOver, Moved, OptionsChanged, Record, SeatRecord, TimedOut
 from .resign import resigned_last
@@ -54,6 +54,7 @@ class Seat:
     token_hash: bytes | None = None
     conn: ConnId | None = None
     dropped_at: float | None = None  # when its human's connection went
+    seen: int | None = None  # the table's moves it had been sent when that connection went
     stand_in: bool = False  # a bot plays this human seat (dropped too long, or left)
     auto: bool = False  # "play for me": a bot plays the rest of this turn
     timed_out: bool = False  # ... because its person's time for the turn ran out
@@ -106,6 +107,10 @@ class Table:
     # What happened last (the game's own events, unrendered): shown again to whoever arrives, so
     # a player back after a drop, or a spectator, sees the move the table is waiting after.
     last_events: tuple[Any, ...] = ()
+    # The events of the last moves (at most AWAY_MOVES), and how many moves there were in all, for
+    # a player back from a drop: what happened while they were away (``Seat.seen``).
+    recent: deque[tuple[Any, ...]] = attrs.Factory(lambda: deque(maxlen=AWAY_MOVES))
+    shown: int = 0
     recorded: bool = True  # its moves are kept on disk, under its number: the result says so
 
     def info(self) -> dict[str, Any]:
@@ -193,9 +198,12 @@ class Table:
         return [(conn, told) for conn, _ in self.viewers() if conn != mover]
 
 
-def states(table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int | None]]) -> list[Outgoing]:
+def states(
+    table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int | None]], away: int = 0
+) -> list[Outgoing]:
     """A ``state`` for each viewer in ``to``: the match as their seat sees it, after ``events`` as
-    their seat sees them. Everything seat-specific comes from the game, for that seat."""
+    their seat sees them. Everything seat-specific comes from the game, for that seat. ``away``:
+    the events are the last of the moves made while the viewer's connection was gone, this many."""
     match = table.match
     assert match is not None
     outcome = table.outcome()
@@ -212,6 +220,8 @@ def states(table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int |
         "bot_turn": bot_turn,
         "turn_seconds": table.turn_seconds,
     }
+    if away:
+        shared["away"] = away
     out: list[Outgoing] = []
     for conn, seat in to:
         view = {
@@ -376,6 +386,8 @@ class Driver:
         self._stirred.add(table.id)
         if events:
             table.last_events = tuple(events)
+            table.recent.append(table.last_events)
+            table.shown += 1
         return states(table, events, table.viewers())
 
     # -- bots and timers ------------------------------------------------------------

@@ -184,3 +184,25 @@ def test_table_away_from_a_game_says_why_it_shows_nothing() -> None:
         session.receive(message)
     waiting = session.typed("table")
     assert not waiting.refused and "has not begun" in waiting.say and not waiting.messages
+
+
+def test_back_from_a_drop_the_moves_made_while_away_are_shown_a_bots_on_our_seat_marked() -> None:
+    """A player back after a stand-in played for them saw only the last move: their 3 plays taken
+    back and a card drawn for them went unsaid. Line mode now prints every move made while they
+    were away, under a line saying so, the stand-in's moves on their seat marked as played for them."""
+    net = Net(grace=10)
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(CreateTable("notty", 2, "classic", (), {}, bot_delay_ms=0))[0].table
+    token = bob.send(Join(table))[0].token  # type: ignore[attr-defined]
+    ann.send(Autopilot(True))
+    net.drop(bob)
+    net.tick(11)  # past the grace: a bot stands in for bob
+    net.run_bots(limit=12)
+    back = net.client("bob", token=token)
+    lines = printed(back)
+    heads = [line for line in lines if line.startswith("while you were away")]
+    assert heads == [f"while you were away, {back.view['away']} moves were made:"], lines
+    after = lines[lines.index(heads[0]) + 1 :]
+    ours = [line for line in after if line.startswith("  you ")]
+    assert ours and all(PLAYED_FOR_YOU in line for line in ours), after
+    assert [line for line in after if line.startswith("  ann ") and PLAYED_FOR_YOU not in line]

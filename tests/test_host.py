@@ -21,6 +21,7 @@ from games.notty.bots import BOTS, ExpertBot, GreedyBot, RandomBot
 from games.notty.bots import LEVELS as BOT_LEVELS
 from games.notty.engine import Draw
 from protocol import (
+    AWAY_MOVES,
     MAX_LEGAL,
     MAX_NAME,
     MAX_SEATS,
@@ -430,6 +431,40 @@ def test_a_player_back_after_a_drop_and_a_new_spectator_see_the_last_move() -> N
     # The same move, as a player saw it (each seat it names is told it in its own words: "your turn").
     facts = [(event["kind"], event["data"]) for event in eve.last(State).events]
     assert facts == [(event["kind"], event["data"]) for event in live[bob.id]]
+
+
+@pytest.mark.parametrize(
+    ("game", "moves"),
+    [("notty", 3), ("notty", AWAY_MOVES + 7), ("huxxy", 3), ("huxxy", AWAY_MOVES + 7), ("ochos-locos", 3)],
+)
+def test_a_player_back_after_a_drop_sees_the_moves_made_while_away(game: str, moves: int) -> None:
+    """Only the last move came back: a stand-in's moves on the seat, and the others', were never
+    shown. Now the moves made while away come back (the last AWAY_MOVES of them), in the seat's
+    words, with how many there were."""
+    net = Net(grace=10)
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(CreateTable(game, 2, None, (), {}, bot_delay_ms=0))[0].table
+    token = bob.send(Join(table))[0].token  # type: ignore[attr-defined]
+    eve = net.client("eve")
+    eve.send(Watch(table))
+    ann.send(Autopilot(True))  # the server plays ann's turns; bob's, once a bot stands in
+    seen = len(eve.inbox)
+    net.drop(bob)
+    net.tick(11)  # a bot stands in for bob, and the game may say so (Notty: a turn limit)
+    net.run_bots(limit=moves)
+    made = [message.events for message in eve.inbox[seen:] if isinstance(message, State) and message.events]
+    assert len(made) >= moves
+    back = net.client("bob", token=token)
+    state = back.last(State)
+    assert state.view["away"] == len(made)
+    shown = made[-AWAY_MOVES:]
+    assert [event["kind"] for event in state.events] == [event["kind"] for move in shown for event in move]
+    texts = [event["text"] for event in state.events]
+    assert any(text.startswith("you ") for text in texts)  # bob's own seat, by the stand-in, as his
+    assert any(text.startswith("ann ") for text in texts)
+    again = net.client("bob", token=token)  # nothing missed: the last move alone, as before
+    assert "away" not in again.last(State).view
+    assert again.last(State).events == state.events[-len(made[-1]) :]
 
 
 def test_after_a_restart_a_player_back_and_a_new_spectator_see_the_last_recorded_move(tmp_path: Path) -> None:

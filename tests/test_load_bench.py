@@ -42,7 +42,7 @@ def test_a_tiny_load_run_plays_games_without_errors(capsys: pytest.CaptureFixtur
 
 
 def _view(legal: list[str], drew: bool = False, stole: bool = False) -> dict[str, Any]:
-    """A v5 view envelope around Notty's body, as far as the scripted seat reads it."""
+    """A v6 view envelope around Notty's body, as far as the scripted seat reads it."""
     body = {"hands": [[], [], []], "deck_size": 60, "drew": drew, "stole": stole, "exchanged": False,
             "must_put_back": False}  # fmt: skip
     return {"game": "notty", "variant": "classic", "names": ["a", "b", "c"], "seat": 0, "current": 0,
@@ -58,8 +58,8 @@ def test_the_scripted_seat_discards_first_draws_once_then_ends() -> None:
     assert load.choose(view, random.Random(1)) == "end"
 
 
-def test_the_load_asks_for_notty_classic_in_protocol_v5() -> None:
-    assert PROTOCOL_VERSION == 5
+def test_the_load_asks_for_notty_classic_in_protocol_v6() -> None:
+    assert PROTOCOL_VERSION == 6
     settings = load.Settings(6, 1.0, 0.2, 20, 0.0, 1)
     wire = load.create_table(settings).to_wire()
     assert message_from_wire(wire, Sender.CLIENT) == load.create_table(settings)
