@@ -233,9 +233,31 @@ def test_a_turn_has_at_most_six_plays() -> None:
     engine.play(0, [hand("AC"), hand("3C"), hand("5C"), hand("7C"), hand("9C"), hand("JC")])
     assert len(engine.plays) == MAX_PLAYS and len(engine.table) == 6  # six groups of one: invalid, for now
     message = refused(engine, Reason.TOO_MANY_PLAYS, lambda: engine.play(0, [hand("KC")]))
-    assert message == "a turn has at most 6 plays, and all 6 are made: end the turn, or undo a play"
+    assert message == (
+        "a turn has at most 6 plays, and all 6 are made; the turn cannot end while groups 1, 2, 3, 4, 5 "
+        "and 6 are not valid: undo a play, or draw"
+    )
     engine.undo(0)
     refused(engine, Reason.TOO_MANY_PLAYS, lambda: engine.play(0, [hand("JC"), hand("KC")]))
+
+
+def test_six_plays_made_offer_the_end_only_when_the_turn_may_end() -> None:
+    """The play-test's turn: a good run, then a group that is not one; 'end' is refused, so not offered."""
+    engine = position(["AS 2H 3S 9S 9H 0D QS 9D", "2D"])
+    engine.play(0, [hand("AS"), hand("2H", 0), hand("3S", 0), hand("9S"), hand("9H", 1), hand("0D", 1)])
+    message = refused(engine, Reason.TOO_MANY_PLAYS, lambda: engine.play(0, [hand("QS")]))
+    assert message == (
+        "a turn has at most 6 plays, and all 6 are made; the turn cannot end while group 2 is not valid: "
+        "undo a play, or draw"
+    )
+    engine = position(["AS 2H 3S AC AH AD QS", "2D"])  # valid groups, but 9 points: an opening short
+    engine.play(0, [hand("AS"), hand("2H", 0), hand("3S", 0), hand("AC"), hand("AH", 1), hand("AD", 1)])
+    message = refused(engine, Reason.TOO_MANY_PLAYS, lambda: engine.play(0, [hand("QS")]))
+    assert message.endswith("the turn cannot end while the opening is 15 points short: undo a play, or draw")
+    engine = position(["AS 2H 3S 9S 9H 9D QS", "2D"])  # both groups valid, 33 points: it may end
+    engine.play(0, [hand("AS"), hand("2H", 0), hand("3S", 0), hand("9S"), hand("9H", 1), hand("9D", 1)])
+    message = refused(engine, Reason.TOO_MANY_PLAYS, lambda: engine.play(0, [hand("QS")]))
+    assert message == "a turn has at most 6 plays, and all 6 are made: end the turn, or undo a play"
 
 
 def test_seven_plays_at_once_are_refused_whole() -> None:

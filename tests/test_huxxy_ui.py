@@ -402,6 +402,33 @@ def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
         UI.action("move", ["5H", "from", "2"], opened)
 
 
+def test_a_seventh_play_is_refused_offering_the_end_only_when_the_turn_may_end() -> None:
+    """The play-test's turn: 'play AS 2H 3S', 'play 9S 9H 0D' (group 2 not valid), then 'play QS'."""
+    full = {
+        "hand": ["QS", "7H"],
+        "table": [["AS", "2H", "3S"], ["9S", "9H", "0D"]],
+        "invalid": [1],
+        "plays": 6,
+        "placed": ["AS", "2H", "3S", "9S", "9H", "0D"],
+    }
+    stuck = _read(huxxy_view(current=0, legal=["draw", "undo"], body=full))
+    with pytest.raises(CommandError) as refused:
+        UI.action("play", ["QS"], stuck)
+    assert str(refused.value) == (
+        "a turn has at most 6 plays, and all 6 are made; the turn cannot end while group 2 is not valid: "
+        "undo a play, or draw"
+    )
+    short = full | {"table": [["AS", "2H", "3S"], ["AC", "AH", "AD"]], "invalid": []}
+    short |= {"hand": ["QS"], "placed": ["AS", "2H", "3S", "AC", "AH", "AD"]}
+    with pytest.raises(
+        CommandError, match="cannot end while the opening is 15 points short: undo a play, or draw"
+    ):
+        UI.action("play", ["QS"], _read(huxxy_view(current=0, legal=["draw", "undo"], body=short)))
+    ready = _read(huxxy_view(current=0, legal=["draw", "end", "undo"], body=full | {"invalid": []}))
+    with pytest.raises(CommandError, match=r"all 6 are made: end the turn, or undo a play$"):
+        UI.action("play", ["QS"], ready)
+
+
 def test_undo_end_and_draw_take_nothing_and_need_a_play_to_undo_or_end() -> None:
     mid, start = _read(MID_TURN), _read(MY_TURN)
     assert [UI.action(verb, [], mid) for verb in ("undo", "end", "draw")] == ["undo", "end", "draw"]

@@ -249,15 +249,19 @@ class Engine:
             for index in self.invalid_groups()
         ]
 
-    def _opening_short(self) -> list[str]:
+    def _points_short(self) -> int:
+        """The points this turn's opening still lacks (0 once opened, or enough placed)."""
         if self.opened[self.current]:
-            return []
-        points = opening_points(self.placed())
-        if points >= OPENING_POINTS:
+            return 0
+        return max(0, OPENING_POINTS - opening_points(self.placed()))
+
+    def _opening_short(self) -> list[str]:
+        short = self._points_short()
+        if not short:
             return []
         return [
-            f"an opening needs {OPENING_POINTS} points from your hand: these plays make {points}, "
-            f"{OPENING_POINTS - points} short"
+            f"an opening needs {OPENING_POINTS} points from your hand: these plays make "
+            f"{OPENING_POINTS - short}, {short} short"
         ]
 
     def scores(self) -> tuple[int, ...]:
@@ -283,7 +287,10 @@ class Engine:
         """:class:`IllegalAction` unless ``plays``, made in order from now, are each allowed."""
         self.check_turn(seat)
         if len(self._made) + len(plays) > MAX_PLAYS:
-            raise IllegalAction(Reason.TOO_MANY_PLAYS, too_many_plays(MAX_PLAYS, len(self._made), len(plays)))
+            blocked = blocked_end(self.invalid_groups(), self._points_short())
+            raise IllegalAction(
+                Reason.TOO_MANY_PLAYS, too_many_plays(MAX_PLAYS, len(self._made), len(plays), blocked)
+            )
         held = Counter(self.hands[seat])
         hand = held.copy()
         groups = [Counter(group) for group in self.table]
@@ -427,11 +434,29 @@ class Engine:
         return total
 
 
-def too_many_plays(most: int, made: int, asked: int) -> str:
-    """Why ``asked`` more plays do not fit in a turn that has made ``made`` of its ``most``."""
+def too_many_plays(most: int, made: int, asked: int, blocked: str = "") -> str:
+    """Why ``asked`` more plays do not fit in a turn that has made ``made`` of its ``most``; with every
+    play made, what may be done instead: ending only when nothing (``blocked``) stops it."""
     if made >= most:
-        return f"a turn has at most {most} plays, and all {most} are made: end the turn, or undo a play"
+        full = f"a turn has at most {most} plays, and all {most} are made"
+        if blocked:
+            return f"{full}; the turn cannot end while {blocked}: undo a play, or draw"
+        return f"{full}: end the turn, or undo a play"
     return f"a turn has at most {most} plays: {most - made} left, too few for {asked}"
+
+
+def blocked_end(invalid: Sequence[int], short: int) -> str:
+    """What stops a turn's end, in a few words ('' when nothing does): the groups (0-based) not
+    valid, and the points an opening lacks."""
+    numbers = [str(index + 1) for index in invalid]
+    reasons = []
+    if len(numbers) == 1:
+        reasons.append(f"group {numbers[0]} is not valid")
+    elif numbers:
+        reasons.append(f"groups {', '.join(numbers[:-1])} and {numbers[-1]} are not valid")
+    if short:
+        reasons.append(f"the opening is {short} points short")
+    return " and ".join(reasons)
 
 
 def _not_held(card: Card, held: Counter[Card], plays: Sequence[Play]) -> str:

@@ -39,7 +39,15 @@ from games._ui import (
 from ._cards import Card, CardError, reading_order
 from ._groups import opening_points
 from .actions import ParseError, clauses, holder, no_group, same_group
-from .engine import HAND_SIZE, MAX_PLAYERS, MAX_PLAYS, MIN_PLAYERS, OPENING_POINTS, too_many_plays
+from .engine import (
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MAX_PLAYS,
+    MIN_PLAYERS,
+    OPENING_POINTS,
+    blocked_end,
+    too_many_plays,
+)
 
 HELP = """\
   new huxxy [VARIANT] [SEATS] [BOT|human...] [time SECONDS]
@@ -448,7 +456,9 @@ class Typed:
         if seat is None:
             return self.text()
         if body.plays + len(self.cards) > body.max_plays:
-            raise CommandError(too_many_plays(body.max_plays, body.plays, len(self.cards)))
+            short = 0 if body.opened[seat] else max(0, OPENING_POINTS - opening_points(body.placed))
+            blocked = blocked_end(sorted(body.invalid), short)
+            raise CommandError(too_many_plays(body.max_plays, body.plays, len(self.cards), blocked))
         groups = len(body.table)
         if self.target is not None and self.target >= groups:
             raise CommandError(no_group(self.target, groups, target=True))
