@@ -379,6 +379,19 @@ def test_a_hint_to_draw_from_an_empty_stock_says_the_turn_passes() -> None:
         assert answer.text == f"draw: nothing in your hand matches the top card{says}", answer.text
 
 
+def test_a_hint_to_draw_after_an_eight_names_the_colour_to_match() -> None:
+    """The play-test's position, G8 named R and a hand of Y2 B6, and one where a G6 does match the top
+    card's colour yet may not be played."""
+    rules, top = PRESETS["part3"], Card.parse("G8")
+    for hand in ("Y2 B6", "Y2 G6"):
+        cards = tuple(Card.parse(word) for word in hand.split())
+        view = SeatView(0, rules, cards, top, "R", False, (top,), (2, 3, 3), 5, True)
+        answer = expert_hint(view, ["ann", "bob", "cy"], ExpertBot(random.Random(0)))
+        assert answer.text == "draw: nothing in your hand matches the colour named, R, or is an 8", (
+            answer.text
+        )
+
+
 @pytest.mark.parametrize("stop", [0, 5, 12, None])
 def test_the_store_rebuilds_a_game_and_replays_it(tmp_path: Any, stop: int | None) -> None:
     """Through the server's own record: stored, rebuilt at any point, and replayed for the operator."""

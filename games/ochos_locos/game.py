@@ -586,7 +586,7 @@ def expert_hint(view: SeatView, names: Sequence[str], bot: ExpertBot) -> HintAns
         if isinstance(action, TakeTwo):
             why = "you hold no 2 to answer the 2 with"
         elif isinstance(action, Draw):
-            why = "nothing in your hand matches the top card"
+            why = _nothing_matches(view)
         else:
             why = "it is your only playable card"
         if isinstance(action, TakeTwo | Draw) and not view.stock:
@@ -605,6 +605,14 @@ def expert_hint(view: SeatView, names: Sequence[str], bot: ExpertBot) -> HintAns
         sentence += f"; so far {read}"
     data = {"action": text, "percent_won": {action_text(w.action): round(100 * w.rate) for w in weighed}}
     return HintAnswer(sentence, (text,), data)
+
+
+def _nothing_matches(view: SeatView) -> str:
+    """Why a draw is the only move: after an 8 named a colour, the card to match is that colour or
+    an 8, not the 8's own colour."""
+    if view.named is not None:
+        return f"nothing in your hand matches the colour named, {view.named}, or is an 8"
+    return "nothing in your hand matches the top card"
 
 
 def _what_was_read(view: SeatView, names: Sequence[str]) -> str:
