@@ -78,6 +78,16 @@ class Catalog:
         """Every game's own UI that has ``verb`` as a command, in the welcome's order."""
         return [ui for ui in self.own_uis() if ui.is_action(verb)]
 
+    def titles_claiming(self, verb: str) -> list[str]:
+        """The titles of the games whose own UI has ``verb`` as a command, in the welcome's order."""
+        return [
+            info.title for name, info in self.games.items() if (ui := ui_for(name)) and ui.is_action(verb)
+        ]
+
+    def title_of(self, ui: GameUI) -> str | None:
+        """The title of the game played with ``ui`` (as :meth:`ui` gives it), if the server hosts it."""
+        return next((info.title for name, info in self.games.items() if self.ui(name) is ui), None)
+
     def describe(self, game: str, variant: str, options: Mapping[str, Any]) -> str:
         """A table's game in a few words: ``classic, level medium`` (the game's title first when
         the server hosts several). Choices always show; numbers only when not the default."""

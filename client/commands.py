@@ -182,6 +182,8 @@ def _interpret(
         case "resign":
             return _resign(args, view, armed)
     ui = _ui_for_verb(verb, catalog, game)
+    if ui is None and (other := _other_games_command(verb, catalog, game)):
+        return Reply(say=other, refused=True)
     if ui is None:
         guess = did_you_mean(verb, [*COMMANDS, *_game_commands(catalog, game, view, every=True)])
         unknown = f"unknown command {verb!r}; " + (guess or "type 'help' for the commands")
@@ -196,6 +198,18 @@ def _interpret(
             return Reply(say=NOT_AT_A_TABLE, refused=True)
         raise
     return Reply((Act(action),), action=True)
+
+
+def _other_games_command(verb: str, catalog: Catalog | None, game: GameUI | None) -> str | None:
+    """At a table, a command of other games the server hosts, not of this one: said as such, since a
+    guess at a spelling of this game's ('take' as 'table') would mislead."""
+    if game is None or catalog is None:
+        return None
+    ours, titles = catalog.title_of(game), catalog.titles_claiming(verb)  # ours has no such command
+    if ours is None or not titles:
+        return None
+    games = " and ".join(filter(None, [", ".join(titles[:-1]), titles[-1]]))
+    return f"{verb!r} is a command of {games}; this table plays {ours} (type 'help' for its commands)"
 
 
 def _nothing_to_play(view: TableView | None) -> str | None:

@@ -20,6 +20,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from test_client_session import NOTTY, PARLOUR, TOKEN, notty_view, welcomed
+from test_huxxy_ui import HUXXY, MY_TURN
 from test_ochos_ui import OCHOS, ochos_view
 
 from client.session import Session
@@ -280,6 +281,26 @@ def test_ochos_locos_checks_holding_first_at_any_turn() -> None:
 )
 def test_a_mistyped_word_gets_a_guess(line: str, says: str) -> None:
     assert says in _refusal(_notty(["B2"], names=("ann", "bob")), line)
+
+
+def test_a_command_of_another_game_says_whose_it_is_not_a_guess() -> None:
+    """The play-test: at a huxxy table 'take two' got "did you mean 'tables'?", 'steal bob' "'start'?"."""
+    session = welcomed(NOTTY, OCHOS, HUXXY)
+    session.receive(Seated(3, 0, TOKEN))
+    session.receive(State(3, MY_TURN, ()))
+    for line, says in [
+        (
+            "take two",
+            "'take' is a command of Ochos Locos; this table plays huxxy (type 'help' for its commands)",
+        ),
+        ("steal bob", "'steal' is a command of Notty; this table plays huxxy (type 'help' for its commands)"),
+        ("drwa", "unknown command 'drwa'; did you mean 'draw'?"),  # a typo of ours is still guessed at
+    ]:
+        assert _refusal(session, line) == says
+    alone = welcomed(HUXXY)  # a verb of no game the server hosts: unknown, as before
+    alone.receive(Seated(3, 0, TOKEN))
+    alone.receive(State(3, MY_TURN, ()))
+    assert _refusal(alone, "steal bob").startswith("unknown command 'steal'")
 
 
 # -- 6. steal alone ------------------------------------------------------------------------------
