@@ -40,20 +40,28 @@ def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
     options, rest = _options(words, game, ui, reserved={game.name, *game.variants, *players})
     if rest and rest[0] == game.name:
         rest.pop(0)
-    variant = next(iter(game.variants))
+    variant, variant_named = next(iter(game.variants)), False
     if rest and not is_number(rest[0]) and rest[0] not in players:
-        variant = rest.pop(0)
+        variant, variant_named = rest.pop(0), True
         if variant not in game.variants:
             raise ValueError(_neither(variant, game, ui, players, catalog, named=game.name in words))
     low, high = game.variants[variant].min_players, game.variants[variant].max_players
     bot = ui.default_bot if ui.default_bot in game.bots else next(iter(game.bots), None)
-    if rest and is_number(rest[0]):
+    counted = bool(rest) and is_number(rest[0])
+    if counted:
         seats = int(rest.pop(0))
         others = rest  # what sits in the other seats
     else:  # no count: one seat each for the players named, and one for you; else the game's own
         seats, others = (len(rest) + 1 if rest else min(max(ui.default_seats or low, low), high)), rest
     if not low <= seats <= high:  # before anything is built for that many seats
-        raise ValueError(f"a {variant} table has {range_text(low, high)} seats")
+        # The game as the user knows it: a variant only when the line named one ('part4' is not a word
+        # to meet first here), and how a count of seats not typed came about.
+        table = variant if variant_named else game.title
+        why = f"{_a(table)} {table} table has {range_text(low, high)} seats"
+        if not counted and others:
+            named = f"{len(others)} players" if len(others) > 1 else "player"
+            why += f": the {named} named and you make {seats}"
+        raise ValueError(why)
     if not others and bot is not None:
         others = [bot] * (seats - 1)
     _check_others(others, game, ui, players, catalog)
@@ -229,6 +237,11 @@ def _option_words(game: GameInfo, catalog: Catalog) -> set[str]:
     for option in game.options.values():
         words |= {option.name, *option.choices}
     return words
+
+
+def _a(word: str) -> str:
+    """The article before ``word`` (a game's title or a variant): 'an Ochos Locos table'."""
+    return "an" if word[:1].lower() in ("a", "e", "i", "o", "u") else "a"
 
 
 def _then(guess: str) -> str:

@@ -251,7 +251,7 @@ def test_new_alone_makes_the_table_the_games_rules_call_for(line: str, expected:
     ("line", "says"),
     [
         ("new notty parlour", "one game, please, not notty and parlour"),
-        ("new parlour 7", "a duel table has 2 seats"),
+        ("new parlour 7", "a Parlour table has 2 seats"),  # the variant not named: the game's title
         ("new grand 9", "a grand table has 3 to 6 seats"),
         (
             "new parlour wizard",
@@ -278,6 +278,28 @@ def test_new_says_what_is_wrong_and_sends_nothing(line: str, says: str) -> None:
 
 #: The games a real server hosts, as its welcome describes them.
 HOSTED = tuple(describe(GAMES[name]) for name in ("notty", "ochos-locos", "huxxy"))
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [  # The play-test: "a part4 table has 2 to 6 seats", a variant never typed; "a classic table has 2 or
+        # 3 seats" for three names, without saying that they and you make 4.
+        ("new ochos-locos 7", "an Ochos Locos table has 2 to 6 seats"),
+        ("new 4", "a Notty table has 2 or 3 seats"),
+        ("new part4 7", "a part4 table has 2 to 6 seats"),  # named: the variant is the word to use
+        (
+            "new classic expert expert expert",
+            "a classic table has 2 or 3 seats: the 3 players named and you make 4",
+        ),
+        ("new ochos-locos part1 rule", "a part1 table has 3 seats: the player named and you make 2"),
+        ("new huxxy 4 greedy", ""),  # a count typed fits: the table is asked for
+    ],
+)
+def test_a_count_of_seats_that_does_not_fit_names_the_game_as_typed_and_how_it_came_about(
+    line: str, says: str
+) -> None:
+    reply = welcomed(*HOSTED).typed(line)
+    assert reply.say == says and bool(reply.messages) == (not says), reply
 
 
 @pytest.mark.parametrize(
