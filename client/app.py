@@ -46,6 +46,7 @@ from protocol import (
     Connection,
     ConnectionState,
     Error,
+    Goodbye,
     LocalProtocolError,
     Message,
     Ping,
@@ -76,6 +77,11 @@ CONNECT_TIMEOUT = 10.0
 HEARTBEAT_SECONDS = 20.0
 #: Errors the server sends of itself, or about the seat token sent with hello: none refuses a line.
 UNPROMPTED_ERRORS = frozenset({"not-recorded", "turn-time", "bad-token", "shutting-down"})
+#: Errors that end the connection (docs/PROTOCOL.md), the goodbye after each giving its text as the reason.
+CLOSING_ERRORS = frozenset({
+    "resumed-elsewhere", "idle-timeout", "frame-too-large", "too-much-data", "version", "hello-timeout",
+    "server-full", "too-many-connections",
+})  # fmt: skip
 
 
 #: What feeds :func:`_play` the lines typed, then ``None`` at the end of input.
@@ -260,6 +266,9 @@ class Client:
         # our turn): the next connection carries it out, rather than the script going on without it.
         self.cut_off: str | None = None
         self.line_sent = False  # the line being carried out has sent something
+        # An error that ends the connection, held (what it shows, and its text) for the goodbye after
+        # it: not shown at all when the last words give the same reason (:meth:`on_message`).
+        self.closing_error: tuple[Output, str] | None = None
 
     @property
     def received(self) -> int:
@@ -315,6 +324,12 @@ class Client:
 
     async def receive_forever(self) -> None:
         """Show everything the server says until it closes the connection."""
+        try:
+            await self._receive_forever()
+        finally:  # an error held for a goodbye that never came is said after all
+            self._show_held()
+
+    async def _receive_forever(self) -> None:
         assert self.stream is not None
         while True:
             try:
@@ -341,10 +356,33 @@ class Client:
         if isinstance(message, Pong):
             self.last_pong = message.nonce
         output = self.session.receive(message)
-        self.terminal.output(output)
+        if isinstance(message, Goodbye) and self._says_goodbye_last():
+            # Said once, in the last words, which also say the server ended the connection: not as
+            # it comes, nor as the error before it that gave the same reason.
+            held, self.closing_error = self.closing_error, None
+            if held is not None and held[1] != message.reason:
+                self.terminal.output(held[0])
+        elif isinstance(message, Error) and message.code in CLOSING_ERRORS:
+            self._show_held()
+            self.closing_error = output, message.message
+        else:
+            self._show_held()
+            self.terminal.output(output)
         self.to_ask += output.send
         self.changed.set()
         self.changed = trio.Event()
+
+    def _says_goodbye_last(self) -> bool:
+        """Will the server's goodbye, just heard, be said in the client's last words? Yes when it was
+        not asked for (``quit``) nor came of a server stopping (the client waits for it), on a
+        connection that was welcomed (an unwelcomed one is said to be no notty server)."""
+        session = self.session
+        return not self.closing and not session.shutting_down and session.welcome_heard
+
+    def _show_held(self) -> None:
+        held, self.closing_error = self.closing_error, None
+        if held is not None:
+            self.terminal.output(held[0])
 
     # -- scripted input -------------------------------------------------------------
 

@@ -144,6 +144,29 @@ def test_a_killed_client_run_again_resumes_its_seat_and_sees_its_hand(
     assert not listed.search(again.log.getvalue()), "one resuming a seat goes straight back to it"
 
 
+def test_a_seat_taken_over_by_another_connection_is_said_once_and_exits_1(
+    server_port: int, state_home: Path
+) -> None:
+    """The play-test: the old client said the reason three times (as the error, as the goodbye, and
+    as its last words); once now, in the last words that say the server ended the connection."""
+    address = f"127.0.0.1:{server_port}"
+    ann = Person(state_home, address, "--name", "ann")
+    ann.expect("connected to")
+    ann.sendline("new classic 2 greedy")
+    table = ann.expect(r"you sit at table (\d+), seat 1").group(1)
+    ann.expect("notty> ")
+    again = Person(state_home, address, "--name", "ann")  # the same seat file: it resumes ann's seat
+    again.expect(rf"you sit at table {table}, seat 1")
+    why = "your seat was resumed from another connection, which has it now"
+    ann.expect(rf"notty-client: the server at {re.escape(address)} ended the connection: {why}")
+    ann.child.expect(pexpect.EOF)
+    ann.child.close()
+    assert ann.child.exitstatus == 1
+    assert ann.log.getvalue().count(why) == 1, ann.log.getvalue()
+    assert "goodbye" not in ann.log.getvalue()
+    assert again.quit() == 0
+
+
 def test_leaving_forgets_the_seat_and_the_next_run_starts_in_the_lobby(
     server_port: int, state_home: Path, seats_file: Path
 ) -> None:
