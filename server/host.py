@@ -744,10 +744,8 @@ class Host:
         name = seat.name or f"seat-{index}"
         people = [i for i, other in enumerate(table.seats) if other.bot is None and other.token_hash]
         ends = ends_at_once(len(table.seats), [*table.resigned, index], people)
-        taken_back: list[Outgoing] = []
-        if ends:  # the turn under way never ends: what it did and has not made final is taken back
-            for action in match.unfinished_turn():
-                taken_back += self.driver.apply(table, match.current, action, now)
+        # The turn under way never ends: what it did and has not made final is taken back.
+        taken_back = self.driver.take_back(table, now) if ends else []
         seat.resigned = True
         self._journal.append(Resigned(table.id, index, table.moves, len(table.resigned)))
         table.resigned.append(index)

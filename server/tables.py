@@ -331,6 +331,18 @@ class Driver:
         return self.broadcast(table, match.opening)
 
     def apply(self, table: Table, seat: int, action: Any, now: float) -> list[Outgoing]:
+        return self.broadcast(table, self._step(table, seat, action, now))
+
+    def take_back(self, table: Table, now: float) -> list[Outgoing]:
+        """Take back what the turn under way did and has not made final (a game ending in its
+        middle), as one change: a resignation showed the table once for each huxxy play undone."""
+        match = running(table)
+        actions = match.unfinished_turn()
+        events = [event for action in actions for event in self._step(table, match.current, action, now)]
+        return self.broadcast(table, events) if actions else []
+
+    def _step(self, table: Table, seat: int, action: Any, now: float) -> Sequence[Any]:
+        """Apply and record one action; the events it made, for everyone to be sent."""
         match = running(table)
         if table.conceded is not None:  # a resignation ended the game before the match did
             raise Refusal("game-over", "the game is over: 'leave' returns to the lobby")
@@ -347,7 +359,7 @@ class Driver:
                 other.auto = other.timed_out = False
             table.turn_started = now
             self.listing += 1  # the lobby's list shows the turn
-        return self.broadcast(table, step.events)
+        return step.events
 
     def stand_in(self, table: Table, index: int) -> list[Outgoing]:
         """A bot begins to play seat ``index`` for its person (gone past the grace, or given the seat

@@ -31,6 +31,7 @@ from protocol import (
     Resign,
     Seated,
     Sender,
+    State,
     Watch,
     message_from_wire,
 )
@@ -252,8 +253,12 @@ def test_a_game_ended_mid_turn_by_resigning_takes_the_turn_back_and_replays_so(t
         (answer, *_) = mover.send(Act(f"play {card}"))
         assert not isinstance(answer, Error), answer
     assert len(match.engine.plays) == 2
+    sent = len(ann.inbox)
     bob.send(Resign())
     assert table.over and not match.engine.plays
+    # Taken back as one change: the table was sent once for each play undone.
+    (taken_back, *_) = [message for message in ann.inbox[sent:] if isinstance(message, State)]
+    assert [event["kind"] for event in taken_back.events] == ["undone", "undone"]
     assert sorted(match.engine.hands[match.current]) == sorted(hand)
     assert [list(group) for group in match.engine.table] == start
     for client in (ann, bob):
