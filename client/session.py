@@ -52,6 +52,11 @@ OWN_NOTICES = {
     "autopilot-off": "autopilot off: you play your own turns again",
     "resigned": "you resigned: you are ranked last in this game ('leave' returns to the lobby)",
 }
+#: The answer to 'auto on' or 'auto off' that changed nothing, by whether autopilot is on.
+AUTOPILOT_ALREADY = {
+    True: "autopilot is already on: the server plays your turns until 'auto off'",
+    False: "autopilot was not on: you play your own turns",
+}
 #: The stand-in that takes our seat after we resigned (a game that goes on), in our own words.
 RESIGNED_STAND_IN = "a bot plays your seat to the end of the game"
 #: Back after the grace ran out: a bot played our turns meanwhile, and stops now.
@@ -135,6 +140,7 @@ class Session:
         self._bots_only = 0  # the seats of a table asked for with a bot in each: we are to watch it
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
         self.resigned = False  # we resigned the game at our table: a bot plays our seat
+        self._autopilot = False  # our seat is on autopilot, as the server's notices to us said
         self._told_known_as: tuple[int, str] | None = None  # the table and name we were told we play as
         self._told_turn_time: int | None = None  # the table whose turn time we were told
         self._view_table: int | None = None  # the table ``view`` is of, until we sit again
@@ -151,6 +157,7 @@ class Session:
         self.open_seats = self._bots_only = 0  # a table asked for on a lost connection is not waiting here
         self.welcome_heard = self.shutting_down = False
         self.offered_seat = self.token is not None
+        self._autopilot = False  # a seat resumed on autopilot is told so again, as news
         return Hello(PROTOCOL_VERSION, self.name, self.token)
 
     def arrival(self, built_in: bool) -> Reply:
@@ -354,11 +361,17 @@ class Session:
         self.replies += 1  # the answer to our own 'auto on', 'auto off' or 'resign'
         if notice.kind == "resigned":
             self.resigned = True
+        on = notice.kind == "autopilot-on"
+        if notice.kind in ("autopilot-on", "autopilot-off"):
+            was, self._autopilot = self._autopilot, on
+            if was == on:  # asked for what already was: nothing changed
+                return AUTOPILOT_ALREADY[on]
         return OWN_NOTICES[notice.kind]
 
     def _seated(self, table: int, seat: int, token: str) -> list[str]:
         self.table, self.token, self.arrived = table, token, True
         self._seat, self._seat_name, self._view_table = seat, None, None
+        self._autopilot = False  # a new seat, or one resumed: the server says again if it is on
         self.game = self._joining or self.game
         problem = self.unsaved = self.keep_seat(StoredSeat(token, table))  # on disk before the user is told
         lines = [f"you sit at table {table}, seat {seat + 1}"]  # numbered from 1, as people count

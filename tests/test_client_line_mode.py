@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from test_host import Client, Net
 
-from client.session import PLAYED_FOR_YOU, Output, Session
+from client.session import AUTOPILOT_ALREADY, OWN_NOTICES, PLAYED_FOR_YOU, Output, Session
 from client.sgr import plain
-from protocol import Act, Autopilot, CreateTable, Join, Watch
+from protocol import Act, Autopilot, CreateTable, Join, Seated, Watch
 
 #: Each game, with a bot of its own to play against.
 AGAINST = {"notty": "greedy", "ochos-locos": "rule", "huxxy": "greedy"}
@@ -206,3 +206,31 @@ def test_back_from_a_drop_the_moves_made_while_away_are_shown_a_bots_on_our_seat
     ours = [line for line in after if line.startswith("  you ")]
     assert ours and all(PLAYED_FOR_YOU in line for line in ours), after
     assert [line for line in after if line.startswith("  ann ") and PLAYED_FOR_YOU not in line]
+
+
+def test_auto_on_or_off_that_changes_nothing_says_so() -> None:
+    """'auto off' with autopilot never on answered 'autopilot off: you play your own turns again'."""
+    net = Net(grace=60)
+    ann = net.client("ann")
+    table = ann.send(CreateTable("huxxy", 2, None, ("greedy",), {}, bot_delay_ms=0))[0].table
+    seated = ann.last(Seated)
+    answers = []
+    for on in (False, True, True, False):
+        start = len(ann.inbox)
+        ann.send(Autopilot(on))
+        session = Session("ann")
+        for message in ann.inbox[:start]:
+            session.receive(message)
+        said = [line for message in ann.inbox[start:] for line in session.receive(message).lines]
+        answers.append(said[:1])  # (then the table, when who plays the turn changes)
+    assert answers == [
+        [AUTOPILOT_ALREADY[False]],
+        [OWN_NOTICES["autopilot-on"]],
+        [AUTOPILOT_ALREADY[True]],
+        [OWN_NOTICES["autopilot-off"]],
+    ], answers
+    ann.send(Autopilot(True))
+    net.drop(ann)
+    back = net.client("ann", token=seated.token)
+    assert back.view is not None and table == back.last(Seated).table
+    assert OWN_NOTICES["autopilot-on"] in printed(back)  # resumed on autopilot: said as it is, not 'already'
