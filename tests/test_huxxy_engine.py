@@ -27,6 +27,7 @@ from games.huxxy.engine import (
     IllegalAction,
     Reason,
     Rules,
+    blocked_end,
     full_deck,
 )
 from games.huxxy.game import HuxxyMatch
@@ -254,6 +255,7 @@ def test_six_plays_made_offer_the_end_only_when_the_turn_may_end() -> None:
     engine.play(0, [hand("AS"), hand("2H", 0), hand("3S", 0), hand("AC"), hand("AH", 1), hand("AD", 1)])
     message = refused(engine, Reason.TOO_MANY_PLAYS, lambda: engine.play(0, [hand("QS")]))
     assert message.endswith("the turn cannot end while the opening is 15 points short: undo a play, or draw")
+    assert blocked_end([], 1) == "the opening is 1 point short"  # not '1 points'
     engine = position(["AS 2H 3S 9S 9H 9D QS", "2D"])  # both groups valid, 33 points: it may end
     engine.play(0, [hand("AS"), hand("2H", 0), hand("3S", 0), hand("9S"), hand("9H", 1), hand("9D", 1)])
     message = refused(engine, Reason.TOO_MANY_PLAYS, lambda: engine.play(0, [hand("QS")]))

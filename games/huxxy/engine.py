@@ -455,7 +455,7 @@ def blocked_end(invalid: Sequence[int], short: int) -> str:
     elif numbers:
         reasons.append(f"groups {', '.join(numbers[:-1])} and {numbers[-1]} are not valid")
     if short:
-        reasons.append(f"the opening is {short} points short")
+        reasons.append(f"the opening is {short} point{'s' if short != 1 else ''} short")
     return " and ".join(reasons)
 
 
