@@ -451,8 +451,8 @@ class Host:
                     returned: list[Outgoing] = []
                     if seat.conn is None and (seat.dropped_at is not None or seat.stand_in):  # seen back
                         # The bot stops only if it played for their absence: not for a resignation
-                        # or an autopilot, which outlast it.
-                        stops = seat.stand_in and not (seat.resigned or seat.autopilot)
+                        # or an autopilot, which outlast it, nor once the game is over.
+                        stops = seat.stand_in and not (seat.resigned or seat.autopilot or table.over)
                         back = f"{seat.name} is back" + (": the bot stops" if stops else "")
                         out += table.notice(index, "returned", back)
                         if stops:  # the player too: a bot played their turns while they were away
@@ -754,7 +754,7 @@ class Host:
             table.conceded = conceded(match.names, table.resigned)
             told = table.notice(index, "resigned", f"{name} resigned: the game is over")
             self.driver.note_end(table)
-            return taken_back + told + self.driver.broadcast(table, ())
+            return told + self.driver.broadcast(table, taken_back)
         text = f"{name} resigned: a bot plays their seat to the end, and they are ranked last"
         told = table.notice(index, "resigned", text)
         return told + self.driver.stand_in(table, index)

@@ -333,13 +333,16 @@ class Driver:
     def apply(self, table: Table, seat: int, action: Any, now: float) -> list[Outgoing]:
         return self.broadcast(table, self._step(table, seat, action, now))
 
-    def take_back(self, table: Table, now: float) -> list[Outgoing]:
+    def take_back(self, table: Table, now: float) -> list[Any]:
         """Take back what the turn under way did and has not made final (a game ending in its
-        middle), as one change: a resignation showed the table once for each huxxy play undone."""
+        middle); the events, for the caller to send with the end: a resignation showed the table
+        once for each huxxy play undone, and then as the turn left it ("your turn"), before the end."""
         match = running(table)
-        actions = match.unfinished_turn()
-        events = [event for action in actions for event in self._step(table, match.current, action, now)]
-        return self.broadcast(table, events) if actions else []
+        return [
+            event
+            for action in match.unfinished_turn()
+            for event in self._step(table, match.current, action, now)
+        ]
 
     def _step(self, table: Table, seat: int, action: Any, now: float) -> Sequence[Any]:
         """Apply and record one action; the events it made, for everyone to be sent."""

@@ -43,6 +43,7 @@ from protocol import (
     Left,
     ListTables,
     Message,
+    Notice,
     Ping,
     PlayForMe,
     Pong,
@@ -937,3 +938,23 @@ def test_names_differing_only_in_spaces_nobody_sees_are_told_apart() -> None:
     spaced = net.client("bo   b")
     spaced.send(Join(table))
     assert ann.view["names"] == ("ann", "ann-2", "bo b")
+
+
+def test_a_player_back_after_the_game_ended_is_not_told_a_bot_stops() -> None:
+    """Back after the game ended (bob resigned while ann's stand-in played), ann read "you are back:
+    a bot played your turns while you were away, and stops now" under the result."""
+    net = Net(grace=10)
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(notty("classic", 2))[0].table
+    bob.send(Join(table))
+    token = ann.last(Seated).token
+    net.drop(ann)
+    net.tick(11)
+    assert net.host.tables[table].seats[0].stand_in
+    bob.send(Resign())
+    assert net.host.tables[table].over
+    back = net.client("ann", token=token)
+    assert back.view["result"] is not None
+    notices = [message for message in back.inbox if isinstance(message, Notice)]
+    assert not [notice for notice in notices if notice.kind == "returned"], notices
+    assert [message.text for message in bob.inbox if isinstance(message, Notice)][-1] == "ann is back"

@@ -256,9 +256,11 @@ def test_a_game_ended_mid_turn_by_resigning_takes_the_turn_back_and_replays_so(t
     sent = len(ann.inbox)
     bob.send(Resign())
     assert table.over and not match.engine.plays
-    # Taken back as one change: the table was sent once for each play undone.
-    (taken_back, *_) = [message for message in ann.inbox[sent:] if isinstance(message, State)]
+    # Taken back with the end, in one state: the table was sent once for each play undone, then
+    # as the turn left it ("your turn"), before the end.
+    (taken_back,) = [message for message in ann.inbox[sent:] if isinstance(message, State)]
     assert [event["kind"] for event in taken_back.events] == ["undone", "undone"]
+    assert taken_back.view["result"] is not None
     assert sorted(match.engine.hands[match.current]) == sorted(hand)
     assert [list(group) for group in match.engine.table] == start
     for client in (ann, bob):
