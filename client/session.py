@@ -416,7 +416,9 @@ class Session:
         if played_for_us or ours_to_a_bot:
             happened = tuple(_played_for_you(line) for line in happened) if played_for_us else happened
             happened = tuple(_bot_turn(line) for line in happened) if ours_to_a_bot else happened
-            happened = (while_away(view.away), *happened) if view.away else happened
+            happened = (
+                (while_away(view.away), *_turns_a_bot_played(happened, view)) if view.away else happened
+            )
             text = "\n".join([*happened, bare]) if above else text
         table_text = bare if self.colour else ui.state_text(table, view, (), True, width)
         if happened and not view.away and _within_a_bots_turn(before, view):
@@ -678,9 +680,22 @@ def _played_for_us(before: TableView | None, view: TableView) -> bool:
 
 def while_away(moves: int) -> str:
     """What heads the moves made while we were away (``moves`` of them; the server sends the last
-    :data:`protocol.AWAY_MOVES` at most)."""
-    made = f"{moves} move{'s were' if moves != 1 else ' was'} made"
-    return f"while you were away, {made}" + (" (the earliest are left out):" if moves > AWAY_MOVES else ":")
+    :data:`protocol.AWAY_MOVES` at most). Not their number: a move can take several lines (a huxxy
+    'play' of six cards), and a game's news (a turn limit set for a stand-in) counts as one."""
+    return (
+        "while you were away (the earliest moves are left out):"
+        if moves > AWAY_MOVES
+        else "while you were away:"
+    )
+
+
+def _turns_a_bot_played(lines: Sequence[str], view: TableView) -> list[str]:
+    """The moves made while we were away, each turn handed to our seat worded as live ("...; a bot
+    plays your turn"): a bot played every one but the last, if that one is ours to play now."""
+    handed = [index for index, line in enumerate(lines) if line.endswith("; your turn")]
+    ours_now = view.seat is not None and view.current == view.seat and not view.over and not view.bot_turn
+    last = handed[-1] if handed and ours_now else None
+    return [line if index == last else _bot_turn(line) for index, line in enumerate(lines)]
 
 
 def _played_for_you(line: str) -> str:

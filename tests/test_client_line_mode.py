@@ -13,7 +13,7 @@ from test_host import Client, Net
 
 from client.session import AUTOPILOT_ALREADY, OWN_NOTICES, PLAYED_FOR_YOU, Output, Session
 from client.sgr import plain
-from protocol import Act, Autopilot, CreateTable, Join, Seated, Watch
+from protocol import AWAY_MOVES, Act, Autopilot, CreateTable, Join, Seated, Watch
 
 #: Each game, with a bot of its own to play against.
 AGAINST = {"notty": "greedy", "ochos-locos": "rule", "huxxy": "greedy"}
@@ -201,11 +201,27 @@ def test_back_from_a_drop_the_moves_made_while_away_are_shown_a_bots_on_our_seat
     back = net.client("bob", token=token)
     lines = printed(back)
     heads = [line for line in lines if line.startswith("while you were away")]
-    assert heads == [f"while you were away, {back.view['away']} moves were made:"], lines
+    assert heads == ["while you were away:"], lines
     after = lines[lines.index(heads[0]) + 1 :]
     ours = [line for line in after if line.startswith("  you ")]
     assert ours and all(PLAYED_FOR_YOU in line for line in ours), after
     assert [line for line in after if line.startswith("  ann ") and PLAYED_FOR_YOU not in line]
+    # A turn handed to bob that a bot then played reads as it did live, not as bob's to play.
+    handed = [line for line in after if line.startswith("  ann ends the turn; ")]
+    assert handed and all(line.endswith("; a bot plays your turn") for line in handed[:-1]), after
+    if back.view["current"] != back.view["seat"]:
+        assert handed[-1].endswith("; a bot plays your turn"), after
+    more = Net(grace=10)  # more moves than are kept: the header says some are left out
+    ann, bob = more.client("ann"), more.client("bob")
+    table = ann.send(CreateTable("notty", 2, "classic", (), {}, bot_delay_ms=0))[0].table
+    token = bob.send(Join(table))[0].token  # type: ignore[attr-defined]
+    ann.send(Autopilot(True))
+    more.drop(bob)
+    more.tick(11)
+    more.run_bots(limit=AWAY_MOVES + 5)
+    assert "while you were away (the earliest moves are left out):" in printed(
+        more.client("bob", token=token)
+    )
 
 
 def test_auto_on_or_off_that_changes_nothing_says_so() -> None:
