@@ -18,6 +18,7 @@ from games import Outcome
 from games._ui import BOT_PLAYS_YOUR_TURN, GameDataError, GameUI, TableView, bot_plays_our_turn
 from protocol import (
     AWAY_MOVES,
+    GAME_ENDED,
     PROTOCOL_VERSION,
     AskHint,
     ConnectionState,
@@ -314,13 +315,16 @@ class Session:
                 return shown.adding(end_summary(view)) if over else shown
             case Hint(text, actions, data):
                 return Output((self._hint(text, actions, data),))
-            case Error("bad-token", _, _):
+            case Error("bad-token", refusal, _):
                 gone = f" at table {self.table}" if self.table is not None else ""
                 self.back_to_lobby()
-                line = (
-                    f"your seat{gone} is gone (its game is over, or had not begun: a seat is kept only once "
-                    "the game starts); you are in the lobby"
+                ended = refusal.partition(f": {GAME_ENDED}")[2]  # the server still knew how it ended
+                why = (
+                    f": its game is over, {ended}"
+                    if ended
+                    else " (its game is over, or had not begun: a seat is kept only once the game starts)"
                 )
+                line = f"your seat{gone} is gone{why}; you are in the lobby"
                 # as on arriving without a seat: show a person what could be joined
                 return Output((line,), (ListTables(),) if self.interactive else ())
             case Error("shutting-down", _, _):

@@ -13,6 +13,7 @@ from ._framing import (
 from ._messages import (
     AWAY_MOVES,
     DEFAULT_PORT,
+    GAME_ENDED,
     MAX_LEGAL,
     MAX_NAME,
     MAX_SEATS,
@@ -56,6 +57,7 @@ __all__ = [
     "AWAY_MOVES",
     "CLIENT_MAY_SEND",
     "DEFAULT_PORT",
+    "GAME_ENDED",
     "MAX_FRAME",
     "MAX_LEGAL",
     "MAX_NAME",

@@ -36,6 +36,9 @@ MAX_SEATS = 8
 MAX_SPECTATORS = 10_000
 #: The most legal actions a view lists; a game may allow more, which a player can still type.
 MAX_LEGAL = 1000
+#: How a ``bad-token`` error's message goes on when the server still knows how the seat's game
+#: ended: the result's text follows (a client may show it as the server words it).
+GAME_ENDED = "its game is over: "
 #: The most moves a player back from a drop is shown of those made while they were away (the view's ``away``).
 AWAY_MOVES = 30
 TABLE_ID = Int(1, 2**31 - 1)

@@ -23,6 +23,7 @@ import attrs
 
 from games import GAMES, ActionError, Game, HintAnswer, SettingsError, bot_defaults, describe
 from protocol import (
+    GAME_ENDED,
     MAX_FRAME,
     MAX_NAME,
     MAX_SPECTATORS,
@@ -472,7 +473,9 @@ class Host:
                         told = table.notice(index, *_autopilot_news(seat.name or f"seat-{index}", True))
                         out += [(to, notice) for to, notice in told if to == conn]
                     return out
-        gone = Error("bad-token", "that seat token is not valid here (its game is over, or you left it)")
+        ended = self.driver.ended.get(digest)  # a result's text is at most 400 characters: it fits
+        why = f": {GAME_ENDED}{ended}" if ended is not None else " (its game is over, or you left it)"
+        gone = Error("bad-token", f"that seat token is not valid here{why}")
         return [*out, (conn, gone)]
 
     def _evict(self, conn: ConnId) -> list[Outgoing]:

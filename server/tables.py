@@ -12,7 +12,7 @@ import logging
 import math
 import random
 import time
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -42,6 +42,9 @@ class Refusal(Exception):
         super().__init__(message)
         self.code, self.message, self.rule = code, message, rule
 
+
+#: The seats of games that ended whose result a player coming back is told (a few hundred bytes each).
+ENDED_KEPT = 1000
 
 #: What a person is told as their turn's time runs out, and told again if they move after it.
 TIME_UP = "your time is up: the server plays the rest of this turn"
@@ -300,6 +303,9 @@ class Driver:
         self.listing = 0
         # The server is shutting down: the games stay as they are, to be restored (see :meth:`close`).
         self.closing = False
+        # How each game that ended and went away ended, by its people's seat token hashes (the last
+        # ENDED_KEPT seats): a player coming back to one is told the result, not only that it is gone.
+        self.ended: OrderedDict[bytes, str] = OrderedDict()
 
     def begin(self, table: Table, rng: random.Random, now: float) -> list[Outgoing]:
         names = [seat.name or f"seat-{i}" for i, seat in enumerate(table.seats)]
@@ -549,6 +555,19 @@ class Driver:
             del self.tables[table.id]
             self.listing += 1
             log.info("table %d closed", table.id)
+            self._remember_the_end(table)
+
+    def _remember_the_end(self, table: Table) -> None:
+        outcome = table.outcome()
+        if outcome is None:
+            return
+        game = f" (game {table.id})" if table.recorded else ""
+        for seat in table.seats:
+            if seat.token_hash is not None:
+                self.ended[seat.token_hash] = f"{outcome.text}{game}"
+                self.ended.move_to_end(seat.token_hash)
+        while len(self.ended) > ENDED_KEPT:
+            self.ended.popitem(last=False)
 
 
 def whole_seconds(seconds: float) -> int:

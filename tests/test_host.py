@@ -16,12 +16,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import server.host as host_module
+import server.tables as tables_module
+from client.session import Session
 from games import GAMES, Game, Settings
 from games.notty.bots import BOTS, ExpertBot, GreedyBot, RandomBot
 from games.notty.bots import LEVELS as BOT_LEVELS
 from games.notty.engine import Draw
 from protocol import (
     AWAY_MOVES,
+    GAME_ENDED,
     MAX_LEGAL,
     MAX_NAME,
     MAX_SEATS,
@@ -958,3 +961,37 @@ def test_a_player_back_after_the_game_ended_is_not_told_a_bot_stops() -> None:
     notices = [message for message in back.inbox if isinstance(message, Notice)]
     assert not [notice for notice in notices if notice.kind == "returned"], notices
     assert [message.text for message in bob.inbox if isinstance(message, Notice)][-1] == "ann is back"
+
+
+def test_a_player_back_to_a_game_that_ended_and_went_away_is_told_how_it_ended(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Away while the other resigned and left, ann came back to 'your seat is gone (its game is
+    over, or had not begun ...)': never told she had won, nor the game's number. The server keeps
+    the results of the last games that went away, by seat token, for as many seats as it says."""
+    monkeypatch.setattr(tables_module, "ENDED_KEPT", 1)
+    net = Net(grace=10)
+    tokens: list[str] = []
+    for _ in range(2):
+        ann, bob = net.client("ann"), net.client("bob")
+        table = ann.send(notty("classic", 2))[0].table
+        bob.send(Join(table))
+        tokens.append(ann.last(Seated).token)
+        net.drop(ann)
+        bob.send(Resign())
+        bob.send(Leave())
+        assert table not in net.host.tables  # gone: nobody is at it
+        back = net.client("ann", token=tokens[-1])
+        (gone,) = [message for message in back.inbox if isinstance(message, Error)]
+        assert gone.code == "bad-token"
+        assert gone.message.endswith(f": {GAME_ENDED}bob resigned: ann wins (game {table})"), gone.message
+        said = Session("ann", interactive=True)
+        said.table = table
+        assert said.receive(gone).lines == (
+            f"your seat at table {table} is gone: its game is over, bob resigned: ann wins (game {table}); "
+            "you are in the lobby",
+        )
+        back.send(Bye())
+    assert len(net.host.driver.ended) == 1  # (bob gave his seats up): the first game forgotten
+    stale = net.client("ann", token=tokens[0])
+    assert stale.last(Error).code == "bad-token" and GAME_ENDED not in stale.last(Error).message
