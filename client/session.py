@@ -158,7 +158,6 @@ class Session:
         self.open_seats = self._bots_only = 0  # a table asked for on a lost connection is not waiting here
         self.welcome_heard = self.shutting_down = False
         self.offered_seat = self.token is not None
-        self._autopilot = False  # a seat resumed on autopilot is told so again, as news
         return Hello(PROTOCOL_VERSION, self.name, self.token)
 
     def arrival(self, built_in: bool) -> Reply:
@@ -420,9 +419,7 @@ class Session:
         if played_for_us or ours_to_a_bot:
             happened = tuple(_played_for_you(line) for line in happened) if played_for_us else happened
             happened = tuple(_bot_turn(line) for line in happened) if ours_to_a_bot else happened
-            happened = (
-                (while_away(view.away), *_turns_a_bot_played(happened, view)) if view.away else happened
-            )
+            happened = (while_away(view.away), *_turns_a_bot_played(happened)) if view.away else happened
             text = "\n".join([*happened, bare]) if above else text
         table_text = bare if self.colour else ui.state_text(table, view, (), True, width)
         if happened and not view.away and _within_a_bots_turn(before, view):
@@ -693,13 +690,11 @@ def while_away(moves: int) -> str:
     )
 
 
-def _turns_a_bot_played(lines: Sequence[str], view: TableView) -> list[str]:
-    """The moves made while we were away, each turn handed to our seat worded as live ("...; a bot
-    plays your turn"): a bot played every one but the last, if that one is ours to play now."""
-    handed = [index for index, line in enumerate(lines) if line.endswith("; your turn")]
-    ours_now = view.seat is not None and view.current == view.seat and not view.over and not view.bot_turn
-    last = handed[-1] if handed and ours_now else None
-    return [line if index == last else _bot_turn(line) for index, line in enumerate(lines)]
+def _turns_a_bot_played(lines: Sequence[str]) -> list[str]:
+    """The moves made while we were away, each turn handed to our seat that a bot then played (a
+    move of ours follows it: none of them was ours) worded as live, "...; a bot plays your turn"."""
+    ours = [index for index, line in enumerate(lines) if plain(line).lstrip(" ").startswith("you ")]
+    return [_bot_turn(line) if ours and ours[-1] > index else line for index, line in enumerate(lines)]
 
 
 def _played_for_you(line: str) -> str:

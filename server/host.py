@@ -103,6 +103,9 @@ class Session:
     name: str | None = None
     table: int | None = None
     seat: int | None = None  # None at a table: watching
+    # Its table's changes (``Table.shown``) when it was last heard from (a ping every 20 s, at
+    # least): what it surely saw, should its connection turn out dead (``Seat.seen``).
+    heard: int = 0
 
 
 @attrs.define(eq=False)
@@ -245,6 +248,7 @@ class Host:
             seats[table.match.current].auto = seats[table.match.current].timed_out = True
         self._next_table = max(self._next_table, table.id + 1)
         if self.driver.note_end(table):  # it ended, but the record had not said so: say it now, and let it go
+            self.driver.remember_the_end(table)
             return
         for index in sorted(saved.left):  # bots play these seats: the game may want to know (nobody to tell)
             self.driver.stand_in(table, index)
@@ -333,7 +337,9 @@ class Host:
             _free_waiting_seat(table, session.seat, conn)
             self._forget_if_empty(table)
             return gone + table.seat_news(conn)
-        seat.dropped_at, seat.seen = now, table.shown
+        # A connection found dead (at the idle timeout, say) may have missed what was sent since it
+        # was last heard from: shown again, at worst a few moves twice.
+        seat.dropped_at, seat.seen = now, session.heard
         if table.over:  # nothing to hold the seat for (a resignation may have ended the game)
             gone = table.notice(session.seat, "left", f"{seat.name} left the table")
             self._forget_if_empty(table)  # the last one gone: the finished game leaves the list
@@ -349,10 +355,14 @@ class Host:
 
     def handle(self, conn: ConnId, message: Message, now: float) -> list[Outgoing]:
         """The replies to one message from ``conn`` (which the protocol layer found legal now)."""
+        session = self.sessions[conn]
         try:
             out = self._dispatch(conn, message, now)
         except Refusal as refusal:  # it changed nothing: the lobby's list stays as built
             return [(conn, Error(refusal.code, refusal.message[:500], refusal.rule))]
+        finally:
+            if session.table in self.tables:
+                session.heard = self.tables[session.table].shown
         if not isinstance(message, _LEAVES_LIST_AS_IS):
             self.driver.listing += 1
         return out
@@ -446,6 +456,7 @@ class Host:
             for index, seat in enumerate(table.seats):
                 if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
                     if seat.conn is not None:  # the old connection is still here: it loses the seat
+                        seat.seen = self.sessions[seat.conn].heard  # and may be dead, missing moves
                         out += self._evict(seat.conn)
                         if table.creator == seat.conn:  # and whatever its seat may do: start, say
                             table.creator = conn

@@ -555,9 +555,10 @@ class Driver:
             del self.tables[table.id]
             self.listing += 1
             log.info("table %d closed", table.id)
-            self._remember_the_end(table)
+            self.remember_the_end(table)
 
-    def _remember_the_end(self, table: Table) -> None:
+    def remember_the_end(self, table: Table) -> None:
+        """Keep how the game at ``table``, now gone, ended, for its people's seat tokens."""
         outcome = table.outcome()
         if outcome is None:
             return

@@ -13,7 +13,7 @@ from test_host import Client, Net
 
 from client.session import AUTOPILOT_ALREADY, OWN_NOTICES, PLAYED_FOR_YOU, Output, Session
 from client.sgr import plain
-from protocol import AWAY_MOVES, Act, Autopilot, CreateTable, Join, Seated, Watch
+from protocol import AWAY_MOVES, Act, Autopilot, CreateTable, Join, Resign, Seated, Watch
 
 #: Each game, with a bot of its own to play against.
 AGAINST = {"notty": "greedy", "ochos-locos": "rule", "huxxy": "greedy"}
@@ -246,7 +246,30 @@ def test_auto_on_or_off_that_changes_nothing_says_so() -> None:
         [OWN_NOTICES["autopilot-off"]],
     ], answers
     ann.send(Autopilot(True))
+    session = Session("ann")  # the same client, from its first connection to its second
+    for message in ann.inbox:
+        session.receive(message)
     net.drop(ann)
+    session.hello()  # it connects again
     back = net.client("ann", token=seated.token)
     assert back.view is not None and table == back.last(Seated).table
-    assert OWN_NOTICES["autopilot-on"] in printed(back)  # resumed on autopilot: said as it is, not 'already'
+    lines = [line for message in back.inbox for line in session.receive(message).lines]
+    assert OWN_NOTICES["autopilot-on"] in lines, lines  # resumed on autopilot: said as it is, not 'already'
+
+
+def test_a_turn_handed_to_us_while_away_that_nobody_played_still_reads_as_ours() -> None:
+    """Back within the grace to a game ann resigned: "ann ends the turn; a bot plays your turn",
+    though the game ended before anyone played it. Only a turn a move of ours follows was a bot's."""
+    net = Net(grace=30)
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(CreateTable("notty", 2, "classic", (), {}, bot_delay_ms=0))[0].table
+    token = bob.send(Join(table))[0].token  # type: ignore[attr-defined]
+    if ann.view["current"] != 0:
+        bob.send(Act("end"))
+    net.drop(bob)
+    ann.send(Act("draw 1"))
+    ann.send(Act("end"))
+    ann.send(Resign())
+    lines = printed(net.client("bob", token=token))
+    assert "  ann ends the turn; your turn" in lines, lines
+    assert not [line for line in lines if "a bot plays your turn" in line], lines

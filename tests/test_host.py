@@ -995,3 +995,21 @@ def test_a_player_back_to_a_game_that_ended_and_went_away_is_told_how_it_ended(
     assert len(net.host.driver.ended) == 1  # (bob gave his seats up): the first game forgotten
     stale = net.client("ann", token=tokens[0])
     assert stale.last(Error).code == "bad-token" and GAME_ENDED not in stale.last(Error).message
+
+
+def test_a_player_back_on_a_new_connection_before_the_old_one_was_found_dead_sees_the_moves() -> None:
+    """A connection gone half-open (a laptop asleep) is found dead only at the idle timeout; back
+    from another connection, the player was shown only the last move. What was sent since the old
+    one was last heard from counts as missed."""
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(notty("classic", 2))[0].table
+    token = bob.send(Join(table))[0].token  # type: ignore[attr-defined]
+    if ann.view["current"] != 0:
+        bob.send(Act("end"))  # bob's last word: from here on, his connection is silent
+    ann.send(Act("draw 1"))
+    ann.send(Act("end"))
+    back = net.client("bob", token=token)  # the old connection is still attached: it is evicted
+    state = back.last(State)
+    assert state.view["away"] == 2
+    assert [event["kind"] for event in state.events] == ["drew", "turn-ended"]

@@ -25,7 +25,7 @@ from games.notty import CLASSIC, FIVE_COLOUR
 from games.notty.bots import ExpertBot
 from games.notty.engine import Action, Deal, EndTurn, Game, View
 from games.notty.game import NottyMatch
-from protocol import PROTOCOL_VERSION, Act, Error, Hello, Join, Leave, Seated, State
+from protocol import GAME_ENDED, PROTOCOL_VERSION, Act, Error, Hello, Join, Leave, Seated, State
 from server import cli, net
 from server.host import Host
 from server.journal import GameBegun, GameOver, Moved, SavedGame, SeatLeft, SeatRecord
@@ -689,6 +689,13 @@ def test_a_game_the_record_left_unended_is_closed_on_restore_not_brought_back(st
     (ended,) = again.take_journal()
     assert isinstance(ended, GameOver) and (ended.table, ended.reason) == (table, saved.over.reason)
     assert again._next_table > table  # its number is still not given to another table
+    again.connect(7)  # a player back with the token is told how it ended, as after any game that went
+    (gone,) = [
+        m for _, m in again.handle(7, Hello(PROTOCOL_VERSION, "ann", TOKENS[0]), 1.0) if isinstance(m, Error)
+    ]
+    assert (
+        gone.code == "bad-token" and f": {GAME_ENDED}" in gone.message and f"(game {table})" in gone.message
+    )
 
 
 def test_the_record_keeps_how_every_seat_ranked(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
