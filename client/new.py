@@ -56,11 +56,15 @@ def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
     if not low <= seats <= high:  # before anything is built for that many seats
         # The game as the user knows it: a variant only when the line named one ('part4' is not a word
         # to meet first here), and how a count of seats not typed came about.
-        table = variant if variant_named else game.title
+        # A game of several variants names the one meant (its first): another may take more seats.
+        table = variant if variant_named else game.title + (f" {variant}" if len(game.variants) > 1 else "")
         why = f"{_a(table)} {table} table has {range_text(low, high)} seats"
         if not counted and others:
             named = f"{len(others)} players" if len(others) > 1 else "player"
             why += f": the {named} named and you make {seats}"
+        fits = [name for name, info in game.variants.items() if info.min_players <= seats <= info.max_players]
+        if fits and not variant_named:
+            why += f"; {' and '.join(fits)} {'takes' if len(fits) == 1 else 'take'} {seats}"
         raise ValueError(why)
     if not others and bot is not None:
         others = [bot] * (seats - 1)

@@ -251,7 +251,8 @@ def test_new_alone_makes_the_table_the_games_rules_call_for(line: str, expected:
     ("line", "says"),
     [
         ("new notty parlour", "one game, please, not notty and parlour"),
-        ("new parlour 7", "a Parlour table has 2 seats"),  # the variant not named: the game's title
+        ("new parlour 7", "a Parlour duel table has 2 seats"),  # not named: the game's title, and the variant
+        ("new parlour 5", "a Parlour duel table has 2 seats; grand takes 5"),  # and another that fits
         ("new grand 9", "a grand table has 3 to 6 seats"),
         (
             "new parlour wizard",
@@ -284,8 +285,8 @@ HOSTED = tuple(describe(GAMES[name]) for name in ("notty", "ochos-locos", "huxxy
     ("line", "says"),
     [  # The play-test: "a part4 table has 2 to 6 seats", a variant never typed; "a classic table has 2 or
         # 3 seats" for three names, without saying that they and you make 4.
-        ("new ochos-locos 7", "an Ochos Locos table has 2 to 6 seats"),
-        ("new 4", "a Notty table has 2 or 3 seats"),
+        ("new ochos-locos 7", "an Ochos Locos part4 table has 2 to 6 seats"),
+        ("new 4", "a Notty classic table has 2 or 3 seats"),
         ("new part4 7", "a part4 table has 2 to 6 seats"),  # named: the variant is the word to use
         (
             "new classic expert expert expert",
