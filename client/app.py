@@ -131,6 +131,7 @@ class Terminal:
         """A line typed at the prompt (``None`` at the end of input); run in the input thread."""
         import readline
 
+        READING.set()  # for good: the thread may come back for another line as the client ends
         self.drawing.acquire()
         held = True
 
@@ -882,7 +883,28 @@ def _acceptable(name: str) -> bool:
     return True
 
 
+#: An input thread reads lines with :meth:`Terminal.read_line`: the client does not wait for it as it
+#: ends (Trio abandons it, blocked in ``input()``, or about to call it for a line typed ahead).
+READING = threading.Event()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """The client, run by a person or a script; its exit status.
+
+    In line mode at a terminal it ends at once, everything said: the input thread may be reading a
+    line, and ``input()`` flushes stdout first, holding its lock; Python's shutdown finding that
+    lock held by a thread it will not wait for aborts the process (status 134; lines typed ahead as
+    the server said goodbye, once in a test). Nothing is left to do by then: the terminal is given
+    back."""
+    code = _main(argv)
+    if READING.is_set():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="notty-client", description="Play Notty in your terminal.")
     parser.add_argument(
         "address",

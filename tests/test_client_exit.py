@@ -236,7 +236,8 @@ def test_line_mode_gives_the_terminal_back_when_it_ends_mid_line(
     fay.see(r"turn \d+ of 300")
     fay.wait(lambda: fay.output.endswith("notty> "), "the prompt")
     fay.type("\x03" if how == "ctrl-c" else "tables\r" * 12)
-    assert fay.finish() == (130 if how == "ctrl-c" else 1)
+    # 134 once (an abort in Python's shutdown, over stdout's lock held by the input thread).
+    assert fay.finish() == (130 if how == "ctrl-c" else 1), fay.output[-1500:]
     assert fay.terminal_restored()
 
 
