@@ -104,7 +104,8 @@ class Session:
     table: int | None = None
     seat: int | None = None  # None at a table: watching
     # Its table's changes (``Table.shown``) when it was last heard from (a ping every 20 s, at
-    # least): what it surely saw, should its connection turn out dead (``Seat.seen``).
+    # least): what it surely saw, should its player come back on another connection while this
+    # one, gone half-open (a laptop asleep), is still open (``Seat.seen``).
     heard: int = 0
 
 
@@ -337,9 +338,9 @@ class Host:
             _free_waiting_seat(table, session.seat, conn)
             self._forget_if_empty(table)
             return gone + table.seat_news(conn)
-        # A connection found dead (at the idle timeout, say) may have missed what was sent since it
-        # was last heard from: shown again, at worst a few moves twice.
-        seat.dropped_at, seat.seen = now, session.heard
+        # A connection that closed had been sent all there was (a peer killed closes at once); one
+        # still open when its player is back on another is not so sure (see ``_hello``).
+        seat.dropped_at, seat.seen = now, table.shown
         if table.over:  # nothing to hold the seat for (a resignation may have ended the game)
             gone = table.notice(session.seat, "left", f"{seat.name} left the table")
             self._forget_if_empty(table)  # the last one gone: the finished game leaves the list
@@ -456,7 +457,7 @@ class Host:
             for index, seat in enumerate(table.seats):
                 if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
                     if seat.conn is not None:  # the old connection is still here: it loses the seat
-                        seat.seen = self.sessions[seat.conn].heard  # and may be dead, missing moves
+                        seat.seen = self.sessions[seat.conn].heard  # it may be dead: a few moves twice
                         out += self._evict(seat.conn)
                         if table.creator == seat.conn:  # and whatever its seat may do: start, say
                             table.creator = conn

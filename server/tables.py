@@ -57,7 +57,7 @@ class Seat:
     token_hash: bytes | None = None
     conn: ConnId | None = None
     dropped_at: float | None = None  # when its human's connection went
-    seen: int | None = None  # the table's moves it had been sent when that connection went
+    seen: int | None = None  # the table's changes its person saw, when their connection went
     stand_in: bool = False  # a bot plays this human seat (dropped too long, or left)
     auto: bool = False  # "play for me": a bot plays the rest of this turn
     timed_out: bool = False  # ... because its person's time for the turn ran out
@@ -110,8 +110,8 @@ class Table:
     # What happened last (the game's own events, unrendered): shown again to whoever arrives, so
     # a player back after a drop, or a spectator, sees the move the table is waiting after.
     last_events: tuple[Any, ...] = ()
-    # The events of the last moves (at most AWAY_MOVES), and how many moves there were in all, for
-    # a player back from a drop: what happened while they were away (``Seat.seen``).
+    # The events of the last changes (at most AWAY_MOVES), and how many there were in all, for a
+    # player back from a drop: what happened while they were away (``Seat.seen``).
     recent: deque[tuple[Any, ...]] = attrs.Factory(lambda: deque(maxlen=AWAY_MOVES))
     shown: int = 0
     recorded: bool = True  # its moves are kept on disk, under its number: the result says so
