@@ -3,7 +3,7 @@ the client plays it with, and how its tables are described in the lobby."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -67,7 +67,14 @@ class Catalog:
 
     def own_uis(self) -> list[GameUI]:
         """The UIs of the games that have one of their own (not the generic one)."""
-        return [ui for ui in map(ui_for, self.games) if ui is not None]
+        return [ui for _, ui in self._own()]
+
+    def _own(self) -> Iterator[tuple[GameInfo, GameUI]]:
+        """Each game that has a UI of its own, with it, in the welcome's order."""
+        for info in self.games.values():
+            ui = ui_for(info.name)
+            if ui is not None:
+                yield info, ui
 
     def ui_claiming(self, verb: str) -> GameUI | None:
         """Away from any known game, the first game's own UI that has ``verb`` as a command (the
@@ -76,13 +83,11 @@ class Catalog:
 
     def uis_claiming(self, verb: str) -> list[GameUI]:
         """Every game's own UI that has ``verb`` as a command, in the welcome's order."""
-        return [ui for ui in self.own_uis() if ui.is_action(verb)]
+        return [ui for _, ui in self._own() if ui.is_action(verb)]
 
     def titles_claiming(self, verb: str) -> list[str]:
         """The titles of the games whose own UI has ``verb`` as a command, in the welcome's order."""
-        return [
-            info.title for name, info in self.games.items() if (ui := ui_for(name)) and ui.is_action(verb)
-        ]
+        return [info.title for info, ui in self._own() if ui.is_action(verb)]
 
     def title_of(self, ui: GameUI) -> str | None:
         """The title of the game played with ``ui`` (as :meth:`ui` gives it), if the server hosts it."""

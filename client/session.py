@@ -465,26 +465,25 @@ class Session:
         self._told_known_as = (table, name)
         return [f"you play as '{name}' at this table: the others know your seat by that name"]
 
-    def table_text(self) -> str | None:
-        """The table as it stands, in colour, laid out for the terminal's width now (the full screen
-        draws it again after a resize); ``None`` away from a table's game."""
+    def table_text(self, colour: bool = True) -> str | None:
+        """The table as it stands, laid out for the terminal's width now (the full screen draws it
+        again after a resize, in colour: it reads the codes); ``None`` away from a table's game."""
         if self.view is None or self.table is None:
             return None
         ui = (self.catalog or Catalog(())).ui(self.view.game)
-        return ui.state_text(self.table, self.view, (), True, self.layout_width() or LAYOUT_WIDTH)
+        return ui.state_text(self.table, self.view, (), colour, self.layout_width() or LAYOUT_WIDTH)
 
     def _table_again(self) -> Reply:
         """``table``: line mode prints the table at each turn and move, and it scrolls away."""
         if self.table is None:
             lobby = "you are not at a table: 'tables' lists them, 'join TABLE' takes a seat"
             return Reply(say=lobby, refused=True)
-        if self.view is None or self._view_table != self.table:
+        drawn = self.table_text(self.colour) if self._view_table == self.table else None
+        if drawn is None:
             return Reply(say=f"the game at table {self.table} has not begun: its table shows when it starts")
         if self.table_pane:
             return Reply(say="the table is at the top of the screen; it is drawn again at each move")
-        ui = (self.catalog or Catalog(())).ui(self.view.game)
-        width = self.layout_width() or LAYOUT_WIDTH
-        return Reply(say=ui.state_text(self.table, self.view, (), self.colour, width))
+        return Reply(say=drawn)
 
     def _hint(self, text: str, actions: Sequence[str], data: Any) -> str:
         ui = self.game_ui()
