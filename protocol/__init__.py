@@ -2,7 +2,10 @@
 
 from ._connection import CLIENT_MAY_SEND, SERVER_MAY_SEND, Connection, ConnectionState, LocalProtocolError
 from ._framing import (
+    MAX_CLIENT_FRAME,
+    MAX_CLIENT_ITEMS,
     MAX_FRAME,
+    MAX_ITEMS,
     FrameDecoder,
     ProtocolError,
     decode_body,
@@ -58,7 +61,10 @@ __all__ = [
     "CLIENT_MAY_SEND",
     "DEFAULT_PORT",
     "GAME_ENDED",
+    "MAX_CLIENT_FRAME",
+    "MAX_CLIENT_ITEMS",
     "MAX_FRAME",
+    "MAX_ITEMS",
     "MAX_LEGAL",
     "MAX_NAME",
     "MAX_SEATS",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from ._framing import FrameDecoder, ProtocolError, encode_frame
+from ._framing import MAX_CLIENT_FRAME, MAX_CLIENT_ITEMS, FrameDecoder, ProtocolError, encode_frame
 from ._messages import (
     PROTOCOL_VERSION,
     VERSION,
@@ -97,7 +97,10 @@ class Connection:
         self.our_role = our_role
         self.their_role = Sender.SERVER if our_role is Sender.CLIENT else Sender.CLIENT
         self.state = ConnectionState.HELLO
-        self._frames = FrameDecoder()
+        # A server reads clients' small messages only; a client reads whatever the server sends.
+        self._frames = (
+            FrameDecoder(MAX_CLIENT_FRAME, MAX_CLIENT_ITEMS) if our_role is Sender.SERVER else FrameDecoder()
+        )
 
     @staticmethod
     def allowed(sender: Sender, state: ConnectionState) -> frozenset[type[Message]]:
@@ -110,6 +113,15 @@ class Connection:
         except ProtocolError:
             self.state = ConnectionState.CLOSED
             raise
+
+    def next_size(self) -> int | None:
+        """The body size of the next message if all of it is here, before it is decoded (decoding
+        takes time in proportion to its size: a server charges for it first), else ``None``."""
+        return self._frames.next_size()
+
+    def skip(self) -> None:
+        """Drop the next message unread (one over the sender's rate, say): nothing else changes."""
+        self._frames.skip()
 
     def next_event(self) -> Message | None:
         """The next message from the peer, or ``None`` until more bytes arrive.

@@ -2,8 +2,15 @@
 
 Sans-IO, after h11: feed bytes in with :meth:`FrameDecoder.receive_data`, take
 whole frames out with :meth:`FrameDecoder.next_frame`. A frame whose header
-announces more than :data:`MAX_FRAME` bytes is refused as soon as the header
+announces more than the receiver's limit is refused as soon as the header
 arrives, before any of its body is buffered.
+
+Decoding costs time in proportion to the objects a body holds (a 64 KiB body
+of empty maps took 14 ms), so a receiver can learn a whole frame's size before
+decoding it (:meth:`FrameDecoder.next_size`) and charge for it, or drop it
+unread (:meth:`FrameDecoder.skip`); and a server takes smaller frames from
+clients than it sends, with fewer items in each list or map, since no client
+message needs more.
 """
 
 from __future__ import annotations
@@ -16,8 +23,19 @@ import msgpack
 
 #: The largest frame body either side accepts (a contract: clients rely on it).
 MAX_FRAME = 64 * 1024
+#: The largest frame body a server accepts from a client: the largest client message its fields
+#: allow (``create_table`` with 32 options, each name and value 64 four-byte characters) packs to
+#: under 17 KiB, and any a client has reason to send to under 1 KiB.
+MAX_CLIENT_FRAME = 32 * 1024
+#: The most items one list or map may hold in a frame: the longest list of any message (``tables``).
+MAX_ITEMS = 10_000
+#: The same in a frame from a client: twice its longest list or map, a table's options (32), so
+#: that a few too many are refused by the field's own check, which names the field.
+MAX_CLIENT_ITEMS = 64
 
 _HEADER = struct.Struct(">I")
+#: The most unread bytes a receiver holds: two of the largest frames, headers included.
+MAX_UNREAD = 2 * (MAX_FRAME + _HEADER.size)
 
 
 class ProtocolError(ValueError):
@@ -66,8 +84,9 @@ def _as_dict(value: object) -> dict[Any, Any]:
     raise TypeError(f"cannot pack {type(value).__name__}")
 
 
-def decode_body(payload: bytes) -> dict[str, Any]:
-    """The map inside one frame body, decoded with msgpack's safe settings."""
+def decode_body(payload: bytes, max_items: int = MAX_ITEMS) -> dict[str, Any]:
+    """The map inside one frame body, decoded with msgpack's safe settings; a list or map of more
+    than ``max_items`` items is refused as msgpack reads its header, before its items are built."""
     try:
         body = msgpack.unpackb(
             payload,
@@ -75,9 +94,17 @@ def decode_body(payload: bytes) -> dict[str, Any]:
             strict_map_key=True,
             ext_hook=_no_ext,
             object_pairs_hook=_unique_keys,
+            max_array_len=max_items,
+            max_map_len=max_items,
         )
     except ProtocolError:
         raise
+    except ValueError as error:
+        if "exceeds max_" in str(error):  # msgpack read a list's or map's length, and stopped there
+            raise ProtocolError(
+                "bad-frame", f"a list or map in the frame holds more than {max_items} items"
+            ) from None
+        raise ProtocolError("bad-frame", f"frame is not valid msgpack ({type(error).__name__})") from None
     except Exception as error:  # msgpack raises many kinds: all mean "not msgpack"
         raise ProtocolError("bad-frame", f"frame is not valid msgpack ({type(error).__name__})") from None
     if not isinstance(body, dict):
@@ -121,13 +148,15 @@ def _check_plain(value: Any) -> None:
 class FrameDecoder:
     """Turns a byte stream into frame bodies.
 
-    It holds at most ``2 * (max_frame + 4)`` unread bytes: a peer that sends
-    faster than frames are taken out is refused rather than buffered.
+    It holds at most :data:`MAX_UNREAD` unread bytes, two of the largest frames, whatever the
+    frames it takes (a server's reader may get many small ones at once): a peer that sends faster
+    than frames are taken out is refused rather than buffered.
     """
 
-    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+    def __init__(self, max_frame: int = MAX_FRAME, max_items: int = MAX_ITEMS) -> None:
         self._buffer = bytearray()
         self._max = max_frame
+        self._max_items = max_items
         self._failed: ProtocolError | None = None
         self._checked = 0  # buffer offset of the first frame header not yet checked
 
@@ -139,25 +168,38 @@ class FrameDecoder:
         """Add bytes from the peer. Raises once the stream can no longer be trusted."""
         if self._failed:
             raise self._failed
-        if len(self._buffer) + len(data) > 2 * (self._max + _HEADER.size):
+        if len(self._buffer) + len(data) > MAX_UNREAD:
             self._fail("too-much-data", "too many unread bytes: read replies before sending more")
         self._buffer += data
         self._check_header()
 
-    def next_frame(self) -> dict[str, Any] | None:
-        """The next whole frame's map, or ``None`` until more bytes arrive."""
+    def next_size(self) -> int | None:
+        """The body size of the next frame if all of it is here (not yet decoded), else ``None``."""
         if self._failed:
             raise self._failed
         if len(self._buffer) < _HEADER.size:
             return None
         (length,) = _HEADER.unpack_from(self._buffer)
-        end = _HEADER.size + length
-        if len(self._buffer) < end:
+        return length if len(self._buffer) >= _HEADER.size + length else None
+
+    def next_frame(self) -> dict[str, Any] | None:
+        """The next whole frame's map, or ``None`` until more bytes arrive."""
+        payload = self._take()
+        return None if payload is None else decode_body(payload, self._max_items)
+
+    def skip(self) -> bool:
+        """Drop the next whole frame unread; ``False`` if none is here yet."""
+        return self._take() is not None
+
+    def _take(self) -> bytes | None:
+        length = self.next_size()
+        if length is None:
             return None
+        end = _HEADER.size + length
         payload = bytes(self._buffer[_HEADER.size : end])
         del self._buffer[:end]
         self._checked -= end
-        return decode_body(payload)
+        return payload
 
     def _check_header(self) -> None:
         """Refuse any oversized header in the buffer, not only the first, before its body is kept.

@@ -20,6 +20,16 @@ import attrs
 #: closed: a client that floods gets this many ``rate-limit`` errors, then goodbye, so what
 #: the server writes back stays bounded however fast it sends.
 MAX_REFUSALS = 10
+#: A message costs one token of its sender's allowance for each KiB of its body begun: reading
+#: one takes time in proportion to its size (a body of 8 KiB of empty maps, 2 ms), and a cost
+#: per message alone let a client within its rate keep the server busy with the biggest ones.
+CHARGE_BYTES = 1024
+
+
+def message_cost(size: int, burst: float) -> float:
+    """What a message body of ``size`` bytes costs a bucket that holds at most ``burst``: never more
+    than the bucket can hold, so that any message a client may send is taken in time."""
+    return float(min(max(1, -(-size // CHARGE_BYTES)), burst))
 
 
 def _positive(instance: object, attribute: attrs.Attribute[Any], value: float) -> None:

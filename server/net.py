@@ -42,7 +42,15 @@ from protocol import (
 
 from .host import HintJob, Host
 from .journal import GameBegun, Record
-from .limits import DEFAULT_LIMITS, MAX_REFUSALS, Limits, LogAllowance, TokenBucket, counted_address
+from .limits import (
+    DEFAULT_LIMITS,
+    MAX_REFUSALS,
+    Limits,
+    LogAllowance,
+    TokenBucket,
+    counted_address,
+    message_cost,
+)
 from .sockets import ACCEPT_SHORTAGES, LINGER_BYTES, Backlogs, NonBlockingSocket
 from .store import Store
 from .tables import BotJob, Outgoing
@@ -66,6 +74,9 @@ SHUTTING_DOWN = "the server is shutting down or restarting; its games are kept f
 PORT_TRIES = 5
 #: Addresses whose allowances are kept before those grown back in full are forgotten.
 MAX_ALLOWANCES = 4096
+#: A message over the rate is dropped unread, unless it is this small: then it may be ``bye``, which
+#: is let through (leaving costs less than refusing to let it leave), and reading it costs nothing.
+READ_OVER_RATE = 32
 
 
 @attrs.define(eq=False)
@@ -336,57 +347,77 @@ class NottyServer:
 
     def _drain(self, link: Link) -> None:
         """Answer every whole message received so far (none once goodbye is queued: a flood that
-        closes its connection while a commit holds the goodbye is not read on meanwhile)."""
+        closes its connection while a commit holds the goodbye is not read on meanwhile).
+
+        Each message is charged before it is decoded, by its size, and one over the rate is
+        dropped unread: decoding is the costly part of a message that is refused anyway.
+        """
         while link.listening:
+            size = link.protocol.next_size()
+            if size is None:
+                return
+            # Only a whole message counts as hearing from the peer: a byte at a time must not
+            # keep a connection past its idle timeout.
+            link.heard = trio.current_time()
+            refusal = self._charge(link, size)
+            if refusal is not None and size > READ_OVER_RATE:
+                link.protocol.skip()
+                self._refuse_over_rate(link, refusal)
+                continue
             try:
                 message = link.protocol.next_event()
             except ProtocolError as error:
                 if error.fatal:
                     self._refuse(link, error)
                     return
-                link.heard = trio.current_time()  # a whole frame, if not a good one
-                if self._admit(link, None):  # a refusal is an answer too: it costs a message
-                    self._refuse(link, error)
+                if refusal is not None:
+                    self._refuse_over_rate(link, refusal)
+                else:
+                    self._refuse(link, error)  # a refusal is an answer too: it was charged
                 continue
-            if message is None:
+            if message is None:  # not reached: the whole frame was here
                 return
-            # Only a whole message counts as hearing from the peer: a byte at a time must not
-            # keep a connection past its idle timeout.
-            link.heard = trio.current_time()
-            if self._admit(link, message):
-                self._dispatch(self._ask(self.host.handle, link.id, message, trio.current_time()))
-                self._run_hints()
+            if refusal is None and isinstance(message, AskHint):
+                refusal = self._charge_hint(link)
+            if refusal is not None and not isinstance(message, Bye):  # leaving costs less than
+                self._refuse_over_rate(link, refusal)  # refusing to let it leave
+                continue
+            link.refusals = 0
+            self._dispatch(self._ask(self.host.handle, link.id, message, trio.current_time()))
+            self._run_hints()
 
-    def _admit(self, link: Link, message: Message | None) -> bool:
-        """Charge one message to the connection's buckets and its address's; if it is over a rate,
-        refuse it. The address's buckets stop one client from multiplying its share by opening
-        more connections.
-
-        Each refusal is answered, so a client that keeps flooding is closed after
-        ``MAX_REFUSALS`` in a row: what the server writes stays bounded.
-        """
-        if isinstance(message, Bye):  # leaving costs less than refusing to let it leave
-            return True
+    def _charge(self, link: Link, size: int) -> str | None:
+        """Charge a message of ``size`` bytes to the connection's bucket and its address's; if it is
+        over a rate, why (and nothing is charged). The address's bucket stops one client from
+        multiplying its share by opening more connections."""
         now, limits = trio.current_time(), self.limits
-        address, (messages, hints) = self._allowance(link)
-        hint = isinstance(message, AskHint)
-        if not link.messages.take(now):
-            text = f"too many messages: at most {limits.rate:g} a second, {limits.burst} at once"
-        elif not messages.take(now):
-            text = (
+        address, (messages, _) = self._allowance(link)
+        if not link.messages.available(now) >= message_cost(size, link.messages.burst):
+            return f"too many messages: at most {limits.rate:g} a second, {limits.burst} at once"
+        if not messages.take(now, message_cost(size, messages.burst)):
+            return (
                 f"too many messages from your address ({address}): at most {messages.rate:g} a "
                 f"second, {messages.burst:g} at once, all its connections together"
             )
-        elif hint and not link.hints.take(now):
-            text = f"too many hints: at most {limits.hint_rate:g} a second, {limits.hint_burst} at once"
-        elif hint and not hints.take(now):
-            text = (
+        link.messages.take(now, message_cost(size, link.messages.burst))
+        return None
+
+    def _charge_hint(self, link: Link) -> str | None:
+        """Charge a hint to the connection's hint bucket and its address's; if over a rate, why."""
+        now, limits = trio.current_time(), self.limits
+        address, (_, hints) = self._allowance(link)
+        if not link.hints.take(now):
+            return f"too many hints: at most {limits.hint_rate:g} a second, {limits.hint_burst} at once"
+        if not hints.take(now):
+            return (
                 f"too many hints from your address ({address}): at most {hints.rate:g} a "
                 f"second, {hints.burst:g} at once, all its connections together"
             )
-        else:
-            link.refusals = 0
-            return True
+        return None
+
+    def _refuse_over_rate(self, link: Link, text: str) -> None:
+        """Answer a message over a rate: each refusal is answered, so a client that keeps flooding is
+        closed after ``MAX_REFUSALS`` in a row, and what the server writes stays bounded."""
         link.refusals += 1
         if link.refusals >= MAX_REFUSALS:
             self._log(
@@ -399,7 +430,6 @@ class NottyServer:
             self._close(link, Error("rate-limit", f"{text}; {MAX_REFUSALS} refused in a row: goodbye"))
         else:
             self._queue(link, Error("rate-limit", f"{text}; this one was ignored"))
-        return False
 
     def _allowance(self, link: Link) -> tuple[str, tuple[TokenBucket, TokenBucket]]:
         """The address ``link`` counts under, and that address's message and hint buckets.

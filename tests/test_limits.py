@@ -14,10 +14,12 @@ import itertools
 import logging
 import random
 import socket
+import struct
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
 import trio
 from conftest import notty_table
@@ -26,7 +28,11 @@ from hypothesis import strategies as st
 from test_net import Client, _my_turn
 
 import protocol._connection
+import protocol._framing
 from protocol import (
+    MAX_CLIENT_FRAME,
+    MAX_CLIENT_ITEMS,
+    MAX_ITEMS,
     PROTOCOL_VERSION,
     Act,
     AskHint,
@@ -55,6 +61,7 @@ from protocol import (
 from server import cli, net
 from server.host import Host
 from server.limits import (
+    CHARGE_BYTES,
     DEFAULT_LIMITS,
     MAX_REFUSALS,
     Limits,
@@ -62,6 +69,7 @@ from server.limits import (
     add_limit_arguments,
     counted_address,
     limits_from_args,
+    message_cost,
 )
 from server.net import NottyServer
 from server.store import Store
@@ -567,6 +575,55 @@ async def test_only_refusals_in_a_row_close_a_connection(start: Start) -> None:
     await trio.sleep(0.3)
     await _still_answered(ann, 99)
     assert not any(isinstance(m, Goodbye) for m in ann.seen)
+
+
+async def test_a_message_costs_a_token_for_each_kib_of_its_body_begun(start: Start) -> None:
+    """Reading a message takes time in proportion to its size: a big one costs more of the allowance."""
+    _, port = await start(Limits(rate=0.01, burst=11))
+    eve = await _raw(port)
+    big = msgpack.packb({"type": "ping", "nonce": "x" * (3 * CHARGE_BYTES)})  # 4 KiB begun: 4 tokens
+    assert 3 * CHARGE_BYTES < len(big) <= 4 * CHARGE_BYTES
+    frame = struct.pack(">I", len(big)) + big
+    await eve.stream.send_all(
+        _frames(Hello(PROTOCOL_VERSION, "eve")) + frame * 2 + _frames(Ping(1), Ping(2), Ping(3))
+    )
+    heard = [await eve.receive() for _ in range(6)]
+    assert isinstance(heard[0], Welcome)
+    assert _codes(heard[1:3]) == ["bad-message", "bad-message"]  # 1 + 4 + 4 tokens of 11
+    assert [m.nonce for m in heard[3:5] if isinstance(m, Pong)] == [1, 2]  # 11 of 11
+    assert _codes(heard[5:]) == ["rate-limit"]  # were every message one token, 6 of 11 would be spent
+
+
+def test_a_messages_cost_is_never_more_than_its_bucket_holds() -> None:
+    assert message_cost(0, 40) == message_cost(1, 40) == message_cost(CHARGE_BYTES, 40) == 1
+    assert message_cost(CHARGE_BYTES + 1, 40) == 2
+    assert message_cost(MAX_CLIENT_FRAME, 40) == MAX_CLIENT_FRAME // CHARGE_BYTES
+    assert message_cost(MAX_CLIENT_FRAME, 3) == 3  # so that a small burst still takes it, in time
+
+
+async def test_a_message_over_the_rate_is_dropped_unread_but_bye_still_goes(
+    start: Start, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Decoding is the costly part of a message that is refused anyway: one over the rate is not
+    decoded (a 30 KiB body of empty maps took 7 ms to). A bye is small enough to read over the rate."""
+    decoded: list[int] = []
+    real = protocol._framing.decode_body
+
+    def counting(payload: bytes, max_items: int = MAX_ITEMS) -> dict[str, Any]:
+        if max_items == MAX_CLIENT_ITEMS:  # the server reading a client (the test's client reads too)
+            decoded.append(len(payload))
+        return real(payload, max_items)
+
+    monkeypatch.setattr(protocol._framing, "decode_body", counting)
+    _, port = await start(Limits(rate=0.01, burst=2))
+    eve = await _raw(port)
+    costly = b"\x82\xa4type\xa4ping\xa5nonce\xdc" + struct.pack(">H", 30_000) + b"\x80" * 30_000
+    frame = struct.pack(">I", len(costly)) + costly
+    await eve.stream.send_all(_frames(Hello(PROTOCOL_VERSION, "eve"), Ping(1)) + frame * 3 + _frames(Bye()))
+    heard = await _until_closed(eve)
+    assert isinstance(heard[0], Welcome) and isinstance(heard[1], Pong)
+    assert _codes(heard) == ["rate-limit"] * 3 and isinstance(heard[-1], Goodbye)
+    assert len(costly) not in decoded and len(decoded) == 3  # hello, ping, bye
 
 
 async def test_hints_have_their_own_stricter_rate(start: Start) -> None:

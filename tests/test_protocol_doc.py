@@ -17,7 +17,10 @@ from games.notty.engine import Rule
 from games.notty.game import make_hint
 from protocol import (
     DEFAULT_PORT,
+    MAX_CLIENT_FRAME,
+    MAX_CLIENT_ITEMS,
     MAX_FRAME,
+    MAX_ITEMS,
     MAX_SEATS,
     MESSAGES,
     PROTOCOL_VERSION,
@@ -130,6 +133,9 @@ def test_every_state_and_constant_is_documented() -> None:
         assert f"| `{state.value}` |" in DOC
     assert f"port **{DEFAULT_PORT}**" in DOC
     assert f"{MAX_FRAME:,} bytes" in DOC
+    assert f"**{MAX_CLIENT_FRAME:,} bytes** ({MAX_CLIENT_FRAME // 1024} KiB) from a client" in DOC
+    assert f"at most **{MAX_ITEMS:,}** items in a server's frame" in DOC
+    assert f"at most **{MAX_CLIENT_ITEMS}** in a client's" in DOC
     assert f"# The notty wire protocol, version {PROTOCOL_VERSION}" in DOC
     assert f"This is version {PROTOCOL_VERSION}." in DOC
     assert f"| `seats` | int 1..{MAX_SEATS}:" in DOC

@@ -29,7 +29,11 @@ from hypothesis import strategies as st
 
 from protocol import (
     CLIENT_MAY_SEND,
+    MAX_CLIENT_FRAME,
+    MAX_CLIENT_ITEMS,
     MAX_FRAME,
+    MAX_ITEMS,
+    MAX_NAME,
     MAX_SEATS,
     MESSAGES,
     PROTOCOL_VERSION,
@@ -1007,8 +1011,8 @@ NOT_A_FRAME_BODY = {
     "bad-utf8-str": frame(b"\x81\xa4type\xa2\xff\xfe"),
     "bad-utf8-key": frame(b"\x82\xa4type\xa4ping\xa2\xc3\x28\x01"),
     "surrogate-utf8": frame(b"\x81\xa4type\xa3\xed\xa0\x80"),
-    "deep-nesting": frame(b"\x81\xa4type" + b"\x91" * 60_000 + b"\xc0"),
-    "deep-map-nesting": frame(b"\x81\xa4type" + b"\x81\xa1k" * 20_000 + b"\xc0"),
+    "deep-nesting": frame(b"\x81\xa4type" + b"\x91" * 8_000 + b"\xc0"),  # within a client's frame
+    "deep-map-nesting": frame(b"\x81\xa4type" + b"\x81\xa1k" * 2_700 + b"\xc0"),
     # A key twice: msgpack keeps the last, and a reader keeping the first would read a ping.
     "duplicate-type": frame(b"\x82\xa4type\xa4ping\xa4type\xa5hello"),
     "duplicate-nested-key": frame(b"\x82\xa4type\xa4ping\xa5nonce\x82\xa1a\x01\xa1a\x02"),
@@ -1174,7 +1178,10 @@ def test_wrong_values_over_the_wire_are_not_fatal(cls: type[Message], name: str)
             data = packed({**full_body(cls), name: bad.value})
         except (OverflowError, TypeError, ValueError):
             continue  # not representable in msgpack (e.g. 2**64)
-        if len(data) > MAX_FRAME + 4:
+        largest, most = (
+            (MAX_CLIENT_FRAME, MAX_CLIENT_ITEMS) if cls.SENDER is CLIENT else (MAX_FRAME, MAX_ITEMS)
+        )
+        if len(data) > largest + 4:
             continue
         receiver.receive_data(data)
         with pytest.raises(ProtocolError) as info:
@@ -1185,11 +1192,24 @@ def test_wrong_values_over_the_wire_are_not_fatal(cls: type[Message], name: str)
         if not _text_keys_only(bad.value):  # msgpack's strict_map_key: refused as a frame
             assert info.value.code == "bad-frame", (bad, info.value.message)
             continue
+        if _most_items(bad.value) > most:  # refused as msgpack reads the length, before the field
+            assert info.value.code == "bad-frame", (bad, info.value.message)
+            assert f"more than {most} items" in info.value.message
+            continue
         assert info.value.code == "bad-message", (bad, info.value.message)
         assert f"{cls.TYPE}.{name}{bad.path}" in info.value.message
     assert checked
     receiver.receive_data(follow_frame)
     assert receiver.next_event() == follow
+
+
+def _most_items(value: Any) -> int:
+    """The most items of any list or map in ``value``."""
+    if isinstance(value, Mapping):
+        return max([len(value), *(_most_items(item) for item in value.values())])
+    if isinstance(value, list | tuple):
+        return max([len(value), *(_most_items(item) for item in value)])
+    return 0
 
 
 def _text_keys_only(value: Any) -> bool:
@@ -2419,3 +2439,93 @@ def test_refusals_naming_unknown_keys_can_be_passed_on(body: dict[str, Any], sen
     with pytest.raises(ProtocolError) as info:
         message_from_wire(body, sender)
     Error(code=info.value.code, message=info.value.message[:500])
+
+
+# -- what a server reads from clients, and reading a frame's size before its body ---------------------------
+
+
+def test_the_largest_client_message_the_fields_allow_fits_a_clients_frame() -> None:
+    """A create_table with every field at its longest, in four-byte characters where the field allows
+    any: the server's smaller limit on clients' frames refuses no message a client may send."""
+    wide = "\U0001f0a1"  # a playing card: four bytes of UTF-8
+    largest = CreateTable(
+        game="g" * 32,
+        seats=MAX_SEATS,
+        variant="v" * 32,
+        bots=["b" * 24] * MAX_SEATS,
+        options={f"{n:02}" + wide * 62: wide * 64 for n in range(32)},
+        turn_seconds=3600,
+        bot_delay_ms=10_000,
+    )
+    frame = encode_frame(largest.to_wire())
+    assert 16 * 1024 < len(frame) - 4 <= MAX_CLIENT_FRAME
+    server = Connection(SERVER)
+    server.receive_data(
+        encode_frame(Hello(version=PROTOCOL_VERSION, name="n" * MAX_NAME, token="t" * 64).to_wire())
+    )
+    assert isinstance(server.next_event(), Hello)
+    server.state = ConnectionState.LOBBY  # as once it has said welcome
+    server.receive_data(frame)
+    assert server.next_event() == largest
+
+
+def test_a_server_refuses_a_client_frame_over_its_limit_at_the_header_and_a_client_does_not() -> None:
+    server, client = Connection(SERVER), Connection(CLIENT)
+    client.receive_data(struct.pack(">I", MAX_CLIENT_FRAME + 1))  # a server's frames may be bigger
+    with pytest.raises(ProtocolError) as info:
+        server.receive_data(struct.pack(">I", MAX_CLIENT_FRAME + 1))
+    assert info.value.code == "frame-too-large" and info.value.fatal
+    assert f"the limit is {MAX_CLIENT_FRAME}" in info.value.message
+    assert server.state is ConnectionState.CLOSED and client.state is ConnectionState.HELLO
+
+
+@pytest.mark.parametrize("container", ["list", "map"])
+def test_a_list_or_map_over_the_senders_bound_is_refused_as_its_length_is_read(container: str) -> None:
+    def body(items: int) -> dict[str, Any]:  # 10,000 items fit a frame only if each takes 5 bytes or so
+        many = [0] * items if container == "list" else dict.fromkeys(itertools.islice(_keys(), items))
+        return {"type": "ping", "nonce": many}
+
+    for receiver, most in ((Connection(SERVER), MAX_CLIENT_ITEMS), (Connection(CLIENT), MAX_ITEMS)):
+        receiver.state = ConnectionState.LOBBY
+        receiver.receive_data(packed(body(most)))
+        with pytest.raises(ProtocolError) as within:  # as many as the bound: read, then refused
+            receiver.next_event()
+        assert within.value.code != "bad-frame"
+        receiver.receive_data(packed(body(most + 1)))
+        with pytest.raises(ProtocolError) as over:
+            receiver.next_event()
+        assert over.value.code == "bad-frame" and not over.value.fatal
+        assert over.value.message == f"a list or map in the frame holds more than {most} items"
+
+
+def _keys() -> Iterator[str]:
+    return ("".join(chars) for chars in itertools.product("abcdefghijklmnopqrstuvwxyz", repeat=3))
+
+
+def test_a_frames_size_is_known_before_its_body_is_decoded_and_it_may_be_skipped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import protocol._framing as framing
+
+    decoded: list[int] = []
+    real = framing.decode_body
+
+    def counting(payload: bytes, max_items: int = MAX_ITEMS) -> dict[str, Any]:
+        decoded.append(len(payload))
+        return real(payload, max_items)
+
+    monkeypatch.setattr(framing, "decode_body", counting)
+    first, second = packed({"type": "ping", "nonce": 1}), packed({"type": "ping", "nonce": 2})
+    connection = Connection(SERVER)
+    connection.state = ConnectionState.LOBBY
+    connection.receive_data(first + second[:-1])
+    assert connection.next_size() == len(first) - 4
+    connection.next_size()  # asking again changes nothing
+    connection.skip()
+    assert connection.next_size() is None  # the second is not all here yet
+    connection.skip()  # nothing whole to skip: nothing happens
+    connection.receive_data(second[-1:])
+    assert connection.next_size() == len(second) - 4
+    assert decoded == []
+    assert connection.next_event() == Ping(2)
+    assert decoded == [len(second) - 4]
