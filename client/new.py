@@ -57,7 +57,8 @@ def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
         # The game as the user knows it: a variant only when the line named one ('part4' is not a word
         # to meet first here), and how a count of seats not typed came about.
         # A game of several variants names the one meant (its first): another may take more seats.
-        table = variant if variant_named else game.title + (f" {variant}" if len(game.variants) > 1 else "")
+        said = len(game.variants) > 1 and variant != game.name  # huxxy's first variant is huxxy: once
+        table = variant if variant_named else game.title + (f" {variant}" if said else "")
         why = f"{_a(table)} {table} table has {range_text(low, high)} seats"
         if not counted and others:
             named = f"{len(others)} players" if len(others) > 1 else "player"
@@ -68,7 +69,9 @@ def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
         raise ValueError(why)
     if not others and bot is not None:
         others = [bot] * (seats - 1)
-    _check_others(others, game, ui, players, catalog)
+    _check_others(
+        others, game, ui, players, catalog, seats if counted else None, variant if variant_named else None
+    )
     bots = [word for word in others if word != HUMAN]
     if HUMAN in others and len(others) >= seats:
         raise ValueError(f"{len(others)} players besides you do not fit at {seats} seats")
@@ -173,15 +176,27 @@ def _value(word: str, value: str, number: NumberWord, option: Option) -> int | s
 
 
 def _check_others(
-    others: Sequence[str], game: GameInfo, ui: GameUI, players: Sequence[str], catalog: Catalog
+    others: Sequence[str],
+    game: GameInfo,
+    ui: GameUI,
+    players: Sequence[str],
+    catalog: Catalog,
+    counted: int | None,
+    variant: str | None,
 ) -> None:
-    """Who is to sit in the other seats: each a bot of this game or ``human``."""
+    """Who is to sit in the other seats: each a bot of this game or ``human``. ``counted``: the number
+    of seats, if the line gave one; ``variant``: the variant, if the line named one."""
+    noun = ui.variant_noun
     for word in others:
         elsewhere = _elsewhere(word, game, catalog)
         if elsewhere and word not in players:  # 'hard' (a level of Notty's), 'qlearn' at a table of huxxy
             raise ValueError(elsewhere)
+        if is_number(word) and counted is not None:
+            raise ValueError(f"two numbers of seats, {counted} and {word}: give one, after the {noun}")
         if is_number(word):
             raise ValueError(f"the number of seats goes first: {_usage(ui)}")
+        if word in game.variants and variant is not None and word != game.name:
+            raise ValueError(f"two {noun}s, {variant} and {word}: a table plays one")
         if word == game.name or word in game.variants:
             raise ValueError(
                 f"the {'game' if word == game.name else ui.variant_noun} goes first: {_usage(ui)}"

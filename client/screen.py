@@ -438,7 +438,7 @@ class Screen(Terminal):
             game = game_and_variant(view.game, view.variant)  # a variant named as its game: once
             parts += [(game, 2), (f"table {session.table}", 3), (turn, 5)]
             if view.turn_seconds and not view.over:
-                parts.append((f"{view.turn_seconds} s a turn", 1.5))  # kept over the server's address
+                parts.append((f"{view.turn_seconds} s a turn", 2.5))  # kept over the game (the table says it)
             parts.append((f"{session.known_as()}, {seat}", 4))
             if view.over:
                 whose, look = "game over", curses.A_REVERSE | curses.A_BOLD

@@ -140,6 +140,9 @@ class Session:
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
         self._bots_only = 0  # the seats of a table asked for with a bot in each: we are to watch it
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
+        # A hint asked for and not yet answered (by the hint, or an error): another waits for it, so
+        # that 30 'hint' lines pasted at once send one, not a flood the server ends the connection for.
+        self._hint_asked = False
         self.resigned = False  # we resigned the game at our table: a bot plays our seat
         self._autopilot = False  # our seat is on autopilot, as the server's notices to us said
         self._told_known_as: tuple[int, str] | None = None  # the table and name we were told we play as
@@ -184,6 +187,8 @@ class Session:
             return Reply(say=f"already done: {RESIGNED}", refused=True)
         # A seat already given up to a bot (we resigned) needs no warning before 'leave'.
         armed = "leave" if self.resigned and self._armed is None else self._armed
+        if self._hint_asked and [word.lower() for word in line.split()] == ["hint"]:
+            return Reply(say="a hint is on its way: wait for it", refused=True)
         ui, seats = self.game_ui(), self._seats_of
         at_table = self.table is not None
         reply = interpret(line, self.catalog, ui, self.view, armed, self.interactive, seats, at_table)
@@ -207,6 +212,8 @@ class Session:
             self._bots_only = 0
         elif isinstance(message, ListTables):
             self.tables_asked += 1
+        elif isinstance(message, AskHint):
+            self._hint_asked = True
 
     def why_not(self, message: Message, state: ConnectionState) -> str:
         return why_not(message, state, self.table)
@@ -235,6 +242,8 @@ class Session:
 
     def receive(self, message: Message) -> Output:
         """What ``message`` from the server changes, and what to show and ask for because of it."""
+        if isinstance(message, Hint | Error | Welcome):  # a hint's answer, or a new connection's start
+            self._hint_asked = False
         if isinstance(message, Pong):
             return Output()  # the heartbeat's answer: not news, and not the reply a script waits for
         if isinstance(message, Notice) and self._about_me(message):
@@ -596,13 +605,17 @@ def notice_line(notice: Notice) -> str:
     return notice.text if notice.text.startswith(ours) else ours
 
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
 def end_summary(raw: Mapping[str, Any]) -> list[str]:
     """What a finished game's last view adds to its game-over line, which says how the game ended
     (in the game's words, under the table): your place, how many turns and how long it took, and
     the id to replay it by (from a server that says them). The result is said there, not again.
 
-    Your place is a win, a loss or a first place shared; a game with no winner at all (every seat
-    ranked alike) and a spectator's are told only that the game ended."""
+    Your place is a win, a loss or a first place shared, or (where the ranking has more places than a
+    winner and the rest) the place itself; a game with no winner at all (every seat ranked alike) and
+    a spectator's are told only that the game ended."""
     result = raw["result"]
     ranking, seat = result["ranking"], raw["seat"]
     first = tuple(ranking[0]) if ranking else ()
@@ -612,6 +625,11 @@ def end_summary(raw: Mapping[str, Any]) -> list[str]:
         how = "you won"
     elif seat in first:
         how = "you shared first place"
+    elif len(ranking) > 2:  # places beyond a winner and the rest (huxxy ranks every hand by its points)
+        place = next(index for index, tied in enumerate(ranking) if seat in tied)
+        nth = ORDINALS[place] if place < len(ORDINALS) else f"{place + 1}th"
+        seats = sum(len(tied) for tied in ranking)
+        how = f"you shared {nth} place" if len(ranking[place]) > 1 else f"you came {nth} of {seats}"
     else:
         how = "you lost"
     turns = f"{raw['turn']} turn{'s' if raw['turn'] != 1 else ''}"

@@ -472,6 +472,8 @@ class Host:
                             name = seat.name or f"seat-{index}"
                             returned = [(conn, Notice(table.id, index, name, "returned", back))]
                     seat.conn, seat.dropped_at, seat.stand_in = conn, None, seat.resigned
+                    if returned and table.match is not None:  # the others' views named the bot: not now
+                        out += states(table, (), [(to, at) for to, at in table.viewers() if to != conn])
                     self._stirred.add(table.id)
                     session.table, session.seat = table.id, index
                     out.append((conn, Seated(table.id, index, hello.token)))
@@ -621,6 +623,8 @@ class Host:
     def _join(
         self, conn: ConnId, session: Session, table: Table, index: int | None, now: float
     ) -> list[Outgoing]:
+        if table.match is not None and table.over:
+            raise Refusal("game-over", f"the game at table {table.id} is over: watch it, or join another")
         if table.match is not None:
             raise Refusal("game-started", f"table {table.id} is already playing: watch it instead")
         if index is None:
@@ -661,6 +665,8 @@ class Host:
 
     def _start(self, conn: ConnId, session: Session, now: float) -> list[Outgoing]:
         table, _ = self._my_seat(session)
+        if table.match is not None and table.over:  # not "already started": it said nothing of what to do
+            raise Refusal("game-over", "the game is over: 'leave' returns to the lobby")
         if table.match is not None:
             raise Refusal("game-started", "the game has already started")
         if table.creator != conn:

@@ -27,7 +27,7 @@ from client.session import Session
 from client.sgr import columns, plain
 from games.notty import PRESETS, parse_cards
 from games.notty.game import make_hint
-from protocol import Act, Hint, Seated, State
+from protocol import Act, AskHint, Error, Hint, Seated, State
 
 BIN = Path(sys.executable).parent
 #: Line mode on a pty: ``["--plain"]`` once the client has a full-screen mode.
@@ -315,6 +315,33 @@ def test_steal_alone_among_three_asks_whom() -> None:
     session = _notty(["B2"], names=("ann", "bob", "cy"))
     assert _refusal(session, "steal") == "steal from whom? 'steal bob' or 'steal cy'"
     assert session.typed("steal cy").messages == (Act("steal 2"),)
+
+
+def test_steal_a_seat_number_counts_seats_as_the_client_shows_them_from_1() -> None:
+    """'steal 2' robbed the player in seat 3: the number went to the server, whose seats count from 0."""
+    session = _notty(["B2"], names=("ann", "bob", "cy"))
+    assert session.typed("steal 3").messages == (Act("steal 2"),)
+    assert session.typed("steal 2").messages == (Act("steal 1"),)
+    assert _refusal(session, "steal 4") == "there is no seat 4: seats are 1 to 3"
+    assert _refusal(session, "steal 0") == "there is no seat 0: seats are 1 to 3"
+    named = _notty(["B2"], names=("ann", "3", "cy"))  # a name may be digits: the name wins
+    assert named.typed("steal 3").messages == (Act("steal 1"),)
+
+
+def test_a_hint_waits_for_the_one_asked_before_it() -> None:
+    """Thirty 'hint' lines pasted at once sent thirty, past the server's hint rate: it ended the
+    connection. One is sent; the others are refused here until its answer, a hint or an error, comes."""
+    session = _notty(["B2"])
+    asked = session.typed("hint")
+    assert asked.messages == (AskHint(),)
+    session.sending(AskHint())
+    assert _refusal(session, "hint") == "a hint is on its way: wait for it"
+    assert session.typed("draw 1").messages == (Act("draw 1"),)  # only another hint waits
+    session.receive(Hint("draw 1", ("draw 1",)))
+    assert session.typed("hint").messages == (AskHint(),)
+    session.sending(AskHint())
+    session.receive(Error("rate-limit", "too many hints"))  # refused: its answer all the same
+    assert session.typed("hint").messages == (AskHint(),)
 
 
 def test_steal_alone_away_from_a_seat_says_how() -> None:

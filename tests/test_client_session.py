@@ -294,6 +294,14 @@ HOSTED = tuple(describe(GAMES[name]) for name in ("notty", "ochos-locos", "huxxy
         ),
         ("new ochos-locos part1 rule", "a part1 table has 3 seats: the player named and you make 2"),
         ("new huxxy 4 greedy", ""),  # a count typed fits: the table is asked for
+        ("new huxxy 5", "a huxxy table has 2 to 4 seats"),  # the play-test: "a huxxy huxxy table"
+        ("new huxxy-jokers 5", "a huxxy-jokers table has 2 to 4 seats"),
+        ("new 2 2", "two numbers of seats, 2 and 2: give one, after the preset"),  # not "seats go first"
+        ("new classic five-colour", "two presets, classic and five-colour: a table plays one"),
+        (
+            "new 2 classic",  # this one does
+            "the preset goes first: new [GAME] [PRESET] [SEATS] [BOT|human...] [OPTION...] [time SECONDS]",
+        ),
     ],
 )
 def test_a_count_of_seats_that_does_not_fit_names_the_game_as_typed_and_how_it_came_about(
@@ -845,6 +853,11 @@ STALEMATE = "stalemate: a whole round with no card played or drawn"
         # A first place shared, above someone: no draw.
         (0, [[0, 2], [1]], POINTS, "you shared first place after 12 turns"),
         (1, [[0, 2], [1]], POINTS, "you lost after 12 turns"),
+        # More places than a winner and the rest (huxxy): the place, not "you lost" for second of four.
+        (1, [[0], [1], [3], [2]], POINTS, "you came second of 4 after 12 turns"),
+        (2, [[0], [1], [3], [2]], POINTS, "you came fourth of 4 after 12 turns"),
+        (1, [[0], [1, 3], [2]], POINTS, "you shared second place after 12 turns"),
+        (0, [[0], [1, 3], [2]], POINTS, "you won after 12 turns"),
         # Every seat ranked alike, or a spectator: the game ended ('no winner', 'drawn': the line above).
         (0, [[0, 1]], LIMIT, "the game ended after 12 turns"),
         (1, [[0, 1]], QUIET, "the game ended after 12 turns"),
@@ -856,7 +869,7 @@ def test_the_end_summary_says_a_win_a_loss_a_shared_first_place_not_the_result_a
     seat: int | None, ranking: list[list[int]], text: str, says: str
 ) -> None:
     result = {"ranking": ranking, "reason": "any", "text": text}
-    names = ["ann", "bob", "cy"][: max(seat for place in ranking for seat in place) + 1]
+    names = ["ann", "bob", "cy", "dee"][: max(seat for place in ranking for seat in place) + 1]
     assert end_summary(notty_view(result=result, legal=[], seat=seat, names=names)) == [says]
 
 

@@ -246,6 +246,8 @@ def test_a_bot_standing_in_after_the_grace_is_told_and_shown_as_a_bot_until_its_
     back = net.client("bob", token)
     assert told([ann, eve], since) == [[("returned", 1, "bob")]] * 2
     assert ann.send(ListTables())[0].tables[0]["bots"] == ()
+    # and the table they see says so at once, not at the next move (it showed "bob (bot)" until then)
+    assert ann.view["bots"] == () and eve.view["bots"] == ()
     # bob is told too, once his table is shown: he came back to turns a bot played for him
     (own,) = [m for m in back.inbox if isinstance(m, Notice)]
     assert (own.kind, own.seat, own.text) == ("returned", 1, "bob is back: the bot stops")

@@ -31,6 +31,7 @@ from protocol import (
     Resign,
     Seated,
     Sender,
+    Start,
     State,
     Watch,
     message_from_wire,
@@ -82,6 +83,8 @@ def test_at_two_seats_the_game_ends_at_once_and_the_other_wins(game: str) -> Non
     assert over == [GameOver(table.id, 1, "resigned", ((1,), (0,)))]
     (refused,) = bob.send(Resign())
     assert isinstance(refused, Error) and refused.code == "game-over"
+    (refused,) = bob.send(Start())  # not "the game has already started", as a play-test found
+    assert isinstance(refused, Error) and refused.code == "game-over" and "is over" in refused.message
     assert net.run_bots() == 0
 
 

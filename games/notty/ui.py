@@ -455,11 +455,15 @@ def _body(view: TableView) -> Body:
 
 
 def _seat_of(name: str, view: TableView | None) -> int:
-    if is_number(name):
-        return int(name)
+    """The seat of the player ``name``, or of seat ``name`` as the client numbers seats, from 1 (the
+    wire's seats count from 0); a player's name wins over a number (names may be digits)."""
     if view is None:
         raise CommandError("you are not at a table")
     names = [n.lower() for n in view.names]
+    if name.lower() not in names and is_number(name):
+        if not 1 <= int(name) <= len(names):
+            raise CommandError(f"there is no seat {int(name)}: seats are 1 to {len(names)}")
+        return int(name) - 1
     if name.lower() not in names:
         others = [n for seat, n in enumerate(view.names) if seat != view.seat]
         guess = did_you_mean(name, others)
