@@ -135,5 +135,5 @@ def test_every_usage_of_new_shows_the_turn_time() -> None:
     assert len(usages) == 1 + len(CATALOG.games)  # the client's, then each game's
     assert all(line.endswith(" [time SECONDS]") for line in usages), usages
     for game in CATALOG.games:
-        said = interpret(f"new {game} 2 2", CATALOG, None, None).say
+        said = interpret(f"new {game} human 2", CATALOG, None, None).say  # the count after a player
         assert "goes first: new " in said and said.endswith(" [time SECONDS]"), said
