@@ -5,11 +5,15 @@
         [--kills 100] [--kill-tables 6] [--min-delay 0.05] [--max-delay 1.0] [--turn-limit 40]
         [--disk-runs full,one-write,read-only] [--disk-tables 6] [--disk-kib 65536] [--margin-kib 256]
         [--disk-mode auto|tmpfs|rlimit]
-        [--flood-phases lists,hints,bots] [--flood-seconds 10] [--listed-tables 200]
+        [--flood-phases lists,hints,bots,ochos-hints,frames] [--flood-seconds 10] [--listed-tables 200]
+        [--server-path DIR]
 
 One command runs every scenario with the defaults below (a few minutes on 2 cores); the flags pick
 scenarios and sizes. Every server is ``notty-server --host 127.0.0.1 --port 0 --db PATH``, started
 from this venv; its log goes to ``--workdir`` (default: a temporary directory, removed at the end).
+``--server-path DIR`` puts DIR first on the servers' ``PYTHONPATH`` (the bench itself and its flooders
+keep their own): a checkout of another commit, to measure its server with this bench. The floods
+report says where the server's code came from.
 ``--seed`` fixes everything the bench chooses (kill moments, the players' moves, the faults' timing);
 the server deals with its own randomness, so two runs play different games the same way.
 
@@ -59,14 +63,20 @@ engine (``server.record``), views built as the server builds them (``server.tabl
   latency (from the state before its move to the state of its move, minus the table's bot delay of
   0) and a pinger measures ``ping`` round trips, first idle, then while ONE other address
   (Linux routes all of 127/8 to lo, so the per-address limits count it apart from the
-  canary's 127.0.0.1; each flood uses an address of its own, 127.0.0.2 to .4, as a flood's tables
+  canary's 127.0.0.1; each flood uses an address of its own, 127.0.0.2 to .9, as a flood's tables
   outlive it) floods at its full allowance, worked out from the server's default limits
   (its ``--help``): ``lists`` -- ``list_tables`` as fast as the rate limits allow with
   ``--listed-tables`` tables existing (waiting tables held by helper connections from 127.0.1.x);
   ``hints`` -- ``hint`` from seated connections at the hint rate limits; ``bots`` -- as many tables
   of bots alone as the address may have, watched so their bots play, a new game whenever one ends;
   ``ochos-hints`` -- as ``hints``, at Ochos Locos tables, whose hints play deals out in the worker
-  threads (CPU that holds the GIL, where Notty's take microseconds).
+  threads (CPU that holds the GIL, where Notty's take microseconds); ``frames`` -- not paced to
+  the allowance at all: 150 connections (3/4 of the per-address limit) each send, from hello on and
+  as fast as the connection takes them, the ``ping`` costliest to decode that a server takes from a
+  client (a body of at most ``MAX_CLIENT_FRAME`` bytes, its nonce as many empty maps as fit in lists
+  of at most ``MAX_CLIENT_ITEMS``; its decode time in this process is printed), reading and dropping
+  the replies, and connecting again at once when the server closes them. The server refuses the
+  nonce (not a number), but only after decoding it, unless it drops the frame unread (over the rate).
   The flooder is a separate process, so the canary's clock is not its event loop. The server's CPU
   time (``/proc/PID/stat``) and the bench's are reported: the load generator and the server share
   the cores. Targets: bot move p99 <= idle p99 + 100 ms; ping p99 <= 20 ms.
@@ -104,6 +114,8 @@ import trio
 from _machine import describe  # bench/ is on sys.path when this runs as a script
 
 from protocol import (
+    MAX_CLIENT_FRAME,
+    MAX_CLIENT_ITEMS,
     PROTOCOL_VERSION,
     Act,
     AskHint,
@@ -127,6 +139,7 @@ from protocol import (
     Watch,
     Watching,
     Welcome,
+    decode_body,
     encode_frame,
 )
 from server import tables
@@ -137,12 +150,19 @@ from server.store import Store
 HOST = "127.0.0.1"
 #: Each flood comes from one address of its own (a flood's tables outlive it, and would count
 #: against the next flood's per-address limits).
-FLOODERS = {"lists": "127.0.0.2", "hints": "127.0.0.3", "bots": "127.0.0.4", "ochos-hints": "127.0.0.5"}
+#: ochos-hints floods from 127.0.0.5 to .8 (HINT_ADDRESSES).
+FLOODERS = {
+    "lists": "127.0.0.2",
+    "hints": "127.0.0.3",
+    "bots": "127.0.0.4",
+    "ochos-hints": "127.0.0.5",
+    "frames": "127.0.0.9",
+}
 BIN = Path(sys.executable).parent / "notty-server"
 GAME, VARIANT = "notty", "classic"
 SCENARIOS = ("kill", "disk-full", "second-server", "floods")
 DISK_RUNS = ("full", "one-write", "read-only")
-FLOOD_PHASES = ("lists", "hints", "bots", "ochos-hints")
+FLOOD_PHASES = ("lists", "hints", "bots", "ochos-hints", "frames")
 #: The game each hint flood asks at: Notty's hints are cheap; Ochos Locos' play deals out (CPU).
 HINT_GAMES = {"hints": (GAME, VARIANT), "ochos-hints": ("ochos-locos", "part4")}
 #: How many addresses flood at once: Ochos Locos' hints from one address at its allowance keep the
@@ -169,6 +189,11 @@ GENEROUS = {
 }
 #: A flooder paces itself at this share of its allowance, so that it is not refused for jitter.
 PACE = 0.95
+#: The frames flood's connections: this share of the per-address limit (the audit that found costly
+#: frames used 150 of 200), leaving room for those the server is still closing; at least FRAMES_LEAST.
+FRAMES_SHARE, FRAMES_LEAST, FRAMES_MOST = 0.75, 20, 150
+#: Checkouts whose code the servers run before this venv's (--server-path): another commit's server.
+SERVER_PATH: list[str] = []
 TARGET_PING_P99_MS = 20.0
 TARGET_BOT_MARGIN_MS = 100.0
 
@@ -181,14 +206,45 @@ _LIMIT = re.compile(r"(--[a-z][a-z-]*) N ((?:(?!--[a-z]).)*?)\(default ([0-9.]+)
 _WRITE_FAILED = re.compile(r"could not record", re.IGNORECASE)
 
 GONE, OVER, STOPPED, CHECKED = "gone", "over", "stopped", "checked"
+#: How a frame's body names its type ``welcome``, packed (the ``type`` key comes first).
+_WELCOME = msgpack.packb("welcome")
 
 
 # -- the server -------------------------------------------------------------------------------
 
 
+def server_environment() -> dict[str, str]:
+    """The environment a server runs in: this one, with ``--server-path`` first on ``PYTHONPATH``."""
+    environment = dict(os.environ)
+    paths = [*SERVER_PATH, *filter(None, environment.get("PYTHONPATH", "").split(os.pathsep))]
+    if paths:
+        environment["PYTHONPATH"] = os.pathsep.join(paths)
+    return environment
+
+
+def server_code() -> str:
+    """Where a server's code comes from, as ``notty-server`` imports it (its script's directory, not
+    the working directory, is first on its path: ``-P``), with the checkout's commit if it has one."""
+    found = subprocess.run(
+        [sys.executable, "-P", "-c", "import server; print(server.__path__[0])"],
+        env=server_environment(),
+        capture_output=True,
+        text=True,
+    )
+    package = found.stdout.strip() or f"(not found: {_first_line(found.stderr)})"
+    commit = subprocess.run(
+        ["git", "-C", str(Path(package).parent), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return f"{package} (commit {commit})" if commit else package
+
+
 def server_limits() -> dict[str, float]:
     """Every ``--flag N`` of ``notty-server --help`` with its default: the limits this server has."""
-    usage = subprocess.run([str(BIN), "--help"], capture_output=True, text=True, check=True).stdout
+    usage = subprocess.run(
+        [str(BIN), "--help"], capture_output=True, text=True, check=True, env=server_environment()
+    ).stdout
     return {flag: float(value) for flag, _, value in _LIMIT.findall(" ".join(usage.split()))}
 
 
@@ -214,6 +270,7 @@ class Server:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             preexec_fn=preexec,
+            env=server_environment(),
         )
         _CHILDREN.append(self.process)
         self.lines: list[str] = []
@@ -1407,6 +1464,7 @@ async def second_server_scenario(s: Settings, workdir: Path) -> Section:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        env=server_environment(),
     )
     _CHILDREN.append(second)
     with trio.move_on_after(20):
@@ -1473,12 +1531,68 @@ async def _pings(port: int) -> bool:
 # -- floods beside a canary --------------------------------------------------------------------------
 
 
+def costly_ping(limit: int = MAX_CLIENT_FRAME, items: int = MAX_CLIENT_ITEMS) -> dict[str, Any]:
+    """The ``ping`` costliest to decode that a server takes from a client: a body of at most ``limit``
+    bytes whose nonce holds as many empty maps as fit (each a call of the decoder's hook for maps),
+    in lists of at most ``items`` nested three deep. The server refuses the nonce, not a number, but
+    only once it has decoded it."""
+
+    def ping(full: int, partial: int) -> dict[str, Any]:
+        empty: dict[str, Any] = {}  # packed as one byte; decoded as a new map each time
+        inner = [[empty] * items] * full + ([[empty] * partial] if partial else [])
+        return {"type": "ping", "nonce": [inner[at : at + items] for at in range(0, len(inner), items)]}
+
+    def fits(body: dict[str, Any]) -> bool:
+        return len(msgpack.packb(body, use_bin_type=True)) <= limit
+
+    full = limit // (items + 1)  # lists of ``items`` maps: a byte each, and a little for the lists
+    while full and not fits(ping(full, 0)):
+        full -= 1
+    partial = items - 1
+    while partial and not fits(ping(full, partial)):
+        partial -= 1
+    body = ping(full, partial)
+    assert len(body["nonce"]) <= items, "the limit holds more maps than three levels of lists"
+    return body
+
+
+def decode_ms(body: bytes, repeats: int = 15) -> float:
+    """The median time this process takes to decode ``body`` as a server decodes a client's, in ms."""
+    times = []
+    for _ in range(repeats):
+        began = time.perf_counter()
+        decode_body(body, MAX_CLIENT_ITEMS)
+        times.append(time.perf_counter() - began)
+    return sorted(times)[repeats // 2] * 1000
+
+
 def flood_plan(mode: str, limits: dict[str, float], s: Settings) -> dict[str, Any]:
-    """The full allowance of one address, from the server's limits (one it does not have: no limit)."""
+    """The full allowance of one address, from the server's limits (one it does not have: no limit);
+    ``frames`` is not paced to it, only as many connections as the address may have."""
     inf = math.inf
     source = FLOODERS[mode]
     conns = int(limits.get("--max-connections-per-address", 200))
     tables = int(min(limits.get("--max-tables-per-address", 50), limits.get("--max-games-per-hour", inf)))
+    if mode == "frames":
+        count = s.flood_connections or max(
+            min(FRAMES_LEAST, conns), min(FRAMES_MOST, int(conns * FRAMES_SHARE))
+        )
+        ping = costly_ping()
+        body = msgpack.packb(ping, use_bin_type=True)
+        maps = sum(len(inner) for middle in ping["nonce"] for inner in middle)
+        cost = decode_ms(body)
+        print(
+            f"[floods] frames: a ping of {len(body):,} bytes, {maps:,} empty maps, {cost:.1f} ms to decode",
+            file=sys.stderr,
+            flush=True,
+        )
+        return {
+            "source": source,
+            "connections": count,
+            "text": f"{source}: {count} connections send, unpaced, pings of {len(body):,} bytes (at most "
+            f"{MAX_CLIENT_FRAME:,}), nonce {maps:,} empty maps in lists of <= {MAX_CLIENT_ITEMS} "
+            f"({cost:.1f} ms each to decode in the bench); a new connection when one is closed",
+        }
     if mode == "lists":
         rate = limits.get("--rate", 20.0)
         total = min(limits.get("--address-rate", inf), conns * rate)
@@ -1635,6 +1749,7 @@ async def flood_scenario(s: Settings, workdir: Path) -> Section:
             "floods", [], ("phase",), [], [("FAIL", f"notty-server did not start: {server.tail()}")]
         )
     port = server.port or 0
+    code = server_code()
     measure = Canary()
     phases: list[Phase] = []
     async with trio.open_nursery() as nursery:
@@ -1668,7 +1783,7 @@ async def flood_scenario(s: Settings, workdir: Path) -> Section:
             await trio.sleep(1.0)  # the server catches up between phases
         nursery.cancel_scope.cancel()
     await server.stop()
-    return _flood_section(s, phases, measure, limits)
+    return _flood_section(s, phases, measure, limits, code)
 
 
 async def _start_flooder(
@@ -1721,7 +1836,9 @@ def _tail(path: Path) -> str:
     return " | ".join(lines[-3:]) or "(no output)"
 
 
-def _flood_section(s: Settings, phases: list[Phase], measure: Canary, limits: dict[str, float]) -> Section:
+def _flood_section(
+    s: Settings, phases: list[Phase], measure: Canary, limits: dict[str, float], code: str
+) -> Section:
     idle_p99 = percentile(measure.bot.get("idle", []), 0.99)
     headers = (
         "phase",
@@ -1744,6 +1861,8 @@ def _flood_section(s: Settings, phases: list[Phase], measure: Canary, limits: di
         answered = f"{flood.get('answers', 0) / elapsed:,.1f}" if elapsed else "-"
         if phase.name == "bots" and elapsed:  # it asks nothing: it watches its tables' states
             sent, answered = "-", f"{answered} states, {flood.get('games', 0)} games"
+        if phase.name == "frames" and elapsed:  # its hellos are answered too, apart from its pings
+            answered = f"{answered} ({flood.get('welcomed', 0) / elapsed:,.1f} welcome)"
         rows.append(
             (
                 phase.name,
@@ -1763,10 +1882,12 @@ def _flood_section(s: Settings, phases: list[Phase], measure: Canary, limits: di
             verdicts.append(("FAIL", f"{phase.name}: {phase.error}"))
             continue
         ping99 = percentile(ping, 0.99)
+        none = f"none measured in {phase.seconds:.0f} s"  # each took longer, or never ended
         verdicts.append(
             (
                 verdict(ping99 <= TARGET_PING_P99_MS),
-                f"{phase.name}: ping p99 {ping99:.2f} ms (target <= {TARGET_PING_P99_MS:g} ms)",
+                f"{phase.name}: ping p99 {f'{ping99:.2f} ms' if ping else none} (target <= "
+                f"{TARGET_PING_P99_MS:g} ms)",
             )
         )
         if phase.name != "idle":
@@ -1774,8 +1895,8 @@ def _flood_section(s: Settings, phases: list[Phase], measure: Canary, limits: di
             verdicts.append(
                 (
                     verdict(bot99 <= idle_p99 + TARGET_BOT_MARGIN_MS),
-                    f"{phase.name}: bot move p99 {bot99:.1f} ms (target <= idle p99 {idle_p99:.1f} + "
-                    f"{TARGET_BOT_MARGIN_MS:g} ms)",
+                    f"{phase.name}: bot move p99 {f'{bot99:.1f} ms' if bot else none} (target <= idle p99 "
+                    f"{idle_p99:.1f} + {TARGET_BOT_MARGIN_MS:g} ms)",
                 )
             )
         if flood.get("dropped"):
@@ -1798,11 +1919,11 @@ def _flood_section(s: Settings, phases: list[Phase], measure: Canary, limits: di
         if flag in limits
     )
     setup = [
-        f"notty-server with its default limits ({shown}). Canary from 127.0.0.1: one human seat thinking "
-        f"{s.think:g} s on average against an expert (Notty classic, bot_delay_ms 0), a new game when one "
-        f"ends; a pinger sends ping every {s.ping_every:g} s. {s.flood_seconds:g} s per phase; the flooder "
-        "is "
-        "another process. CPU: share of one core over the phase (bench: canary, pinger and flooder).",
+        f"notty-server ({code}) with its default limits ({shown}). Canary from 127.0.0.1: one human seat "
+        f"thinking {s.think:g} s on average against an expert (Notty classic, bot_delay_ms 0), a new game "
+        f"when one ends; a pinger sends ping every {s.ping_every:g} s. {s.flood_seconds:g} s per phase; "
+        "the flooder is another process. CPU: share of one core over the phase (bench: canary, pinger and "
+        "flooder).",
     ]
     notes = _notes(measure.problems, 5)
     return Section("floods", setup, headers, rows, verdicts, notes)
@@ -1873,17 +1994,22 @@ class FloodStats:
     refused: Counter[str] = field(default_factory=Counter)
     dropped: int = 0
     games: int = 0
+    welcomed: int = 0
 
     def reset(self) -> None:
-        self.sent = self.answers = self.dropped = self.games = 0
+        self.sent = self.answers = self.dropped = self.games = self.welcomed = 0
         self.refused.clear()
 
     def answer(self, body: bytes) -> None:
-        """Count one frame from the server: errors are small, so only small frames are decoded."""
-        if len(body) < 600:
+        """Count one frame from the server: errors are small, so only small frames are decoded (and
+        welcome, which lists the games, for a flooder that says hello without waiting for it)."""
+        if len(body) < 600 or _WELCOME in body[:32]:
             message = msgpack.unpackb(body, raw=False)
             if message.get("type") == "error":
                 self.refused[message.get("code", "?")] += 1
+                return
+            if message.get("type") == "welcome":
+                self.welcomed += 1
                 return
             if message.get("type") in ("goodbye", "watching", "left", "seated"):
                 return
@@ -1897,7 +2023,8 @@ async def _answers(wire: Wire, stats: FloodStats, scope: trio.CancelScope) -> No
 
 
 async def _paced(wire: Wire, request: bytes, interval: float, stats: FloodStats) -> None:
-    """Send ``request`` every ``interval`` seconds (from a random phase) while reading every answer."""
+    """Send ``request`` every ``interval`` seconds (from a random phase; 0: as fast as the connection
+    takes it) while reading every answer."""
     async with trio.open_nursery() as nursery:
         nursery.start_soon(_answers, wire, stats, nursery.cancel_scope)
         at = trio.current_time() + random.random() * interval
@@ -2033,11 +2160,41 @@ async def _bots(
     return [lambda index=index: watcher(index) for index in range(plan["tables"])]
 
 
+async def _frames(
+    nursery: trio.Nursery, port: int, plan: dict[str, Any], stats: FloodStats
+) -> list[Callable[[], Awaitable[None]]]:
+    """Connections from the flooder's address that say hello, then send the costliest ping a server
+    decodes as fast as each connection takes it (not waiting for welcome: a hello over the rate is
+    refused, and the pings still come), reading every answer; a new connection when one is closed."""
+    frame = encode_frame(costly_ping())
+
+    async def flooder(index: int) -> None:
+        hello = encode_frame(Hello(PROTOCOL_VERSION, f"frames{index}").to_wire())
+        while True:
+            try:
+                wire = Wire(await connect(port, plan["source"]))
+            except OSError as error:
+                stats.refused[f"connect: {error.strerror or error}"] += 1
+                await trio.sleep(0.1)
+                continue
+            if await wire.send(hello):
+                await _paced(wire, frame, 0.0, stats)
+            await wire.close()
+
+    return [lambda index=index: flooder(index) for index in range(plan["connections"])]
+
+
 async def flood_child(mode: str, port: int, plan: dict[str, Any]) -> dict[str, Any]:
     """Set the flood up, say "ready", flood until told to stop on stdin; the counts of the flood."""
     _raise_file_limit(4096)
     stats = FloodStats()
-    setups: dict[str, Setup] = {"lists": _lists, "hints": _hints, "bots": _bots, "ochos-hints": _hints}
+    setups: dict[str, Setup] = {
+        "lists": _lists,
+        "hints": _hints,
+        "bots": _bots,
+        "ochos-hints": _hints,
+        "frames": _frames,
+    }
     async with trio.open_nursery() as nursery:
         tasks = await setups[mode](nursery, port, plan, stats)
         for task in tasks:
@@ -2057,6 +2214,7 @@ async def flood_child(mode: str, port: int, plan: dict[str, Any]) -> dict[str, A
         "refused": dict(stats.refused),
         "dropped": stats.dropped,
         "games": stats.games,
+        "welcomed": stats.welcomed,
     }
 
 
@@ -2157,6 +2315,7 @@ def main(argv: list[str] | None = None) -> int:
     add("--think", type=float, default=0.1, help="the canary human's mean think time, s (default 0.1)")
     add("--ping-every", type=float, default=0.1, help="seconds between the pinger's pings (default 0.1)")
     add("--flood-connections", type=int, help="flooder connections (default: from the limits)")
+    add("--server-path", type=Path, help="a checkout whose code the servers run (first on their PYTHONPATH)")
     add("--flood-child", choices=FLOOD_PHASES, help=argparse.SUPPRESS)
     add("--port", type=int, help=argparse.SUPPRESS)
     add("--plan", help=argparse.SUPPRESS)
@@ -2166,6 +2325,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(stats), flush=True)
         return 0
     scenarios = _names(args.scenarios, SCENARIOS, "--scenarios", parser)
+    if args.server_path is not None:
+        if not (args.server_path / "server").is_dir():
+            parser.error(f"--server-path: {args.server_path} holds no server package")
+        SERVER_PATH.append(str(args.server_path.resolve()))
     if not 0 <= args.min_delay <= args.max_delay or args.kills < 1 or args.kill_tables < 1:
         parser.error("need 0 <= --min-delay <= --max-delay, --kills and --kill-tables at least 1")
     if args.flood_seconds <= 0 or args.think < 0 or args.ping_every <= 0 or args.disk_tables < 1:
