@@ -190,6 +190,10 @@ class Host:
         self.driver.unattended_per_address = bot_tables_per_address
         self._listed: tuple[int, Tables] | None = None  # the lobby's list, and driver.listing then
         self._infos: dict[int, tuple[Mapping[str, Any], int]] = {}  # each listed table's entry, checked
+        # The table of each seat token's hash: a hello that resumes looks at one table's seats, not
+        # every seat of every table (a thousand tables' worth of compares for each hello). Entries of
+        # seats gone are dropped when met, and all at once when they outnumber the seats.
+        self._token_tables: dict[bytes, int] = {}
 
     @property
     def tables(self) -> dict[int, Table]:
@@ -258,6 +262,9 @@ class Host:
             seat.seen = table.shown if seat.dropped_at is not None else None
         table.turn_started = now
         self.tables[table.id] = table
+        for seat in seats:
+            if seat.token_hash is not None:
+                self._note_token(seat.token_hash, table.id)
         self.driver.listing += 1
         self._stirred.add(table.id)
         log.info("table %d restored at turn %d", table.id, table.match.turn)
@@ -453,44 +460,65 @@ class Host:
         if hello.token is None:
             return out
         digest = _hash(hello.token)
-        for table in self.tables.values():
+        found = self._seat_with(digest)
+        if found is None:
+            ended = self.driver.ended.get(digest)  # a result's text is at most 400 characters: it fits
+            why = f": {GAME_ENDED}{ended}" if ended is not None else " (its game is over, or you left it)"
+            gone = Error("bad-token", f"that seat token is not valid here{why}")
+            return [*out, (conn, gone)]
+        table, index = found
+        seat = table.seats[index]
+        if seat.conn is not None:  # the old connection is still here: it loses the seat
+            seat.seen = self.sessions[seat.conn].heard  # it may be dead: a few moves twice
+            out += self._evict(seat.conn)
+            if table.creator == seat.conn:  # and whatever its seat may do: start, say
+                table.creator = conn
+        returned: list[Outgoing] = []
+        if seat.conn is None and (seat.dropped_at is not None or seat.stand_in):  # seen back
+            # The bot stops only if it played for their absence: not for a resignation
+            # or an autopilot, which outlast it, nor once the game is over.
+            stops = seat.stand_in and not (seat.resigned or seat.autopilot or table.over)
+            back = f"{seat.name} is back" + (": the bot stops" if stops else "")
+            out += table.notice(index, "returned", back)
+            if stops:  # the player too: a bot played their turns while they were away
+                name = seat.name or f"seat-{index}"
+                returned = [(conn, Notice(table.id, index, name, "returned", back))]
+        seat.conn, seat.dropped_at, seat.stand_in = conn, None, seat.resigned
+        if returned and table.match is not None:  # the others' views named the bot: not now
+            out += states(table, (), [(to, at) for to, at in table.viewers() if to != conn])
+        self._stirred.add(table.id)
+        session.table, session.seat = table.id, index
+        out.append((conn, Seated(table.id, index, hello.token)))
+        if table.match is not None:
+            out += _back(table, index, conn)
+        out += returned
+        if seat.timed_out and table.running:  # perhaps told nobody: they were away
+            late = "your time for this turn ran out: the server plays the rest of it"
+            out.append((conn, Error("turn-time", late)))
+        if seat.autopilot and table.running:  # it outlasted the drop: say so again
+            told = table.notice(index, *_autopilot_news(seat.name or f"seat-{index}", True))
+            out += [(to, notice) for to, notice in told if to == conn]
+        return out
+
+    def _seat_with(self, digest: bytes) -> tuple[Table, int] | None:
+        """The table and seat whose token hashes to ``digest``, if a seat still holds it."""
+        table = self.tables.get(self._token_tables.get(digest, -1))
+        if table is not None:
             for index, seat in enumerate(table.seats):
                 if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
-                    if seat.conn is not None:  # the old connection is still here: it loses the seat
-                        seat.seen = self.sessions[seat.conn].heard  # it may be dead: a few moves twice
-                        out += self._evict(seat.conn)
-                        if table.creator == seat.conn:  # and whatever its seat may do: start, say
-                            table.creator = conn
-                    returned: list[Outgoing] = []
-                    if seat.conn is None and (seat.dropped_at is not None or seat.stand_in):  # seen back
-                        # The bot stops only if it played for their absence: not for a resignation
-                        # or an autopilot, which outlast it, nor once the game is over.
-                        stops = seat.stand_in and not (seat.resigned or seat.autopilot or table.over)
-                        back = f"{seat.name} is back" + (": the bot stops" if stops else "")
-                        out += table.notice(index, "returned", back)
-                        if stops:  # the player too: a bot played their turns while they were away
-                            name = seat.name or f"seat-{index}"
-                            returned = [(conn, Notice(table.id, index, name, "returned", back))]
-                    seat.conn, seat.dropped_at, seat.stand_in = conn, None, seat.resigned
-                    if returned and table.match is not None:  # the others' views named the bot: not now
-                        out += states(table, (), [(to, at) for to, at in table.viewers() if to != conn])
-                    self._stirred.add(table.id)
-                    session.table, session.seat = table.id, index
-                    out.append((conn, Seated(table.id, index, hello.token)))
-                    if table.match is not None:
-                        out += _back(table, index, conn)
-                    out += returned
-                    if seat.timed_out and table.running:  # perhaps told nobody: they were away
-                        late = "your time for this turn ran out: the server plays the rest of it"
-                        out.append((conn, Error("turn-time", late)))
-                    if seat.autopilot and table.running:  # it outlasted the drop: say so again
-                        told = table.notice(index, *_autopilot_news(seat.name or f"seat-{index}", True))
-                        out += [(to, notice) for to, notice in told if to == conn]
-                    return out
-        ended = self.driver.ended.get(digest)  # a result's text is at most 400 characters: it fits
-        why = f": {GAME_ENDED}{ended}" if ended is not None else " (its game is over, or you left it)"
-        gone = Error("bad-token", f"that seat token is not valid here{why}")
-        return [*out, (conn, gone)]
+                    return table, index
+        self._token_tables.pop(digest, None)  # its seat or table is gone
+        return None
+
+    def _note_token(self, digest: bytes, table: int) -> None:
+        self._token_tables[digest] = table
+        if len(self._token_tables) > 2 * sum(len(each.seats) for each in self.tables.values()) + 64:
+            self._token_tables = {  # most are of seats gone: keep only those still held
+                seat.token_hash: each.id
+                for each in self.tables.values()
+                for seat in each.seats
+                if seat.token_hash is not None
+            }
 
     def _evict(self, conn: ConnId) -> list[Outgoing]:
         session = self.sessions.get(conn)
@@ -638,6 +666,7 @@ class Host:
         token = self._new_token()
         name = _unique_name(table, session.name or "player")
         table.seats[index] = Seat(name=name, token_hash=_hash(token), conn=conn)
+        self._note_token(_hash(token), table.id)
         if table.creator is None:  # everyone seated had gone (a spectator kept the table): start is theirs
             table.creator = conn
         session.table, session.seat = table.id, index

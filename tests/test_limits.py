@@ -935,6 +935,55 @@ def test_seat_tokens_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPat
     assert (hashlib.sha256(seated.token.encode()).digest(),) * 2 in compared
 
 
+def test_a_hello_that_resumes_compares_its_token_with_one_tables_seats_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """It compared with every seat of every table: a thousand tables' worth of work for each hello."""
+    compared: list[bytes] = []
+    real = hmac.compare_digest
+
+    def spy(a: bytes, b: bytes) -> bool:
+        compared.append(a)
+        return real(a, b)
+
+    host = _host(Limits(max_tables=100, tables_per_address=100))
+    tokens = []
+    for conn in range(1, 41):  # 40 tables of 3 seats, two of them people: 80 tokens held
+        host.connect(conn)
+        host.handle(conn, Hello(PROTOCOL_VERSION, f"p{conn}"), 0.0)
+        if conn % 2:
+            (_, seated), *_ = host.handle(conn, notty_table("classic", 3, ("greedy",)), 0.0)
+        else:
+            (_, seated), *_ = host.handle(conn, Join(host_table := max(host.tables)), 0.0)
+            assert seated.table == host_table
+        assert isinstance(seated, Seated)
+        tokens.append(seated.token)
+    monkeypatch.setattr(hmac, "compare_digest", spy)
+    host.disconnect(7, 1.0)
+    host.connect(100)
+    replies = [message for _, message in host.handle(100, Hello(PROTOCOL_VERSION, "p7", tokens[6]), 2.0)]
+    assert any(isinstance(message, Seated) for message in replies)
+    assert 1 <= len(compared) <= 3  # the seats of its own table, at most
+    compared.clear()
+    host.connect(101)
+    forged = "f" * 43
+    replies = [message for _, message in host.handle(101, Hello(PROTOCOL_VERSION, "eve", forged), 2.0)]
+    assert any(isinstance(message, Error) and message.code == "bad-token" for message in replies)
+    assert compared == []  # no table has it: nothing to compare
+
+
+def test_the_tokens_of_seats_gone_are_forgotten() -> None:
+    host = _host(Limits(max_tables=100, tables_per_address=100))
+    host.connect(1)
+    host.handle(1, Hello(PROTOCOL_VERSION, "ann"), 0.0)
+    for _ in range(200):  # a table made and left, again and again: each a seat and its token gone
+        (_, seated), *_ = host.handle(1, notty_table("classic", 2, ("greedy",)), 0.0)
+        assert isinstance(seated, Seated)
+        host.handle(1, Leave(), 0.0)
+    held = sum(seat.token_hash is not None for table in host.tables.values() for seat in table.seats)
+    assert len(host._token_tables) <= 2 * held + 64 + 1
+
+
 # -- what one address may have recorded ---------------------------------------------------------
 
 
