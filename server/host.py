@@ -939,13 +939,18 @@ def _numbered(name: str, number: int) -> str:
     return f"{name[: MAX_NAME - len(suffix)]}{suffix}"
 
 
+#: Words no seat is called by: the clients say "you" for a reader's own seat, so a player of that name
+#: would read to everyone else as themselves ("you draws 2 cards").
+_NOT_A_NAME = frozenset({"you"})
+
+
 def _unique_name(table: Table, wanted: str) -> str:
     """``wanted``, or it with a number, so that no two seats' names differ only in case.
 
     Players name each other (Notty's ``steal ann``), and the engine needs
     distinct names; ``Ann`` beside ``ann`` would make one of them unreachable.
     """
-    taken = {seat.name.casefold() for seat in table.seats if seat.name}
+    taken = {seat.name.casefold() for seat in table.seats if seat.name} | _NOT_A_NAME
     numbered = (_numbered(wanted, n) for n in itertools.count(2))
     return next(
         name for name in itertools.chain([wanted[:MAX_NAME]], numbered) if name.casefold() not in taken

@@ -276,6 +276,7 @@ def test_a_player_named_like_a_filling_bot_can_still_start_early() -> None:
         ("ann", "ann", "ann-2"),
         ("Ann", "ann", "ann-2"),  # names that differ only in case could not be told apart in `steal ann`
         ("x" * 24, "x" * 24, "x" * 22 + "-2"),  # a numbered name still fits the protocol's limit
+        ("ann", "You", "You-2"),  # every client says "you" for its reader's seat: "you draws" misled
     ],
 )
 def test_a_second_player_of_the_same_name_gets_a_name_of_their_own(
