@@ -22,18 +22,22 @@ $(BIN)/python:
 # The runtime dependencies only: no test or bench extra.
 NATIVE := setup.py solver/notty/_native.c
 
+# setuptools warns, in a box of asterisks, on every editable install that folders named like the
+# package may take precedence: true of every project installed so, and alarming on a first run.
+QUIET := PYTHONWARNINGS="ignore:Editable installation"
+
 $(RUNTIME): pyproject.toml $(NATIVE) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(QUIET) $(BIN)/python -m pip install --quiet -e .
 	rm -f $(VENV)/.installed-runtime-*
 	touch $@
 
 $(TESTING): pyproject.toml $(NATIVE) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(QUIET) $(BIN)/python -m pip install --quiet -e '.[test]'
 	rm -f $(VENV)/.installed-test-* $(VENV)/.installed-runtime-*
 	touch $@ $(RUNTIME)
 
 $(BENCHING): pyproject.toml $(NATIVE) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(QUIET) $(BIN)/python -m pip install --quiet -e '.[bench]'
 	rm -f $(VENV)/.installed-bench-* $(VENV)/.installed-runtime-*
 	touch $@ $(RUNTIME)
 

@@ -56,7 +56,8 @@ commands:
                       or 'resign yes')
   leave               leave the table (in a game under way, asks you to
                       confirm: a bot takes your seat for the rest of the game)
-  help                this text
+  help [all]          this text (at a table, with its game's commands; 'all':
+                      every game's)
   rules [GAME]        the rules of your game (or of GAME)
   quit                leave the server"""
 
@@ -147,7 +148,9 @@ def _interpret(
         return Reply(say=why, refused=True)  # as a game command is: the server's would read otherwise
     match verb:
         case "help" | "?":
-            return Reply(say=help_text(catalog))
+            if args and [word.lower() for word in args] != ["all"]:
+                return Reply(say="usage: help, or 'help all' for every game's commands", refused=True)
+            return Reply(say=help_text(catalog, view.game if view is not None else None, every=bool(args)))
         case "rules":
             return Reply(say=rules_text(args, catalog, game, view))
         case "quit" | "exit":
@@ -278,12 +281,18 @@ def rules_text(
     return catalog.ui(name).rules(view.variant if view is not None and same else None)
 
 
-def help_text(catalog: Catalog | None) -> str:
-    """The client's commands, then each hosted game's."""
+def help_text(catalog: Catalog | None, at: str | None = None, every: bool = False) -> str:
+    """The client's commands, then each hosted game's; at a table of the game ``at`` (unless
+    ``every`` game's are asked for), that game's alone, last, where the screen ends: a first-time
+    player's own commands were two pages up, under two other games'."""
     if catalog is None:
         return HELP
-    games = [f"{game.title} ({game.name}):\n{catalog.ui(game.name).help}" for game in catalog.games.values()]
-    return "\n".join([HELP, *games])
+    shown = [game for game in catalog.games.values() if every or at is None or game.name == at] or list(
+        catalog.games.values()
+    )
+    games = [f"{game.title} ({game.name}):\n{catalog.ui(game.name).help}" for game in shown]
+    others = len(shown) < len(catalog.games)
+    return "\n".join([HELP, *games] + (["(the other games' commands: 'help all')"] if others else []))
 
 
 def _number(text: str, what: str) -> int:

@@ -626,10 +626,11 @@ def end_summary(raw: Mapping[str, Any]) -> list[str]:
     elif seat in first:
         how = "you shared first place"
     elif len(ranking) > 2:  # places beyond a winner and the rest (huxxy ranks every hand by its points)
-        place = next(index for index, tied in enumerate(ranking) if seat in tied)
-        nth = ORDINALS[place] if place < len(ORDINALS) else f"{place + 1}th"
+        at = next(index for index, tied in enumerate(ranking) if seat in tied)
+        above = sum(len(tied) for tied in ranking[:at])  # places as people count them: 1, 2, 2, 4
+        nth = ORDINALS[above] if above < len(ORDINALS) else f"{above + 1}th"
         seats = sum(len(tied) for tied in ranking)
-        how = f"you shared {nth} place" if len(ranking[place]) > 1 else f"you came {nth} of {seats}"
+        how = f"you shared {nth} place" if len(ranking[at]) > 1 else f"you came {nth} of {seats}"
     else:
         how = "you lost"
     turns = f"{raw['turn']} turn{'s' if raw['turn'] != 1 else ''}"

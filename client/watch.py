@@ -21,9 +21,13 @@ from games.notty.wire import event_to_wire
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="notty-watch", description="Watch bots play a game of Notty.")
     parser.add_argument(
-        "--players", default="greedy,random,greedy", help=f"2 or 3 bots from: {', '.join(BOTS)}"
+        "--players",
+        default="greedy,random,greedy",
+        help=f"2 or 3 bots from: {', '.join(BOTS)} (default greedy,random,greedy)",
     )
-    parser.add_argument("--preset", default="classic", help=f"ruleset: {', '.join(PRESETS)}")
+    parser.add_argument(
+        "--preset", default="classic", help=f"ruleset: {', '.join(PRESETS)} (default classic)"
+    )
     parser.add_argument(
         "--seed", type=int, default=None, help="replay a particular game (default: a fresh one)"
     )

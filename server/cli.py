@@ -18,6 +18,7 @@ from typing import TypeVar
 
 import trio
 
+from games._ui import did_you_mean
 from protocol import DEFAULT_PORT
 
 from . import heap
@@ -123,14 +124,19 @@ def _record_parser() -> argparse.ArgumentParser:
 def _is_record_command(argv: Sequence[str]) -> bool:
     """Whether ``argv`` runs ``games`` or ``replay``: the command first, or after ``--db PATH``
     (the only option the two share with serving)."""
+    return _command_word(argv) in RECORD_COMMANDS
+
+
+def _command_word(argv: Sequence[str]) -> str | None:
+    """The word where a command goes (first, or after ``--db PATH``), if one is there."""
     words = iter(argv)
     for word in words:
         flag, equals, _ = word.partition("=")
         if len(flag) < 3 or not "--db".startswith(flag):  # argparse takes --d for --db too
-            return word in RECORD_COMMANDS
+            return None if word.startswith("-") else word
         if not equals:
             next(words, None)
-    return False
+    return None
 
 
 def _game_id(text: str) -> int:
@@ -276,6 +282,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if _is_record_command(argv):
         return _quietly_piped(_show_record, _record_parser().parse_args(argv))
+    word = _command_word(argv)
+    if word is not None:  # serving takes no word: a mistyped command, not twenty lines of usage
+        guess = did_you_mean(word, RECORD_COMMANDS)
+        commands = " and ".join(RECORD_COMMANDS)
+        said = guess or f"the commands are {commands}; 'notty-server --help' says how to serve"
+        print(f"notty-server: error: unknown command {word!r}; {said}", file=sys.stderr)
+        return 2
     args = _parser().parse_args(argv)
     if not 0 <= args.port <= 65535:
         _parser().error("--port must be 0 to 65535")

@@ -117,7 +117,8 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
     when = "after the last recorded move" if saved.over is None else "at the end"
     out.write(f"      in hand {when}: {held}\n")
     if saved.over is None:
-        out.write("(unfinished: it goes on when the server runs again)\n")
+        # The record cannot say whether its server runs now: both cases, not "when it runs again".
+        out.write("(unfinished: under way while its server runs, and resumed when it runs again)\n")
     elif saved.over.reason == ABANDONED:
         out.write("(abandoned: nobody was left at the table)\n")
     elif saved.over.reason == RESIGNED:

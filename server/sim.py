@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from games import DEFAULT_GAME, GAMES, Settings
+from games._ui import game_and_variant
 from games.autoplay import default_players, lineup, play_match, seeded_match
 
 from .stats import wilson_interval
@@ -80,7 +81,11 @@ def _play_chunk(args: tuple[SimConfig, range]) -> list[Outcome]:
 def run(config: SimConfig, jobs: int, progress: bool = False) -> Iterator[Outcome]:
     """Play every game (in ``jobs`` processes), yielding outcomes as they finish."""
     chunk = max(1, min(25, config.games // (jobs * 8) or 1))
-    chunks = [(config, range(i, min(i + chunk, config.games))) for i in range(0, config.games, chunk)]
+    # A game each first, so the bar moves within a game's time (huxxy's take a second each: 25 to a
+    # chunk left the screen blank for half a minute), then chunks, which cost less to hand out.
+    first = min(jobs, config.games)
+    chunks = [(config, range(i, i + 1)) for i in range(first)]
+    chunks += [(config, range(i, min(i + chunk, config.games))) for i in range(first, config.games, chunk)]
     bar = _ProgressBar(config.games) if progress else None
     if jobs <= 1:
         results: Iterator[list[Outcome]] = map(_play_chunk, chunks)
@@ -111,6 +116,7 @@ class _ProgressBar:
 
     def __init__(self, total: int) -> None:
         self.total, self.done, self.start, self.drawn = total, 0, time.monotonic(), 0.0
+        self.advance(0)  # at once: an empty bar says the games are under way
 
     def advance(self, n: int) -> None:
         self.done += n
@@ -171,9 +177,10 @@ def summarise(config: SimConfig, outcomes: Sequence[Outcome], seconds: float, jo
 
 
 def _label(summary: dict[str, Any]) -> str:
-    """The default game by its variant alone, as the report always named it; others by both."""
+    """The default game by its variant alone, as the report always named it; others by both, once
+    where the variant is named after its game (``huxxy``, not ``huxxy huxxy``)."""
     game, variant = summary["game"], summary["variant"]
-    return variant if game == DEFAULT_GAME else f"{game} {variant}"
+    return variant if game == DEFAULT_GAME else game_and_variant(game, variant)
 
 
 def _labels(players: Sequence[str]) -> list[str]:

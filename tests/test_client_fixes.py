@@ -355,6 +355,9 @@ def test_rules_at_a_table_are_its_games_and_variants() -> None:
     text = _refusal(_notty(["B2"], variant="five-colour"), "rules")
     assert text.startswith("Notty (five-colour):") and "a set: 4+ cards" in text and "classic" not in text
     assert "if your last card is stolen, you win" in text and "outs" in text
+    assert "(no wrap: 8 9 1 is no run)" in text  # five-colour's numbers stop at 9: '9 10 1' was no example
+    classic = _refusal(_notty(["B2"], variant="classic"), "rules")
+    assert "(no wrap: 9 10 1 is no run)" in classic
 
 
 def test_rules_in_the_lobby_list_the_games_and_rules_game_shows_one() -> None:

@@ -137,6 +137,20 @@ def test_help_lists_the_clients_commands_then_each_games() -> None:
     assert "speed: slow, quick (default slow)" in help_text[parlour:]
 
 
+def test_help_at_a_table_lists_its_games_commands_alone_and_help_all_every_games() -> None:
+    """A first-time player's commands were two pages up, under two other games' (a play-test)."""
+    session = welcomed(NOTTY, PARLOUR)
+    session.receive(Seated(3, 0, "t" * 32))
+    session.receive(State(3, notty_view(), ()))
+    here = session.typed("help").say
+    assert "Notty (notty):" in here and "Parlour (parlour):" not in here
+    assert here.endswith("(the other games' commands: 'help all')")
+    every = session.typed("help all").say
+    assert "Notty (notty):" in every and "Parlour (parlour):" in every and "help all')" not in every
+    refused = session.typed("help me")
+    assert refused.refused and refused.say == "usage: help, or 'help all' for every game's commands"
+
+
 def test_a_game_with_a_ui_gets_its_own_and_any_other_none() -> None:
     ui = ui_for("notty")
     assert ui is not None and ui.is_action("discard") and not ui.is_action("tables")
@@ -858,6 +872,8 @@ STALEMATE = "stalemate: a whole round with no card played or drawn"
         (2, [[0], [1], [3], [2]], POINTS, "you came fourth of 4 after 12 turns"),
         (1, [[0], [1, 3], [2]], POINTS, "you shared second place after 12 turns"),
         (0, [[0], [1, 3], [2]], POINTS, "you won after 12 turns"),
+        (2, [[0], [1, 3], [2]], POINTS, "you came fourth of 4 after 12 turns"),  # 1, 2, 2, 4: not third
+        (3, [[0, 1], [3], [2]], POINTS, "you came third of 4 after 12 turns"),
         # Every seat ranked alike, or a spectator: the game ended ('no winner', 'drawn': the line above).
         (0, [[0, 1]], LIMIT, "the game ended after 12 turns"),
         (1, [[0, 1]], QUIET, "the game ended after 12 turns"),

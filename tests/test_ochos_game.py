@@ -291,6 +291,10 @@ def test_taking_two_when_one_card_is_left_says_the_last_card() -> None:
     two = match.event(Took(0, (Card.parse("B6"), Card.parse("R1")), True), 0)["text"]
     one = match.event(Took(0, (Card.parse("B6"),), True), 0)["text"]
     assert (two, one) == ("you take two: B6 R1", "you take the last card: B6")  # not "take two: B6"
+    # Nothing left to take: the 2 is still answered, and said so (not "nothing to draw", a play-test)
+    assert match.event(Took(0, (), True), 0)["text"] == "you have nothing to take for the 2 and pass"
+    assert match.event(Took(0, (), True), 1)["text"].endswith(" has nothing to take for the 2 and passes")
+    assert match.event(Took(0, (), False), 1)["text"].endswith(" has nothing to draw and passes")
 
 
 async def test_the_real_client_plays_ochos_locos_through_its_own_ui(monkeypatch: Any) -> None:

@@ -182,3 +182,14 @@ def test_the_default_database_lives_in_xdg_data_home_and_a_relative_one_is_ignor
     monkeypatch.setenv("XDG_DATA_HOME", "relative/dir")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert default_path() == tmp_path / "home" / ".local" / "share" / "notty" / "notty.db"
+
+
+def test_a_mistyped_command_is_named_with_a_guess_not_twenty_lines_of_usage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["gmaes"]) == 2
+    assert capsys.readouterr().err == "notty-server: error: unknown command 'gmaes'; did you mean 'games'?\n"
+    assert main(["--db", str(tmp_path / "n.db"), "zzz"]) == 2
+    said = capsys.readouterr().err
+    assert "unknown command 'zzz'; the commands are games and replay" in said and said.count("\n") == 1
+    assert not (tmp_path / "n.db").exists()  # nothing was served, nor made

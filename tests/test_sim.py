@@ -222,3 +222,20 @@ def test_a_missing_players_name_is_shown_with_an_example_of_the_games_own(
     with pytest.raises(SystemExit):
         sim.main(["--game", "ochos-locos", "--players", "rule,,random", "--jobs", "1"])
     assert "e.g. rule,random" in capsys.readouterr().err
+
+
+def test_a_variant_named_after_its_game_is_named_once_in_the_report() -> None:
+    """A play-test read '10 games of huxxy huxxy: greedy vs random'."""
+    assert sim._label({"game": "huxxy", "variant": "huxxy"}) == "huxxy"
+    assert sim._label({"game": "huxxy", "variant": "huxxy-jokers"}) == "huxxy-jokers"
+    assert sim._label({"game": "ochos-locos", "variant": "part3"}) == "ochos-locos part3"
+    assert sim._label({"game": "notty", "variant": "classic"}) == "classic"
+
+
+def test_the_progress_bar_shows_at_once_and_every_game_is_played_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A play-test waited 27 s on a blank screen: the bar showed only once 25 huxxy games had ended."""
+    sim._ProgressBar(3000)
+    assert "0/3000 games" in capsys.readouterr().err
+    assert sorted(outcome.index for outcome in sim.run(_config(games=7), jobs=1)) == list(range(7))

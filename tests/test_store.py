@@ -517,6 +517,20 @@ def test_a_replay_says_where_a_person_left_and_which_bot_played_on(
     assert lines[at - 1].lstrip().startswith("3. turn") and lines[at + 1].lstrip().startswith("4. turn")
 
 
+def test_a_replay_of_an_unfinished_game_does_not_say_its_server_is_stopped(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A play-test read "it goes on when the server runs again" of a game its running server was playing."""
+    host = new_host(store)
+    table = seat_two(host, store)
+    play(host, store, table, random.Random(5), 3)
+    saved = store.game(table)
+    assert saved is not None and saved.over is None
+    print_game(saved, sys.stdout)
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == "(unfinished: under way while its server runs, and resumed when it runs again)"
+
+
 def test_replay_explains_what_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["replay", "3", "--db", str(tmp_path / "none.db")]) == 1
     assert "no database" in capsys.readouterr().err

@@ -35,7 +35,7 @@ from games._ui import (
 from ._cards import Card, CardError
 from ._endings import end_text, whole_rounds
 from ._groups import InvalidGroup, classify_group, has_group
-from ._rules import PRESETS
+from ._rules import PRESETS, Rules
 
 HELP = """\
   new [PRESET] [SEATS] [BOT|human...] [LEVEL] [limit N] [quiet N] [time SECONDS]
@@ -282,7 +282,7 @@ def rules_text(variant: str | None) -> str:
         "  all hands are face up. On your turn, in any order, then 'end':",
         f"    draw 1 to {presets[0].max_draw} cards (once; not past the hand limit)",
         "    steal a random card from another player (once; not at the hand limit)",
-        "    discard runs and sets, as many as you like (no wrap: 9 10 1 is no run)",
+        f"    discard runs and sets, as many as you like ({_no_wrap(presets)})",
     ]
     if dd:
         lines.append("    draw-and-discard (once, five-colour): draw, put one back ('dd', 'putback')")
@@ -297,6 +297,16 @@ def rules_text(variant: str | None) -> str:
         "  the notty project has the whole rules: docs/RULES.md",
     ]
     return "\n".join(lines)
+
+
+def _no_wrap(presets: Sequence[Rules]) -> str:
+    """Runs do not wrap, in the cards of the preset meant: '9 10 1 is no run', or '8 9 1' where the
+    numbers stop at 9 (five-colour); in words when the rules of several are read together."""
+    tops = {rules.numbers for rules in presets}
+    if len(tops) > 1:
+        return "no wrap after the top number"
+    (top,) = tops
+    return f"no wrap: {top - 1} {top} 1 is no run"
 
 
 def end_line(view: TableView, body: Body) -> str:

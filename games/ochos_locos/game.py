@@ -530,9 +530,10 @@ class OchosMatch:
                 return {"kind": "played", "text": text, "data": data}
             case Took(who, cards, penalty):
                 kind = "took-two" if penalty else "drew"
-                if not cards:
-                    passes = "you have nothing to draw and pass" if who == seat else None
-                    text = passes or f"{names[who]} has nothing to draw and passes"
+                if not cards:  # taking two from nothing still answers the 2: say which it was
+                    what = "nothing to take for the 2" if penalty else "nothing to draw"
+                    passes = f"you have {what} and pass" if who == seat else None
+                    text = passes or f"{names[who]} has {what} and passes"
                     return {"kind": kind, "text": text, "data": {"seat": who, "count": 0}}
                 if who == seat:
                     shown = " ".join(_cards(cards))
