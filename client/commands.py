@@ -111,6 +111,7 @@ def interpret(
     ask: bool = True,
     seats: Mapping[int, int] | None = None,
     at_table: bool = False,
+    playing: str | None = None,
 ) -> Reply:
     """The meaning of one typed line, given the server's games (``None`` before its welcome), the
     UI of the game at our table (``None`` if none is known), its latest view (if any), and the
@@ -127,7 +128,8 @@ def interpret(
         )
     verb, args = words[0].lower(), words[1:]
     try:
-        return _interpret(verb, args, catalog, game, view, armed if ask else verb, seats or {}, at_table)
+        at = playing or (view.game if view is not None else None)  # before the start, no view says it
+        return _interpret(verb, args, catalog, game, view, armed if ask else verb, seats or {}, at_table, at)
     except ValueError as error:  # the UIs', the protocol's and our own refusals: nothing is sent
         return Reply(say=str(error), refused=True)
 
@@ -141,6 +143,7 @@ def _interpret(
     armed: str | None = None,
     seats: Mapping[int, int] | None = None,
     at_table: bool = False,
+    playing: str | None = None,
 ) -> Reply:
     if verb in _ALONE:
         nothing_after(verb, args)
@@ -150,7 +153,7 @@ def _interpret(
         case "help" | "?":
             if args and [word.lower() for word in args] != ["all"]:
                 return Reply(say="usage: help, or 'help all' for every game's commands", refused=True)
-            return Reply(say=help_text(catalog, view.game if view is not None else None, every=bool(args)))
+            return Reply(say=help_text(catalog, playing, every=bool(args)))
         case "rules":
             return Reply(say=rules_text(args, catalog, game, view))
         case "quit" | "exit":

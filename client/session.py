@@ -191,7 +191,9 @@ class Session:
             return Reply(say="a hint is on its way: wait for it", refused=True)
         ui, seats = self.game_ui(), self._seats_of
         at_table = self.table is not None
-        reply = interpret(line, self.catalog, ui, self.view, armed, self.interactive, seats, at_table)
+        reply = interpret(
+            line, self.catalog, ui, self.view, armed, self.interactive, seats, at_table, self.game
+        )
         self._armed = reply.arm  # a confirmation holds for the next command only
         if reply.show_table:
             return self._table_again()
@@ -242,7 +244,8 @@ class Session:
 
     def receive(self, message: Message) -> Output:
         """What ``message`` from the server changes, and what to show and ask for because of it."""
-        if isinstance(message, Hint | Error | Welcome):  # a hint's answer, or a new connection's start
+        # A hint's answer; or a new connection, or another table: a hint asked at the old one goes unanswered.
+        if isinstance(message, Hint | Error | Welcome | Seated | Watching | Left):
             self._hint_asked = False
         if isinstance(message, Pong):
             return Output()  # the heartbeat's answer: not news, and not the reply a script waits for
@@ -581,6 +584,7 @@ class Session:
         self.stopped = False
         self.resigned = False
         self._seat = self._seat_name = None
+        self._hint_asked = False  # the server answers no hint asked at a table we left
 
 
 #: What each kind of notice says, by the name of the player it is about (and its seconds).
@@ -625,8 +629,8 @@ def end_summary(raw: Mapping[str, Any]) -> list[str]:
         how = "you won"
     elif seat in first:
         how = "you shared first place"
-    elif len(ranking) > 2:  # places beyond a winner and the rest (huxxy ranks every hand by its points)
-        at = next(index for index, tied in enumerate(ranking) if seat in tied)
+    elif len(ranking) > 2 and any(seat in tied for tied in ranking):  # more places than a winner and
+        at = next(index for index, tied in enumerate(ranking) if seat in tied)  # the rest (huxxy's points)
         above = sum(len(tied) for tied in ranking[:at])  # places as people count them: 1, 2, 2, 4
         nth = ORDINALS[above] if above < len(ORDINALS) else f"{above + 1}th"
         seats = sum(len(tied) for tied in ranking)

@@ -26,6 +26,7 @@ from protocol import (
     GAME_ENDED,
     MAX_FRAME,
     MAX_NAME,
+    MAX_SEATS,
     MAX_SPECTATORS,
     PROTOCOL_VERSION,
     TABLE_INFO,
@@ -512,7 +513,9 @@ class Host:
 
     def _note_token(self, digest: bytes, table: int) -> None:
         self._token_tables[digest] = table
-        if len(self._token_tables) > 2 * sum(len(each.seats) for each in self.tables.values()) + 64:
+        # Against the most seats the tables could hold, not a count of them: no walk of every table
+        # on each join; a walk only to rebuild, once the entries outnumber twice that.
+        if len(self._token_tables) > 2 * MAX_SEATS * len(self.tables) + 64:
             self._token_tables = {  # most are of seats gone: keep only those still held
                 seat.token_hash: each.id
                 for each in self.tables.values()

@@ -27,7 +27,7 @@ from client.session import Session
 from client.sgr import columns, plain
 from games.notty import PRESETS, parse_cards
 from games.notty.game import make_hint
-from protocol import Act, AskHint, Error, Hint, Seated, State
+from protocol import Act, AskHint, Error, Hint, Leave, Left, Seated, State
 
 BIN = Path(sys.executable).parent
 #: Line mode on a pty: ``["--plain"]`` once the client has a full-screen mode.
@@ -341,6 +341,11 @@ def test_a_hint_waits_for_the_one_asked_before_it() -> None:
     assert session.typed("hint").messages == (AskHint(),)
     session.sending(AskHint())
     session.receive(Error("rate-limit", "too many hints"))  # refused: its answer all the same
+    assert session.typed("hint").messages == (AskHint(),)
+    session.sending(AskHint())  # and left before its answer, which the server then never sends:
+    session.sending(Leave())
+    session.receive(Left(3))
+    session.receive(Seated(4, 0, TOKEN))  # at the next table a hint is not held back for ever
     assert session.typed("hint").messages == (AskHint(),)
 
 

@@ -151,6 +151,17 @@ def test_help_at_a_table_lists_its_games_commands_alone_and_help_all_every_games
     assert refused.refused and refused.say == "usage: help, or 'help all' for every game's commands"
 
 
+def test_help_at_a_table_still_waiting_for_players_lists_its_games_commands_alone() -> None:
+    """No view says the game before it starts, which is when a first-time player reads help."""
+    session = welcomed(NOTTY, PARLOUR)
+    for message in session.typed("new classic 2 human").messages:
+        session.sending(message)
+    session.receive(Seated(3, 0, "t" * 32))
+    assert session.view is None
+    here = session.typed("help").say
+    assert "Notty (notty):" in here and "Parlour (parlour):" not in here
+
+
 def test_a_game_with_a_ui_gets_its_own_and_any_other_none() -> None:
     ui = ui_for("notty")
     assert ui is not None and ui.is_action("discard") and not ui.is_action("tables")

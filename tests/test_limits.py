@@ -626,6 +626,31 @@ async def test_a_message_over_the_rate_is_dropped_unread_but_bye_still_goes(
     assert len(costly) not in decoded and len(decoded) == 3  # hello, ping, bye
 
 
+async def test_a_bad_frame_within_the_rate_is_no_message_accepted_for_the_flood_rule(start: Start) -> None:
+    """Refusals in a row close a connection once nothing was accepted between them: a malformed frame,
+    refused, is not accepted either (before, one within the rate began the count again)."""
+    _, port = await start(Limits(rate=10, burst=1))
+    eve = await _raw(port)
+    await eve.stream.send_all(
+        _frames(Hello(PROTOCOL_VERSION, "eve"), *(Ping(n) for n in range(MAX_REFUSALS - 1)))
+    )
+    heard = [await eve.receive() for _ in range(MAX_REFUSALS)]
+    assert isinstance(heard[0], Welcome) and _codes(heard) == ["rate-limit"] * (MAX_REFUSALS - 1)
+    await trio.sleep(0.3)  # a token back: the empty frame is within the rate, the ping after it is not
+    await eve.stream.send_all(struct.pack(">I", 0) + _frames(Ping(99)))
+    assert _codes(await _until_closed(eve)) == ["bad-frame", "rate-limit"]
+
+
+async def test_a_small_frame_over_the_rate_is_read_refused_and_counted_unless_it_is_bye(start: Start) -> None:
+    _, port = await start(Limits(rate=0.01, burst=1))
+    eve = await _raw(port)
+    await eve.stream.send_all(_frames(Hello(PROTOCOL_VERSION, "eve"), ListTables(), Ping(1)))
+    heard = [await eve.receive() for _ in range(3)]
+    assert isinstance(heard[0], Welcome) and _codes(heard[1:]) == ["rate-limit", "rate-limit"]
+    await eve.stream.send_all(_frames(Bye()))
+    assert isinstance((await _until_closed(eve))[-1], Goodbye)
+
+
 async def test_hints_have_their_own_stricter_rate(start: Start) -> None:
     _, port = await start(Limits(hint_rate=0.5, hint_burst=2))
     ann = await Client.connect(port, "ann")
@@ -980,8 +1005,25 @@ def test_the_tokens_of_seats_gone_are_forgotten() -> None:
         (_, seated), *_ = host.handle(1, notty_table("classic", 2, ("greedy",)), 0.0)
         assert isinstance(seated, Seated)
         host.handle(1, Leave(), 0.0)
-    held = sum(seat.token_hash is not None for table in host.tables.values() for seat in table.seats)
-    assert len(host._token_tables) <= 2 * held + 64 + 1
+    assert len(host._token_tables) <= 2 * 8 * len(host.tables) + 64 + 1
+
+
+def test_a_seat_held_for_its_player_resumes_after_the_index_is_rebuilt() -> None:
+    """Rebuilt from the seats still held, it must keep a dropped player's, whose connection is gone."""
+    host = _host(Limits(max_tables=100, tables_per_address=100))
+    host.connect(1)
+    host.handle(1, Hello(PROTOCOL_VERSION, "bob"), 0.0)
+    (_, seated), *_ = host.handle(1, notty_table("classic", 2, ("greedy",)), 0.0)
+    assert isinstance(seated, Seated)
+    host.disconnect(1, 1.0)  # dropped: the seat is held for bob's return
+    host.connect(2)
+    host.handle(2, Hello(PROTOCOL_VERSION, "ann"), 1.0)
+    for _ in range(300):  # tables made and left: the index is rebuilt more than once meanwhile
+        host.handle(2, notty_table("classic", 2, ("greedy",)), 1.0)
+        host.handle(2, Leave(), 1.0)
+    host.connect(3)
+    replies = [message for _, message in host.handle(3, Hello(PROTOCOL_VERSION, "bob", seated.token), 2.0)]
+    assert any(isinstance(message, Seated) and message.table == seated.table for message in replies)
 
 
 # -- what one address may have recorded ---------------------------------------------------------

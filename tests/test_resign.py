@@ -85,6 +85,10 @@ def test_at_two_seats_the_game_ends_at_once_and_the_other_wins(game: str) -> Non
     assert isinstance(refused, Error) and refused.code == "game-over"
     (refused,) = bob.send(Start())  # not "the game has already started", as a play-test found
     assert isinstance(refused, Error) and refused.code == "game-over" and "is over" in refused.message
+    eve = net.client("eve")  # nor, to someone joining, "is already playing"
+    (refused,) = eve.send(Join(table.id))
+    assert isinstance(refused, Error) and refused.code == "game-over"
+    assert refused.message == f"the game at table {table.id} is over: watch it, or join another"
     assert net.run_bots() == 0
 
 
