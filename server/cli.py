@@ -188,8 +188,12 @@ async def run(
     for saved in store.unfinished():
         try:
             notty.restore(saved, trio.current_time())
-        except Exception:  # one damaged record must not keep every other game down
-            log.exception("could not restore game %d: it stays in the database", saved.begun.table)
+        except Exception as error:  # one damaged record must not keep every other game down
+            # One line that says why; the traceback only when asked for (a record no server wrote
+            # is the usual cause, not a bug here).
+            why = f"{type(error).__name__}: {error}" if not isinstance(error, ValueError) else str(error)
+            log.error("could not restore game %d: %s: it stays in the database", saved.begun.table, why)
+            log.debug("the restore of game %d failed here", saved.begun.table, exc_info=True)
     server = NottyServer(notty, store=store, limits=limits)
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
@@ -389,15 +393,20 @@ def _show_record(args: argparse.Namespace) -> int:
         if args.command == "games":
             print_games(store.games(), sys.stdout)
             return 0
-        saved = store.game(args.game)
-        if saved is None:
-            sys.stderr.write(f"notty-server: there is no game {args.game} in {path}\n")
-            return 1
         try:
+            saved = store.game(args.game)
+            if saved is None:
+                sys.stderr.write(f"notty-server: there is no game {args.game} in {path}\n")
+                return 1
             print_game(saved, sys.stdout)
-        except ValueError as error:
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:  # a damaged record
             sys.stdout.flush()
-            sys.stderr.write(f"notty-server: game {args.game} cannot be replayed: {error}\n")
+            why = (
+                str(error)
+                if isinstance(error, ValueError)
+                else f"its record is damaged ({type(error).__name__})"
+            )
+            sys.stderr.write(f"notty-server: game {args.game} cannot be replayed: {why}\n")
             return 1
         return 0
     except StoreError as error:

@@ -215,7 +215,9 @@ class Host:
         within the grace period, or bots stand in once someone is watching.
         """
         begun = saved.begun
-        game = self.games[begun.game]
+        game = self.games.get(begun.game)
+        if game is None:
+            raise ValueError(f"this server hosts no game {begun.game!r}")
         seats = [
             Seat(
                 name=record.name,

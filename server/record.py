@@ -34,8 +34,12 @@ def dealt(begun: GameBegun, rng: random.Random, games: Mapping[str, Game] = GAME
 
 
 def replay_move(match: Match, move: Moved) -> Step:
-    """Apply a recorded move with the chance outcome it had."""
-    return match.apply(move.seat, match.parse_action(move.action), move.outcome)
+    """Apply a recorded move with the chance outcome it had. A move that needed chance and has
+    none recorded is damaged: replayed, it would draw a fresh card, a different game each time."""
+    step = match.apply(move.seat, match.parse_action(move.action), move.outcome)
+    if step.outcome and not move.outcome:
+        raise ValueError(f"move {move.number} drew or stole, and its record says nothing of what")
+    return step
 
 
 def rebuild(

@@ -21,6 +21,7 @@ import bisect
 import contextlib
 import json
 import logging
+import math
 import os
 import sqlite3
 import stat
@@ -29,6 +30,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 import attrs
+
+from protocol import NAME, ProtocolError
 
 from .journal import (
     AutopilotSet,
@@ -329,10 +332,12 @@ class Store:
 
     def _open_to_write(self, checkpoint_inline: bool) -> None:
         make_directory(self.path.parent)
-        # Made here rather than by SQLite, which would make it 0644: it is the user's alone.
+        # Made here rather than by SQLite, which would make it 0644: it is the user's alone. Where
+        # the path is a link to no file yet, at the link's target (O_EXCL would refuse the link).
         with contextlib.suppress(FileExistsError):
-            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            os.close(os.open(self.path.resolve(), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.text_factory = _text
         try:
             self._db = db
             # Read first: a file that is not ours is refused as it was found, its modes too.
@@ -356,6 +361,7 @@ class Store:
         uri = f"{self.path.resolve().as_uri()}?mode=ro"
         tidy = self._tidy_reader()
         db = sqlite3.connect(tidy or uri, uri=True, isolation_level=None, check_same_thread=False)
+        db.text_factory = _text
         try:
             if tidy:
                 db.execute("PRAGMA query_only = 1")
@@ -609,7 +615,11 @@ class Store:
     def next_table_id(self) -> int:
         """A table number no stored game has used."""
         with self._reading():
-            (highest,) = self._db.execute("SELECT max(id) FROM games").fetchone()
+            # Within the protocol's table numbers: a row beyond them (a damaged or edited record)
+            # must not push every new table out of range.
+            (highest,) = self._db.execute(
+                "SELECT max(id) FROM games WHERE id < ?", (MAX_TABLE_ID,)
+            ).fetchone()
         return (highest or 0) + 1
 
     def unfinished(self) -> list[SavedGame]:
@@ -646,13 +656,17 @@ class Store:
             return None
         game, variant, options, bot_delay, turn_seconds, deal, first, winner, reason, ended_at = row[:10]
         ranking, started, asked = row[10:]
-        seats = self._db.execute(
-            "SELECT name, bot, token_hash, left_at, autopilot, resigned_after, resigned_order, left_after"
-            " FROM seats"
+        numbered = self._db.execute(
+            "SELECT seat, name, bot, token_hash, left_at, autopilot, resigned_after, resigned_order,"
+            " left_after FROM seats"
             " WHERE game = ?"
             " ORDER BY seat",
             (game_id,),
         ).fetchall()
+        seats = [row[1:] for row in numbered]
+        _check_game(
+            game_id, bot_delay, turn_seconds, started, [row[0] for row in numbered], [row[0] for row in seats]
+        )
         begun = GameBegun(
             table=game_id,
             game=game,
@@ -668,6 +682,8 @@ class Store:
         rows = self._db.execute(
             "SELECT number, seat, action, outcome, at FROM moves WHERE game = ? ORDER BY number", (game_id,)
         ).fetchall()
+        if [number for number, *_ in rows] != list(range(1, len(rows) + 1)):  # replayed, another game
+            raise ValueError("its moves are not numbered 1, 2, 3, ... (one is missing or out of place)")
         moves = tuple(
             Moved(game_id, number, seat, action, tuple(outcome.split()))
             for number, seat, action, outcome, _ in rows
@@ -754,6 +770,47 @@ class Store:
             )
             for game_id, game, variant, started, ended, winner, reason, ranking, moves, names, notes in rows
         ]
+
+
+#: Past the protocol's table numbers (1 to 2**31 - 1): no stored game is restored or numbered there.
+MAX_TABLE_ID = 2**31 - 1
+
+
+def _text(data: bytes) -> str:
+    """A text column as read: a byte that is not UTF-8 (a damaged file) reads as U+FFFD, so the game
+    it belongs to is refused for what it says, not every game for one byte."""
+    return data.decode("utf-8", "replace")
+
+
+def _check_game(
+    game_id: int,
+    bot_delay: object,
+    turn_seconds: object,
+    started: object,
+    seats: list[int],
+    names: list[object],
+) -> None:
+    """Refuse, with a ValueError saying why, a stored game's values that no server wrote: played on,
+    they would crash the server's loop, stall a table or send players what the protocol refuses."""
+    if not 1 <= game_id <= MAX_TABLE_ID:
+        raise ValueError(f"its number is not 1 to {MAX_TABLE_ID:,}")
+    if not (
+        isinstance(bot_delay, int | float) and not isinstance(bot_delay, bool) and 0 <= bot_delay <= 3600
+    ):
+        raise ValueError(f"its bot delay {bot_delay!r} is not 0 to 3,600 seconds")
+    if type(turn_seconds) is not int or not 0 <= turn_seconds <= 3600:
+        raise ValueError(f"its turn time {turn_seconds!r} is not 0 to 3,600 seconds")
+    if not (isinstance(started, int | float) and not isinstance(started, bool) and math.isfinite(started)):
+        raise ValueError(f"its start time {started!r} is not a time")
+    if seats != list(range(len(seats))):
+        raise ValueError(f"its seats are numbered {seats}, not 0 to {len(seats) - 1}")
+    for name in names:
+        try:
+            NAME.check(name, "name")
+        except ProtocolError as error:
+            raise ValueError(
+                f"a seat's name {name!r} is not one a player may have: {error.message}"
+            ) from None
 
 
 def _options_text(options: Mapping[str, int | str]) -> str:

@@ -779,3 +779,110 @@ def test_the_games_list_says_how_each_ended_in_words(
     listed = io.StringIO()
     print_games([summary], listed)
     assert listed.getvalue().endswith(says), listed.getvalue()
+
+
+# -- a record no server wrote: one game refused for what it says, never every game ----------------------
+
+
+def _two_games(path: Path) -> tuple[int, int]:
+    """Two unfinished games of ann and bob in a database at ``path``, a few moves each (the first a draw)."""
+    store = Store(path)
+    host = new_host(store)
+    tables = []
+    for _ in range(2):
+        table = seat_two(host, store)
+        assert host.handle(host.tables[table].match.current + 1, Act("draw 1"), 0.0)  # type: ignore[union-attr]
+        store.write(host.take_journal())
+        play(host, store, table, random.Random(table), 4)
+        tables.append(table)
+    store.close()
+    return tables[0], tables[1]
+
+
+@pytest.mark.parametrize(
+    ("sql", "why"),
+    [  # found by an audit of the record: each crashed the server, stalled a table or broke the lobby
+        (
+            "UPDATE games SET bot_delay = 'abc' WHERE id = {t}",
+            "its bot delay 'abc' is not 0 to 3,600 seconds",
+        ),
+        (
+            "UPDATE games SET bot_delay = 1e300 WHERE id = {t}",
+            "its bot delay 1e+300 is not 0 to 3,600 seconds",
+        ),
+        ("UPDATE games SET turn_seconds = 'x' WHERE id = {t}", "its turn time 'x' is not 0 to 3,600 seconds"),
+        ("UPDATE games SET turn_seconds = -5 WHERE id = {t}", "its turn time -5 is not 0 to 3,600 seconds"),
+        ("UPDATE games SET started_at = 'x' WHERE id = {t}", "its start time 'x' is not a time"),
+        (
+            "UPDATE seats SET name = 'x' || char(10) || 'y' WHERE game = {t} AND seat = 0",
+            "is not one a player",
+        ),
+        (
+            "UPDATE seats SET seat = 5 WHERE game = {t} AND seat = 1",
+            "its seats are numbered [0, 5], not 0 to 1",
+        ),
+        ("DELETE FROM moves WHERE game = {t} AND number = 2", "its moves are not numbered 1, 2, 3"),
+        (
+            "UPDATE moves SET number = number + 100 WHERE game = {t} AND number >= 3",
+            "its moves are not numbered",
+        ),
+    ],
+)
+def test_a_stored_game_no_server_wrote_is_refused_saying_why_and_the_others_are_restored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, sql: str, why: str
+) -> None:
+    damaged, intact = _two_games(tmp_path / "notty.db")
+    with sqlite3.connect(tmp_path / "notty.db") as db:
+        db.execute(sql.format(t=damaged))
+    store = Store(tmp_path / "notty.db")
+    assert [saved.begun.table for saved in store.unfinished()] == [intact]
+    (said,) = [r.getMessage() for r in caplog.records if "could not read game" in r.getMessage()]
+    assert said.startswith(f"could not read game {damaged}: ") and why in said, said
+
+
+def test_a_byte_that_is_not_utf8_refuses_its_game_not_the_database(tmp_path: Path) -> None:
+    """It stopped the server from starting at all, naming neither the game nor a fix."""
+    damaged, named = _two_games(tmp_path / "notty.db")
+    with sqlite3.connect(tmp_path / "notty.db") as db:
+        db.execute(
+            f"UPDATE moves SET action = CAST(X'64726177FF31' AS TEXT) WHERE game = {damaged} AND number = 1"
+        )
+        db.execute(f"UPDATE seats SET name = CAST(X'616EFF6E' AS TEXT) WHERE game = {named} AND seat = 1")
+    store = Store(tmp_path / "notty.db")
+    (saved,) = store.unfinished()  # the name 'an\ufffdn' is no player's: that game is refused as it is read
+    assert saved.begun.table == damaged and saved.moves[0].action == "draw\ufffd1"
+    with pytest.raises(ValueError):  # and 'draw\ufffd1' is no action: the restore refuses this one alone
+        rebuild(saved, random.Random(0))
+    assert {summary.id for summary in store.games()} == {damaged, named}  # 'games' lists them all
+
+
+def test_a_draw_recorded_with_no_card_is_refused_not_drawn_afresh(tmp_path: Path) -> None:
+    """Replayed with no outcome, the draw took a fresh random card: another game at each restart."""
+    damaged, _ = _two_games(tmp_path / "notty.db")
+    with sqlite3.connect(tmp_path / "notty.db") as db:
+        db.execute(f"UPDATE moves SET outcome = '' WHERE game = {damaged} AND number = 1")
+    saved = Store(tmp_path / "notty.db").game(damaged)
+    assert saved is not None
+    with pytest.raises(ValueError, match="move 1 drew or stole, and its record says nothing of what"):
+        rebuild(saved, random.Random(0))
+
+
+def test_a_stored_number_past_the_protocols_tables_does_not_number_new_tables(tmp_path: Path) -> None:
+    """One row numbered 2**31 - 1 made every create_table fail (seated.table out of range)."""
+    _two_games(tmp_path / "notty.db")
+    with sqlite3.connect(tmp_path / "notty.db") as db:
+        db.execute(
+            "INSERT INTO games (id, game, variant, options, bot_delay, turn_seconds, deal, first, started_at,"
+            " ended_at, reason) VALUES (2147483647, 'notty', 'classic', '{}', 0, 0, '', 0, 0, 1, 'abandoned')"
+        )
+    assert Store(tmp_path / "notty.db").next_table_id() == 3
+
+
+def test_a_database_created_through_a_link_to_no_file_yet_is_the_users_alone(tmp_path: Path) -> None:
+    """Made by SQLite at the link's target, it was readable by everyone (names and token hashes)."""
+    target = tmp_path / "elsewhere" / "target.db"
+    target.parent.mkdir()
+    link = tmp_path / "link.db"
+    link.symlink_to(target)
+    Store(link).close()
+    assert target.exists() and (target.stat().st_mode & 0o777) == 0o600
