@@ -332,6 +332,12 @@ class Store:
 
     def _open_to_write(self, checkpoint_inline: bool) -> None:
         make_directory(self.path.parent)
+        for side in _side_files(self.path):  # left by a refused start, or made by another user's reader:
+            if side.exists() and not os.access(side, os.W_OK):  # SQLite would call the database read-only
+                raise StoreError(
+                    f"cannot use the database {self.path}: it cannot be written: {side} beside it is "
+                    "read-only or not yours: delete it while no server runs"
+                )
         # Made here rather than by SQLite, which would make it 0644: it is the user's alone. Where
         # the path is a link to no file yet, at the link's target (O_EXCL would refuse the link).
         with contextlib.suppress(FileExistsError):

@@ -132,6 +132,22 @@ def test_a_read_only_database_stops_the_server_in_one_line_but_can_still_be_read
     assert replayed.stdout.startswith("game 1: classic, ann vs bob\n")
 
 
+def test_a_read_only_file_sqlite_keeps_beside_the_database_is_named(confined: tuple[Path, list[str]]) -> None:
+    """A refused start on a read-only database left its -shm read-only: with the database made writable
+    again, the next start still said 'the file is read-only', and the file to delete went unnamed."""
+    directory, prefix = confined
+    db = directory / "notty.db"
+    record_games(db, 1)
+    shm = directory / "notty.db-shm"
+    shm.write_bytes(b"")
+    hand_over(directory, prefix)
+    shm.chmod(0o444)
+    refused = notty_server(*SERVE, "--db", str(db), prefix=prefix)
+    assert refused.returncode == 1
+    why = f"it cannot be written: {shm} beside it is read-only or not yours: delete it while no server runs"
+    assert one_line(refused.stderr).endswith(f"cannot use the database {db}: {why}"), refused.stderr
+
+
 def test_an_unreadable_database_is_refused_as_that(confined: tuple[Path, list[str]]) -> None:
     """It was 'it cannot be written: unable to open database file', SQLite's words, wrong both ways."""
     directory, prefix = confined
