@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from games import Option
 from games._interface import range_text
-from games._ui import GameUI, NumberWord, did_you_mean, is_number
+from games._ui import GameUI, NumberWord, did_you_mean, game_and_variant, is_number
 from protocol import CreateTable
 
 from .catalog import Catalog, GameInfo
@@ -57,8 +57,12 @@ def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
         # The game as the user knows it: a variant only when the line named one ('part4' is not a word
         # to meet first here), and how a count of seats not typed came about.
         # A game of several variants names the one meant (its first): another may take more seats.
-        said = len(game.variants) > 1 and variant != game.name  # huxxy's first variant is huxxy: once
-        table = variant if variant_named else game.title + (f" {variant}" if said else "")
+        if variant_named:
+            table = variant
+        elif len(game.variants) > 1:  # huxxy's first variant is huxxy: said once
+            table = game_and_variant(game.name, variant, game.title)
+        else:
+            table = game.title
         why = f"{_a(table)} {table} table has {range_text(low, high)} seats"
         if not counted and others:
             named = f"{len(others)} players" if len(others) > 1 else "player"

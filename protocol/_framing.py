@@ -188,18 +188,23 @@ class FrameDecoder:
         return None if payload is None else decode_body(payload, self._max_items)
 
     def skip(self) -> bool:
-        """Drop the next whole frame unread; ``False`` if none is here yet."""
-        return self._take() is not None
+        """Drop the next whole frame unread (not even copied); ``False`` if none is here yet."""
+        length = self.next_size()
+        if length is not None:
+            self._drop(_HEADER.size + length)
+        return length is not None
 
     def _take(self) -> bytes | None:
         length = self.next_size()
         if length is None:
             return None
-        end = _HEADER.size + length
-        payload = bytes(self._buffer[_HEADER.size : end])
+        payload = bytes(self._buffer[_HEADER.size : _HEADER.size + length])
+        self._drop(_HEADER.size + length)
+        return payload
+
+    def _drop(self, end: int) -> None:
         del self._buffer[:end]
         self._checked -= end
-        return payload
 
     def _check_header(self) -> None:
         """Refuse any oversized header in the buffer, not only the first, before its body is kept.

@@ -670,8 +670,9 @@ class Host:
             raise Refusal("seat-taken", f"that seat at table {table.id} is taken")
         token = self._new_token()
         name = _unique_name(table, session.name or "player")
-        table.seats[index] = Seat(name=name, token_hash=_hash(token), conn=conn)
-        self._note_token(_hash(token), table.id)
+        digest = _hash(token)
+        table.seats[index] = Seat(name=name, token_hash=digest, conn=conn)
+        self._note_token(digest, table.id)
         if table.creator is None:  # everyone seated had gone (a spectator kept the table): start is theirs
             table.creator = conn
         session.table, session.seat = table.id, index

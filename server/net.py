@@ -392,14 +392,15 @@ class NottyServer:
         multiplying its share by opening more connections."""
         now, limits = trio.current_time(), self.limits
         address, (messages, _) = self._allowance(link)
-        if not link.messages.available(now) >= message_cost(size, link.messages.burst):
+        cost = message_cost(size, link.messages.burst)
+        if not link.messages.available(now) >= cost:
             return f"too many messages: at most {limits.rate:g} a second, {limits.burst} at once"
         if not messages.take(now, message_cost(size, messages.burst)):
             return (
                 f"too many messages from your address ({address}): at most {messages.rate:g} a "
                 f"second, {messages.burst:g} at once, all its connections together"
             )
-        link.messages.take(now, message_cost(size, link.messages.burst))
+        link.messages.take(now, cost)
         return None
 
     def _charge_hint(self, link: Link) -> str | None:
