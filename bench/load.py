@@ -254,6 +254,8 @@ def server_flags(settings: Settings) -> list[str]:
     # Every generated client comes from 127.0.0.1.
     if "--max-connections-per-address" in usage and settings.clients + 10 > 200:
         flags += ["--max-connections-per-address", str(settings.clients + 10)]
+    if "--connection-rate" in usage:  # and opens them as fast as the server accepts them
+        flags += ["--connection-rate", "1000000", "--connection-burst", "1000000"]
     if "--max-tables-per-address" in usage and settings.tables + 10 > 50:
         flags += ["--max-tables-per-address", str(settings.tables + 10)]
     if "--address-rate" in usage:  # one address plays every seat, at machine speed

@@ -69,6 +69,10 @@ class Limits:
     address_burst: int = attrs.field(default=200, validator=_positive)
     address_hint_rate: float = attrs.field(default=2.0, validator=_positive)
     address_hint_burst: int = attrs.field(default=6, validator=_positive)
+    # New connections from one address: a client that is turned away, or closed for flooding, and
+    # connects again at once costs the server an accept and a refusal each time, thousands a second.
+    connection_rate: float = attrs.field(default=10.0, validator=_positive)
+    connection_burst: int = attrs.field(default=60, validator=_positive)
     # Bot and hint jobs waiting for a worker thread before hints are refused (bots never are).
     work_queue: int = attrs.field(default=256, validator=_positive)
 
@@ -104,6 +108,19 @@ class TokenBucket:
             self.tokens -= cost
             return True
         return False
+
+
+@attrs.define
+class Allowance:
+    """One address's share, over all its connections: its messages, its hints, its new connections."""
+
+    messages: TokenBucket
+    hints: TokenBucket
+    connections: TokenBucket
+
+    def full(self, now: float) -> bool:
+        """Grown back in full: forgetting it and making a new one changes nothing."""
+        return self.messages.full(now) and self.hints.full(now) and self.connections.full(now)
 
 
 #: The server log's lines about one address's connections: a burst, then so many a second. A
@@ -242,6 +259,12 @@ _FLAGS: dict[str, tuple[str, type, str]] = {
     "--address-burst": ("address_burst", int, "messages one address may send at once, above its rate"),
     "--address-hint-rate": ("address_hint_rate", float, "hints a second one address may ask for, on average"),
     "--address-hint-burst": ("address_hint_burst", int, "hints one address may ask for at once"),
+    "--connection-rate": (
+        "connection_rate",
+        float,
+        "new connections a second one address may open, on average; more are turned away",
+    ),
+    "--connection-burst": ("connection_burst", int, "new connections one address may open at once"),
     "--work-queue": ("work_queue", int, "hints waiting for their thread; more are refused"),
 }
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import collections
 import itertools
 import logging
+import math
+import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -23,6 +25,7 @@ import trio
 
 from games import HintAnswer
 from protocol import (
+    MAX_CLIENT_FRAME,
     MAX_FRAME,
     AskHint,
     Bye,
@@ -45,13 +48,14 @@ from .journal import GameBegun, Record
 from .limits import (
     DEFAULT_LIMITS,
     MAX_REFUSALS,
+    Allowance,
     Limits,
     LogAllowance,
     TokenBucket,
     counted_address,
     message_cost,
 )
-from .sockets import ACCEPT_SHORTAGES, LINGER_BYTES, Backlogs, NonBlockingSocket
+from .sockets import ACCEPT_SHORTAGES, Backlogs, NonBlockingSocket
 from .store import Store
 from .tables import BotJob, Outgoing
 from .work import Workers
@@ -72,8 +76,19 @@ MAX_TEXT = 500
 SHUTTING_DOWN = "the server is shutting down or restarting; its games are kept for when it is back"
 #: Tries at one free port for every address family when port 0 is asked for (see _listen).
 PORT_TRIES = 5
+#: How long a connection over its address's connection rate waits for its refusal (see _slow_down).
+SLOW_DOWN_SECONDS = 1.0  # on average: from half to one and a half
+#: ... and how much of what it sent meanwhile is read: a hello is far smaller, and a flooder sends a
+#: frame or more a connection, a burst of reading when many are answered at once.
+SLOWED_BYTES = 4096
+#: What a connection turned away may send before the server stops reading it: a hello, and more
+#: than a client waiting for the answer would. Reading a flooder's 1 MiB (a welcomed connection's
+#: linger) for each of its thousands of connections a second cost more than the refusal.
+TURNED_AWAY_BYTES = 2 * MAX_CLIENT_FRAME
 #: Addresses whose allowances are kept before those grown back in full are forgotten.
 MAX_ALLOWANCES = 4096
+#: ... and swept at most this often: many new addresses at once must not each walk the whole table.
+SWEEP_SECONDS = 1.0
 #: A message over the rate is dropped unread, unless it is this small: then it may be ``bye``, which
 #: is let through (leaving costs less than refusing to let it leave), and reading it costs nothing.
 READ_OVER_RATE = 32
@@ -141,7 +156,8 @@ class NottyServer:
         self._work = Workers(bot_threads, total=limits.work_queue)
         self._hint_work = Workers(HINT_THREADS, total=limits.work_queue)
         # Each address's message and hint buckets, over all its connections; gone with its last one.
-        self._allowances: dict[str, tuple[TokenBucket, TokenBucket]] = {}
+        self._allowances: dict[str, Allowance] = {}
+        self._swept = -math.inf  # when the allowances were last swept of those grown back in full
         self._nursery: trio.Nursery | None = None
         # Group commit: what the host journals waits here for the next commit, and every message
         # queued meanwhile waits with it, in order, so none is sent before what it follows from is
@@ -152,6 +168,7 @@ class NottyServer:
         self._list_frame = ListFrame()
         self._stopping = False  # shutting down: a connection that arrives now is turned away
         self._log_lines = LogAllowance()  # what the log may say about each address's connections
+        self._jitter = random.Random()  # how long each connection over its rate waits: no secret
 
     async def serve(
         self,
@@ -244,6 +261,9 @@ class NottyServer:
         if self._stopping:
             await self._turn_away(stream, peer, address, Error("shutting-down", SHUTTING_DOWN))
             return
+        if not self._allowance(address).connections.take(trio.current_time()):
+            await self._slow_down(stream, peer, address)
+            return
         if len(self.links) >= limits.max_connections:
             text = f"the server is full ({limits.max_connections} connections): try again later"
             await self._turn_away(stream, peer, address, Error("server-full", text))
@@ -292,8 +312,43 @@ class NottyServer:
             self._run_bots()
             self._log(address, logging.INFO, "connection %d closed", link.id)
 
-    async def _turn_away(self, stream: trio.SocketStream, peer: object, address: str, error: Error) -> None:
-        """Refuse a connection over a limit before the host ever hears of it."""
+    async def _slow_down(self, stream: trio.SocketStream, peer: object, address: str) -> None:
+        """Turn away a connection over its address's rate, but a while later: a client that connects
+        again as soon as it is turned away then does so once a while for each connection it keeps
+        trying, not thousands of times a second. Held, it counts against its address's cap; one
+        past the cap is closed unanswered (its address has had as many answers as it may have
+        connections), since answering costs as much as the loop it would feed."""
+        limits = self.limits
+        if self._from[address] >= limits.connections_per_address:
+            self._log(
+                address, logging.WARNING, "connection from %s closed unanswered: too many, too fast", peer
+            )
+            await trio.aclose_forcefully(stream)
+            return
+        self._from[address] += 1
+        try:
+            # Each its own while, or a client's connections turned away together come back together.
+            await trio.sleep(SLOW_DOWN_SECONDS * (0.5 + self._jitter.random()))
+            text = (
+                f"connections from {address} are coming too fast: at most {limits.connection_rate:g} a "
+                f"second, {limits.connection_burst} at once; wait a moment, then connect again"
+            )
+            await self._turn_away(stream, peer, address, Error("too-many-connections", text), SLOWED_BYTES)
+        finally:
+            self._from[address] -= 1
+            if not self._from[address]:
+                del self._from[address]
+
+    async def _turn_away(
+        self,
+        stream: trio.SocketStream,
+        peer: object,
+        address: str,
+        error: Error,
+        drain: int = TURNED_AWAY_BYTES,
+    ) -> None:
+        """Refuse a connection over a limit before the host ever hears of it, reading at most ``drain``
+        bytes of what it sent meanwhile."""
         self._log(address, logging.WARNING, "connection from %s refused: %s", peer, error.code)
         protocol = Connection(Sender.SERVER)
         data = protocol.send(error) + protocol.send(Goodbye(error.message))
@@ -304,7 +359,7 @@ class NottyServer:
                 # hello, say), or the reset for its unread bytes could destroy the error on its way.
                 await stream.send_eof()
                 discarded = 0
-                while discarded <= LINGER_BYTES and (chunk := await stream.receive_some(65536)):
+                while discarded <= drain and (chunk := await stream.receive_some(65536)):
                     discarded += len(chunk)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
@@ -391,7 +446,7 @@ class NottyServer:
         over a rate, why (and nothing is charged). The address's bucket stops one client from
         multiplying its share by opening more connections."""
         now, limits = trio.current_time(), self.limits
-        address, (messages, _) = self._allowance(link)
+        address, messages = link.address, self._allowance(link.address).messages
         cost = message_cost(size, link.messages.burst)
         if not link.messages.available(now) >= cost:
             return f"too many messages: at most {limits.rate:g} a second, {limits.burst} at once"
@@ -406,7 +461,7 @@ class NottyServer:
     def _charge_hint(self, link: Link) -> str | None:
         """Charge a hint to the connection's hint bucket and its address's; if over a rate, why."""
         now, limits = trio.current_time(), self.limits
-        address, (_, hints) = self._allowance(link)
+        address, hints = link.address, self._allowance(link.address).hints
         if not link.hints.take(now):
             return f"too many hints: at most {limits.hint_rate:g} a second, {limits.hint_burst} at once"
         if not hints.take(now):
@@ -432,36 +487,37 @@ class NottyServer:
         else:
             self._queue(link, Error("rate-limit", f"{text}; this one was ignored"))
 
-    def _allowance(self, link: Link) -> tuple[str, tuple[TokenBucket, TokenBucket]]:
-        """The address ``link`` counts under, and that address's message and hint buckets.
+    def _allowance(self, address: str) -> Allowance:
+        """``address``'s buckets: its messages and hints over all its connections, and its new connections.
 
         Made when first needed, and kept after the address's last connection closes until they
         have grown back in full: closing every connection and opening new ones buys no fresh
         burst. They are forgotten then (see ``_forget_allowances``), so there are never many more
-        than there are addresses connected. An address may always send what one connection may:
-        raising a connection's rate raises its address's with it.
+        than there are addresses connected or lately turned away. An address may always send what
+        one connection may: raising a connection's rate raises its address's with it.
         """
-        address = link.address
         allowance = self._allowances.get(address)
         if allowance is None:
-            if len(self._allowances) >= MAX_ALLOWANCES:
-                self._forget_allowances()
+            now = trio.current_time()
+            if len(self._allowances) >= MAX_ALLOWANCES and now - self._swept >= SWEEP_SECONDS:
+                self._swept = now  # at most a sweep a second, however many new addresses come
+                self._forget_allowances(now)
             limits = self.limits
-            allowance = self._allowances[address] = (
+            allowance = self._allowances[address] = Allowance(
                 TokenBucket(max(limits.address_rate, limits.rate), max(limits.address_burst, limits.burst)),
                 TokenBucket(
                     max(limits.address_hint_rate, limits.hint_rate),
                     max(limits.address_hint_burst, limits.hint_burst),
                 ),
+                TokenBucket(limits.connection_rate, limits.connection_burst),
             )
-        return address, allowance
+        return allowance
 
-    def _forget_allowances(self) -> None:
+    def _forget_allowances(self, now: float) -> None:
         """Forget the buckets of addresses with no connection open whose allowance has grown back
         in full: a new connection from one of them would get the very same."""
-        now = trio.current_time()
-        for address, buckets in list(self._allowances.items()):
-            if address not in self._from and all(bucket.full(now) for bucket in buckets):
+        for address, allowance in list(self._allowances.items()):
+            if address not in self._from and allowance.full(now):
                 del self._allowances[address]
 
     def _time_out(self, link: Link, welcomed: bool) -> None:

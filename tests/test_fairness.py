@@ -106,7 +106,8 @@ async def test_the_allowances_of_addresses_gone_are_forgotten_once_grown_back(
     start: Start, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(net, "MAX_ALLOWANCES", 2)
-    server, port = await start(Limits(address_rate=1000, address_burst=5))
+    monkeypatch.setattr(net, "SWEEP_SECONDS", 0.0)
+    server, port = await start(Limits(address_rate=1000, address_burst=5, connection_rate=1000))
     for n in range(2, 7):
         client = await _connect(port, f"p{n}", f"127.0.0.{n}")
         await client.send(Bye())
@@ -114,6 +115,32 @@ async def test_the_allowances_of_addresses_gone_are_forgotten_once_grown_back(
         await trio.sleep(0.05)  # gone, and its allowance grown back: the next newcomer's makes room
         assert len(server._allowances) <= 2
     assert "127.0.0.6" in server._allowances
+
+
+async def test_many_new_addresses_sweep_the_allowances_at_most_once_a_second(
+    start: Start, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each new address past the bound walked the whole table: thousands of addresses a second, each
+    connecting once, made the server walk thousands of entries for each."""
+    monkeypatch.setattr(net, "MAX_ALLOWANCES", 2)
+    server, port = await start(Limits(address_rate=1000, address_burst=5, connection_rate=1000))
+    sweeps = 0
+    sweep = server._forget_allowances
+
+    def counted(now: float) -> None:
+        nonlocal sweeps
+        sweeps += 1
+        sweep(now)
+
+    monkeypatch.setattr(server, "_forget_allowances", counted)
+    for n in range(2, 8):
+        client = await _connect(port, f"p{n}", f"127.0.0.{n}")
+        await client.send(Bye())
+        await client.expect(Goodbye)
+    assert sweeps == 1 and len(server._allowances) > 2  # bounded by the addresses of the last second
+    await trio.sleep(net.SWEEP_SECONDS)
+    await _connect(port, "p8", "127.0.0.8")
+    assert sweeps == 2 and len(server._allowances) <= 2
 
 
 async def test_an_address_may_always_send_what_one_connection_may(start: Start) -> None:

@@ -251,6 +251,8 @@ def test_the_defaults_are_the_documented_ones() -> None:
             address_burst=200,
             address_hint_rate=2.0,
             address_hint_burst=6,
+            connection_rate=10.0,
+            connection_burst=60,
             work_queue=256,
         )
     )
@@ -273,6 +275,8 @@ def test_the_defaults_are_the_documented_ones() -> None:
         ("--address-burst", "200"),
         ("--address-hint-rate", "2"),
         ("--address-hint-burst", "6"),
+        ("--connection-rate", "10"),
+        ("--connection-burst", "60"),
         ("--work-queue", "256"),
         ("--abandon-after", "43200"),
         ("--queue", "256"),
@@ -339,6 +343,10 @@ def test_every_flag_sets_its_limit() -> None:
             "1.5",
             "--address-hint-burst",
             "4",
+            "--connection-rate",
+            "2.5",
+            "--connection-burst",
+            "8",
             "--work-queue",
             "32",
         ]
@@ -365,6 +373,8 @@ def test_every_flag_sets_its_limit() -> None:
         address_burst=60,
         address_hint_rate=1.5,
         address_hint_burst=4,
+        connection_rate=2.5,
+        connection_burst=8,
         work_queue=32,
     )
 
@@ -727,6 +737,55 @@ async def test_connections_from_one_address_over_its_cap_are_refused(start: Star
     await _gone(server, 2)
     carol = await Client.connect(port, "carol")  # room again for 127.0.0.1
     await _still_answered(carol, 3)
+
+
+async def test_connections_from_one_address_faster_than_its_rate_are_turned_away(start: Start) -> None:
+    """A client turned away, or closed for flooding, that connected again at once cost the server an
+    accept and a refusal each time: 1,300 to 1,900 a second from one address (bench/faults.py)."""
+    server, port = await start(Limits(connection_rate=0.5, connection_burst=2))
+    ann = await Client.connect(port, "ann")
+    bob = await Client.connect(port, "bob")
+    refused = await _turned_away(port)
+    assert refused.code == "too-many-connections"
+    assert "from 127.0.0.1 are coming too fast: at most 0.5 a second, 2 at once" in refused.message
+    assert len(server.host.sessions) == 2
+    dan = await _from_another_address(port, "dan")  # another address has its own allowance
+    await _still_answered(dan, 1)
+    await _still_answered(ann, 2)
+    await bob.send(Bye())
+    await bob.expect(Goodbye)
+    await bob.stream.aclose()
+    await _gone(server, 2)
+    assert (await _turned_away(port)).code == "too-many-connections"  # closing one buys no new one
+    await trio.sleep(2.1)  # a connection's worth grows back
+    carol = await Client.connect(port, "carol")
+    await _still_answered(carol, 3)
+
+
+async def test_a_connection_over_the_rate_is_answered_late_and_one_past_the_cap_not_at_all(
+    start: Start,
+) -> None:
+    """Answered at once, a flooder reconnected 3,000 times a second, and the refusals were the flood:
+    a late answer makes each of its connections come back about once a second; while one waits, it
+    counts against the address's cap, and one past the cap costs no answer."""
+    server, port = await start(Limits(connection_rate=0.1, connection_burst=1, connections_per_address=2))
+    ann = await Client.connect(port, "ann")
+    async with trio.open_nursery() as nursery:
+        late: list[float] = []
+
+        async def wait_for_refusal() -> None:
+            began = trio.current_time()
+            assert (await _turned_away(port)).code == "too-many-connections"
+            late.append(trio.current_time() - began)
+
+        nursery.start_soon(wait_for_refusal)
+        with trio.fail_after(5):
+            while server._from["127.0.0.1"] < 2:  # ann, and the one waiting for its answer
+                await trio.sleep(0.01)
+        unanswered = await _until_closed(await _raw(port))
+        assert unanswered == []
+    assert 0.5 * net.SLOW_DOWN_SECONDS - 0.05 <= late[0] <= 1.5 * net.SLOW_DOWN_SECONDS + 1
+    await _still_answered(ann, 1)
 
 
 def has_ipv6_loopback() -> bool:
