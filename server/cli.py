@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import ipaddress
 import logging
@@ -16,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+import attrs
 import trio
 
 from games._ui import did_you_mean
@@ -304,15 +306,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         _parser().error("--watch-delay must be 0 to 10 seconds")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
     path = args.db or default_path()
+    made = Made.before(path)
     # Every failure to start is one line and exit status 1: nothing to debug, something to do.
     try:
         check_file(path)  # before the lock file is made beside it: a wrong --db changes nothing
         lock = _lock(path, default=args.db is None)
     except (StoreError, LockError) as error:
+        made.remove()
         log.error("%s", error)
         return 1
     try:
-        return _serve(args, path, lock)
+        return _serve(args, path, lock, made)
     finally:
         lock.release()
 
@@ -331,16 +335,20 @@ def _lock(path: Path, *, default: bool) -> WriterLock:
     return WriterLock.acquire(path)
 
 
-def _serve(args: argparse.Namespace, path: Path, lock: WriterLock) -> int:
+def _serve(args: argparse.Namespace, path: Path, lock: WriterLock, made: Made) -> int:
+    """Serve until stopped; a start that fails removes whatever it made (``made``), the lock file last."""
+    made.database_files(path)  # now that no other server can make them
     try:
         store = Store(path, checkpoint_inline=False)  # NottyServer checkpoints
     except StoreError as error:
+        made.remove(lock)
         log.error("%s", error)
         return 1
     try:
         lock.hold_database()  # a database made just now: locked under every name it may get
     except LockError as error:
         store.close()
+        made.remove(lock)
         log.error("%s", error)
         return 1
     failure: str | None = None
@@ -357,11 +365,61 @@ def _serve(args: argparse.Namespace, path: Path, lock: WriterLock) -> int:
         failure = str(_first(group))
     finally:
         store.close()
-    if failure is not None:
+    if failure is not None:  # it never listened, so no game was recorded
+        made.remove(lock)
         log.error("%s", failure)
         return 1
     log.info("stopped")
     return 0
+
+
+@attrs.define
+class Made:
+    """What a start of the server makes for its database (directories, the database and the files
+    beside it), so that a start that fails leaves no new file behind. An existing file is never
+    removed, and nothing is removed once the server has listened (it may have recorded games)."""
+
+    directories: list[Path]  # missing before the start, the deepest last
+    files: list[Path] = attrs.Factory(list)  # the database's files missing once its lock was taken
+
+    @classmethod
+    def before(cls, path: Path) -> Made:
+        missing: list[Path] = []
+        directory = path.absolute().parent
+        while not directory.exists() and directory != directory.parent:
+            missing.insert(0, directory)
+            directory = directory.parent
+        return cls(missing)
+
+    def database_files(self, path: Path) -> None:
+        """Note the database's files if the database is missing: this start makes it. Only under its
+        lock, as a server that held it meanwhile could have made it and recorded games in it. The
+        files beside an existing database are its own, and may hold what the file does not yet."""
+        target = path.resolve()  # where the store makes a database named by a link to no file yet
+        if os.path.lexists(target):
+            return
+        names = dict.fromkeys([target, *(Path(f"{name}{side}") for name in (path, target) for side in SIDES)])
+        self.files = [name for name in names if not os.path.lexists(name)]
+
+    def remove(self, lock: WriterLock | None = None) -> None:
+        """Remove what this start made: the database's files while the lock is held, then the lock
+        file (``lock``, which is released), then the directories, each only if it is empty."""
+        for name in self.files:
+            with contextlib.suppress(OSError):  # gone, or not allowed: what could be removed is
+                name.unlink()
+        self.files = []
+        if lock is not None:
+            lock.discard()
+        for directory in reversed(self.directories):
+            try:
+                directory.rmdir()
+            except OSError:  # not empty (someone else's file), or gone: the rest stays too
+                break
+        self.directories = []
+
+
+#: The files SQLite may keep beside a database: the write-ahead log, its index, a rollback journal.
+SIDES = ("-wal", "-shm", "-journal")
 
 
 def _quietly_piped(show: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:

@@ -4,8 +4,12 @@ Two servers on one database would both restore its unfinished games and hand
 out the same table numbers. The lock is a side file rather than the database
 itself, so readers (``notty-server games``, ``replay``) never wait on it. The
 kernel drops an ``flock`` when its holder dies, even by ``SIGKILL``, so a file
-left behind by a crash never keeps the next server out. The file is never
-deleted: unlinking a lock file lets two processes each lock a file of that name.
+left behind by a crash never keeps the next server out. The file is deleted only
+by a server that made it and could not start (:meth:`WriterLock.discard`), which
+leaves no file behind, and only while it still holds the lock. Unlinking a lock
+file could let two processes each lock a file of that name, so whoever takes the
+lock then checks that the name still names the file it locked, and tries again
+if not.
 
 The holder writes who it is into the file, so the refused server can say which
 server to stop.
@@ -28,6 +32,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import attrs
+
+#: Tries at opening and locking the lock file while others delete it (only a server that could not
+#: start does): a bound, so that no file system can keep a start looping.
+LOCK_TRIES = 100
 
 
 class LockError(Exception):
@@ -75,10 +83,11 @@ class Holder:
 class WriterLock:
     """The right to write one database: :meth:`acquire` it before opening the store to serve."""
 
-    def __init__(self, database: Path, path: Path, fd: int, holder: Holder) -> None:
+    def __init__(self, database: Path, path: Path, fd: int, holder: Holder, made: bool = False) -> None:
         self.database = database
         self.path = path
         self.holder = holder
+        self.made = made  # this lock made its file, which it deletes if its server cannot start
         self._fd: int | None = fd
         self._database_fd: int | None = None  # the database file's own lock, once it exists
 
@@ -89,43 +98,44 @@ class WriterLock:
         """Lock ``database`` for this process, or raise :class:`LockError` naming whoever holds it."""
         database = Path(database)
         path = lock_path(database)
-        try:
-            # Never O_TRUNC: until the lock is ours, what the file says is the holder's.
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-        except OSError as error:
-            raise LockError(
-                f"cannot use the database {database}: it cannot be written: "
-                f"cannot open its lock file {path} ({_reason(error)})"
-            ) from error
-        try:
-            _private(fd)
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as error:
-            holder = None
-            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-                with contextlib.suppress(OSError):
-                    holder = Holder.parse(os.pread(fd, 4096, 0).decode("utf-8", "replace"))
-            os.close(fd)
-            if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+        for _ in range(LOCK_TRIES):
+            fd, made = _open(database, path)
+            try:
+                _private(fd)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as error:
+                holder = None
+                if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                    with contextlib.suppress(OSError):
+                        holder = Holder.parse(os.pread(fd, 4096, 0).decode("utf-8", "replace"))
+                os.close(fd)
+                if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                    raise LockError(
+                        f"cannot use the database {database}: cannot lock {path} ({_reason(error)})"
+                    ) from error
+                who = holder.describe() if holder else "another notty-server (it has not said which yet)"
                 raise LockError(
-                    f"cannot use the database {database}: cannot lock {path} ({_reason(error)})"
-                ) from error
-            who = holder.describe() if holder else "another notty-server (it has not said which yet)"
+                    f"cannot use the database {database}: it is in use by {who}: "
+                    "stop that server first, or give this one another --db"
+                ) from None
+            if _names(path, fd):
+                break
+            os.close(fd)  # deleted as it was locked, by a server that could not start: the next one
+        else:
             raise LockError(
-                f"cannot use the database {database}: it is in use by {who}: "
-                "stop that server first, or give this one another --db"
-            ) from None
-        lock = cls(database, path, fd, Holder(os.getpid(), socket.gethostname(), clock()))
+                f"cannot use the database {database}: cannot lock {path} (it keeps being replaced)"
+            )
+        lock = cls(database, path, fd, Holder(os.getpid(), socket.gethostname(), clock()), made)
         if database.exists():
             try:
                 lock.hold_database()
             except LockError:
-                lock.release()
+                lock.discard()  # refused: the lock file made for this name goes too
                 raise
         try:
             lock._write()
         except OSError as error:  # a full disk, most likely: found now rather than at the first game
-            lock.release()
+            lock.discard()
             raise LockError(
                 f"cannot use the database {database}: it cannot be written: "
                 f"cannot write its lock file {path} ({_reason(error)})"
@@ -167,6 +177,15 @@ class WriterLock:
             with contextlib.suppress(OSError):
                 self._write()
 
+    def discard(self) -> None:
+        """Unlock, deleting the lock file if this lock made it: a server that could not start leaves no
+        file behind. Deleted while still locked, so that whoever opened it meanwhile finds, once it
+        holds it, that the name names it no longer, and tries again (see :meth:`acquire`)."""
+        if self._fd is not None and self.made and _names(self.path, self._fd):
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+        self.release()
+
     def release(self) -> None:
         """Unlock (the file stays: see the module's docstring). Closing the descriptor is what unlocks."""
         if self._database_fd is not None:
@@ -200,6 +219,36 @@ def address_text(sockname: object) -> str:
         host, port = sockname[0], sockname[1]
         return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
     return str(sockname)
+
+
+def _open(database: Path, path: Path) -> tuple[int, bool]:
+    """The lock file, opened to write, and whether this made it. Never ``O_TRUNC``: until the lock is
+    ours, what the file says is the holder's."""
+    flags = os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        for _ in range(LOCK_TRIES):
+            try:
+                return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o600), True
+            except FileExistsError:
+                pass
+            with contextlib.suppress(FileNotFoundError):  # deleted meanwhile (WriterLock.discard)
+                return os.open(path, flags), False
+    except OSError as error:
+        raise LockError(
+            f"cannot use the database {database}: it cannot be written: "
+            f"cannot open its lock file {path} ({_reason(error)})"
+        ) from error
+    raise LockError(f"cannot use the database {database}: cannot open {path} (it keeps being deleted)")
+
+
+def _names(path: Path, fd: int) -> bool:
+    """Whether ``path`` names the file open as ``fd`` (not another, nor none)."""
+    try:
+        named = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return False
+    held = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
 
 
 def _private(fd: int) -> None:

@@ -13,6 +13,7 @@ import os
 import re
 import resource
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -109,7 +110,7 @@ def test_the_database_file_itself_is_locked_under_every_name(tmp_path: Path) -> 
     lock = WriterLock.acquire(db)
     with pytest.raises(LockError, match="under another name"):
         WriterLock.acquire(tmp_path / "other.db")
-    assert not lock_path(tmp_path / "other.db").read_text()  # the refused one left no description
+    assert not lock_path(tmp_path / "other.db").exists()  # the refused one left no lock file
     lock.release()
     WriterLock.acquire(tmp_path / "other.db").release()
 
@@ -166,6 +167,78 @@ def test_a_port_in_use_ends_the_server_in_one_line(tmp_path: Path) -> None:
         "(another program holds it: stop it, or pick another --port)"
     )
     WriterLock.acquire(tmp_path / "notty.db").release()  # the lock went with the process
+
+
+@contextlib.contextmanager
+def _taken_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that another program listens on."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        yield taken.getsockname()[1]
+
+
+def _files(top: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file and directory under ``top``, with its mode and (a file's) contents."""
+    return {
+        str(path.relative_to(top)): (path.stat().st_mode, b"" if path.is_dir() else path.read_bytes())
+        for path in sorted(top.rglob("*"))
+    }
+
+
+def test_a_server_that_cannot_listen_leaves_no_new_file_behind(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    """It made its database, the lock file and the directories it was named in before it found the
+    port taken, and left them all behind: a database nobody asked for, empty."""
+    db = tmp_path / "new" / "deeper" / "notty.db"
+    with _taken_port() as port:
+        ran = notty_server("--host", "127.0.0.1", "--port", str(port), "--db", str(db))
+    assert ran.returncode == 1
+    assert "cannot listen on 127.0.0.1 port" in one_line(ran.stderr)
+    assert list(tmp_path.iterdir()) == []
+    servers.append(ServerProcess(db))  # and the next start, with the port free, makes them as before
+    assert stat.S_IMODE(db.stat().st_mode) == 0o600 and stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+
+
+def test_a_server_that_cannot_listen_leaves_an_existing_database_and_its_lock_file(
+    tmp_path: Path, recorded: Path
+) -> None:
+    lock_path(recorded).touch(0o600)  # left by an earlier server, as every clean stop leaves it
+    before = _files(tmp_path)
+    with _taken_port() as port:
+        ran = notty_server("--host", "127.0.0.1", "--port", str(port), "--db", str(recorded))
+    assert ran.returncode == 1
+    assert _files(tmp_path).keys() == before.keys()
+    assert stat.S_IMODE(recorded.stat().st_mode) == 0o600
+    listed = notty_server("games", "--db", str(recorded))
+    assert listed.stdout.startswith("game 1: classic, greedy-1 vs random-2")
+    lock_path(recorded).unlink()  # a database whose lock file this start made: that one goes
+    with _taken_port() as port:
+        notty_server("--host", "127.0.0.1", "--port", str(port), "--db", str(recorded))
+    assert _files(tmp_path).keys() == before.keys() - {lock_path(recorded).name}
+
+
+def test_a_lock_file_deleted_as_it_is_locked_is_not_held(tmp_path: Path) -> None:
+    """A server that cannot start deletes the lock file it made while it holds it: a second server
+    that opened that file meanwhile, and locks it once it is free, would hold a file no other can
+    find, so it locks the one the name names now."""
+    db = tmp_path / "notty.db"
+    first = WriterLock.acquire(db)
+    assert first.made
+    opened = os.open(lock_path(db), os.O_RDWR)  # as the second has, just before the first lets go
+    first.discard()
+    assert not lock_path(db).exists()
+    second = WriterLock.acquire(db)
+    assert lock_path(db).exists() and second.made
+    with pytest.raises(LockError, match="in use by"):
+        WriterLock.acquire(db)
+    os.close(opened)
+    second.release()
+    third = WriterLock.acquire(db)
+    assert not third.made  # an existing lock file stays when its holder cannot start
+    third.discard()
+    assert lock_path(db).exists()
 
 
 def test_host_takes_an_ipv6_address_in_brackets_as_the_client_does(
