@@ -55,7 +55,7 @@ def _game_line(game: GameSummary) -> str:
     """One game as ``games`` lists it."""
     why = REASONS.get(game.reason or "", game.reason)
     if game.reason == "resigned" and len(game.ranking) > 1:  # "the others" of one is bob: name them
-        why = f"{spoken_list([game.names[seat] for place in game.ranking[1:] for seat in place])} resigned"
+        why = f"{spoken_list([game.names[seat] for seat in _in_order_resigned(game)])} resigned"
     if game.ended_at is None:
         result = "unfinished"
     elif len(game.ranking) > 2:  # a game that ranks every seat (not only a winner and the rest)
@@ -72,6 +72,14 @@ def _game_line(game: GameSummary) -> str:
         f"game {game.id}: {_label(game.game, game.variant)}, {' vs '.join(_seats(game))}, "
         f"started {_when(game.started_at)}, {moves}, {result}\n"
     )
+
+
+def _in_order_resigned(game: GameSummary) -> list[int]:
+    """The seats ranked below the first (who resigned), in the order they resigned, as the game's
+    result named them; any the record does not say resigned (a damaged one), after them by seat."""
+    order = {seat: index for index, seat in enumerate(game.resigned)}
+    ranked = [seat for place in game.ranking[1:] for seat in place]
+    return sorted(ranked, key=lambda seat: (order.get(seat, len(order)), seat))
 
 
 def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES) -> None:

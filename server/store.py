@@ -182,6 +182,7 @@ class GameSummary:
     reason: str | None
     ranking: tuple[tuple[int, ...], ...] = ()  # seats by place, when the record has it
     notes: tuple[str, ...] = ()  # per seat: what became of its person ('' for nothing), as shown
+    resigned: tuple[int, ...] = ()  # the seats that resigned, in the order they did
 
 
 def default_path() -> Path:
@@ -757,25 +758,33 @@ class Store:
             "   AND left_after >= (SELECT count(*) FROM moves WHERE moves.game = games.id) THEN 'left'"
             "  WHEN left_at <= coalesce(games.ended_at, left_at)"
             "   THEN 'left: ' || coalesce('bot ' || bot, 'a bot') || ' played on'"
-            "  ELSE '' END AS note FROM seats WHERE seats.game = games.id ORDER BY seat))"
+            "  ELSE '' END AS note FROM seats WHERE seats.game = games.id ORDER BY seat)),"
+            # The seats that resigned, in the order they did, as _game orders them: by the moves
+            # before each, then (schema 6) the order recorded, then (before it) by seat.
+            " (SELECT group_concat(seat) FROM (SELECT seat FROM seats WHERE seats.game = games.id"
+            "  AND resigned_after IS NOT NULL ORDER BY resigned_after, coalesce(resigned_order, -1), seat))"
             " FROM games ORDER BY id DESC"
         )
-        return [
-            GameSummary(
-                game_id,
-                game,
-                variant,
-                tuple((names or "").split("\t")),
-                moves,
-                started,
-                ended,
-                winner,
-                reason,
-                _ranking_of(ranking),
-                tuple((notes or "").split("\t")),
+        summaries = []
+        for row in rows:
+            game_id, game, variant, started, ended, winner, reason, ranking, moves, names, notes, order = row
+            summaries.append(
+                GameSummary(
+                    game_id,
+                    game,
+                    variant,
+                    tuple((names or "").split("\t")),
+                    moves,
+                    started,
+                    ended,
+                    winner,
+                    reason,
+                    _ranking_of(ranking),
+                    tuple((notes or "").split("\t")),
+                    _seats_of(order),
+                )
             )
-            for game_id, game, variant, started, ended, winner, reason, ranking, moves, names, notes in rows
-        ]
+        return summaries
 
 
 #: Past the protocol's table numbers (1 to 2**31 - 1): no stored game is restored or numbered there.
@@ -835,6 +844,14 @@ def _asked(text: str) -> list[str]:
     if not (isinstance(names, list) and all(isinstance(name, str) for name in names)):
         raise ValueError(f"the options its creator chose are not a list of names: {text[:80]!r}")
     return names
+
+
+def _seats_of(text: str | None) -> tuple[int, ...]:
+    """Seats as listed by ``group_concat`` (``"3,2,0"``); a damaged list reads as none, as a ranking does."""
+    try:
+        return tuple(int(seat) for seat in text.split(",")) if text else ()
+    except ValueError:
+        return ()
 
 
 def _ranking_text(ranking: tuple[tuple[int, ...], ...]) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ from protocol import (
 )
 from server.journal import GameOver, Resigned, SeatLeft
 from server.replay import print_game, print_games
-from server.store import Store
+from server.store import MIGRATIONS, Store
 
 GAMES = ("notty", "ochos-locos", "huxxy")
 
@@ -431,3 +432,54 @@ def test_a_seat_that_resigned_is_offered_nothing_on_its_turn(game: str) -> None:
     assert mover.view["current"] == seat and mover.view["result"] is None
     assert not mover.view["legal"]
     assert seat in mover.view["bots"] and all(seat in other.view["bots"] for other in people)
+
+
+# -- the list of games names resignations in the order they came ------------------------------------
+
+
+def test_the_list_of_games_names_resignations_in_the_order_they_came(tmp_path: Path) -> None:
+    """It named them in seat order ("ann, cy and dee resigned"), where the result the players saw
+    names them as they came."""
+    net = Net()
+    ann, bob, cy, dee = _table(net, "huxxy", 4)
+    for client in (dee, cy, ann):
+        client.send(Resign())
+    assert bob.view["result"]["text"].startswith("dee, cy and ann resigned: bob wins")
+    net2 = Net()
+    ann2, bob2 = _table(net2, "huxxy", 2, bots=("random", "random"))
+    bob2.send(Resign())
+    ann2.send(Resign())  # the bots alone are left: they share first place
+    listed = io.StringIO()
+    for index, each in enumerate((net, net2)):  # both number their tables from 1: a database each
+        with contextlib.closing(Store(tmp_path / f"{index}.db")) as store:
+            store.write(each.host.take_journal())
+            print_games(store.games(), listed)
+    first, second = listed.getvalue().splitlines()
+    assert first.endswith(", bob won (dee, cy and ann resigned)"), first
+    assert second.endswith("share first place (bob and ann resigned)"), second
+
+
+def test_a_database_from_before_the_order_was_recorded_lists_resignations_by_when_then_by_seat(
+    tmp_path: Path,
+) -> None:
+    """Schema 5 records after how many moves each resigned, not the order of two with no move
+    between: those are named in seat order, as nothing better is known."""
+    path = tmp_path / "notty.db"
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
+        for number in range(5):
+            db.executescript(f"BEGIN; {MIGRATIONS[number]}; PRAGMA user_version = {number + 1}; COMMIT;")
+        db.execute(
+            "INSERT INTO games (id, game, variant, options, bot_delay, turn_seconds, deal, first,"
+            " started_at, ended_at, winner, reason, ranking)"
+            " VALUES (7, 'huxxy', 'huxxy', '{}', 0, 0, 'AS', 0, 1.0, 2.0, 1, 'resigned', '[[1],[0,2,3]]')"
+        )
+        for seat, name, after in ((0, "ann", 3), (1, "bob", None), (2, "cy", 3), (3, "dee", 1)):
+            db.execute(
+                "INSERT INTO seats (game, seat, name, resigned_after) VALUES (7, ?, ?, ?)",
+                (seat, name, after),
+            )
+    for read_only in (True, False):  # 'games' reads it as it is; a server brings it forward
+        with contextlib.closing(Store(path, read_only=read_only)) as store:
+            listed = io.StringIO()
+            print_games(store.games(), listed)
+        assert listed.getvalue().rstrip().endswith(", bob won (dee, ann and cy resigned)"), listed.getvalue()
