@@ -3,17 +3,20 @@
 This is the operator's view of the record: each seat's holding, hidden cards
 and all, is :meth:`games.Match.position_text` (one string per seat, in seat
 order); each move's events are told as a spectator was told them
-(:meth:`games.Match.event`).
+(:meth:`games.Match.event`), with the cards chance gave it, which the record
+holds and a spectator of a game with hidden hands was not shown (a draw's).
 """
 
 from __future__ import annotations
 
+import collections
 import random
+import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TextIO
 
-from games import DEFAULT_GAME, GAMES, Game
+from games import DEFAULT_GAME, GAMES, Game, Match, Step
 from games._ui import game_and_variant, spoken_list
 
 from .journal import SavedGame
@@ -116,7 +119,7 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
         _said(notes.get(move.number - 1, ()), out)
         turn = match.turn
         step = replay_move(match, move)
-        texts = "; ".join(match.event(event, None)["text"] for event in step.events)
+        texts = "; ".join(_told(match, move.seat, step))
         out.write(f"{move.number:5}. turn {turn}: {texts}\n")
     _said(notes.get(len(saved.moves), ()), out)
     held = ", ".join(
@@ -135,6 +138,24 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
         named = [name + (" (resigned)" if seat in resigned else "") for seat, name in enumerate(match.names)]
         ranking = ", then ".join(" = ".join(named[seat] for seat in place) for place in saved.over.ranking)
         out.write(f"(ended by resignation; ranking: {ranking})\n")
+
+
+def _told(match: Match, seat: int, step: Step) -> list[str]:
+    """A move's events as a spectator was told them, and the cards chance gave it where they were
+    not shown: after the event that showed them to the seat that moved, as Notty's replay always
+    read ("bob draws a card: 9D", as "bob draws 1 card: R7"). The operator's alone: no player is sent it."""
+    texts = [match.event(event, None)["text"] for event in step.events]
+    cards = collections.Counter(step.outcome)
+    if not cards or cards <= _words(" ".join(texts)):
+        return texts
+    shown = [cards <= _words(match.event(event, seat)["text"]) for event in step.events]
+    at = shown.index(True) if any(shown) else 0
+    texts[at] += ": " + " ".join(step.outcome)
+    return texts
+
+
+def _words(text: str) -> collections.Counter[str]:
+    return collections.Counter(re.findall(r"\w+", text))
 
 
 def _said(notes: Sequence[str], out: TextIO) -> None:

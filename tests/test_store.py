@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import sqlite3
 import sys
 import threading
@@ -19,7 +20,7 @@ from conftest import notty_table
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import Match, Step
+from games import GAMES, Match, Step
 from games.autoplay import play_match, seeded_match
 from games.notty import CLASSIC, FIVE_COLOUR
 from games.notty.bots import ExpertBot
@@ -684,10 +685,63 @@ def test_any_game_is_listed_and_replayed_through_its_seam(
     ]
     turns = [line.split(": ", 1)[1] for line in lines if ". turn " in line]
     assert len(turns) == len(moves)
-    assert any(text.endswith(" draws a card") for text in turns)  # as a spectator is told it
+    drawn = [(move.outcome[0], text) for move, text in zip(moves, turns, strict=True) if move.outcome]
+    assert drawn and all(text.endswith(f" draws a card: {card}") for card, text in drawn)  # hidden from all
     assert lines[-1] == "      in hand at the end: " + ", ".join(
         f"{name} {holding}" for name, holding in zip(match.names, match.position_text(), strict=True)
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "variant", "players"),
+    [
+        ("notty", "classic", ["greedy", "random"]),
+        ("huxxy", None, ["greedy", "random", "greedy"]),
+        ("ochos-locos", "part3", ["rule", "random", "rule"]),
+    ],
+)
+def test_a_replay_shows_the_cards_each_draw_gave(
+    name: str, variant: str | None, players: list[str], store: Store
+) -> None:
+    """huxxy's and Ochos Locos' replay said "bob draws a card", as a spectator is told it, though the
+    record holds the card: the operator's replay shows it, as Notty's always has ("draws 1 card: R7").
+    Everything else reads as a spectator was told it."""
+    game = GAMES[name]
+    settings = game.settings(variant, len(players), {})
+    match, bots = seeded_match(game, settings, players, "draws")
+    deal = match.deal_record()
+    seats = tuple(SeatRecord(seat, bot, None) for seat, bot in zip(match.names, players, strict=True))
+    store.write(
+        [GameBegun(8, name, settings.variant, settings.options, 0.0, 0, seats, deal.cards, deal.first)]
+    )
+    moves: list[Moved] = []
+    told: list[str] = []  # each move as a spectator was told it
+
+    def record(_: Match, seat: int, action: Any, step: Step) -> None:
+        moves.append(Moved(8, len(moves) + 1, seat, match.action_text(action), step.outcome))
+        told.append("; ".join(match.event(event, None)["text"] for event in step.events))
+
+    play_match(match, bots, record)
+    store.write(moves)
+    saved = store.game(8)
+    assert saved is not None
+    out = io.StringIO()
+    print_game(saved, out)
+    lines = [line.split(": ", 1)[1] for line in out.getvalue().splitlines() if ". turn " in line]
+    assert len(lines) == len(moves)
+    added = 0
+    for move, seen, line in zip(moves, told, lines, strict=True):
+        assert Counter(move.outcome) <= Counter(re.findall(r"\w+", line)), line
+        if line != seen:  # the cards, after the event that drew them
+            added += 1
+            cards = ": " + " ".join(move.outcome)
+            assert move.outcome and cards in line and line.replace(cards, "", 1) == seen, (line, seen)
+    if name == "notty":  # every hand is open: a spectator saw every card
+        assert added == 0
+    else:
+        assert added == sum(1 for move in moves if move.outcome) > 0
+    if name == "ochos-locos":
+        assert any(re.search(r"takes 2 cards: \w+ \w+", line) for line in lines)
 
 
 def test_a_game_the_record_left_unended_is_closed_on_restore_not_brought_back(store: Store) -> None:
