@@ -323,7 +323,10 @@ async def world(caplog: pytest.LogCaptureFixture) -> AsyncIterator[World]:
     )
     # Every probe comes from 127.0.0.1, one after another at machine speed: the address's allowance
     # would soon refuse them all, and each probe has the per-connection limits to itself anyway.
-    server = NottyServer(host, limits=Limits(address_rate=1e6, address_burst=10**6))
+    server = NottyServer(
+        host,
+        limits=Limits(address_rate=1e6, address_burst=10**6, connection_rate=1e6, connection_burst=10**6),
+    )
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(server.serve, "127.0.0.1", 0)
         port = listeners[0].socket.getsockname()[1]
