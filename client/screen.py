@@ -49,7 +49,6 @@ import io
 import locale
 import math
 import os
-import re
 import signal
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
@@ -57,7 +56,7 @@ from typing import Any
 
 import trio
 
-from games._ui import game_and_variant, to_play
+from games._ui import OUR_SEAT, game_and_variant, to_play
 
 from .app import LineReader, Terminal
 from .commands import MAX_LINE
@@ -70,8 +69,6 @@ PROMPT = "notty> "
 LOG_LINES = 5000
 #: The log's least height when the table is tall; the table pane gives way.
 LEAST_LOG = 3
-#: Our own seat's line in a table (:func:`games._ui.seat_lines`): kept in sight when the table is cut.
-_OUR_SEAT = re.compile(r" \(you\)( \(bot\))?$")
 #: Wakings in a row with nothing to read that mean the input has ended, and the pause after each.
 EMPTY_WAKES = 50
 EMPTY_PAUSE = 0.01
@@ -483,7 +480,7 @@ class Screen(Terminal):
         lines = [(line, curses.A_BOLD) for line in last] + [(line, 0) for line in self.table.split("\n")]
         for index, (line, look) in enumerate(lines):
             wrapped = wrap(parse(line), width)
-            if index >= len(last) and _OUR_SEAT.search(plain(line)):
+            if index >= len(last) and OUR_SEAT.search(plain(line)):  # kept in sight when the table is cut
                 ours += range(len(rows), len(rows) + len(wrapped))
             starts.append(len(rows))
             rows += [(row, look) for row in wrapped]

@@ -210,6 +210,13 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f"did you mean {by_lower[close[0]]!r}?" if close else ""
 
 
+#: How a seat's line ends (:func:`seat_lines`): this client's seat, a seat a bot plays now, and this
+#: client's seat while a bot plays it (after a resignation), which says so once, not "(you) (bot)".
+YOU, BOT, BOT_FOR_YOU = "(you)", "(bot)", "(a bot plays for you)"
+#: This client's own seat's line, however it is played: for a screen to keep it in sight.
+OUR_SEAT = re.compile(rf" (?:{re.escape(YOU)}|{re.escape(BOT_FOR_YOU)})$")
+
+
 def seat_lines(
     names: Sequence[str],
     details: Sequence[str],
@@ -217,15 +224,15 @@ def seat_lines(
     you: int | None,
     bots: Collection[int] = (),
 ) -> list[str]:
-    """A line per seat, ``>`` marking the one ``to_move`` (``None`` once the game is over),
-    ``(you)`` this client's and ``(bot)`` each a bot plays now (a person's seat may be a stand-in's):
+    """A line per seat, ``>`` marking the one ``to_move`` (``None`` once the game is over), and
+    tagged :data:`YOU`, :data:`BOT` (a person's seat may be a stand-in's) or :data:`BOT_FOR_YOU`:
     the name, then ``details[seat]`` (what the game shows of the seat)."""
     width = max(len(name) for name in names)
     lines = []
     for seat, (name, detail) in enumerate(zip(names, details, strict=True)):
         marker = ">" if seat == to_move else " "
-        tags = (" (you)" if seat == you else "") + (" (bot)" if seat in bots else "")
-        lines.append(f" {marker} {name:<{width}}{detail}{tags}".rstrip())
+        tag = (BOT_FOR_YOU if seat in bots else YOU) if seat == you else (BOT if seat in bots else "")
+        lines.append(f" {marker} {name:<{width}}{detail} {tag}".rstrip())
     return lines
 
 

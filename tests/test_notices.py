@@ -19,12 +19,17 @@ from conftest import ServerProcess, notty_server
 from conftest import notty_table as notty
 from test_client import _new_table, _spawn
 from test_client_session import TOKEN, notty_view, shown, welcomed
+from test_generic_ui import UI as GENERIC
 from test_host import Client, Net
+from test_huxxy_ui import huxxy_view
 from test_net import Client as TcpClient
+from test_ochos_ui import ochos_view
 from test_private_views import Watched
 
 from client.catalog import Catalog, table_line
-from client.session import duration, end_summary
+from client.session import duration, end_summary, read_view
+from games import _ui
+from games._ui import ui_for
 from protocol import (
     NOTICE_KINDS,
     PROTOCOL_VERSION,
@@ -581,6 +586,31 @@ def test_the_table_tags_each_seat_a_bot_plays_now_and_a_view_naming_no_such_seat
     assert session.view is not None and session.view.bots == {1}
     refused = shown(session, State(1, notty_view(bots=(5,)), ()))
     assert any("cannot read" in line for line in refused) and session.view.bots == {1}
+
+
+#: A view of the generic UI's game, with ann (seat 0) to play and bo after her.
+TILES = {
+    "game": "tiles", "variant": "square", "names": ["ann", "bo"], "seat": 0, "current": 0, "turn": 2,
+    "legal": ["pass"], "result": None, "body": {},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["notty", "ochos-locos", "huxxy", "tiles"])
+def test_our_seat_played_by_a_bot_says_so_once_in_every_game(game: str) -> None:
+    """After a resignation a bot plays the seat to the end: its player's own line read "(you) (bot)".
+    The screen still knows it for our seat, to keep it in sight."""
+    ui, raw = {
+        "notty": (ui_for("notty"), notty_view()),
+        "ochos-locos": (ui_for("ochos-locos"), ochos_view()),
+        "huxxy": (ui_for("huxxy"), huxxy_view()),
+        "tiles": (GENERIC, TILES),  # a game the client has no UI for
+    }[game]
+    lines = ui.state_text(3, read_view(raw | {"bots": [0, 1]}, ui), [], False).splitlines()
+    (ours,) = [line for line in lines if line.startswith(("   ann", " > ann"))]
+    (theirs,) = [line for line in lines if line.startswith(("   bo", " > bo"))]
+    assert ours.endswith(" (a bot plays for you)") and "(you)" not in ours and "(bot)" not in ours
+    assert theirs.endswith(" (bot)")
+    assert _ui.OUR_SEAT.search(ours) and not _ui.OUR_SEAT.search(theirs)
 
 
 def test_a_seat_held_for_ever_is_said_to_be_held_as_long_as_a_notice_can_say() -> None:
