@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pexpect
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -203,6 +204,34 @@ def test_blank_lines_and_crlf_are_tolerated() -> None:
     assert run(given).stdout == SAMPLE_1_OUT
 
 
+@pytest.mark.parametrize(("given", "expected"), [(SAMPLE_1, SAMPLE_1_OUT), (SAMPLE_2, SAMPLE_2_OUT)])
+def test_cards_are_read_in_any_case_and_written_in_upper_case(given: str, expected: str) -> None:
+    """As at a table (``play g3``): the batch input refused ``b5``."""
+    for typed in (given.lower(), given.swapcase()):
+        result = run(typed)
+        assert (result.returncode, result.stderr, result.stdout) == (0, "", expected)
+
+
+def test_at_a_terminal_it_says_what_to_type_and_how_to_end() -> None:
+    """It waited in silence, as if it had hung, for input a person did not know to type."""
+    child = pexpect.spawn(COMMAND, encoding="utf-8", timeout=30)
+    child.expect_exact("type a line each for the 3 hands, the starting card and the draw pile")
+    child.expect_exact("then Ctrl-D\r\n")
+    for row in SAMPLE_1.splitlines():
+        child.sendline(row)
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert child.before.endswith(SAMPLE_1_OUT.replace("\n", "\r\n"))  # after the lines typed, echoed
+    four = pexpect.spawn(COMMAND, ["--part", "4"], encoding="utf-8", timeout=30)
+    four.expect_exact("type the number of players, then a line each for the hands, the starting card")
+    four.sendeof()
+    four.expect(pexpect.EOF)
+    four.close()
+    assert four.exitstatus == 2 and "line 1: missing: expected the number of players" in four.before
+
+
 def replace_line(text: str, number: int, new: str) -> str:
     rows = text.splitlines()
     rows[number - 1] = new
@@ -213,7 +242,8 @@ def replace_line(text: str, number: int, new: str) -> str:
     ("given", "args", "needle"),
     [
         (replace_line(SAMPLE_1, 2, "R8 Y1 G4 G9 B8"), (), "line 2: 'G9' is not a card"),
-        (replace_line(SAMPLE_1, 3, "R3 R4 R7 Y6 b5"), (), "line 3: 'b5' is not a card"),
+        (replace_line(SAMPLE_1, 3, "R3 R4 R7 Y6 b9"), (), "line 3: 'b9' is not a card"),  # as typed
+        (replace_line(SAMPLE_1, 3, "R3 R4 R7 Y6 y3"), (), "line 3: Y3 appears twice (also on line 1)"),
         (replace_line(SAMPLE_1, 3, "R3 R4 R7 Y6 Y3"), (), "line 3: Y3 appears twice (also on line 1)"),
         (replace_line(SAMPLE_1, 1, "Y3 Y7 Y8 B1 Y3"), (), "line 1: Y3 appears twice (also on this line)"),
         (replace_line(SAMPLE_1, 1, "Y3 Y7 Y8 B1"), (), "line 1: player 1's hand has 4 cards, expected 5"),

@@ -1,5 +1,8 @@
 """``notty-ochos``: the problem set's batch mode, stdin to stdout, every seat on the automatic strategy.
 
+At a terminal it first says, on stderr, what to type and that Ctrl-D ends it: a person
+otherwise faced a program waiting in silence. Cards are read in any case, as at a table.
+
 Malformed input gets one line on stderr naming the input line and what is wrong,
 and exit status 2; never a traceback.
 """
@@ -90,7 +93,7 @@ def _players(line: _Line) -> int:
 def _cards(line: _Line, seen: dict[Card, int]) -> Iterator[Card]:
     for token in line.text.split():
         try:
-            card = Card.parse(token)
+            card = Card.read(token)  # any case, as at a table: the output writes G3
         except CardError as error:
             raise InputError(f"line {line.number}: {error}") from None
         if card in seen:
@@ -117,6 +120,17 @@ def play(rules: Rules, deal: Deal) -> list[str]:
     return out
 
 
+def prompt(part: int) -> str:
+    """What to type, for a person at a terminal; on stderr, so that what is printed on stdout is the
+    batch output alone."""
+    if part == 4:
+        lines = "the number of players, then a line each for the hands"
+    else:
+        lines = f"a line each for the {PRESETS[f'part{part}'].players} hands"
+    rest = "the starting card and the draw pile (top first), cards like G3; then Ctrl-D"
+    return f"notty-ochos: type {lines}, {rest}"
+
+
 class _Parser(argparse.ArgumentParser):
     """Command-line mistakes are one line and exit 2, like malformed input."""
 
@@ -132,6 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--part", type=int, choices=(1, 2, 3, 4), default=1, help="which part's rules (default 1)"
     )
     args = parser.parse_args(argv)
+    if sys.stdin.isatty():  # a person typing, who would otherwise wait on a silent program
+        print(prompt(args.part), file=sys.stderr, flush=True)
     try:
         text = sys.stdin.buffer.read().decode("utf-8")
     except UnicodeDecodeError as error:

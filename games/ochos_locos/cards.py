@@ -61,7 +61,15 @@ class Card:
         """Read ``G3`` (exactly: upper-case colour letter, then a number 1–8)."""
         card = _BY_TEXT.get(text)
         if card is None:
-            raise CardError(f"{text!r} is not a card (a colour R, Y, G or B and a number 1 to 8)")
+            raise _not_a_card(text)
+        return card
+
+    @classmethod
+    def read(cls, text: str) -> Card:
+        """A card as a person types it, in any case (``g3`` is G3); a refusal quotes it as typed."""
+        card = _BY_TEXT.get(text.upper())
+        if card is None:
+            raise _not_a_card(text)
         return card
 
     def __str__(self) -> str:
@@ -69,6 +77,10 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({self})"
+
+
+def _not_a_card(text: str) -> CardError:
+    return CardError(f"{text!r} is not a card (a colour R, Y, G or B and a number 1 to 8)")
 
 
 #: The 32 cards, made once: a card is immutable, so every deal and every parse shares them.
