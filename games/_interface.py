@@ -349,3 +349,9 @@ def range_text(low: int, high: int) -> str:
     """``3``, ``2 or 3``, ``2 to 4``: how many seats or players a variant has, as said (the server's
     refusal and the client's own, alike)."""
     return str(low) if low == high else f"{low} or {high}" if high == low + 1 else f"{low} to {high}"
+
+
+def action_words(text: str) -> list[str]:
+    """The words of an action or a list of cards as typed: commas separate cards as spaces do
+    (``discard R3, R4,R5``), in every game alike, whether the client or the server reads them."""
+    return text.replace(",", " ").split()

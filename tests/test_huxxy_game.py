@@ -69,6 +69,10 @@ TYPED = [
     ("move 7H 8S from 2 to 1", "move 7H 8S from 2 to 1"),
     ("move 7H to 3", "move 7H from 2 to 3"),
     ("move 7h 8s", "move 7H 8S from 2"),
+    # Cards separated by commas, as Notty's server reads them: the client tidied them, a raw act was refused.
+    ("play 7H, 8S,9H", "play 7H 8S 9H"),
+    ("play 7H,8S to 3", "play 7H 8S to 3"),
+    ("move 7H, 8S from 2 to 1", "move 7H 8S from 2 to 1"),
     ("undo", "undo"),
     ("draw", "draw"),
     ("  End ", "end"),

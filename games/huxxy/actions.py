@@ -16,6 +16,8 @@ from collections.abc import Sequence
 
 import attrs
 
+from games._interface import action_words
+
 from ._cards import Card, CardError
 from ._plays import Play
 
@@ -129,7 +131,7 @@ def parse_action(text: str, table: Sequence[Sequence[Card]] = (), jokers: bool =
 
     ``table`` lets ``move 7H to 3`` leave out ``from`` when one group alone holds 7H; ``jokers``
     says whether the game has them, for the words of an error (``XX`` is read either way)."""
-    words = text.split()
+    words = action_words(text)  # play 4C, 5C as well as play 4C 5C: as Notty reads its cards
     verb = words[0].lower() if words else ""
     if len(words) == 1 and verb in ("undo", "draw", "end"):
         return Undo() if verb == "undo" else Draw() if verb == "draw" else End()

@@ -20,6 +20,7 @@ from typing import Any
 
 import attrs
 
+from games._interface import action_words
 from games._ui import (
     CommandError,
     GameDataError,
@@ -485,7 +486,7 @@ def _parse(verb: str, args: Sequence[str], jokers: bool) -> Typed:
     """``play CARD... [to GROUP]`` or ``move CARD... [from GROUP] [to GROUP]``; CommandError if not.
     ``jokers``: whether the game has them (a card's error names ``XX`` only then). Cards may be
     separated by commas too, as in Notty: ``play 5S,5H,5C``."""
-    args = " ".join(args).replace(",", " ").split()
+    args = action_words(" ".join(args))
     try:
         said = clauses(args)
     except ParseError as error:

@@ -7,6 +7,8 @@ from collections.abc import Iterable
 
 import attrs
 
+from games._interface import action_words
+
 #: Canonical display order of colours; also the order cards sort in.
 COLOUR_ORDER = "RYGBK"
 
@@ -118,7 +120,7 @@ _INTERN: dict[tuple[str, int], Card] = {}
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """Parse ``"R3 R4 r5"`` (or an iterable of card strings) into cards."""
-    words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    words = action_words(text) if isinstance(text, str) else list(text)
     return [Card.parse(word) for word in words]
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from games._interface import action_words
 from games._ui import (
     BOT_PLAYS_YOUR_TURN,
     CommandError,
@@ -558,7 +559,7 @@ def _named(words: Sequence[str], view: TableView | None) -> list[Card]:
 def _group(args: Sequence[str], view: TableView | None) -> list[Card]:
     """The cards typed after ``discard``: held (when our hand is known), then a group (when the
     table's preset is known)."""
-    cards = _named(" ".join(args).replace(",", " ").split(), view)
+    cards = _named(action_words(" ".join(args)), view)
     if not cards:
         raise CommandError("usage: discard CARDS, e.g. discard R3 R4 R5")
     _check_held(cards, view)

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 import attrs
 
+from games._interface import action_words
 from games.notty import Card, CardError, parse_cards
 
 
@@ -101,7 +102,7 @@ _USAGE = "actions: draw N, steal SEAT, discard CARDS..., dd, putback CARD, end"
 
 def parse_action(text: str) -> Action:
     """The action written as ``text`` (the form ``str(action)`` gives)."""
-    words = text.replace(",", " ").split()
+    words = action_words(text)
     if not words:
         raise ActionSyntaxError(f"empty action; {_USAGE}")
     verb, args = words[0].lower(), words[1:]
