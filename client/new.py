@@ -54,15 +54,10 @@ def new_table(args: Sequence[str], catalog: Catalog) -> CreateTable:
     else:  # no count: one seat each for the players named, and one for you; else the game's own
         seats, others = (len(rest) + 1 if rest else min(max(ui.default_seats or low, low), high)), rest
     if not low <= seats <= high:  # before anything is built for that many seats
-        # The game as the user knows it: a variant only when the line named one ('part4' is not a word
-        # to meet first here), and how a count of seats not typed came about.
-        # A game of several variants names the one meant (its first): another may take more seats.
-        if variant_named:
-            table = variant
-        elif len(game.variants) > 1:  # huxxy's first variant is huxxy: said once
-            table = game_and_variant(game.name, variant, game.title)
-        else:
-            table = game.title
+        # The game and, if it has several, the variant meant (its first, unless the line named one: another
+        # may take more seats), in the same words whether the line named it or not ('part4' alone is no
+        # word to meet first here); and how a count of seats not typed came about.
+        table = game_and_variant(game.name, variant, game.title) if len(game.variants) > 1 else game.title
         why = f"{_a(table)} {table} table has {range_text(low, high)} seats"
         if not counted and others:
             named = f"{len(others)} players" if len(others) > 1 else "player"

@@ -278,7 +278,7 @@ def test_new_alone_makes_the_table_the_games_rules_call_for(line: str, expected:
         ("new notty parlour", "one game, please, not notty and parlour"),
         ("new parlour 7", "a Parlour duel table has 2 seats"),  # not named: the game's title, and the variant
         ("new parlour 5", "a Parlour duel table has 2 seats; grand takes 5"),  # and another that fits
-        ("new grand 9", "a grand table has 3 to 6 seats"),
+        ("new grand 9", "a Parlour grand table has 3 to 6 seats"),
         (
             "new parlour wizard",
             "'wizard' is neither a game (notty, parlour), a variant of parlour (duel, grand)",
@@ -309,15 +309,21 @@ HOSTED = tuple(describe(GAMES[name]) for name in ("notty", "ochos-locos", "huxxy
 @pytest.mark.parametrize(
     ("line", "says"),
     [  # The play-test: "a part4 table has 2 to 6 seats", a variant never typed; "a classic table has 2 or
-        # 3 seats" for three names, without saying that they and you make 4.
+        # 3 seats" for three names, without saying that they and you make 4. The same words whether the
+        # variant was typed or not: "a classic table" typed, "a Notty classic table" not.
         ("new ochos-locos 7", "an Ochos Locos part4 table has 2 to 6 seats"),
         ("new 4", "a Notty classic table has 2 or 3 seats"),
-        ("new part4 7", "a part4 table has 2 to 6 seats"),  # named: the variant is the word to use
+        ("new classic 4", "a Notty classic table has 2 or 3 seats"),
+        ("new notty classic 4", "a Notty classic table has 2 or 3 seats"),
+        ("new part4 7", "an Ochos Locos part4 table has 2 to 6 seats"),
         (
             "new classic expert expert expert",
-            "a classic table has 2 or 3 seats: the 3 players named and you make 4",
+            "a Notty classic table has 2 or 3 seats: the 3 players named and you make 4",
         ),
-        ("new ochos-locos part1 rule", "a part1 table has 3 seats: the player named and you make 2"),
+        (
+            "new ochos-locos part1 rule",
+            "an Ochos Locos part1 table has 3 seats: the player named and you make 2",
+        ),
         ("new huxxy 4 greedy", ""),  # a count typed fits: the table is asked for
         ("new huxxy 5", "a huxxy table has 2 to 4 seats"),  # the play-test: "a huxxy huxxy table"
         ("new huxxy-jokers 5", "a huxxy-jokers table has 2 to 4 seats"),
@@ -329,7 +335,7 @@ HOSTED = tuple(describe(GAMES[name]) for name in ("notty", "ochos-locos", "huxxy
         ),
     ],
 )
-def test_a_count_of_seats_that_does_not_fit_names_the_game_as_typed_and_how_it_came_about(
+def test_a_count_of_seats_that_does_not_fit_names_the_game_and_variant_and_how_it_came_about(
     line: str, says: str
 ) -> None:
     reply = welcomed(*HOSTED).typed(line)
