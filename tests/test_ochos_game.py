@@ -162,6 +162,8 @@ def test_action_text_round_trips(action: Any) -> None:
 def test_action_text_reads_as_the_issue_writes_it() -> None:
     assert parse_action("play G3") == Play(Card("G", 3))
     assert parse_action("play R8 Y") == Play(Card("R", 8), "Y")
+    assert parse_action("play R8, Y") == Play(Card("R", 8), "Y")  # commas separate, in every game
+    assert parse_action("play R8,Y") == Play(Card("R", 8), "Y")
     assert parse_action("draw") == Draw()
     assert parse_action("take two") == TakeTwo()
     for bad in ["", "play", "play Z3", "play G9", "play R8 P", "play R8 Y G", "draw 2", "take", "pass"]:

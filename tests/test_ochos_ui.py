@@ -174,6 +174,8 @@ def test_an_eights_colour_may_be_typed_as_its_name() -> None:
         assert (
             UI.action("play", ["R8", typed], None) == f"play R8 {letter}"
         )  # not our turn: the server judges
+    assert UI.action("play", ["g8,", "red"], view) == "play G8 R"  # commas separate, in every game
+    assert UI.action("play", ["g8,red"], view) == "play G8 R"
     with pytest.raises(CommandError) as refused:
         UI.action("play", ["G8", "purple"], view)
     assert (

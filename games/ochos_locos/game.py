@@ -37,6 +37,7 @@ from games._interface import (
     Settings,
     Step,
     Variant,
+    action_words,
     check_settings,
 )
 
@@ -96,7 +97,7 @@ def parse_action(text: str) -> Action:
     """The action ``text`` names (case does not matter); :class:`ActionError` ``bad-action`` if none.
 
     A refusal quotes only what was typed, as typed, and names no other card."""
-    typed = text.split()
+    typed = action_words(text)  # play R8, Y as well as play R8 Y: as every game reads its cards
     words = [word.lower() for word in typed]
     if words == ["draw"]:
         return Draw()

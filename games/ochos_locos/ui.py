@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 
+from games._interface import action_words
 from games._ui import (
     CommandError,
     GameDataError,
@@ -292,6 +293,7 @@ def _body(view: TableView) -> Body:
 
 def _play(args: Sequence[str], view: TableView | None) -> str:
     """``play CARD`` or ``play EIGHT COLOUR``, checked against the legal actions at our turn."""
+    args = action_words(" ".join(args))
     if len(args) not in (1, 2):
         raise CommandError("usage: play CARD, or play EIGHT COLOUR (e.g. play R8 Y)")
     try:
