@@ -28,6 +28,7 @@ import errno
 import functools
 import ipaddress
 import os
+import random
 import signal
 import sys
 import termios
@@ -606,6 +607,13 @@ async def _play(
                         f"the server is shutting down or restarting; trying to reconnect for up to "
                         f"{reconnecting.seconds:g} s (Ctrl-C quits)"
                     )
+            elif client.session.too_fast and not client.closing:  # turned away for now: try again
+                if reconnecting is None:
+                    reconnecting = _Reconnecting(client.session.too_fast)
+                    terminal.show(
+                        f"the server takes connections from this address more slowly just now; trying again "
+                        f"for up to {reconnecting.seconds:g} s (Ctrl-C quits)"
+                    )
             elif client.lost is None and not client.closing:  # the server said goodbye, unasked
                 nursery.cancel_scope.cancel()
                 reason = client.session.goodbye or "it closed the connection"
@@ -694,7 +702,9 @@ class _Reconnecting:
         try began and within the budget; ``None`` once the budget is spent. No try outlasts it: an
         unreachable host's connect (the system's own timeout is minutes) is given up at its end."""
         while True:
-            await trio.sleep(max(0.0, min(self.delay, self.until - trio.current_time())))
+            # Varied, or the clients of a server that restarts all come back at the same instant.
+            wait = self.delay * (0.5 + random.random())
+            await trio.sleep(max(0.0, min(wait, self.until - trio.current_time())))
             self.delay = min(self.delay * 2, 5.0)
             now = trio.current_time()
             if now >= self.until:

@@ -135,6 +135,9 @@ class Session:
         # The server said, on this connection, that it is stopping (error shutting-down): it keeps
         # its games, so it is worth reconnecting to, as after a dropped connection.
         self.shutting_down = False
+        # The server turned this connection away for connecting too fast (error connecting-too-fast),
+        # and why: a moment later it takes one, so the client tries again by itself.
+        self.too_fast: str | None = None
         self.arrived = False  # the server has seated us (or let us watch) on this connection
         self.unsaved: str | None = None  # why our seat could not be kept on disk, if it could not
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
@@ -160,6 +163,7 @@ class Session:
         """The first message on each connection: it resumes our seat, if we hold one."""
         self.open_seats = self._bots_only = 0  # a table asked for on a lost connection is not waiting here
         self.welcome_heard = self.shutting_down = False
+        self.too_fast = None
         self.offered_seat = self.token is not None
         return Hello(PROTOCOL_VERSION, self.name, self.token)
 
@@ -341,7 +345,10 @@ class Session:
             case Error("shutting-down", _, _):
                 self.shutting_down = True  # what it means, the client says as it reconnects
                 return Output()
-            case Goodbye(reason) if self.shutting_down:
+            case Error("connecting-too-fast", text, _):
+                self.too_fast = text  # what it means, the client says as it tries again
+                return Output()
+            case Goodbye(reason) if self.shutting_down or self.too_fast:
                 self.goodbye = reason
                 return Output()
             case Error("resumed-elsewhere", text, _):

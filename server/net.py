@@ -13,11 +13,12 @@ record is committed in groups, one transaction a scheduling round (``_committer`
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import logging
 import math
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import attrs
@@ -55,7 +56,7 @@ from .limits import (
     counted_address,
     message_cost,
 )
-from .sockets import ACCEPT_SHORTAGES, Backlogs, NonBlockingSocket
+from .sockets import ACCEPT_SHORTAGES, Backlogs, NonBlockingSocket, discard_up_to
 from .store import Store
 from .tables import BotJob, Outgoing
 from .work import Workers
@@ -78,6 +79,12 @@ SHUTTING_DOWN = "the server is shutting down or restarting; its games are kept f
 PORT_TRIES = 5
 #: How long a connection over its address's connection rate waits for its refusal (see _slow_down).
 SLOW_DOWN_SECONDS = 1.0  # on average: from half to one and a half
+#: Connections waiting for a late refusal, from every address together: past it, one more is closed at
+#: once, unanswered. Each holds a file, apart from the --max-connections the server makes room for.
+HELD_MOST = 512
+#: The error for a connection over its address's connection rate: the one refusal that a client should
+#: meet by connecting again, a moment later, by itself.
+TOO_FAST = "connecting-too-fast"
 #: ... and how much of what it sent meanwhile is read: a hello is far smaller, and a flooder sends a
 #: frame or more a connection, a burst of reading when many are answered at once.
 SLOWED_BYTES = 4096
@@ -167,6 +174,8 @@ class NottyServer:
         self._commit_wanted = trio.Event()
         self._list_frame = ListFrame()
         self._stopping = False  # shutting down: a connection that arrives now is turned away
+        self._stopped = trio.Event()  # ... set then, for those waiting (see _slow_down)
+        self._refusing = 0  # connections waiting for a late refusal (see _slow_down)
         self._log_lines = LogAllowance()  # what the log may say about each address's connections
         self._jitter = random.Random()  # how long each connection over its rate waits: no secret
 
@@ -233,6 +242,7 @@ class NottyServer:
         from a goodbye it may not; one that tries again meanwhile is told the same and turned away,
         never welcomed by a host that has stopped."""
         self._stopping = True
+        self._stopped.set()  # connections waiting for a late refusal are told this one now
         self.host.close()
         for link in list(self.links.values()):
             if not link.ending:  # one already told goodbye, and why, is told nothing more
@@ -287,7 +297,12 @@ class NottyServer:
             address=address,
         )
         self.links[link.id] = link
-        self._from[address] += 1
+        with self._counted(address):
+            await self._serve_link(link, peer)
+
+    async def _serve_link(self, link: Link, peer: object) -> None:
+        """Serve a connection let in, from the host hearing of it to the host hearing it is gone."""
+        address = link.address
         self.host.connect(link.id, address)
         self._log(address, logging.INFO, "connection %d from %s", link.id, peer)
         try:
@@ -305,35 +320,59 @@ class NottyServer:
         finally:
             link.socket.close()  # first: nothing below can leave the descriptor open
             self.links.pop(link.id, None)
-            self._from[address] -= 1
-            if not self._from[address]:
-                del self._from[address]
             self._dispatch(self._ask(self.host.disconnect, link.id, trio.current_time()))
             self._run_bots()
             self._log(address, logging.INFO, "connection %d closed", link.id)
 
     async def _slow_down(self, stream: trio.SocketStream, peer: object, address: str) -> None:
         """Turn away a connection over its address's rate, but a while later: a client that connects
-        again as soon as it is turned away then does so once a while for each connection it keeps
-        trying, not thousands of times a second. Held, it counts against its address's cap; one
-        past the cap is closed unanswered (its address has had as many answers as it may have
-        connections), since answering costs as much as the loop it would feed."""
-        limits = self.limits
-        if self._from[address] >= limits.connections_per_address:
+        again as soon as it is turned away then comes back about once a second for each connection it
+        keeps trying, not thousands of times. Held, it counts against its address's cap, so an address
+        has at most as many answers on their way as it may have connections; one past the cap waits as
+        long and is closed unanswered (answered or closed at once, it fed the same loop). Past
+        ``HELD_MOST`` held from every address together, one is closed at once: they hold files."""
+        if self._refusing >= HELD_MOST:
             self._log(
-                address, logging.WARNING, "connection from %s closed unanswered: too many, too fast", peer
+                address, logging.WARNING, "connection from %s closed unanswered: %d held", peer, HELD_MOST
             )
             await trio.aclose_forcefully(stream)
             return
+        answered = self._from[address] < self.limits.connections_per_address
+        self._refusing += 1
+        try:
+            with self._counted(address) if answered else contextlib.nullcontext():
+                # Each its own while, or a client's connections turned away together come back together;
+                # a server stopping meanwhile says so at once.
+                with trio.move_on_after(SLOW_DOWN_SECONDS * (0.5 + self._jitter.random())):
+                    await self._stopped.wait()
+                if self._stopping:
+                    error = Error("shutting-down", SHUTTING_DOWN)
+                elif answered:
+                    error = Error(TOO_FAST, self._too_fast(address))
+                else:
+                    self._log(
+                        address, logging.WARNING, "connection from %s closed unanswered: too fast", peer
+                    )
+                    await trio.aclose_forcefully(stream)
+                    return
+                await self._turn_away(stream, peer, address, error, SLOWED_BYTES)
+        finally:
+            self._refusing -= 1
+
+    def _too_fast(self, address: str) -> str:
+        """Why a connection over its address's rate is turned away, and what to do."""
+        limits = self.limits
+        return (
+            f"connections from {address} are coming too fast: at most {limits.connection_rate:g} a second, "
+            f"{limits.connection_burst} at once; wait a moment, then connect again"
+        )
+
+    @contextlib.contextmanager
+    def _counted(self, address: str) -> Iterator[None]:
+        """One more connection from ``address`` against its cap, for as long as it lasts."""
         self._from[address] += 1
         try:
-            # Each its own while, or a client's connections turned away together come back together.
-            await trio.sleep(SLOW_DOWN_SECONDS * (0.5 + self._jitter.random()))
-            text = (
-                f"connections from {address} are coming too fast: at most {limits.connection_rate:g} a "
-                f"second, {limits.connection_burst} at once; wait a moment, then connect again"
-            )
-            await self._turn_away(stream, peer, address, Error("too-many-connections", text), SLOWED_BYTES)
+            yield
         finally:
             self._from[address] -= 1
             if not self._from[address]:
@@ -358,9 +397,7 @@ class NottyServer:
                 # As for any connection we end: half-close, and drop what it sends meanwhile (its
                 # hello, say), or the reset for its unread bytes could destroy the error on its way.
                 await stream.send_eof()
-                discarded = 0
-                while discarded <= drain and (chunk := await stream.receive_some(65536)):
-                    discarded += len(chunk)
+                await discard_up_to(stream.receive_some, drain)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         finally:

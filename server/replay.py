@@ -146,15 +146,19 @@ def _told(match: Match, seat: int, step: Step) -> list[str]:
     read ("bob draws a card: 9D", as "bob draws 1 card: R7"). The operator's alone: no player is sent it."""
     texts = [match.event(event, None)["text"] for event in step.events]
     cards = collections.Counter(step.outcome)
-    if not cards or cards <= _words(" ".join(texts)):
+    mover = match.names[seat]
+    if not cards or cards <= _words(" ".join(texts), mover):
         return texts
-    shown = [cards <= _words(match.event(event, seat)["text"]) for event in step.events]
+    shown = [cards <= _words(match.event(event, seat)["text"], mover) for event in step.events]
     at = shown.index(True) if any(shown) else 0
     texts[at] += ": " + " ".join(step.outcome)
     return texts
 
 
-def _words(text: str) -> collections.Counter[str]:
+def _words(text: str, mover: str) -> collections.Counter[str]:
+    """The words of an event's text, less the first mention of the player who moved: one named ``JD``
+    who draws the card JD is told "JD draws a card", which names the player, not the card."""
+    text = re.sub(rf"(?<!\w){re.escape(mover)}(?!\w)", " ", text, count=1)
     return collections.Counter(re.findall(r"\w+", text))
 
 

@@ -17,6 +17,7 @@ import collections
 import errno
 import logging
 import socket
+from collections.abc import Awaitable, Callable
 
 import trio
 
@@ -196,12 +197,7 @@ class NonBlockingSocket:
         except OSError:  # the peer is gone already
             self.close()
             return
-        discarded = 0
-        while discarded <= max_bytes:
-            data = await self.receive(65536)
-            if not data:
-                return
-            discarded += len(data)
+        await discard_up_to(self.receive, max_bytes)
 
     def _send_backlog(self) -> None:
         while self._backlog:
@@ -229,3 +225,10 @@ class NonBlockingSocket:
         self._backlog_grew.unpark_all()
         trio.lowlevel.notify_closing(self._sock)
         self._sock.close()
+
+
+async def discard_up_to(receive: Callable[[int], Awaitable[bytes]], most: int) -> None:
+    """Read and drop what a peer sends until it closes its end, but never more than ``most`` bytes."""
+    discarded = 0
+    while discarded < most and (data := await receive(min(65536, most - discarded))):
+        discarded += len(data)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from conftest import ServerProcess
 from pexpect.popen_spawn import PopenSpawn
 from test_client import pipe
 
@@ -166,5 +167,28 @@ def test_a_reconnect_that_meets_a_silent_port_tries_again_and_resumes_the_seat(
     finally:
         _stop(child)
         proxy.close()
+    assert status == 0
+    assert "Traceback" not in said
+
+
+def test_a_client_turned_away_for_connecting_too_fast_tries_again_by_itself(
+    servers: list[ServerProcess], tmp_path: Path, env: dict[str, str]
+) -> None:
+    """A server restarting with many players behind one address (a NAT, a tunnel) turns away those past
+    its connection burst: the client quit on ``connecting-too-fast``, though a moment later it is let in."""
+    server = ServerProcess(tmp_path / "rate.db", "--connection-rate", "0.5", "--connection-burst", "1")
+    servers.append(server)
+    first = socket.create_connection(("127.0.0.1", server.port))  # the address's one connection at once
+    child = None
+    try:
+        child = _client(server.port, env, "tables")
+        child.expect("the server takes connections from this address more slowly just now; trying again")
+        child.expect("connected to notty", timeout=BUDGET + 5)
+        child.expect("no tables yet")
+        child.sendeof()
+        status, said = _ends(child, within=15)
+    finally:
+        _stop(child)
+        first.close()
     assert status == 0
     assert "Traceback" not in said

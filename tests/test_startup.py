@@ -26,6 +26,7 @@ from conftest import ServerProcess, notty_server
 from test_limits import has_ipv6_loopback
 
 from server import cli
+from server import lock as server_lock
 from server.lock import Holder, LockError, WriterLock, lock_path
 
 SERVE = ("--host", "127.0.0.1", "--port", "0")
@@ -219,21 +220,35 @@ def test_a_server_that_cannot_listen_leaves_an_existing_database_and_its_lock_fi
     assert _files(tmp_path).keys() == before.keys() - {lock_path(recorded).name}
 
 
-def test_a_lock_file_deleted_as_it_is_locked_is_not_held(tmp_path: Path) -> None:
+def test_a_lock_file_deleted_as_it_is_locked_is_not_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A server that cannot start deletes the lock file it made while it holds it: a second server
     that opened that file meanwhile, and locks it once it is free, would hold a file no other can
     find, so it locks the one the name names now."""
     db = tmp_path / "notty.db"
     first = WriterLock.acquire(db)
     assert first.made
-    opened = os.open(lock_path(db), os.O_RDWR)  # as the second has, just before the first lets go
-    first.discard()
-    assert not lock_path(db).exists()
+    opens = 0
+    private = server_lock._private
+
+    def between_open_and_lock(fd: int) -> None:
+        nonlocal opens
+        opens += 1
+        if opens == 1:  # the second has the file open: the first, which could not start, lets go
+            first.discard()
+            assert not lock_path(db).exists()
+        private(fd)
+
+    monkeypatch.setattr(server_lock, "_private", between_open_and_lock)
     second = WriterLock.acquire(db)
-    assert lock_path(db).exists() and second.made
+    assert opens == 2  # the file it locked first was gone: it opened the one the name names now
+    assert second._fd is not None
+    held, named = os.fstat(second._fd), os.stat(lock_path(db))
+    assert (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino) and second.made
+    monkeypatch.setattr(server_lock, "_private", private)
     with pytest.raises(LockError, match="in use by"):
         WriterLock.acquire(db)
-    os.close(opened)
     second.release()
     third = WriterLock.acquire(db)
     assert not third.made  # an existing lock file stays when its holder cannot start

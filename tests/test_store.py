@@ -28,6 +28,7 @@ from games.notty.engine import Action, Deal, EndTurn, Game, View
 from games.notty.game import NottyMatch
 from protocol import GAME_ENDED, PROTOCOL_VERSION, Act, Error, Hello, Join, Leave, Seated, State
 from server import cli, net
+from server import replay as server_replay
 from server.host import Host
 from server.journal import GameBegun, GameOver, Moved, SavedGame, SeatLeft, SeatRecord
 from server.record import dealt, rebuild, replay_move
@@ -940,3 +941,20 @@ def test_a_database_created_through_a_link_to_no_file_yet_is_the_users_alone(tmp
     link.symlink_to(target)
     Store(link).close()
     assert target.exists() and (target.stat().st_mode & 0o777) == 0o600
+
+
+def test_a_replay_shows_a_card_drawn_by_a_player_named_like_it() -> None:
+    """The card was taken as shown when any word of the spectator's text was the card: a player named
+    ``JD`` drawing the card JD read only "JD draws a card"."""
+
+    class Told:  # what _told reads of a match: the names, and each event as a seat is told it
+        names = ("JD", "bob")
+
+        def event(self, event: str, seat: int | None) -> dict[str, str]:
+            return {"text": f"{event} draws a card" + ("" if seat is None else ": JD")}
+
+    step = Step(events=("JD",), outcome=("JD",))
+    assert server_replay._told(Told(), 0, step) == ["JD draws a card: JD"]  # type: ignore[arg-type]
+    shown = Step(events=("bob",), outcome=("JD",))
+    Told.event = lambda self, event, seat: {"text": f"{event} draws JD"}  # type: ignore[method-assign]
+    assert server_replay._told(Told(), 1, shown) == ["bob draws JD"]  # type: ignore[arg-type]
