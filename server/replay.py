@@ -64,8 +64,12 @@ def _game_line(game: GameSummary) -> str:
     elif len(game.ranking) > 2:  # a game that ranks every seat (not only a winner and the rest)
         places = ", ".join(" = ".join(game.names[seat] for seat in place) for place in game.ranking)
         result = f"{why}; ranked {places}"  # the ending first: "ranked ann, bob (went out)" read as bob's
-    elif game.winner is None and len(game.ranking) > 1 and game.reason == "resigned":  # bots left to share
-        result = f"{spoken_list([game.names[seat] for seat in game.ranking[0]])} share first place ({why})"
+    elif game.winner is None and len(game.ranking) > 1:  # those who resigned ranked last, the rest first
+        first = [game.names[seat] for seat in game.ranking[0]]
+        if game.reason != "resigned" and game.resigned:  # a bot went out for one who had resigned
+            why = f"{why}; {spoken_list([game.names[seat] for seat in game.resigned])} resigned"
+        placed = "share first place" if len(first) > 1 else "came first"
+        result = f"{spoken_list(first)} {placed} ({why})"
     elif game.winner is None:
         result = f"no winner ({why})"
     else:
@@ -132,12 +136,14 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
         out.write("(unfinished: under way while its server runs, and resumed when it runs again)\n")
     elif saved.over.reason == ABANDONED:
         out.write("(abandoned: nobody was left at the table)\n")
-    elif saved.over.reason == RESIGNED:
-        # The ranking, each who resigned marked so: not a list of those who resigned.
+    elif saved.over.reason == RESIGNED or (saved.resigned and len(saved.over.ranking) > 1):
+        # The ranking, each who resigned marked so: not a list of those who resigned. Also where the
+        # game ended by itself after a resignation (a bot going out for one who resigned, who is last).
         resigned = {seat for seat, _ in saved.resigned}
         named = [name + (" (resigned)" if seat in resigned else "") for seat, name in enumerate(match.names)]
         ranking = ", then ".join(" = ".join(named[seat] for seat in place) for place in saved.over.ranking)
-        out.write(f"(ended by resignation; ranking: {ranking})\n")
+        how = "ended by resignation" if saved.over.reason == RESIGNED else "those who resigned rank last"
+        out.write(f"({how}; ranking: {ranking})\n")
 
 
 def _told(match: Match, seat: int, step: Step) -> list[str]:

@@ -44,7 +44,13 @@ def resigned_last(outcome: Outcome, names: Sequence[str], resigned: Sequence[int
         return outcome
     places = [tuple(seat for seat in place if seat not in resigned) for place in outcome.ranking]
     ranking = (*[place for place in places if place], tuple(sorted(resigned)))
-    text = f"{outcome.text} ({_names(names, resigned)} resigned, so ranked last)"
+    text = outcome.text
+    if outcome.ranking and set(outcome.ranking[0]) <= set(resigned) and len(ranking) > 1:
+        # The game's winner resigned (a bot went out for them): "ann wins" alone names the one
+        # ranked last, while the others are told they share first place.
+        first = ranking[0]
+        text += f", but {_names(names, first)} " + ("share first place" if len(first) > 1 else "comes first")
+    text = f"{text} ({_names(names, resigned)} resigned, so ranked last)"
     return Outcome(ranking, outcome.reason, text[:400])
 
 

@@ -483,3 +483,36 @@ def test_a_database_from_before_the_order_was_recorded_lists_resignations_by_whe
             listed = io.StringIO()
             print_games(store.games(), listed)
         assert listed.getvalue().rstrip().endswith(", bob won (dee, ann and cy resigned)"), listed.getvalue()
+
+
+def test_a_game_a_bot_won_for_one_who_resigned_lists_and_replays_who_came_first(tmp_path: Path) -> None:
+    """A bot played on for ann, who resigned, and went out: `games` said "no winner (last card
+    played)" and the replay ended without a ranking, while bob was told he shared first place."""
+    for seed in range(40):
+        net = Net(seed=seed)
+        ann, bob, cy = _table(net, "ochos-locos", 3)
+        ann.send(Resign())
+        bob.send(Autopilot(True))
+        cy.send(Autopilot(True))
+        net.run_bots()
+        table = ann.table
+        result = bob.view["result"]
+        if table.over and result["reason"] == "empty-hand" and _places(result) == [[1, 2], [0]]:
+            break
+    else:
+        pytest.fail("no seed had ann's bot go out")
+    assert "but bob and cy share first place (ann resigned, so ranked last)" in bob.view["result"]["text"]
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    listed = io.StringIO()
+    print_games(store.games(), listed)
+    assert "bob and cy share first place (" in listed.getvalue() and "; ann resigned)" in listed.getvalue()
+    finished = store.game(table.id)
+    assert finished is not None
+    out = io.StringIO()
+    print_game(finished, out)
+    assert (
+        out.getvalue().splitlines()[-1]
+        == "(those who resigned rank last; ranking: bob = cy, then ann (resigned))"
+    )
+    store.close()

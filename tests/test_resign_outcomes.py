@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games import Outcome
+from games._ui import spoken_list
 from server.resign import RESIGNED, conceded, ends_at_once, resigned_last
 
 NAMES = ["ann", "bob", "cy", "dee"]
@@ -50,3 +51,15 @@ def test_the_resigned_go_last_and_the_text_stays_within_400_characters() -> None
     short = resigned_last(Outcome(((1,), (0, 2)), "out", "bob went out"), NAMES, [0])
     assert short.text == "bob went out (ann resigned, so ranked last)"
     assert short.ranking == ((1,), (2,), (0,))
+
+
+def test_a_winner_who_resigned_is_said_to_be_ranked_last_and_who_is_first_instead() -> None:
+    """A bot went out for ann, who had resigned: the end read "ann wins (ann resigned, so ranked last)"
+    while bob was told he shared first place."""
+    won = resigned_last(Outcome(((0,), (1, 2, 3)), "out", "ann wins"), NAMES, [0])
+    assert won.ranking == ((1, 2, 3), (0,))
+    assert (
+        won.text == f"ann wins, but {spoken_list(NAMES[1:])} share first place (ann resigned, so ranked last)"
+    )
+    alone = resigned_last(Outcome(((0,), (1,), (2, 3)), "out", "ann wins"), NAMES, [0, 2])
+    assert alone.text.startswith(f"ann wins, but {NAMES[1]} comes first (")
