@@ -34,7 +34,7 @@ import sys
 import termios
 import threading
 import unicodedata
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
 import trio
@@ -571,7 +571,11 @@ async def _play(
                 connection.start_soon(_then_stop, client.receive_forever, client, connection.cancel_scope)
                 connection.start_soon(_then_stop, client.heartbeat, client, connection.cancel_scope)
                 try:  # no line is acted on before the welcome: there is no one to send it to yet
-                    if await client.wait_for(client.welcomed, max(0.0, deadline - trio.current_time())):
+                    async with _not_sent_while_away(lines, terminal, away=reconnecting is not None):
+                        welcomed = await client.wait_for(
+                            client.welcomed, max(0.0, deadline - trio.current_time())
+                        )
+                    if welcomed:
                         if not arrived:  # the built-in server's table, or the list: wait for the answer
                             client.line_sent = False
                             arrival = client.session.arrival(built_in)
@@ -630,7 +634,8 @@ async def _play(
             elif reconnecting is None:
                 terminal.show(f"connection lost ({client.lost}); reconnecting")
                 reconnecting = _Reconnecting(client.lost)
-            welcome_by = await reconnecting.connect(client, host, port, connect_timeout)
+            async with _not_sent_while_away(lines, terminal, away=True):
+                welcome_by = await reconnecting.connect(client, host, port, connect_timeout)
             if welcome_by is None:
                 nursery.cancel_scope.cancel()
                 if reconnecting.restart:  # as when the server ends the connection: the seat is kept
@@ -684,6 +689,40 @@ async def _then_stop(work: Callable[[], Awaitable[None]], client: Client, scope:
         client.lost = str(lost)
     finally:
         scope.cancel()
+
+
+@contextlib.asynccontextmanager
+async def _not_sent_while_away(
+    lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal, *, away: bool
+) -> AsyncIterator[None]:
+    """While the connection is down (``away``), answer each line a person types that it was not sent.
+
+    Queued, a move typed then was played the moment the connection came back, before its player had
+    seen the table: a play-test's 'draw 3' and 'end', typed while the server restarted, played a whole
+    turn. A script's lines (not at a terminal) wait for the connection, as they always have.
+    """
+    if not away or not terminal.interactive:
+        yield
+        return
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(_answer_not_sent, lines, terminal)
+        try:
+            yield
+        finally:
+            nursery.cancel_scope.cancel()
+
+
+async def _answer_not_sent(lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal) -> None:
+    while True:
+        try:
+            line = await lines.receive()
+        except trio.EndOfChannel:
+            return
+        if line is None:  # the end of input: once connected again, the client says bye as usual
+            return
+        if line.strip():
+            terminal.show(f"not sent, the connection is down: {line.strip()} (type it again once it is back)")
+        terminal.line_handled()
 
 
 class _Reconnecting:

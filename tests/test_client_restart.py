@@ -161,6 +161,39 @@ def test_a_person_at_a_game_is_back_at_their_seat_after_the_server_restarts(
     assert [words for words in unwanted if words in said] == []
 
 
+def test_lines_typed_while_the_connection_is_down_are_not_played_once_it_is_back(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    """A play-test typed 'draw 3' and 'end' while the server restarted: both were played the moment
+    it was back, a whole turn its player had not seen the table for."""
+    db = tmp_path / "notty.db"
+    servers.append(server := ServerProcess(db))
+    ann, transcript = _line_mode(tmp_path, f"127.0.0.1:{server.port}", "--name", "ann")
+    ann.expect("connected to")
+    ann.sendline("new classic 2 greedy")
+    ann.expect(r"you sit at table (\d+), seat 1")
+    table = ann.match.group(1)
+    ann.expect("your turn")
+    server.stop()
+    ann.expect(RESTARTING)
+    ann.sendline("draw 3")
+    ann.expect(r"not sent, the connection is down: draw 3 \(type it again once it is back\)")
+    ann.sendline("end")
+    ann.expect("not sent, the connection is down: end")
+    _restarted(servers, db)
+    ann.expect(rf"connected to notty \(resuming your seat at table {table}\)")
+    ann.expect("your turn")
+    ann.sendline("draw 1")  # what she types now is played
+    ann.expect("you draw 1 card")
+    ann.expect("notty> ")
+    ann.sendline("quit")
+    ann.expect(pexpect.EOF)
+    ann.close()
+    assert ann.exitstatus == 0
+    said = transcript.getvalue()
+    assert "you draw 3 cards" not in said and "you end the turn" not in said
+
+
 def test_the_full_screen_reconnects_alike(tmp_path: Path, servers: list[ServerProcess]) -> None:
     db = tmp_path / "notty.db"
     servers.append(server := ServerProcess(db))
