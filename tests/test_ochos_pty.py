@@ -418,7 +418,7 @@ def test_illegal_moves_are_refused_and_the_turn_goes_on(port: int, state_home: P
     absent = next(f"{c}{n}" for c in "RYGB" for n in range(1, 9) if f"{c}{n}" not in screen.hand)
     may = ", ".join(screen.legal)
     ann.refused(f"play {absent}", f"you hold no {absent}")
-    ann.refused(f"play {stuck[0]}", f"{stuck[0]} cannot be played now; you may {may}")
+    ann.refused(f"play {stuck[0]}", f"{stuck[0]} cannot be played on ")
     ann.refused("draw", f"you may not draw now; you may {may}")
     ann.refused("take two", f"you may not take two now; you may {may}")
     ann.refused("play G9", "'G9' is not a card (a colour R, Y, G or B and a number 1 to 8)")

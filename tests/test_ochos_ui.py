@@ -213,7 +213,7 @@ def test_actions_are_checked_against_the_legal_ones_at_our_turn() -> None:
         (["G8"], "name a colour after the 8: play G8 R, Y, G or B"),
         (["G3", "R"], "only an 8 names a colour: play G3"),
         (["R2"], "you hold no R2"),
-        (["R1"], "R1 cannot be played now; you may play G3, play G8 COLOUR"),
+        (["R1"], "R1 cannot be played on G6; you may play G3, play G8 COLOUR"),
         (["Q1"], "'Q1' is not a card"),
         (["G8", "purple"], "'purple' is not a colour"),
         (["G3", "B6"], r"one card a turn: play G3 \(only an 8 is followed by a colour\)"),
@@ -228,6 +228,15 @@ def test_actions_are_checked_against_the_legal_ones_at_our_turn() -> None:
     assert UI.action("draw", [], None) == "draw" and UI.action("take", ["Two"], None) == "take two"
     assert UI.action("take", ["2"], None) == "take two"  # as it is said, with the card's number
     assert UI.action("play", ["R1"], _read(ochos_view())) == "play R1"  # not our turn: the server judges
+    # Why a card will not go: what it must match (a play-test read "Y5 cannot be played now" with G named).
+    named = _read(ochos_view(current=0, legal=["play G3"], body={"top": "Y8", "named": "G"}))
+    with pytest.raises(CommandError, match=r"Y5 cannot be played on Y8 \(green named\); you may play G3"):
+        UI.action("play", ["Y5"], named)
+    two = _read(ochos_view(current=0, legal=["play B2", "take two"], body={"top": "Y2", "two_pending": True}))
+    with pytest.raises(
+        CommandError, match="G3 cannot be played on Y2: a 2 must be answered with a 2; you may"
+    ):
+        UI.action("play", ["G3"], two)
     assert UI.is_action("take") and not UI.is_action("steal")
 
 

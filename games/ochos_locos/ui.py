@@ -321,7 +321,17 @@ def _play(args: Sequence[str], view: TableView | None) -> str:
         # An 8 names none as the last card, or where the rules have no naming eights; no other card ever.
         why = f"{card} names no colour now" if card.number == EIGHT else "only an 8 names a colour"
         raise CommandError(f"{why}: play {card}")
-    raise CommandError(f"{card} cannot be played now; you may {legal_summary(view.legal)}")
+    raise CommandError(
+        f"{card} cannot be played {_on_what(_body(view))}; you may {legal_summary(view.legal)}"
+    )
+
+
+def _on_what(body: Body) -> str:
+    """What a card must match now, said as the reason one does not: "on Y8 (G named)"."""
+    if body.two_pending:
+        return f"on {body.top}: a 2 must be answered with a 2"
+    named = f" ({COLOUR_NAMES[body.named]} named)" if body.named else ""
+    return f"on {body.top}{named}"
 
 
 def _checked(text: str, view: TableView | None) -> str:
