@@ -115,11 +115,11 @@ def test_the_end_names_who_resigned_and_was_ranked_last_as_the_servers_result_do
 
 def test_your_turn_lists_what_you_may_do_grouped() -> None:
     legal = ["draw 1", "draw 2", "draw 3", "steal 1", "discard R1 R2 R3", "discard R2 R3 R4", "end"]
-    assert legal_summary(legal) == "draw 1-3, steal NAME, discard (2 groups), end"
+    assert legal_summary(legal) == "draw 1-3, steal NAME, discard (any of 2 groups), end"
     hands = {"hands": [["R1"], ["Y5"], ["G7"]]}
     three = _view(current=0, legal=legal, names=["ann", "bob", "cy"], body=hands)
     assert state_text(3, three, [], colour=False).splitlines()[-1] == (
-        "your turn: draw 1-3, steal NAME, discard (2 groups), end"
+        "your turn: draw 1-3, steal NAME, discard (any of 2 groups), end"
     )
     # Heads-up, 'steal' needs no name; one card of room is 'draw 1', not 'draw 1-1'.
     text = state_text(3, _view(current=0, legal=["draw 1", "steal 1", "end"]), [], colour=False)

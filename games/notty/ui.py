@@ -431,8 +431,8 @@ def still_possible(view: TableView) -> list[str]:
 
 
 def legal_summary(legal: Sequence[str], *, one_opponent: bool = False) -> str:
-    """The legal actions, grouped: 'draw 1-3, steal NAME, discard (2 groups), end' (a lone
-    opponent needs no name: 'steal')."""
+    """The legal actions, grouped: 'draw 1-3, steal NAME, discard (any of 2 groups), end' (a lone
+    opponent needs no name: 'steal'). Groups may share cards, so "4 groups" read as four to discard."""
     verbs: dict[str, int] = {}
     for action in legal:
         verb = action.split()[0]
@@ -442,7 +442,7 @@ def legal_summary(legal: Sequence[str], *, one_opponent: bool = False) -> str:
         if verb == "draw":
             parts.append("draw 1" if count == 1 else f"draw 1-{count}")
         elif verb == "discard":
-            parts.append(f"discard ({count} group{'s' if count > 1 else ''})")
+            parts.append("discard (1 group)" if count == 1 else f"discard (any of {count} groups)")
         elif verb == "steal":
             parts.append("steal" if one_opponent else "steal NAME")
         elif verb == "putback":
