@@ -456,6 +456,11 @@ class Session:
             output = output.adding(
                 [f"each turn here has {view.turn_seconds} s: past it, a bot plays the rest of it"]
             )
+        left = view.turn_left
+        if before is None and left is not None and left < view.turn_seconds and view.current == view.seat:
+            # Back at our seat mid-turn: the time ran on while we were away (a play-test came back
+            # with 5 s left, told nothing, and was timed out).
+            output = output.adding([f"your turn has {left} s left: past it, a bot plays the rest of it"])
         return output
 
     def known_as(self) -> str:
@@ -691,6 +696,7 @@ def read_view(raw: Mapping[str, Any], ui: GameUI) -> TableView:
         bot_turn=raw.get("bot_turn", raw["current"] in bots and result is None),  # older servers: bots'
         turn_seconds=raw.get("turn_seconds", 0),
         away=raw.get("away", 0),
+        turn_left=raw.get("turn_left"),
     )
 
 

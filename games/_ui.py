@@ -51,6 +51,7 @@ class TableView:
     bot_turn: bool = False  # a bot plays the turn under way (also for a person: 'auto', a time run out)
     turn_seconds: int = 0  # the table's turn time (0: none)
     away: int = 0  # back from a drop: the moves made while we were away, whose events this view follows
+    turn_left: int | None = None  # seconds left of a person's timed turn under way (None: not said)
 
     @property
     def over(self) -> bool:

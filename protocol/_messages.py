@@ -21,8 +21,9 @@ from ._framing import ProtocolError
 #: a game, a variant and options, the welcome lists the games, and views, events and hints
 #: carry a body each game defines; version 4 adds seat news (``notice``), autopilot and resigning,
 #: bots and turns in the table list, and a finished game's record id and duration; version 5 adds
-#: the view's ``bot_turn`` and ``turn_seconds``; version 6 the view's ``away``.
-PROTOCOL_VERSION = 6
+#: the view's ``bot_turn`` and ``turn_seconds``; version 6 the view's ``away``; version 7 the view's
+#: ``turn_left``.
+PROTOCOL_VERSION = 7
 
 #: What ``hello.version`` and ``welcome.version`` may hold.
 VERSION = Int(1, 65535)
@@ -311,8 +312,9 @@ VIEW = Map(
         "bot_turn": Bool(),  # a bot plays the turn under way: the seat's own, or one for its person
         "turn_seconds": Int(0, 3600),  # the table's turn time, as in the table map
         "away": Int(1, 2**31 - 1),  # to a player back from a drop: the moves made while they were away
+        "turn_left": Int(0, 3600),  # seconds left of a person's turn under way, where turns are timed
     },
-    optional=frozenset({"bots", "bot_turn", "turn_seconds", "away"}),
+    optional=frozenset({"bots", "bot_turn", "turn_seconds", "away", "turn_left"}),
 )
 EVENT = Map({"kind": CODE, "text": Str(0, 400), "data": Data(depth=4, mapping=True)})
 VARIANT_INFO = Map(

@@ -66,6 +66,7 @@ from .resign import conceded, ends_at_once
 from .tables import (
     TIME_UP,
     BotJob,
+    Clock,
     ConnId,
     Driver,
     Outgoing,
@@ -187,6 +188,7 @@ class Host:
         # these keeps the shell's call after every message independent of the table count.
         self._stirred: set[int] = set()
         self.driver = Driver(self._journal, self._stirred, wall_clock)
+        self.clock = Clock()  # the time of the latest call: views say how long a timed turn has left
         self.driver.unattended_delay = bot_only_delay
         self.driver.unattended_per_address = bot_tables_per_address
         self._listed: tuple[int, Tables] | None = None  # the lobby's list, and driver.listing then
@@ -214,6 +216,7 @@ class Host:
         Its humans count as dropped just now: they resume with their tokens
         within the grace period, or bots stand in once someone is watching.
         """
+        self.clock.now = now
         begun = saved.begun
         game = self.games.get(begun.game)
         if game is None:
@@ -237,6 +240,7 @@ class Host:
             bot_delay=begun.bot_delay,
             turn_seconds=begun.turn_seconds,
             begun_at=saved.started_at,
+            clock=self.clock,
             # Values as the settings hold them: what matters later is which ones were chosen.
             asked={name: begun.options.get(name) for name in begun.asked or ()},
         )
@@ -331,6 +335,7 @@ class Host:
 
     def disconnect(self, conn: ConnId, now: float) -> list[Outgoing]:
         """The connection is gone: keep a seat in a running game for ``grace`` seconds."""
+        self.clock.now = now
         session = self.sessions.pop(conn, None)
         if session is None or session.table is None:
             return []
@@ -360,12 +365,14 @@ class Host:
 
     def tick(self, now: float) -> list[Outgoing]:
         """Let time pass: dropped players past their grace get a stand-in; slow turns get help."""
+        self.clock.now = now
         return self.driver.tick(now, self.grace, self.abandon_after)
 
     # -- messages --------------------------------------------------------------
 
     def handle(self, conn: ConnId, message: Message, now: float) -> list[Outgoing]:
         """The replies to one message from ``conn`` (which the protocol layer found legal now)."""
+        self.clock.now = now
         session = self.sessions[conn]
         try:
             out = self._dispatch(conn, message, now)
@@ -586,6 +593,7 @@ class Host:
             turn_seconds=request.turn_seconds,
             asked=dict(request.options),
             recorded=self.recorded,
+            clock=self.clock,
         )
         self._next_table += 1
         self.tables[table.id] = table
@@ -863,6 +871,7 @@ class Host:
 
     def bot_acted(self, job: BotJob, action: Any | None, now: float) -> list[Outgoing]:
         """Apply a bot's choice (``None``: the bot failed), unless the game moved on while it thought."""
+        self.clock.now = now
         return self.driver.bot_acted(job, action, now)
 
     # -- helpers -------------------------------------------------------------------

@@ -81,6 +81,14 @@ class Seat:
 
 
 @attrs.define
+class Clock:
+    """The time (the server's monotonic clock) of the latest call into the host: what the time left
+    of a turn, as views say it, is counted against. Views are built where no time is passed."""
+
+    now: float | None = None
+
+
+@attrs.define
 class Table:
     id: int
     game: Game
@@ -115,6 +123,7 @@ class Table:
     recent: deque[tuple[Any, ...]] = attrs.Factory(lambda: deque(maxlen=AWAY_MOVES))
     shown: int = 0
     recorded: bool = True  # its moves are kept on disk, under its number: the result says so
+    clock: Clock | None = None  # the host's: views then say how long the turn under way has left
 
     def info(self) -> dict[str, Any]:
         return {
@@ -225,6 +234,16 @@ def states(
     }
     if away:
         shared["away"] = away
+    clock = table.clock
+    if (
+        table.turn_seconds
+        and outcome is None
+        and not bot_turn
+        and clock is not None
+        and clock.now is not None
+    ):
+        left = table.turn_started + table.turn_seconds - clock.now
+        shared["turn_left"] = min(table.turn_seconds, max(0, math.ceil(left)))
     out: list[Outgoing] = []
     for conn, seat in to:
         view = {

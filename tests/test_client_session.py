@@ -826,6 +826,22 @@ def test_a_turn_the_server_plays_for_us_shows_as_lines_and_the_turn_time_is_told
     assert shown(older, State(5, parlour_view(current=1, legal=[], bots=[1]), played)) == ["  ann plays 5"]
 
 
+def test_back_at_our_seat_mid_turn_we_are_told_how_long_the_turn_has_left() -> None:
+    """A play-test came back with 5 s of its turn left, told nothing, and was timed out."""
+    session = welcomed(NOTTY, PARLOUR)
+    session.receive(Seated(5, 0, TOKEN))
+    fresh = shown(session, State(5, parlour_view(turn_seconds=30, turn_left=30), ()))
+    assert not any("left" in line for line in fresh)  # a whole turn: the status line says 30 s a turn
+    later = shown(session, State(5, parlour_view(turn_seconds=30, turn_left=21), ()))
+    assert not any("s left" in line for line in later)  # our own moves go on within it: no news
+    session.receive(Seated(5, 0, TOKEN))  # back after a drop, the turn half gone
+    back = shown(session, State(5, parlour_view(turn_seconds=30, turn_left=5), ()))
+    assert back[-1] == "your turn has 5 s left: past it, a bot plays the rest of it"
+    session.receive(Seated(5, 0, TOKEN))
+    theirs = shown(session, State(5, parlour_view(turn_seconds=30, turn_left=5, current=1, legal=[]), ()))
+    assert not any("s left" in line for line in theirs)  # another's turn: theirs to watch
+
+
 def test_a_scripts_hint_waits_for_its_turn_and_a_persons_is_asked_at_once() -> None:
     """Advice for one's own turn, which some games give only then: a script holds it back until its
     turn (a hint asked at once would come back 'it is not your turn' and be lost); a person who asks

@@ -765,6 +765,31 @@ def test_a_player_whose_time_ran_out_while_away_is_told_on_return() -> None:
     assert back.view["bot_turn"] is True and back.view["legal"] == ()
 
 
+def test_a_view_says_how_long_a_persons_timed_turn_has_left() -> None:
+    """A play-test came back to its seat with 5 s of its turn left, told nothing, and was timed out:
+    the view now says what is left of a person's timed turn (not a bot's, nor where turns are untimed)."""
+    net = Net(grace=60)
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(notty("classic", 2, turn_seconds=10))[0].table
+    bob.send(Join(table))
+    name, mover, other = ("ann", ann, bob) if ann.view["current"] == 0 else ("bob", bob, ann)
+    assert mover.view["turn_left"] == other.view["turn_left"] == 10  # public: everyone sees the clock
+    net.tick(3.5)
+    mover.send(Act("draw 1"))
+    assert mover.view["turn_left"] == 7  # 6.5 s, rounded up
+    token = mover.last(Seated).token
+    net.drop(mover)
+    net.tick(4)
+    back = net.client(name, token=token)
+    assert back.view["turn_left"] == 3 and back.view["legal"]
+    back.send(PlayForMe())  # a bot plays it now: no time is counted for it
+    assert "turn_left" not in back.view  # (the others see it with the bot's first move)
+    net.run_bots(limit=20)
+    assert other.view["current"] == other.view["seat"] and other.view["turn_left"] == 10
+    untimed = _mover_of_two(Net())
+    assert "turn_left" not in untimed.view
+
+
 def test_a_turn_out_of_time_is_finished_by_the_expert_at_the_tables_level() -> None:
     net = Net()
     mover = _mover_of_two(net, turn_seconds=10, level="hard")
