@@ -317,6 +317,17 @@ def test_steal_alone_among_three_asks_whom() -> None:
     assert session.typed("steal cy").messages == (Act("steal 2"),)
 
 
+def test_steal_takes_the_start_of_one_players_name() -> None:
+    """'steal exp' was refused ("no player called 'exp'; did you mean 'expert-3'?"), though tab would
+    have completed it: a start that names one other player names them."""
+    session = _notty(["B2"], names=("ann", "bob", "expert-3"))
+    assert session.typed("steal exp").messages == (Act("steal 2"),)
+    assert session.typed("steal B").messages == (Act("steal 1"),)
+    both = _notty(["B2"], names=("ann", "bob", "bobby"))
+    assert _refusal(both, "steal bo").startswith("no player called 'bo'")  # two players start so
+    assert _refusal(both, "steal a").startswith("no player called 'a'")  # only ourselves start so
+
+
 def test_steal_a_seat_number_counts_seats_as_the_client_shows_them_from_1() -> None:
     """'steal 2' robbed the player in seat 3: the number went to the server, whose seats count from 0."""
     session = _notty(["B2"], names=("ann", "bob", "cy"))

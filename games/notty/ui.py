@@ -467,7 +467,8 @@ def _body(view: TableView) -> Body:
 
 def _seat_of(name: str, view: TableView | None) -> int:
     """The seat of the player ``name``, or of seat ``name`` as the client numbers seats, from 1 (the
-    wire's seats count from 0); a player's name wins over a number (names may be digits)."""
+    wire's seats count from 0); a player's name wins over a number (names may be digits), and the
+    start of one other player's name (``exp`` for ``expert-3``) names that player."""
     if view is None:
         raise CommandError("you are not at a table")
     names = [n.lower() for n in view.names]
@@ -475,6 +476,9 @@ def _seat_of(name: str, view: TableView | None) -> int:
         if not 1 <= int(name) <= len(names):
             raise CommandError(f"there is no seat {int(name)}: seats are 1 to {len(names)}")
         return int(name) - 1
+    starting = [seat for seat, n in enumerate(names) if n.startswith(name.lower()) and seat != view.seat]
+    if name.lower() not in names and len(starting) == 1:  # 'steal exp' for expert-3, as it completes
+        return starting[0]
     if name.lower() not in names:
         others = [n for seat, n in enumerate(view.names) if seat != view.seat]
         guess = did_you_mean(name, others)
