@@ -20,7 +20,7 @@ has one core and this load generator the other.
   echo and the game into the fan-out every action needs and the game's own work.
 * **game** -- ``notty-server`` with a fresh database. The same clients form the
   same tables: one creates a table of Notty, variant ``classic``, for three humans
-  (protocol v6 ``create_table``: no bots, no turn timer, a short ``turn_limit``
+  (protocol ``create_table``: no bots, no turn timer, a short ``turn_limit``
   option), two join. Each seat, when a ``state``'s view says it is its turn,
   sends one of the view's ``legal`` actions (a seeded policy: discard a group if
   it can, else draw one, now and then steal first, then end) and times the round
@@ -526,7 +526,7 @@ def choose(view: dict[str, Any], rng: random.Random) -> str:
     Now and then it steals first, so hands also shrink by theft and some games are won.
     """
     legal: list[str] = view["legal"]
-    body = view["body"]  # Notty's part of the v6 view
+    body = view["body"]  # Notty's part of the view
     discards = [action for action in legal if action.startswith("discard")]
     if discards:
         return rng.choice(discards)
@@ -576,7 +576,7 @@ async def _expect(wire: Wire, kind: str, table: Table) -> dict[str, Any]:
 
 
 def create_table(settings: Settings) -> CreateTable:
-    """The v6 ``create_table`` every table sends: Notty, classic, three humans, a turn limit."""
+    """The ``create_table`` every table sends: Notty, classic, three humans, a turn limit."""
     return CreateTable(
         GAME,
         SEATS,

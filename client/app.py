@@ -267,6 +267,7 @@ class Client:
         # A script's line the lost connection cut off before any of it was sent (it was waiting for
         # our turn): the next connection carries it out, rather than the script going on without it.
         self.cut_off: str | None = None
+        self.quit_away = False  # 'quit' was typed while the connection was down
         self.line_sent = False  # the line being carried out has sent something
         # An error that ends the connection, held (what it shows, and its text) for the goodbye after
         # it: not shown at all when the last words give the same reason (:meth:`on_message`).
@@ -571,11 +572,14 @@ async def _play(
                 connection.start_soon(_then_stop, client.receive_forever, client, connection.cancel_scope)
                 connection.start_soon(_then_stop, client.heartbeat, client, connection.cancel_scope)
                 try:  # no line is acted on before the welcome: there is no one to send it to yet
-                    async with _not_sent_while_away(lines, terminal, away=reconnecting is not None):
+                    welcomed = False
+                    async with _not_sent_while_away(lines, terminal, client, away=arrived):
                         welcomed = await client.wait_for(
                             client.welcomed, max(0.0, deadline - trio.current_time())
                         )
-                    if welcomed:
+                    if client.quit_away:
+                        connection.cancel_scope.cancel()
+                    elif welcomed:
                         if not arrived:  # the built-in server's table, or the list: wait for the answer
                             client.line_sent = False
                             arrival = client.session.arrival(built_in)
@@ -587,6 +591,10 @@ async def _play(
                 except ConnectionLost as lost:
                     client.lost = str(lost)
                 connection.cancel_scope.cancel()
+            if client.quit_away:  # 'quit' typed while the connection was down: the seat is kept
+                nursery.cancel_scope.cancel()
+                terminal.last_words(client.session.leaving())
+                return 0
             # The server is stopping, and keeps its games: wait for it as for a dropped connection.
             restarting = client.session.shutting_down and not client.closing
             if restarting and reconnecting is not None and not client.session.welcome_heard:
@@ -634,8 +642,13 @@ async def _play(
             elif reconnecting is None:
                 terminal.show(f"connection lost ({client.lost}); reconnecting")
                 reconnecting = _Reconnecting(client.lost)
-            async with _not_sent_while_away(lines, terminal, away=True):
+            welcome_by = None
+            async with _not_sent_while_away(lines, terminal, client, away=arrived):
                 welcome_by = await reconnecting.connect(client, host, port, connect_timeout)
+            if client.quit_away:
+                nursery.cancel_scope.cancel()
+                terminal.last_words(client.session.leaving())
+                return 0
             if welcome_by is None:
                 nursery.cancel_scope.cancel()
                 if reconnecting.restart:  # as when the server ends the connection: the seat is kept
@@ -693,26 +706,31 @@ async def _then_stop(work: Callable[[], Awaitable[None]], client: Client, scope:
 
 @contextlib.asynccontextmanager
 async def _not_sent_while_away(
-    lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal, *, away: bool
+    lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal, client: Client, *, away: bool
 ) -> AsyncIterator[None]:
-    """While the connection is down (``away``), answer each line a person types that it was not sent.
+    """While the connection is down (``away``: it was up once), answer each line a person types:
+    what would go to the server is not sent, and says so; what the client answers itself (``help``,
+    ``table``) is answered; ``quit`` quits (``client.quit_away``), cancelling the body.
 
     Queued, a move typed then was played the moment the connection came back, before its player had
     seen the table: a play-test's 'draw 3' and 'end', typed while the server restarted, played a whole
-    turn. A script's lines (not at a terminal) wait for the connection, as they always have.
+    turn. A script's lines (not at a terminal) wait for the connection, as they always have, and so
+    do a person's typed before the first welcome.
     """
     if not away or not terminal.interactive:
         yield
         return
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(_answer_not_sent, lines, terminal)
+        nursery.start_soon(_answer_while_away, lines, terminal, client, nursery.cancel_scope)
         try:
             yield
         finally:
             nursery.cancel_scope.cancel()
 
 
-async def _answer_not_sent(lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal) -> None:
+async def _answer_while_away(
+    lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal, client: Client, scope: trio.CancelScope
+) -> None:
     while True:
         try:
             line = await lines.receive()
@@ -720,8 +738,15 @@ async def _answer_not_sent(lines: trio.MemoryReceiveChannel[str | None], termina
             return
         if line is None:  # the end of input: once connected again, the client says bye as usual
             return
-        if line.strip():
+        reply = client.session.typed(line)
+        if reply.quit:
+            client.quit_away = True
+            scope.cancel()
+            return
+        if reply.messages:
             terminal.show(f"not sent, the connection is down: {line.strip()} (type it again once it is back)")
+        elif reply.say:
+            terminal.show(reply.say)
         terminal.line_handled()
 
 

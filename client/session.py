@@ -460,7 +460,8 @@ class Session:
         if before is None and left is not None and left < view.turn_seconds and view.current == view.seat:
             # Back at our seat mid-turn: the time ran on while we were away (a play-test came back
             # with 5 s left, told nothing, and was timed out).
-            output = output.adding([f"your turn has {left} s left: past it, a bot plays the rest of it"])
+            said = f"has {left} s left: past it," if left else "has no time left:"
+            output = output.adding([f"your turn {said} a bot plays the rest of it"])
         return output
 
     def known_as(self) -> str:
@@ -754,8 +755,9 @@ def _bot_turn(line: str) -> str:
 
 def _says(line: str, result: str) -> bool:
     """Does an event's ``line`` say the game's ``result``: the same words, or those before a note
-    the server added ("ann wins by discarding their last cards (bob resigned, so ranked last)")?"""
-    return line == result or result.startswith(f"{line} (")
+    the server added ("ann wins by discarding their last cards (bob resigned, so ranked last)"; "ann
+    wins; but bob and cy share first place (ann resigned, ...)", where a bot went out for ann)?"""
+    return line == result or result.startswith((f"{line} (", f"{line}; but "))
 
 
 def _within_a_bots_turn(before: TableView | None, view: TableView) -> bool:

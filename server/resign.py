@@ -49,7 +49,7 @@ def resigned_last(outcome: Outcome, names: Sequence[str], resigned: Sequence[int
         # The game's winner resigned (a bot went out for them): "ann wins" alone names the one
         # ranked last, while the others are told they share first place.
         first = ranking[0]
-        text += f", but {_names(names, first)} " + ("share first place" if len(first) > 1 else "comes first")
+        text += f"; but {_names(names, first)} " + ("share first place" if len(first) > 1 else "comes first")
     text = f"{text} ({_names(names, resigned)} resigned, so ranked last)"
     return Outcome(ranking, outcome.reason, text[:400])
 

@@ -194,6 +194,31 @@ def test_lines_typed_while_the_connection_is_down_are_not_played_once_it_is_back
     assert "you draw 3 cards" not in said and "you end the turn" not in said
 
 
+def test_while_the_connection_is_down_what_the_client_answers_itself_is_answered_and_quit_quits(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    """Every line typed while reconnecting was answered "not sent", 'quit' and 'help' too, though
+    neither goes to the server."""
+    db = tmp_path / "notty.db"
+    servers.append(server := ServerProcess(db))
+    ann, transcript = _line_mode(tmp_path, f"127.0.0.1:{server.port}", "--name", "ann")
+    ann.expect("connected to")
+    ann.sendline("new classic 2 greedy")
+    ann.expect(r"you sit at table (\d+), seat 1")
+    table = ann.match.group(1)
+    ann.expect("your turn")
+    server.stop()
+    ann.expect(RESTARTING)
+    ann.sendline("help")
+    ann.expect("discard")  # the commands, as at any time
+    ann.sendline("quit")
+    ann.expect(pexpect.EOF)
+    ann.close()
+    assert ann.exitstatus == 0
+    said = transcript.getvalue()
+    assert "not sent" not in said and f"your seat at table {table} is kept" in said
+
+
 def test_the_full_screen_reconnects_alike(tmp_path: Path, servers: list[ServerProcess]) -> None:
     db = tmp_path / "notty.db"
     servers.append(server := ServerProcess(db))

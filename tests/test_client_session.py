@@ -983,3 +983,16 @@ def test_a_player_who_resigned_is_told_of_the_bot_in_their_seat_in_their_own_wor
     hands = {"hands": [["R1"], [], ["B2"]]}
     session.receive(State(3, notty_view(names=["ann", "bob", "cy"], result=over, body=hands), ()))
     assert session.typed("resign").say == "the game is over: 'leave' returns to the lobby"  # no bot plays on
+
+
+def test_the_end_does_not_repeat_a_winners_line_that_the_result_says_was_ranked_last() -> None:
+    """A bot went out for ann, who had resigned: the result now says who is first instead ("ann wins;
+    but bob and cy share first place (...)"), and the event's "ann wins" was printed above it again."""
+    session = welcomed(NOTTY, PARLOUR)
+    session.receive(Seated(5, 1, TOKEN))
+    shown(session, State(5, parlour_view(seat=1, current=0, legal=[]), ()))
+    text = "ann wins; but bob and cy share first place (ann resigned, so ranked last)"
+    result = {"ranking": [[1, 2], [0]], "reason": "out", "text": text}
+    won = ({"kind": "played", "text": "ann wins", "data": {}},)
+    lines = shown(session, State(5, parlour_view(seat=1, current=0, legal=[], result=result), won))
+    assert "  ann wins" not in lines and any(text in line for line in lines)

@@ -501,7 +501,7 @@ def test_a_game_a_bot_won_for_one_who_resigned_lists_and_replays_who_came_first(
             break
     else:
         pytest.fail("no seed had ann's bot go out")
-    assert "but bob and cy share first place (ann resigned, so ranked last)" in bob.view["result"]["text"]
+    assert "; but bob and cy share first place (ann resigned, so ranked last)" in bob.view["result"]["text"]
     store = Store(tmp_path / "notty.db")
     store.write(net.host.take_journal())
     listed = io.StringIO()

@@ -59,7 +59,7 @@ def test_a_winner_who_resigned_is_said_to_be_ranked_last_and_who_is_first_instea
     won = resigned_last(Outcome(((0,), (1, 2, 3)), "out", "ann wins"), NAMES, [0])
     assert won.ranking == ((1, 2, 3), (0,))
     assert (
-        won.text == f"ann wins, but {spoken_list(NAMES[1:])} share first place (ann resigned, so ranked last)"
+        won.text == f"ann wins; but {spoken_list(NAMES[1:])} share first place (ann resigned, so ranked last)"
     )
     alone = resigned_last(Outcome(((0,), (1,), (2, 3)), "out", "ann wins"), NAMES, [0, 2])
-    assert alone.text.startswith(f"ann wins, but {NAMES[1]} comes first (")
+    assert alone.text.startswith(f"ann wins; but {NAMES[1]} comes first (")

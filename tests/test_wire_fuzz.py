@@ -305,7 +305,7 @@ SEGMENTS = st.one_of(
             V2_HELLO,
             encode_frame(Hello(version=1, name="x").to_wire()),
             encode_frame(Welcome(2, "x").to_wire()),
-            _packed_frame({"type": "hello", "version": 6, "name": "ann", "games": ["notty"]}),
+            _packed_frame({"type": "hello", "version": PROTOCOL_VERSION, "name": "ann", "games": ["notty"]}),
             _packed_frame({"type": "welcome", "version": 2, "server": "old", "level": "hard"}),
         ]
     ),
