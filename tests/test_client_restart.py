@@ -130,9 +130,11 @@ def _kept_token(tmp_path: Path, port: int, name: str) -> str:
     return str(seats[f"127.0.0.1:{port}"][name]["token"])
 
 
-def test_a_person_at_a_game_is_back_at_their_seat_after_the_server_restarts(
+def _at_her_turn_as_the_server_stops(
     tmp_path: Path, servers: list[ServerProcess]
-) -> None:
+) -> tuple[Path, pexpect.spawn, io.StringIO, str]:
+    """ann at a new game, her turn, in line mode, as the server is stopped: its database, her client
+    and what it said, and her table."""
     db = tmp_path / "notty.db"
     servers.append(server := ServerProcess(db))
     ann, transcript = _line_mode(tmp_path, f"127.0.0.1:{server.port}", "--name", "ann")
@@ -140,9 +142,28 @@ def test_a_person_at_a_game_is_back_at_their_seat_after_the_server_restarts(
     ann.sendline("new classic 2 greedy")
     ann.expect(r"you sit at table (\d+), seat 1")
     table = ann.match.group(1)
-    ann.expect("your turn")  # the game waits for ann: what she saw is what comes back
-    server.stop()  # SIGTERM
+    ann.expect("your turn")
+    server.stop()
     ann.expect(RESTARTING)
+    return db, ann, transcript, table
+
+
+def _quit(ann: pexpect.spawn, transcript: io.StringIO, prompt: bool = True) -> str:
+    """``quit`` (at the prompt, unless not waiting for it): the client ends with status 0; all it said."""
+    if prompt:
+        ann.expect("notty> ")
+    ann.sendline("quit")
+    ann.expect(pexpect.EOF)
+    ann.close()
+    assert ann.exitstatus == 0
+    return transcript.getvalue()
+
+
+def test_a_person_at_a_game_is_back_at_their_seat_after_the_server_restarts(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    # The game waits for ann: what she saw is what comes back. The server is stopped by SIGTERM.
+    db, ann, transcript, table = _at_her_turn_as_the_server_stops(tmp_path, servers)
     assert ann.match.group(1) == "30"
     _restarted(servers, db)
     ann.expect(rf"connected to notty \(resuming your seat at table {table}\)")
@@ -150,12 +171,7 @@ def test_a_person_at_a_game_is_back_at_their_seat_after_the_server_restarts(
     ann.expect("your turn")
     ann.sendline("draw 1")
     ann.expect("you draw 1 card")  # and she plays on
-    ann.expect("notty> ")
-    ann.sendline("quit")
-    ann.expect(pexpect.EOF)
-    ann.close()
-    assert ann.exitstatus == 0
-    said = transcript.getvalue()
+    said = _quit(ann, transcript)
     # Nothing of the goodbye (its own, after 'quit', may be said), nor of a lost connection.
     unwanted = ("refused", "goodbye: the server", "ended the connection", "connection lost", "Traceback")
     assert [words for words in unwanted if words in said] == []
@@ -166,16 +182,7 @@ def test_lines_typed_while_the_connection_is_down_are_not_played_once_it_is_back
 ) -> None:
     """A play-test typed 'draw 3' and 'end' while the server restarted: both were played the moment
     it was back, a whole turn its player had not seen the table for."""
-    db = tmp_path / "notty.db"
-    servers.append(server := ServerProcess(db))
-    ann, transcript = _line_mode(tmp_path, f"127.0.0.1:{server.port}", "--name", "ann")
-    ann.expect("connected to")
-    ann.sendline("new classic 2 greedy")
-    ann.expect(r"you sit at table (\d+), seat 1")
-    table = ann.match.group(1)
-    ann.expect("your turn")
-    server.stop()
-    ann.expect(RESTARTING)
+    db, ann, transcript, table = _at_her_turn_as_the_server_stops(tmp_path, servers)
     ann.sendline("draw 3")
     ann.expect(r"not sent, the connection is down: draw 3 \(type it again once it is back\)")
     ann.sendline("end")
@@ -185,12 +192,7 @@ def test_lines_typed_while_the_connection_is_down_are_not_played_once_it_is_back
     ann.expect("your turn")
     ann.sendline("draw 1")  # what she types now is played
     ann.expect("you draw 1 card")
-    ann.expect("notty> ")
-    ann.sendline("quit")
-    ann.expect(pexpect.EOF)
-    ann.close()
-    assert ann.exitstatus == 0
-    said = transcript.getvalue()
+    said = _quit(ann, transcript)
     assert "you draw 3 cards" not in said and "you end the turn" not in said
 
 
@@ -199,23 +201,10 @@ def test_while_the_connection_is_down_what_the_client_answers_itself_is_answered
 ) -> None:
     """Every line typed while reconnecting was answered "not sent", 'quit' and 'help' too, though
     neither goes to the server."""
-    db = tmp_path / "notty.db"
-    servers.append(server := ServerProcess(db))
-    ann, transcript = _line_mode(tmp_path, f"127.0.0.1:{server.port}", "--name", "ann")
-    ann.expect("connected to")
-    ann.sendline("new classic 2 greedy")
-    ann.expect(r"you sit at table (\d+), seat 1")
-    table = ann.match.group(1)
-    ann.expect("your turn")
-    server.stop()
-    ann.expect(RESTARTING)
+    _, ann, transcript, table = _at_her_turn_as_the_server_stops(tmp_path, servers)
     ann.sendline("help")
     ann.expect("discard")  # the commands, as at any time
-    ann.sendline("quit")
-    ann.expect(pexpect.EOF)
-    ann.close()
-    assert ann.exitstatus == 0
-    said = transcript.getvalue()
+    said = _quit(ann, transcript, prompt=False)
     assert "not sent" not in said and f"your seat at table {table} is kept" in said
 
 
