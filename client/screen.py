@@ -303,10 +303,15 @@ class Screen(Terminal):
         empty = 0
         async with send:
             while True:
-                with trio.move_on_after(ESCAPE_WAIT if self.escapes.waiting else math.inf) as waiting:
+                tick = self._next_tick()
+                with trio.move_on_after(
+                    min(ESCAPE_WAIT if self.escapes.waiting else math.inf, tick)
+                ) as waiting:
                     await trio.lowlevel.wait_readable(sys.stdin.fileno())
                 if waiting.cancelled_caught:
-                    self.escapes.give_up()  # the Esc key alone, or a sequence cut short
+                    if self.escapes.waiting:
+                        self.escapes.give_up()  # the Esc key alone, or a sequence cut short
+                    self.draw()  # and a turn's time left counts down
                     continue
                 keys = self._keys()
                 empty = 0 if keys else empty + 1
@@ -324,6 +329,13 @@ class Screen(Terminal):
                         await send.send(None)
                         return
                 self.draw()
+
+    def _next_tick(self) -> float:
+        """Seconds until the status line's count of a turn's time left next changes (inf: none)."""
+        session = self.session
+        if session is None or session.turn_time_left() is None or session.turn_ends is None:
+            return math.inf
+        return (session.turn_ends - session.clock()) % 1.0 + 0.01
 
     def _keys(self) -> list[RawKey]:
         """Every key curses has now (a string, or a number for a key it names)."""
@@ -435,7 +447,10 @@ class Screen(Terminal):
             seat = f"seat {view.seat + 1}" if view.seat is not None else "watching"
             game = game_and_variant(view.game, view.variant)  # a variant named as its game: once
             parts += [(game, 2), (f"table {session.table}", 3), (turn, 5)]
-            if view.turn_seconds and not view.over:
+            left = session.turn_time_left()
+            if left is not None:  # a person's timed turn under way: counted down, a second at a time
+                parts.append((f"{left} s left of {view.turn_seconds}", 2.5))
+            elif view.turn_seconds and not view.over:
                 parts.append((f"{view.turn_seconds} s a turn", 2.5))  # kept over the game (the table says it)
             parts.append((f"{session.known_as()}, {seat}", 4))
             if view.over:

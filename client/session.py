@@ -8,7 +8,9 @@ token kept here (and on disk, through a :class:`client.tokens.SeatStore`, when g
 
 from __future__ import annotations
 
+import math
 import shlex
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -117,6 +119,10 @@ class Session:
         self.token: str | None = None
         self.stopped = False  # the server could not record our table's game, and is stopping it
         self.view: TableView | None = None
+        # When the timed turn under way ends, by ``clock`` (the view's turn_left, counted from its
+        # arrival), for a status line that counts down; None where no turn is being timed.
+        self.clock: Callable[[], float] = time.monotonic
+        self.turn_ends: float | None = None
         self.game: str | None = None  # the game at our table, once known
         self.game_over = False
         self.replies = 0  # messages a script waiting for an answer counts (not pongs, not news)
@@ -419,6 +425,7 @@ class Session:
         # last move, which alone would not show the table).
         before = self.view if self._view_table == table else None
         self.view, self.game, self._view_table = view, view.game, table
+        self.turn_ends = None if view.turn_left is None or view.over else self.clock() + view.turn_left
         self.game_over = view.over
         if self.game_over and view.seat is not None:
             self.drop_seat()  # nothing left to resume
@@ -584,6 +591,12 @@ class Session:
     def drop_seat(self) -> None:
         if self.seats is not None and self.token is not None:
             self.seats.forget(self.server, self.name, self.token)
+
+    def turn_time_left(self) -> int | None:
+        """Whole seconds left of the timed turn under way, as last told; None where none is timed."""
+        if self.turn_ends is None or self.view is None or self.view.over:
+            return None
+        return max(0, math.ceil(self.turn_ends - self.clock()))
 
     def back_to_lobby(self) -> None:
         """No table any more: nothing to resume, nothing to show, no game whose end stops a script."""

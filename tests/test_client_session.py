@@ -842,6 +842,21 @@ def test_back_at_our_seat_mid_turn_we_are_told_how_long_the_turn_has_left() -> N
     assert not any("s left" in line for line in theirs)  # another's turn: theirs to watch
 
 
+def test_the_time_left_of_a_timed_turn_counts_from_the_view_that_told_it() -> None:
+    now = [100.0]
+    session = welcomed(NOTTY, PARLOUR)
+    session.clock = lambda: now[0]
+    session.receive(Seated(5, 0, TOKEN))
+    assert session.turn_time_left() is None  # nothing told yet
+    session.receive(State(5, parlour_view(turn_seconds=30, turn_left=12), ()))
+    now[0] += 3.2
+    assert session.turn_time_left() == 9  # 8.8 s, rounded up as the server rounds
+    now[0] += 60
+    assert session.turn_time_left() == 0
+    session.receive(State(5, parlour_view(turn_seconds=30, bot_turn=True, legal=[]), ()))  # a bot's turn
+    assert session.turn_time_left() is None
+
+
 def test_a_scripts_hint_waits_for_its_turn_and_a_persons_is_asked_at_once() -> None:
     """Advice for one's own turn, which some games give only then: a script holds it back until its
     turn (a hint asked at once would come back 'it is not your turn' and be lost); a person who asks
