@@ -494,6 +494,7 @@ class Host:
                 name = seat.name or f"seat-{index}"
                 returned = [(conn, Notice(table.id, index, name, "returned", back))]
         seat.conn, seat.dropped_at, seat.stand_in = conn, None, seat.resigned
+        table.unpause(self.clock.now)
         if returned and table.match is not None:  # the others' views named the bot: not now
             out += states(table, (), [(to, at) for to, at in table.viewers() if to != conn])
         self._stirred.add(table.id)
@@ -699,6 +700,7 @@ class Host:
                 f"table {table.id} has {MAX_SPECTATORS} watchers, the most a table may have",
             )
         table.spectators.add(conn)
+        table.unpause(self.clock.now)
         self._stirred.add(table.id)
         session.table, session.seat = table.id, None
         out: list[Outgoing] = [(conn, Watching(table.id))]

@@ -125,6 +125,20 @@ class Table:
     recorded: bool = True  # its moves are kept on disk, under its number: the result says so
     clock: Clock | None = None  # the host's: views then say how long the turn under way has left
 
+    def turn_elapsed(self, now: float) -> float:
+        """How long the turn under way has been played. A table nobody is at is paused (its bots wait
+        for someone to be there), and so is its turn's clock: a player who quit at their turn came
+        back to find it played for them, while the lobby called the table paused."""
+        stopped = now if self.empty_since is None else min(now, self.empty_since)
+        return max(0.0, stopped - self.turn_started)
+
+    def unpause(self, now: float | None) -> None:
+        """Someone is at the table again: the pause took none of the turn's time. Called as they
+        arrive, and by the clock's tick (which notices a table empty only at its next beat)."""
+        if self.empty_since is not None and now is not None:
+            self.turn_started += max(0.0, now - self.empty_since)
+        self.empty_since = None
+
     def info(self) -> dict[str, Any]:
         return {
             "table": self.id,
@@ -234,15 +248,9 @@ def states(
     }
     if away:
         shared["away"] = away
-    clock = table.clock
-    if (
-        table.turn_seconds
-        and outcome is None
-        and not bot_turn
-        and clock is not None
-        and clock.now is not None
-    ):
-        left = table.turn_started + table.turn_seconds - clock.now
+    now = None if table.clock is None else table.clock.now
+    if table.turn_seconds and outcome is None and not bot_turn and now is not None:
+        left = table.turn_seconds - table.turn_elapsed(now)
         shared["turn_left"] = min(table.turn_seconds, max(0, math.ceil(left)))
     out: list[Outgoing] = []
     for conn, seat in to:
@@ -525,7 +533,7 @@ class Driver:
             self._stirred.add(table.id)  # stand-ins and turn timers start bots; and a safety net
             here = table.anyone_here()
             if here:
-                table.empty_since = None
+                table.unpause(now)
             elif table.empty_since is None:
                 table.empty_since = now
             elif now - table.empty_since >= abandon_after:
@@ -539,7 +547,7 @@ class Driver:
             if (
                 table.turn_seconds
                 and not current.bot_controls
-                and now - table.turn_started >= table.turn_seconds
+                and table.turn_elapsed(now) >= table.turn_seconds
             ):
                 current.auto = current.timed_out = True
                 self._journal.append(TimedOut(table.id, match.current, table.moves))

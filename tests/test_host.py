@@ -790,6 +790,27 @@ def test_a_view_says_how_long_a_persons_timed_turn_has_left() -> None:
     assert "turn_left" not in untimed.view
 
 
+def test_a_turns_clock_stops_while_the_table_is_paused_with_nobody_at_it() -> None:
+    """A play-test quit at its turn against a bot and came back 22 s later: the lobby had called the
+    table paused, but its 20 s turn had run out and been played for it."""
+    net = Net(grace=60)
+    ann = net.client("ann")
+    ann.send(notty("classic", 2, ("greedy",), turn_seconds=10))
+    net.run_bots(limit=20)
+    assert ann.view["current"] == ann.view["seat"] and ann.view["turn_left"] == 10
+    token = ann.last(Seated).token
+    net.tick(2)
+    net.drop(ann)
+    net.tick(1)  # nobody at the table: paused from here on
+    net.tick(30)
+    back = net.client("ann", token=token)
+    assert back.view["turn_left"] == 7 and back.view["legal"]  # 3 s went, not 33
+    assert not any(isinstance(message, Error) and message.code == "turn-time" for message in back.inbox)
+    net.tick(1)  # the table goes on: its clock with it
+    net.tick(6.5)
+    assert back.last(Error).code == "turn-time"
+
+
 def test_a_turn_out_of_time_is_finished_by_the_expert_at_the_tables_level() -> None:
     net = Net()
     mover = _mover_of_two(net, turn_seconds=10, level="hard")
