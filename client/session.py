@@ -137,6 +137,7 @@ class Session:
         self._games_of: dict[int, str] = {}  # each table's game, from every list seen
         self._seats_of: dict[int, int] = {}  # each table's number of seats, from every list seen
         self.goodbye: str | None = None  # why the server said goodbye, once it has
+        self._refused: str | None = None  # the text of the last refusal shown
         self.welcome_heard = False  # on this connection (a goodbye before the welcome is none)
         # The server said, on this connection, that it is stopping (error shutting-down): it keeps
         # its games, so it is worth reconnecting to, as after a dropped connection.
@@ -366,9 +367,12 @@ class Session:
                 return Output((text,))  # news of our turn, not the refusal of anything we sent
             case Error(code, text, rule):
                 self.open_seats = 0  # perhaps the table we asked for: no seat waits now
+                self._refused = text
                 return Output((f"refused: {text}" + (f" [{rule}]" if rule else f" [{code}]"),))
             case Goodbye(reason):
                 self.goodbye = reason
+                if reason == self._refused:  # the refusal just shown said it: not twice
+                    return Output()
                 return Output((f"server says goodbye: {reason}",))
         return Output()
 

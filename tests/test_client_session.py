@@ -1011,3 +1011,14 @@ def test_the_end_does_not_repeat_a_winners_line_that_the_result_says_was_ranked_
     won = ({"kind": "played", "text": "ann wins", "data": {}},)
     lines = shown(session, State(5, parlour_view(seat=1, current=0, legal=[], result=result), won))
     assert "  ann wins" not in lines and any(text in line for line in lines)
+
+
+def test_a_goodbye_that_repeats_the_refusal_before_it_is_not_shown_again() -> None:
+    """Turned away at a cap, a client printed the refusal, then 'server says goodbye:' with the same
+    words, then the same again as its last words."""
+    session = welcomed(NOTTY)
+    why = "200 connections from 127.0.0.1 are open, the most one address may have: close one first"
+    assert shown(session, Error("too-many-connections", why)) == [f"refused: {why} [too-many-connections]"]
+    assert shown(session, Goodbye(why)) == [] and session.goodbye == why
+    other = welcomed(NOTTY)
+    assert shown(other, Goodbye("bye")) == ["server says goodbye: bye"]
