@@ -591,6 +591,7 @@ async def _play(
                 except ConnectionLost as lost:
                     client.lost = str(lost)
                 connection.cancel_scope.cancel()
+            client.session.connection_down = True  # until a welcome: not "your turn" meanwhile
             if client.quit_away:  # 'quit' typed while the connection was down: the seat is kept
                 nursery.cancel_scope.cancel()
                 terminal.last_words(client.session.leaving())

@@ -455,6 +455,8 @@ class Screen(Terminal):
             parts.append((f"{session.known_as()}, {seat}", 4))
             if view.over:
                 whose, look = "game over", curses.A_REVERSE | curses.A_BOLD
+            elif session.connection_down:  # the log says why; the table stands as last seen
+                whose, look = "reconnecting", curses.A_REVERSE
             elif session.my_turn():
                 whose, look = "your turn", self.looks.your_turn  # not reversed: it stands out of the bar
             else:  # another's turn, or ours while a bot plays it ('auto', autopilot, a time run out)

@@ -139,6 +139,7 @@ class Session:
         self.goodbye: str | None = None  # why the server said goodbye, once it has
         self._refused: str | None = None  # the text of the last refusal shown
         self.welcome_heard = False  # on this connection (a goodbye before the welcome is none)
+        self.connection_down = False  # lost, and not yet welcomed again: the status line says so
         # The server said, on this connection, that it is stopping (error shutting-down): it keeps
         # its games, so it is worth reconnecting to, as after a dropped connection.
         self.shutting_down = False
@@ -275,7 +276,7 @@ class Session:
         match message:
             case Welcome(_, server, games):
                 self.catalog = Catalog.from_welcome(games)
-                self.welcome_heard = True
+                self.welcome_heard, self.connection_down = True, False
                 if self.token is None and self.table is not None:
                     # We watched a table on the last connection; a new one starts in the lobby.
                     watched = self.table

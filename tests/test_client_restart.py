@@ -28,7 +28,7 @@ import trio
 from conftest import ServerProcess
 from pexpect.popen_spawn import PopenSpawn
 from test_client_resume import Screen
-from test_screen import Person
+from test_screen import STATUS, Person
 
 from client import app
 from client.session import Session
@@ -218,8 +218,11 @@ def test_the_full_screen_reconnects_alike(tmp_path: Path, servers: list[ServerPr
     bea.see(r"your turn\s*$")
     server.stop()
     bea.see(RESTARTING)
+    # Not "your turn" while the connection is down (it stood highlighted, as if she could play).
+    assert bea.row(STATUS).rstrip().endswith("reconnecting"), bea.row(STATUS)
     _restarted(servers, db)
     bea.see(rf"resuming your seat at table {table}")
+    bea.wait(lambda: bea.row(STATUS).rstrip().endswith("your turn"), "her turn again, once back")
     bea.enter("draw 1")  # the server reads it after the hello that resumes the seat
     bea.see("you draw 1 card")
     bea.enter("quit")
