@@ -173,8 +173,9 @@ class NottyServer:
         self._held: list[tuple[Link, Message]] = []
         self._commit_wanted = trio.Event()
         self._list_frame = ListFrame()
-        self._stopping = False  # shutting down: a connection that arrives now is turned away
-        self._stopped = trio.Event()  # ... set then, for those waiting (see _slow_down)
+        # Shutting down: a connection that arrives now is turned away, and those waiting for a late
+        # refusal are told this one at once (see _slow_down).
+        self._stopping = trio.Event()
         self._refusing = 0  # connections waiting for a late refusal (see _slow_down)
         self._log_lines = LogAllowance()  # what the log may say about each address's connections
         self._jitter = random.Random()  # how long each connection over its rate waits: no secret
@@ -241,8 +242,7 @@ class NottyServer:
         The error ``shutting-down`` comes first, so that a client can tell a stop it may wait out
         from a goodbye it may not; one that tries again meanwhile is told the same and turned away,
         never welcomed by a host that has stopped."""
-        self._stopping = True
-        self._stopped.set()  # connections waiting for a late refusal are told this one now
+        self._stopping.set()
         self.host.close()
         for link in list(self.links.values()):
             if not link.ending:  # one already told goodbye, and why, is told nothing more
@@ -268,7 +268,7 @@ class NottyServer:
         except OSError:
             peer = address = "?"
         limits = self.limits
-        if self._stopping:
+        if self._stopping.is_set():
             await self._turn_away(stream, peer, address, Error("shutting-down", SHUTTING_DOWN))
             return
         if not self._allowance(address).connections.take(trio.current_time()):
@@ -344,8 +344,8 @@ class NottyServer:
                 # Each its own while, or a client's connections turned away together come back together;
                 # a server stopping meanwhile says so at once.
                 with trio.move_on_after(SLOW_DOWN_SECONDS * (0.5 + self._jitter.random())):
-                    await self._stopped.wait()
-                if self._stopping:
+                    await self._stopping.wait()
+                if self._stopping.is_set():
                     error = Error("shutting-down", SHUTTING_DOWN)
                 elif answered:
                     error = Error(TOO_FAST, self._too_fast(address))
