@@ -65,6 +65,8 @@ from .session import Output, Session
 from .sgr import Span, Style, columns, continues, fit, parse, plain, wrap, wrap_lines
 
 PROMPT = "notty> "
+#: How often the status line's count of a timed turn looks whether a turn has begun (see _count_down).
+COUNT_DOWN_LOOK = 0.25
 #: The log keeps this many lines; older ones go.
 LOG_LINES = 5000
 #: The log's least height when the table is tall; the table pane gives way.
@@ -300,18 +302,19 @@ class Screen(Terminal):
         sequence begun waits :data:`ESCAPE_WAIT` at most for its rest, then is dropped.
         """
         self.draw()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._count_down)
+            await self._read_keys(send)
+            nursery.cancel_scope.cancel()
+
+    async def _read_keys(self, send: trio.MemorySendChannel[str | None]) -> None:
         empty = 0
         async with send:
             while True:
-                tick = self._next_tick()
-                with trio.move_on_after(
-                    min(ESCAPE_WAIT if self.escapes.waiting else math.inf, tick)
-                ) as waiting:
+                with trio.move_on_after(ESCAPE_WAIT if self.escapes.waiting else math.inf) as waiting:
                     await trio.lowlevel.wait_readable(sys.stdin.fileno())
                 if waiting.cancelled_caught:
-                    if self.escapes.waiting:
-                        self.escapes.give_up()  # the Esc key alone, or a sequence cut short
-                    self.draw()  # and a turn's time left counts down
+                    self.escapes.give_up()  # the Esc key alone, or a sequence cut short
                     continue
                 keys = self._keys()
                 empty = 0 if keys else empty + 1
@@ -328,6 +331,17 @@ class Screen(Terminal):
                     if end:
                         await send.send(None)
                         return
+                self.draw()
+
+    async def _count_down(self) -> None:
+        """Redraw the status line as a timed turn's seconds go by: nothing else draws it while
+        nobody types and no message comes. A turn that begins is noticed within ``COUNT_DOWN_LOOK``."""
+        shown: int | None = None
+        while True:
+            await trio.sleep(min(self._next_tick(), COUNT_DOWN_LOOK))
+            left = None if self.session is None else self.session.turn_time_left()
+            if left != shown:
+                shown = left
                 self.draw()
 
     def _next_tick(self) -> float:

@@ -171,7 +171,7 @@ class Session:
         """The first message on each connection: it resumes our seat, if we hold one."""
         self.open_seats = self._bots_only = 0  # a table asked for on a lost connection is not waiting here
         self.welcome_heard = self.shutting_down = False
-        self.too_fast = None
+        self.too_fast = self._refused = None
         self.offered_seat = self.token is not None
         return Hello(PROTOCOL_VERSION, self.name, self.token)
 
@@ -261,6 +261,8 @@ class Session:
             self._hint_asked = False
         if isinstance(message, Pong):
             return Output()  # the heartbeat's answer: not news, and not the reply a script waits for
+        if isinstance(message, Notice) and message.kind == "timed-out":
+            self.turn_ends = None  # a bot plays the rest: no turn's time to count down (until a view)
         if isinstance(message, Notice) and self._about_me(message):
             return Output((self._own_notice(message),))
         if isinstance(message, Notice):

@@ -136,7 +136,9 @@ class Table:
         """Someone is at the table again: the pause took none of the turn's time. Called as they
         arrive, and by the clock's tick (which notices a table empty only at its next beat)."""
         if self.empty_since is not None and now is not None:
-            self.turn_started += max(0.0, now - self.empty_since)
+            # As much as had been played: none of a turn begun while nobody was there (a bot's move
+            # already under way as the last person left ends the turn after the pause began).
+            self.turn_started = now - self.turn_elapsed(now)
         self.empty_since = None
 
     def info(self) -> dict[str, Any]:

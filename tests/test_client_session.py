@@ -855,6 +855,10 @@ def test_the_time_left_of_a_timed_turn_counts_from_the_view_that_told_it() -> No
     assert session.turn_time_left() == 0
     session.receive(State(5, parlour_view(turn_seconds=30, bot_turn=True, legal=[]), ()))  # a bot's turn
     assert session.turn_time_left() is None
+    session.receive(State(5, parlour_view(turn_seconds=30, turn_left=4, current=1, legal=[]), ()))
+    assert session.turn_time_left() == 4  # bob's turn, counted down for us too
+    session.receive(Notice(5, 1, "bob", "timed-out", "bob's turn ran out of time (30 s)"))
+    assert session.turn_time_left() is None  # a bot plays it: it stood at 0 until the bot's first move
 
 
 def test_a_scripts_hint_waits_for_its_turn_and_a_persons_is_asked_at_once() -> None:

@@ -811,6 +811,20 @@ def test_a_turns_clock_stops_while_the_table_is_paused_with_nobody_at_it() -> No
     assert back.last(Error).code == "turn-time"
 
 
+def test_a_pause_takes_none_of_a_turns_time_not_even_of_a_turn_begun_during_it() -> None:
+    """A bot's move already under way as the last person left began the next turn after the pause
+    had: taking the whole pause off that turn gave its player 13 s of a 10 s turn."""
+    game = GAMES["notty"]
+    table = Table(1, game, game.settings("classic", 2, {}), [Seat("a"), Seat("b")], None, 0, 10)
+    table.turn_started, table.empty_since = 0.0, 4.0  # played 4 s, then nobody was there
+    assert table.turn_elapsed(30.0) == 4.0  # paused
+    table.unpause(30.0)
+    assert table.turn_elapsed(30.0) == 4.0 and table.turn_elapsed(31.5) == 5.5 and table.empty_since is None
+    table.turn_started, table.empty_since = 7.0, 4.0  # the turn began 3 s into the pause
+    table.unpause(20.0)
+    assert table.turn_elapsed(20.0) == 0.0 and table.turn_elapsed(30.0) == 10.0
+
+
 def test_a_turn_out_of_time_is_finished_by_the_expert_at_the_tables_level() -> None:
     net = Net()
     mover = _mover_of_two(net, turn_seconds=10, level="hard")
