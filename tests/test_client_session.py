@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 import pytest
+import trio
 
 from client.session import Session, end_summary
 from client.tokens import SeatStore, StoredSeat
@@ -1026,3 +1027,34 @@ def test_a_goodbye_that_repeats_the_refusal_before_it_is_not_shown_again() -> No
     assert shown(session, Goodbye(why)) == [] and session.goodbye == why
     other = welcomed(NOTTY)
     assert shown(other, Goodbye("bye")) == ["server says goodbye: bye"]
+
+
+async def test_the_count_down_goes_on_when_a_timed_turn_begins_with_nothing_typed(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """The full screen's countdown was scheduled only as its key loop began to wait: a turn that began
+    later (after a bot's move) stood still until a key was pressed."""
+    from client.screen import Screen
+
+    class Drawn:  # what the countdown task uses of a screen: its session, and drawing
+        _next_tick = Screen._next_tick
+        _count_down = Screen._count_down
+
+        def __init__(self, session: Session) -> None:
+            self.session, self.draws = session, 0
+
+        def draw(self) -> None:
+            self.draws += 1
+
+    session = welcomed(NOTTY, PARLOUR)
+    session.clock = trio.current_time
+    session.receive(Seated(5, 0, TOKEN))
+    screen = Drawn(session)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(screen._count_down)  # type: ignore[arg-type]
+        await trio.sleep(1)  # no timed turn: nothing to count
+        assert screen.draws == 0
+        session.receive(State(5, parlour_view(turn_seconds=30, turn_left=30), ()))
+        await trio.sleep(3.5)
+        assert screen.draws >= 3  # noticed, then a second at a time: 30, 29, 28, 27
+        nursery.cancel_scope.cancel()
