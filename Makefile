@@ -60,6 +60,7 @@ bench: $(BENCHING)
 	$(BIN)/python bench/chance_vs_enumeration.py
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/lobby_list.py
+	$(BIN)/python bench/notty_hint.py
 	$(BIN)/python bench/faults.py
 
 ladder: $(BENCHING)

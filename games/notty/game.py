@@ -10,6 +10,8 @@ import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
+import attrs
+
 from games._interface import (
     ActionError,
     Bot,
@@ -24,6 +26,7 @@ from games._interface import (
 )
 from solver import all_best_discards, best_discard, max_discard, outs
 
+from ._advice import TurnAdvice, turn_advice
 from ._cards import Card, CardError
 from ._rules import PRESETS, Rules
 from .bots import BOTS, LEVELS, make_bot
@@ -36,10 +39,13 @@ from .engine import (
     GameEnded,
     IllegalAction,
     Rule,
+    Steal,
+    View,
     parse_action,
 )
 from .engine import Outcome as Chance
 from .engine import outcome_of as chance_of
+from .ui import MILLION, TurnHint, advice_lines
 from .wire import event_to_wire, hint_data, seats_named, view_body
 
 NAME = "notty"
@@ -251,11 +257,16 @@ class NottyMatch:
         game = self.game
         hand, rules = tuple(game.hands[seat]), game.rules
         put_back = game.must_put_back and game.current == seat
-        return lambda: make_hint(hand, rules, put_back)
+        # On the asker's own turn, advice for the turn too (not midway through a draw-and-discard).
+        own = game.view(seat) if game.current == seat and not game.over and not put_back else None
+        return lambda: make_hint(hand, rules, put_back, own)
 
 
-def make_hint(hand: Sequence[Card], rules: Rules, put_back: bool = False) -> HintAnswer:
-    """The solver's answer for a hand: its best discard, the other optimal ones, and the outs.
+def make_hint(
+    hand: Sequence[Card], rules: Rules, put_back: bool = False, own: View | None = None
+) -> HintAnswer:
+    """The solver's answer for a hand: its best discard, the other optimal ones, and the outs;
+    given the asker's ``own`` view on their turn, advice for the turn as well (:mod:`._advice`).
 
     Midway through a draw-and-discard (``put_back``) a card must go back first (see
     :func:`_put_back`); the answer's first action puts it back, whatever follows."""
@@ -273,11 +284,29 @@ def make_hint(hand: Sequence[Card], rules: Rules, put_back: bool = False) -> Hin
         text = f"discard {len(best_cards)} cards: " + "  ".join(" ".join(group) for group in groups)
     else:
         text = "nothing can be discarded now"
-    return HintAnswer(
-        text=text,
-        actions=tuple("discard " + " ".join(group) for group in groups),
-        data=hint_data(best, alternatives, gains, rules),
-    )
+    data = hint_data(best, alternatives, gains, rules)
+    if own is not None:
+        turn = advice_hint(turn_advice(own), own.names)
+        data["turn"] = attrs.asdict(turn)
+        text = "; ".join([text, *advice_lines(turn, colour=False)])
+    return HintAnswer(text=text, actions=tuple("discard " + " ".join(group) for group in groups), data=data)
+
+
+def advice_hint(advice: TurnAdvice, names: Sequence[str]) -> TurnHint:
+    """The advice as a hint carries it: its actions as a player types them (a victim by name)."""
+
+    def typed(action: Action) -> str:
+        return f"steal {names[action.victim]}" if isinstance(action, Steal) else str(action)
+
+    first = None if advice.first is None else typed(advice.first)
+    return TurnHint(_per_million(advice.chance), first, advice.draw, typed(advice.expert))
+
+
+def _per_million(chance: float) -> int:
+    """A chance in millionths, never rounded to nil or to a certainty it is not."""
+    if chance <= 0.0 or chance >= 1.0:
+        return MILLION if chance >= 1.0 else 0
+    return min(MILLION - 1, max(1, round(chance * MILLION)))
 
 
 def _put_back(hand: Sequence[Card], rules: Rules) -> tuple[Card, str]:

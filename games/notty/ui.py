@@ -56,7 +56,9 @@ HELP = """\
   discard CARDS       e.g. 'discard R3 R4 R5'
   dd                  draw-and-discard (five-colour); then 'putback CARD'
   end                 end your turn
-  hint                the most you can discard now, and how"""
+  hint                the most you can discard now, and how; on your turn, your
+                      best chance of going out this turn, and the move the
+                      expert bot would make"""
 
 COMMANDS = ("draw", "steal", "discard", "dd", "putback", "end")
 
@@ -72,6 +74,10 @@ ENDINGS = {
 
 #: The body's turn flags, in :class:`Body`'s order.
 _FLAGS = ("drew", "stole", "exchanged", "must_put_back")
+#: A hint's advice: the longest command it may hold (a discard of a full hand, or a long name), and
+#: the most cards a turn may draw.
+MAX_COMMAND, MAX_DRAW = 200, 3
+MILLION = 1_000_000
 #: The body's counts of how a game may end with no winner, in :class:`Body`'s order (a server
 #: before the no-progress rule sends none of them).
 _COUNTS = ("turn_limit", "quiet_rounds", "quiet_turns")
@@ -107,6 +113,20 @@ class HintData:
     best: tuple[tuple[str, ...], ...]
     alternatives: tuple[tuple[tuple[str, ...], ...], ...]
     outs: tuple[tuple[str, int], ...]
+    turn: TurnHint | None = None  # on the asker's own turn (a server before it sends none)
+
+
+@attrs.frozen
+class TurnHint:
+    """Advice for the turn under way: the best chance of going out this turn (in millionths: game
+    data carries no floats, and a chance that is not nil is never rounded to nil), the command that
+    begins that plan (``None``: draw ``draw`` cards now, 0 for none), and the ``expert`` bot's next
+    command in the player's place. Commands are as typed (``steal bob``, ``draw 2``, ``end``)."""
+
+    per_million: int
+    first: str | None
+    draw: int
+    expert: str
 
 
 class NottyUI:
@@ -253,6 +273,8 @@ class NottyUI:
             lines.append(
                 "outs: " + ", ".join(f"{colour_cards_in(card, colour)} (+{gain})" for card, gain in hint.outs)
             )
+        if hint.turn is not None:
+            lines += advice_lines(hint.turn, colour)
         return "\n".join(lines)
 
 
@@ -603,7 +625,60 @@ def read_hint(data: Any) -> HintData:
         raise GameDataError("hint data.outs: not a list of cards with gains")
     cards = _cards([out.get("card") for out in outs], "hint data.outs")
     gains = tuple((str(card), int(out["gain"])) for card, out in zip(cards, outs, strict=True))
-    return HintData(size, groups["best"], _alternative_groups(data, groups["alternatives"]), gains)
+    alternatives = _alternative_groups(data, groups["alternatives"])
+    return HintData(size, groups["best"], alternatives, gains, _turn_hint(data.get("turn")))
+
+
+def _turn_hint(turn: Any) -> TurnHint | None:
+    """The hint's ``turn``, checked (absent: ``None``)."""
+    if turn is None:
+        return None
+    if not isinstance(turn, Mapping):
+        raise GameDataError("hint data.turn: not a map")
+    chance, first, draw, expert = (turn.get(key) for key in ("per_million", "first", "draw", "expert"))
+    if type(chance) is not int or not 0 <= chance <= MILLION:
+        raise GameDataError("hint data.turn.per_million: not a chance in millionths")
+    if first is not None and not (isinstance(first, str) and 0 < len(first) <= MAX_COMMAND):
+        raise GameDataError("hint data.turn.first: not a command")
+    if type(draw) is not int or not 0 <= draw <= MAX_DRAW:
+        raise GameDataError("hint data.turn.draw: not a number of cards to draw")
+    if not (isinstance(expert, str) and 0 < len(expert) <= MAX_COMMAND):
+        raise GameDataError("hint data.turn.expert: not a command")
+    return TurnHint(chance, first, draw, expert)
+
+
+def advice_lines(turn: TurnHint, colour: bool) -> list[str]:
+    """The turn's advice in words: what gives the best chance of going out now, and the expert's
+    move (going out now is not the whole game: cards drawn in vain stay in the hand)."""
+    best = f"this turn: {_percent(turn.per_million)} at best to go out:"
+    if not turn.per_million:
+        plan = "this turn: nothing you can draw or steal empties your hand"
+    elif turn.first is None and not turn.draw:
+        plan = "this turn: discard as above and your hand is empty"
+    elif turn.first is None:
+        plan = f"{best} draw {turn.draw}"
+    else:
+        plan = f"{best} {_command_words(turn.first, colour)} first, then ask again"
+    return [plan, f"the expert would now: {_command_words(turn.expert, colour)}"]
+
+
+def _command_words(command: str, colour: bool) -> str:
+    verb, _, rest = command.partition(" ")
+    if verb == "steal" and rest:
+        return f"steal from {rest}"
+    if verb == "end" and not rest:
+        return "end the turn"
+    if verb == "dd" and not rest:
+        return "draw-and-discard ('dd')"
+    return colour_cards_in(command, colour)
+
+
+def _percent(per_million: int) -> str:
+    if 0 < per_million < MILLION // 1000:
+        return "under 0.1%"
+    if MILLION - MILLION // 1000 < per_million < MILLION:
+        return "over 99.9%"
+    return f"{per_million / (MILLION // 100):.1f}%"
 
 
 def _alternative_groups(

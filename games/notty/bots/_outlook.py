@@ -108,7 +108,7 @@ class Outlook:
 
     def steal_gain(self, hand: Flat, deck: Flat, victim: Flat) -> float:
         """My chance of going out this turn after stealing a random card from ``victim``."""
-        return _mean_over(victim, lambda i: self.best_draw(bump(hand, i, 1), deck)[0])
+        return mean_over(victim, lambda i: self.best_draw(bump(hand, i, 1), deck)[0])
 
 
 def _weigh_theft(hand: Flat, robbed: float, worth: Callable[[Flat], float]) -> float:
@@ -119,9 +119,9 @@ def _weigh_theft(hand: Flat, robbed: float, worth: Callable[[Flat], float]) -> f
     kept = worth(hand) if robbed < 1.0 else 0.0
     if not robbed:
         return kept
-    return robbed * _mean_over(hand, lambda i: worth(bump(hand, i, -1))) + (1.0 - robbed) * kept
+    return robbed * mean_over(hand, lambda i: worth(bump(hand, i, -1))) + (1.0 - robbed) * kept
 
 
-def _mean_over(cards: Flat, worth: Callable[[int], float]) -> float:
+def mean_over(cards: Flat, worth: Callable[[int], float]) -> float:
     """The mean of ``worth(card)`` over a card taken at random from ``cards`` (a thief's pick)."""
     return sum(copies * worth(i) for i, copies in enumerate(cards) if copies) / size(cards)
