@@ -48,6 +48,7 @@ from protocol import (
     ConnectionState,
     Error,
     Goodbye,
+    Leave,
     LocalProtocolError,
     Message,
     Ping,
@@ -258,6 +259,7 @@ class Client:
         self.last_sent = 0.0  # trio time; set by each send, starting with hello
         self.pings = 0
         self.last_pong: int | None = None  # the nonce of the last pong heard
+        self.errors = 0  # errors heard: a request waited on was refused, if this grew meanwhile
         self.sending = trio.Lock()  # the heartbeat and the commands share the stream
         self.to_ask: list[Message] = []  # what a message just shown calls for, sent once it is read
         self.lines_read = 0
@@ -358,6 +360,8 @@ class Client:
     def on_message(self, message: Message) -> None:
         if isinstance(message, Pong):
             self.last_pong = message.nonce
+        elif isinstance(message, Error):
+            self.errors += 1
         output = self.session.receive(message)
         if isinstance(message, Goodbye) and self._says_goodbye_last():
             # Said once, in the last words, which also say the server ended the connection: not as
@@ -827,6 +831,10 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
         await client.wait_for(client.closed, 2)
 
 
+#: Where a connection is at a table, which it leaves for the lobby before it may make another.
+AT_A_TABLE = frozenset({ConnectionState.SEATED, ConnectionState.WATCHING})
+
+
 async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered: bool) -> str | None:
     """Say what a command says and send what it sends; ``answered``: wait for each answer (a script
     does, so that its next line meets the state it expects). Why a message could not be sent, if
@@ -848,6 +856,10 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
                 terminal.show(why)
                 return why
         count = client.received
+        # 'new' at a game that is over: the table it asks for is asked for from the lobby, once the
+        # server has said we left (else the protocol refuses it, saying where we are).
+        leaving = isinstance(message, Leave) and message is not reply.messages[-1]
+        errors = client.errors if leaving else 0
         turn = session.view.turn if session.view is not None else None
         if unsent := await client.send(message):
             return unsent
@@ -862,6 +874,10 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
                     or client.refused is not None
                 ),
                 3600,
+            )
+        elif leaving:
+            await client.wait_for(
+                lambda errors=errors: client.protocol.state not in AT_A_TABLE or client.errors > errors, 10
             )
         elif answered:
             await client.wait_for(lambda count=count: client.received > count, 10)

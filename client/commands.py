@@ -42,7 +42,8 @@ commands:
                       seats left unnamed stay open; one of an option's choices,
                       or 'NAME VALUE', anywhere in the line, sets it; 'time
                       60' gives each turn 60 seconds, past which a bot plays
-                      the rest of it
+                      the rest of it; at a table whose game is over, it leaves
+                      that table first
   join TABLE [SEAT]   take a seat (numbered from 1); 'join' alone: the one
                       table waiting for players in the last list
   watch TABLE         watch a table
@@ -163,7 +164,13 @@ def _interpret(
         case "new":
             if catalog is None:
                 return Reply(say=NOT_CONNECTED, refused=True)
-            return Reply((new_table(args, catalog),))
+            create = new_table(args, catalog)
+            if at_table and view is not None and view.over:
+                # A finished game holds nothing to lose: 'new' there is 'leave', then 'new', so a
+                # player at its end need not be told to leave first (the client sends the second
+                # once the server says we left, :func:`client.app._carry_out`).
+                return Reply((Leave(), create))
+            return Reply((create,))  # at a game not over, the protocol refuses it: 'leave' it first
         case "join":
             if not 1 <= len(args) <= 2:
                 return Reply(say="usage: join TABLE [SEAT]", refused=True)
@@ -223,6 +230,11 @@ def _nothing_to_play(view: TableView | None) -> str | None:
     if view is None or (view.seat is not None and not view.over):
         return None
     return WATCHING if view.seat is None else GAME_OVER
+
+
+def _over(view: TableView | None) -> bool:
+    """Is the game at our table over? Then ``new`` leaves it, as ``leave`` would, without a word."""
+    return view is not None and view.over
 
 
 def _playing(view: TableView | None) -> bool:
@@ -371,8 +383,8 @@ def completions(
     words = before.lower().split()
     if not words:
         candidates = [*_client_commands(view, where), *_now(catalog, game, view, where)]
-    elif words[0] in ("new", "join", "watch") and where is not None:
-        return []  # refused at a table: 'leave' it first
+    elif words[0] in ("join", "watch", *(() if _over(view) else ("new",))) and where is not None:
+        return []  # refused at a table: 'leave' it first ('new' leaves a game that is over itself)
     elif words[0] == "new":
         candidates = new_words(catalog, words[1:]) if catalog is not None else []
     elif words[0] in ("join", "watch"):
@@ -399,9 +411,10 @@ def _rules_words(catalog: Catalog) -> list[str]:
 
 def _client_commands(view: TableView | None, where: str | None = None) -> list[str]:
     """The client's commands that may be accepted now: at a table, none that goes to another
-    (``new``, ``join``, ``watch``: 'leave' first); none that needs a seat while we watch, nor a
-    game under way once it is over; no ``start`` once the game has begun, nor for a watcher."""
-    barred = {"new", "join", "watch"} if where is not None else set()
+    (``new``, ``join``, ``watch``: 'leave' first; but ``new`` leaves a game that is over); none
+    that needs a seat while we watch, nor a game under way once it is over; no ``start`` once the
+    game has begun, nor for a watcher."""
+    barred = {"join", "watch", *(() if _over(view) else ("new",))} if where is not None else set()
     if where == "watching" or (view is not None and (view.seat is None or view.over)):
         barred |= {"hint", "auto", "resign"}
     if view is not None or where == "watching":

@@ -27,7 +27,7 @@ from client.session import Session
 from client.sgr import columns, plain
 from games.notty import PRESETS, parse_cards
 from games.notty.game import make_hint
-from protocol import Act, AskHint, Error, Hint, Leave, Left, Seated, State
+from protocol import Act, AskHint, Error, Hint, Leave, Left, Seated, State, Watching
 
 BIN = Path(sys.executable).parent
 #: Line mode on a pty: ``["--plain"]`` once the client has a full-screen mode.
@@ -473,3 +473,64 @@ def test_a_pipe_gets_its_lines_whole_whatever_the_terminals_width(server_port: i
     assert result.returncode == 1
     line = next(line for line in result.stdout.splitlines() if line.startswith("'poker' is neither"))
     assert line.endswith("expert-hard, human)")
+
+
+# -- 'new' at a game that is over ------------------------------------------------------------------
+
+
+def test_new_at_a_game_that_is_over_leaves_it_then_asks_for_the_table() -> None:
+    """A play-test typed 'new classic 2 expert' as their game ended and was told "'leave' it first":
+    at a game that is over, 'new' is 'leave', then 'new'; at one waiting or under way, it stays one
+    request, which the protocol refuses where we are."""
+    create = welcomed().typed("new classic 2 greedy").messages
+    session = welcomed()
+    session.receive(Seated(3, 0, TOKEN))
+    assert session.typed("new classic 2 greedy").messages == create  # waiting for the game
+    session.receive(State(3, notty_view(), ()))
+    assert session.typed("new classic 2 greedy").messages == create  # under way
+    assert "new" not in session.completions("", "n") and session.completions("new cl", "cl") == []
+    result = {"ranking": [[1], [0]], "reason": "discard", "text": "bob wins by discarding their last cards"}
+    session.receive(State(3, notty_view(result=result), ()))
+    assert session.typed("new classic 2 greedy").messages == (Leave(), *create)
+    assert session.completions("", "n") == ["new"] and "classic" in session.completions("new cl", "cl")
+    assert session.completions("join ", "") == []  # join and watch still need a 'leave' first
+    watcher = welcomed()
+    watcher.receive(Watching(4))
+    watcher.receive(State(4, notty_view(seat=None, result=result), ()))
+    assert watcher.typed("new classic 2 greedy").messages == (Leave(), *create)
+
+
+def test_a_person_types_new_as_their_game_ends_and_sits_at_a_new_table(
+    server_port: int, state_home: Path
+) -> None:
+    child, transcript = _spawn(state_home, f"127.0.0.1:{server_port}", "--name", "ann")
+    child.expect("connected to")
+    child.sendline("new classic 2 greedy")
+    child.expect(r"you sit at table (\d+), seat 1")
+    first = child.match.group(1)
+    child.expect("your turn")
+    child.sendline("resign yes")
+    child.expect("game over: ")
+    child.sendline("new classic 2 greedy")
+    child.expect(rf"you left table {first}")
+    child.expect(r"you sit at table (\d+), seat 1")
+    second = child.match.group(1)
+    assert second != first
+    child.expect("your turn")
+    child.sendline("new classic 2 greedy")  # a game under way: refused, as ever
+    child.expect(rf"you are already at table {second}: 'leave' it first")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert "'leave' it first" not in transcript.getvalue().split(f"you left table {first}")[0]
+
+
+def test_a_script_that_ends_its_game_and_types_new_plays_at_a_new_table(
+    server_port: int, state_home: Path
+) -> None:
+    script = "new classic 2 greedy\nresign yes\nnew classic 2 greedy\nhint\n"
+    result = _script(state_home, server_port, script)
+    assert result.returncode == 0, result.stdout + result.stderr
+    tables = re.findall(r"you sit at table (\d+), seat 1", result.stdout)
+    assert len(tables) == 2 and tables[0] != tables[1], result.stdout
+    assert f"you left table {tables[0]}" in result.stdout
+    assert "hint: " in result.stdout  # the script went on at the new table
