@@ -264,8 +264,8 @@ class Screen(Terminal):
         self._add_to_log(output.log_lines, farewell=False)  # after quitting, the game's news is not ours
         if output.table is not None:
             self.table = output.table
-            if output.log:
-                self.last_action = output.log_lines[-LAST_ACTION_LINES:]
+            if moves := output.move_lines:  # none (the game's end alone): the last move stays
+                self.last_action = moves[-LAST_ACTION_LINES:]
                 self.last_action_at = None if self.session is None else self.session.table
         self.draw()
 

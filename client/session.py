@@ -77,19 +77,28 @@ class Output:
 
     ``lines`` is what the line-mode client prints. The full-screen client (:mod:`client.screen`)
     shows the table apart from the log of what happened: for a State, ``log`` is its events (and
-    what follows the table, such as a game's end) and ``table`` the table as the game's UI draws it,
-    in colour (the screen reads the codes).
+    what follows the table, such as a game's end), ``table`` the table as the game's UI draws it,
+    in colour (the screen reads the codes), and ``moves`` the events highlighted over the table.
     """
 
     lines: tuple[str, ...] = ()
     send: tuple[Message, ...] = ()
     log: tuple[str, ...] | None = None  # None: the log shows ``lines``
     table: str | None = None  # the table now, for its own pane; None: unchanged
+    moves: tuple[str, ...] | None = None  # None: the log's lines
 
     @property
     def log_lines(self) -> tuple[str, ...]:
         """What the full screen's log shows of this output, a line each."""
         texts = self.lines if self.log is None else self.log
+        return tuple(line for text in texts for line in text.split("\n"))
+
+    @property
+    def move_lines(self) -> tuple[str, ...]:
+        """What the full screen highlights over the table, a line each: the moves, not what the
+        client says after them (a game's end summary, a turn's time) nor how the game ended, which
+        the table's last line says (a play-test read the end twice there, in two wordings)."""
+        texts = self.log_lines if self.moves is None else self.moves
         return tuple(line for text in texts for line in text.split("\n"))
 
     def adding(self, lines: Sequence[str]) -> Output:
@@ -464,7 +473,9 @@ class Session:
             shown = ("\n".join([*(line for line in happened if not _says(plain(line).strip(), said)), bare]),)
         else:
             shown = (text,)
-        output = Output(shown, log=happened, table=table_text)
+        ended = view.result.text if view.result is not None else None
+        moves = tuple(line for line in happened if ended is None or not _says(plain(line).strip(), ended))
+        output = Output(shown, log=happened, table=table_text, moves=moves)
         if view.turn_seconds and self._told_turn_time != table and not view.over:
             self._told_turn_time = table  # once a table: the status line keeps showing it
             output = output.adding(

@@ -581,6 +581,58 @@ def test_a_state_gives_the_screen_its_events_and_its_table_apart() -> None:
     assert quiet.log == () and quiet.log_lines == ()
 
 
+def test_the_end_of_a_game_reads_once_over_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A play-test read the end twice in the table pane, in two wordings: the game's last event
+    highlighted over the table ("bob wins by discarding their last cards", with the summary after
+    it) and the table's last line ("game over: bob wins (last cards discarded)"). The last move is
+    highlighted, the table's last line says how the game ended; the log keeps the event and the
+    summary, for after the table is gone."""
+    monkeypatch.setattr(Screen, "draw", lambda self: None)  # no terminal here
+    screen = Screen(None, colour=False)
+    session = screen.session = welcomed()
+    session.receive(Seated(3, 0, "t" * 40))
+    moved, won = "bob discards the run Y3 Y4 Y5", "bob wins by discarding their last cards"
+    events = (
+        {"kind": "discarded", "text": moved, "data": {}},
+        {"kind": "game-ended", "text": won, "data": {}},
+    )
+    result = {"ranking": [[1], [0]], "reason": "discard", "text": won, "seconds": 252, "game_id": 12}
+    view = notty_view(result=result, body={"hands": [["R1", "R2"], []]})
+    screen.output(session.receive(State(3, view, events)))
+    rows = screen._pane_rows(100)
+    pane = ["".join(span.text for span in row).strip() for row, _ in rows]
+    assert [text for text, (_, look) in zip(pane, rows, strict=True) if look] == [moved]  # highlighted
+    assert [text for text in pane if "wins" in text] == [
+        "game over: bob wins (last cards discarded); 'leave' returns to the lobby"
+    ]
+    assert not any(text.startswith(("you lost", "this was game")) for text in pane)
+    log = [line.strip() for line in screen.log]
+    assert log[-4:-2] == [moved, won] and log[-2].startswith("you lost after 12 turns")
+    # A game's end alone (a resignation's, say) leaves the last move highlighted.
+    screen.output(Output(log=("you lost after 12 turns, in 4 min 12 s",), table=screen.table, moves=()))
+    assert "".join(span.text for span in screen._pane_rows(100)[0][0]).strip() == moved
+
+
+def test_the_end_of_a_game_reads_once_on_the_full_screen(server_port: int, tmp_path: Path) -> None:
+    ann = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "ann")
+    ann.see("connected to")
+    ann.enter("new classic 2 greedy limit 2")
+    _my_turn(ann)
+    ann.enter("auto on")
+    ann.wait(lambda: ann.row(STATUS).endswith(" game over  "), "the game's end on the status line")
+    ann.see(r"^the game ended after 2 turns")  # the summary, in the log
+    rule = next(number for number, row in enumerate(ann.rows) if row.startswith("── log"))
+    pane = [row.strip() for row in ann.rows[1:rule]]
+    ending = "the game ended at its turn limit (2 turns) with no winner"
+    said = [row for row in pane if ending in row]
+    assert said == [f"game over: {ending}; 'leave' returns to the lobby"], pane  # the table's last line
+    assert re.fullmatch(r"you end the turn \(played for you\)|greedy-2 ends the turn", pane[0]), pane
+    assert not any(row.startswith(("the game ended after", "this was game")) for row in pane), pane
+    assert ending in [row.strip() for row in ann.log()]  # the log keeps it
+    ann.enter("quit")
+    assert ann.finish() == 0
+
+
 def test_a_table_that_has_not_begun_says_so_rather_than_not_at_a_table(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
