@@ -4,7 +4,9 @@ This is the operator's view of the record: each seat's holding, hidden cards
 and all, is :meth:`games.Match.position_text` (one string per seat, in seat
 order); each move's events are told as a spectator was told them
 (:meth:`games.Match.event`), with the cards chance gave it, which the record
-holds and a spectator of a game with hidden hands was not shown (a draw's).
+holds and a spectator of a game with hidden hands was not shown (a draw's). A move a bot made on
+a person's seat (after they resigned or left, or the rest of a turn out of time) is marked
+``(bot for ann)``, or it would read as the person's own.
 """
 
 from __future__ import annotations
@@ -115,15 +117,27 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
     for seat, after in saved.left_after:
         bot = begun.seats[seat].bot
         notes.setdefault(after, []).append(f"{match.names[seat]} leaves: {bot or 'a bot'} plays on")
+    timed_out: dict[int, list[int]] = {}  # the seats whose turn ran out, by the moves before it
     for seat, after in saved.timed_out:
         notes.setdefault(after, []).append(
             f"{match.names[seat]}'s time runs out: a bot plays the rest of the turn"
         )
+        timed_out.setdefault(after, []).append(seat)
+    # From which move on a bot played each seat its person gave up (resigned, or left): its moves
+    # are marked, as those of a turn that ran out of time are, or they read as the person's own.
+    given_up: dict[int, int] = {}
+    for seat, after in (*saved.resigned, *saved.left_after):
+        given_up[seat] = min(after, given_up.get(seat, after))
+    ran_out: dict[int, int] = {}  # the turn, by seat, whose rest a bot played
     for move in saved.moves:
         _said(notes.get(move.number - 1, ()), out)
         turn = match.turn
+        ran_out |= dict.fromkeys(timed_out.get(move.number - 1, ()), turn)
         step = replay_move(match, move)
-        texts = "; ".join(_told(match, move.seat, step))
+        told = _told(match, move.seat, step)
+        if move.number > given_up.get(move.seat, move.number) or ran_out.get(move.seat) == turn:
+            told = _by_a_bot(told, match.names[move.seat])
+        texts = "; ".join(told)
         out.write(f"{move.number:5}. turn {turn}: {texts}\n")
     _said(notes.get(len(saved.moves), ()), out)
     held = ", ".join(
@@ -159,6 +173,23 @@ def _told(match: Match, seat: int, step: Step) -> list[str]:
     at = shown.index(True) if any(shown) else 0
     texts[at] += ": " + " ".join(step.outcome)
     return texts
+
+
+def _by_a_bot(texts: list[str], name: str) -> list[str]:
+    """A move a bot made for ``name``'s person, marked so as the client marks one made for you ("you
+    draw 1 card: R3 (played for you)"): with the move, its first event that names the mover, before
+    what follows it ("ann ends the turn (bot for ann); bob to play"); after them all where none does
+    (a turn's end that is the game's end alone: "the game ended at its turn limit ...")."""
+    tag = BOT_FOR.format(name=name)
+    at = next((index for index, text in enumerate(texts) if text.startswith(f"{name} ")), None)
+    if at is None:
+        return [*texts[:-1], f"{texts[-1]} {tag}"] if texts else texts
+    move, semicolon, after = texts[at].partition("; ")
+    return [*texts[:at], f"{move} {tag}{semicolon}{after}", *texts[at + 1 :]]
+
+
+#: Marks a move a bot made on a person's seat: after a resignation, a ``leave``, or a turn out of time.
+BOT_FOR = "(bot for {name})"
 
 
 def _words(text: str, mover: str) -> collections.Counter[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -184,6 +185,33 @@ def test_a_resigned_game_replays_from_the_record(tmp_path: Path) -> None:
     print_games(store.games(), listed)
     assert "ann (resigned)" in listed.getvalue()
     store.close()
+
+
+def test_a_replay_marks_the_moves_a_bot_made_for_one_who_resigned(tmp_path: Path) -> None:
+    """After ann resigned, a bot played her seat to the end, and the replay told its moves as hers
+    ("ann draws 1 card: R7"), as if she had played on. Each is marked "(bot for ann)" now, as the
+    client marks a move made for you; her own moves before it, and the others', are not."""
+    net = Net()
+    ann, bob, cy = _table(net, "notty", 3)
+    bob.send(Autopilot(True))
+    cy.send(Autopilot(True))
+    for _ in range(2):  # two turns of her own first
+        net.run_bots()
+        assert ann.view["current"] == 0
+        ann.send(Act("end"))
+    net.run_bots()
+    ann.send(Resign())
+    net.run_bots()
+    assert ann.table.over
+    _, text = _recorded(net, tmp_path, ann.table.id)
+    lines = text.splitlines()
+    said = lines.index("      ann resigns")
+    moves = [(at, line.split(": ", 1)[1]) for at, line in enumerate(lines) if re.match(r" +\d+\. turn", line)]
+    hers = [(at, told) for at, told in moves if told.startswith("ann ")]
+    assert [told for at, told in hers if at < said] == ["ann ends the turn; bob to play"] * 2  # her own
+    by_a_bot = [told for at, told in hers if at > said]
+    assert by_a_bot and all(re.match(r"ann [^;]* \(bot for ann\)(;|$)", told) for told in by_a_bot), by_a_bot
+    assert not any("(bot for" in told for _, told in moves if not told.startswith("ann "))
 
 
 def test_a_restart_keeps_the_order_of_resignations_with_no_move_between_them(tmp_path: Path) -> None:

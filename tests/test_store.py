@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import random
 import re
 import sqlite3
@@ -517,6 +518,39 @@ def test_a_replay_says_where_a_person_left_and_which_bot_played_on(
     assert lines[0] == f"game {table}: classic, ann vs bob"
     at = lines.index("      bob leaves: expert-medium plays on")
     assert lines[at - 1].lstrip().startswith("3. turn") and lines[at + 1].lstrip().startswith("4. turn")
+
+
+def test_a_replay_marks_the_moves_a_bot_made_for_a_person_who_left_or_ran_out_of_time(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As after a resignation: from bob's leaving on, and for the rest of a turn of ann's that ran
+    out of time, the moves are marked as a bot's for that person, as the client marks a move made
+    for you; none before, and none of another turn."""
+    host = new_host(store)
+    table = seat_two(host, store, turn_limit=8)
+    play(host, store, table, random.Random(5), 1000)
+    saved = store.game(table)
+    assert saved is not None
+    moves = saved.moves
+    # The time ran out after the first of two moves of one turn of ann's.
+    at = next(i for i in range(len(moves) - 1) if moves[i].seat == moves[i + 1].seat == 0)
+    seats = (saved.begun.seats[0], attrs.evolve(saved.begun.seats[1], bot="expert-medium"))
+    changed = attrs.evolve(
+        saved,
+        begun=attrs.evolve(saved.begun, seats=seats),
+        left=frozenset({1}),
+        left_after=((1, 3),),
+        timed_out=((0, moves[at].number),),
+    )
+    print_game(changed, sys.stdout)
+    numbered = (re.match(r" *(\d+)\. ", line) for line in capsys.readouterr().out.splitlines())
+    told = {int(found.group(1)): found.string for found in numbered if found}
+    marked = {number for number, line in told.items() if "(bot for " in line}
+    bobs = {move.number for move in moves if move.seat == 1 and move.number > 3}
+    rest = {move.number for move in itertools.takewhile(lambda move: move.seat == 0, moves[at + 1 :])}
+    assert bobs and rest and marked == bobs | rest, (marked, bobs, rest)
+    assert all("(bot for bob)" in told[number] for number in bobs)
+    assert all("(bot for ann)" in told[number] for number in rest)
 
 
 def test_a_replay_of_an_unfinished_game_does_not_say_its_server_is_stopped(
