@@ -8,6 +8,8 @@ server (an unknown card, a group that is not one), and says why at once.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Mapping, Sequence
 
 import attrs
@@ -57,8 +59,8 @@ commands:
                       or 'resign yes')
   leave               leave the table (in a game under way, asks you to
                       confirm: a bot takes your seat for the rest of the game)
-  help [all]          this text (at a table, with its game's commands; 'all':
-                      every game's)
+  help [all | WORD]   this text (at a table, with its game's commands; 'all':
+                      every game's; WORD: a command's lines, or a game's help)
   rules [GAME]        the rules of your game (or of GAME)
   quit                leave the server"""
 
@@ -152,8 +154,8 @@ def _interpret(
         return Reply(say=why, refused=True)  # as a game command is: the server's would read otherwise
     match verb:
         case "help" | "?":
-            if args and [word.lower() for word in args] != ["all"]:
-                return Reply(say="usage: help, or 'help all' for every game's commands", refused=True)
+            if args and [word.lower() for word in args] != ["all"]:  # never refused: a script goes on
+                return Reply(say="\n".join(help_on(word, catalog, playing) for word in args))
             return Reply(say=help_text(catalog, playing, every=bool(args)))
         case "rules":
             return Reply(say=rules_text(args, catalog, game, view))
@@ -308,6 +310,78 @@ def help_text(catalog: Catalog | None, at: str | None = None, every: bool = Fals
     games = [f"{game.title} ({game.name}):\n{catalog.ui(game.name).help}" for game in shown]
     others = len(shown) < len(catalog.games)
     return "\n".join([HELP, *games] + (["(the other games' commands: 'help all')"] if others else []))
+
+
+#: Other words for a client command, as ``interpret`` reads them.
+_ALIASES = {"?": "help", "exit": "quit"}
+
+
+def help_on(word: str, catalog: Catalog | None, at: str | None = None) -> str:
+    """``help WORD``: the lines of ``help`` about a command (the client's, and those of the game
+    at our table, or of every game away from one), or a game's whole help (named by the game or
+    a variant, as ``rules`` takes it); for a word it knows nothing of, what it does know. Never a
+    refusal: a script asking for help is not a move gone wrong."""
+    word = _ALIASES.get(word.lower(), word.lower())
+    if word == "all":
+        return help_text(catalog, at, every=True)
+    games = {} if catalog is None else catalog.games
+    named = games.get(word) or next((info for info in games.values() if word in info.variants), None)
+    if catalog is not None and named is not None:
+        body = f"{named.title} ({named.name}):\n{catalog.ui(named.name).help}"
+        return f"{body}\n(its rules: 'rules {named.name}'; every command: 'help')"
+    here = [name for name in games if name == at] or list(games)
+    found = [_about(word, HELP), *_games_about(word, catalog, here)]
+    if not any(found) and at in games:  # another game's command, at a table of this one: said so
+        found = _games_about(word, catalog, [name for name in games if name != at])
+        found += [f"(this table plays {games[at].title})"] if found else []
+    if any(found):
+        return "\n".join(block for block in found if block)
+    known = list(
+        dict.fromkeys([*COMMANDS, *(command for name in here for command in _commands(catalog, name))])
+    )
+    guess = did_you_mean(word, [*known, *games])
+    knows = "'help WORD' knows the commands " + ", ".join(known)
+    knows += f"; and the games {', '.join(games)}" if games else ""
+    lines = [f"no help on {word!r}" + (f"; {guess}" if guess else ""), *textwrap.wrap(knows, WIDTH)]
+    return "\n".join(lines)
+
+
+def _games_about(word: str, catalog: Catalog | None, names: Sequence[str]) -> list[str]:
+    """Each of the games ``names``' lines about ``word``, under its title, as ``help`` shows them."""
+    if catalog is None:
+        return []
+    found = [(catalog.games[name].title, name, _about(word, catalog.ui(name).help)) for name in names]
+    return [f"{title} ({name}):\n{lines}" for title, name, lines in found if lines]
+
+
+def _commands(catalog: Catalog | None, game: str) -> tuple[str, ...]:
+    return () if catalog is None else catalog.ui(game).commands(None)
+
+
+#: The columns help is laid out for (tests/test_help_text.py).
+WIDTH = 80
+
+
+def _entries(text: str) -> list[list[str]]:
+    """A help text's entries: a command's line (indented two spaces), with its description's."""
+    entries: list[list[str]] = []
+    for line in text.splitlines():
+        if re.match(r"  \S", line):
+            entries.append([line])
+        elif entries and line.startswith("   "):
+            entries[-1].append(line)
+    return entries
+
+
+def _about(word: str, text: str) -> str:
+    """The entries of a game's help for the command ``word``; failing those, any that speaks of it
+    as typed ('putback' is in the line of 'dd', whose second half it is)."""
+    entries = _entries(text)
+    found = [entry for entry in entries if entry[0].split()[0].rstrip(":") == word]
+    if not found:
+        quoted = re.compile(rf"'{re.escape(word)}\b")
+        found = [entry for entry in entries if quoted.search(" ".join(entry))]
+    return "\n".join(line for entry in found for line in entry)
 
 
 def _number(text: str, what: str) -> int:

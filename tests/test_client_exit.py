@@ -375,6 +375,14 @@ def _script(tmp_path: Path, port: int, script: str, name: str = "pip") -> subpro
     )
 
 
+def test_a_script_asking_help_on_a_word_is_answered_and_goes_on(server_port: int, tmp_path: Path) -> None:
+    """A play-test: 'help new' was refused, stopping the script, exit 1; an unknown word is no refusal."""
+    ran = _script(tmp_path, server_port, "help\nhelp new\nhelp play\nhelp huxxy\nhelp nonsense\ntables\n")
+    assert ran.returncode == 0 and ran.stderr == "", (ran.stdout, ran.stderr)
+    assert "  play CARD... [to GROUP]" in ran.stdout and "huxxy (huxxy):\n  new huxxy" in ran.stdout
+    assert "no help on 'nonsense'" in ran.stdout and "no tables yet" in ran.stdout  # the last line ran
+
+
 @pytest.mark.parametrize("line", ["draw 1", "auto", "leave", "hint"])
 def test_a_script_line_with_no_table_to_act_at_is_refused_and_stops_the_script(
     server_port: int, tmp_path: Path, line: str

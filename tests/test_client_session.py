@@ -148,8 +148,46 @@ def test_help_at_a_table_lists_its_games_commands_alone_and_help_all_every_games
     assert here.endswith("(the other games' commands: 'help all')")
     every = session.typed("help all").say
     assert "Notty (notty):" in every and "Parlour (parlour):" in every and "help all')" not in every
-    refused = session.typed("help me")
-    assert refused.refused and refused.say == "usage: help, or 'help all' for every game's commands"
+    unknown = session.typed("help me")  # a word help knows nothing of: said, and never a refusal
+    assert not unknown.refused and unknown.say.startswith("no help on 'me'")
+
+
+def test_help_on_a_command_shows_its_lines_of_the_help() -> None:
+    """A play-test: 'help new', 'help play' said only the usage of help, and stopped a script."""
+    session = welcomed(NOTTY, PARLOUR)
+    new = session.typed("help new")
+    assert not new.refused and new.say.startswith("  new [GAME] [VARIANT]")
+    assert "  new [PRESET] [SEATS]" in new.say and "tables" not in new.say  # Notty's 'new' too, not the rest
+    leave = session.typed("help LEAVE").say
+    assert leave.startswith("  leave ") and "a bot takes your seat" in leave and "quit" not in leave
+    steal = session.typed("help steal").say
+    assert steal.splitlines() == [
+        "Notty (notty):",
+        "  steal [NAME]        steal from a player (NAME: not needed when you have one",
+        "                      opponent)",
+    ]
+    assert "'putback CARD'" in session.typed("help putback").say  # said in the line of 'dd'
+
+
+def test_help_on_a_game_is_its_help_and_at_a_table_a_command_is_its_games() -> None:
+    session = welcomed(NOTTY, PARLOUR)
+    notty = session.typed("help notty").say
+    assert notty.startswith("Notty (notty):\n") and "discard CARDS" in notty and "rules notty" in notty
+    assert session.typed("help five-colour").say == notty  # a variant says which game, as in 'rules'
+    assert session.typed("help parlour").say.startswith("Parlour (parlour):\n  variants: duel")
+    session.receive(Seated(3, 0, TOKEN))
+    session.receive(State(3, notty_view(), ()))
+    hint = session.typed("help hint").say
+    assert hint.startswith("  hint                the game's best move") and "Notty (notty):" in hint
+
+
+def test_help_on_an_unknown_word_lists_what_help_knows_without_refusing() -> None:
+    reply = welcomed(NOTTY, PARLOUR).typed("help stael")
+    assert not reply.refused
+    assert reply.say.startswith("no help on 'stael'; did you mean 'steal'?\n'help WORD' knows the commands")
+    said = " ".join(reply.say.split())
+    assert "tables, new, join" in said and "steal, discard" in said and "the games notty, parlour" in said
+    assert all(len(line) <= 80 for line in reply.say.splitlines())
 
 
 def test_help_at_a_table_still_waiting_for_players_lists_its_games_commands_alone() -> None:

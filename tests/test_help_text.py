@@ -34,6 +34,11 @@ def test_the_clients_help_fits_80_columns() -> None:
     assert _too_long(text) == []
 
 
+@pytest.mark.parametrize("word", ["new", "play", "draw", "hint", "help", "huxxy", "part2", "xyzzy"])
+def test_help_on_one_word_fits_80_columns(word: str) -> None:
+    assert _too_long(interpret(f"help {word}", CATALOG, None, None).say) == []
+
+
 @pytest.mark.parametrize("game", list(GAMES))
 def test_each_games_help_fits_80_columns(game: str) -> None:
     assert _too_long(CATALOG.ui(game).help) == []
