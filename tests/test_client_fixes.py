@@ -324,8 +324,22 @@ def test_steal_takes_the_start_of_one_players_name() -> None:
     assert session.typed("steal exp").messages == (Act("steal 2"),)
     assert session.typed("steal B").messages == (Act("steal 1"),)
     both = _notty(["B2"], names=("ann", "bob", "bobby"))
-    assert _refusal(both, "steal bo").startswith("no player called 'bo'")  # two players start so
+    assert _refusal(both, "steal bo") == "'bo' could be bob or bobby: type more of the name"
+    assert both.typed("steal bob").messages == (Act("steal 1"),)  # a whole name is never ambiguous
     assert _refusal(both, "steal a").startswith("no player called 'a'")  # only ourselves start so
+
+
+def test_steal_the_start_of_two_players_names_is_ambiguous_and_names_both() -> None:
+    """A play-test at 'new classic 3 expert expert': 'steal expert' said "no player called 'expert';
+    did you mean 'expert-3'?", one of two equal matches picked. It changes nothing."""
+    session = _notty(["B2"], names=("p3", "expert-2", "expert-3"))
+    reply = session.typed("steal expert")
+    assert reply.refused and reply.messages == ()
+    assert reply.say == "'expert' could be expert-2 or expert-3: type more of the name"
+    assert _refusal(session, "steal EXP").startswith("'EXP' could be expert-2 or expert-3")
+    assert session.typed("steal expert-3").messages == (Act("steal 2"),)
+    greedy = _notty(["B2"], names=("p3", "expert-2", "greedy-3"))  # a unique start still names its player
+    assert greedy.typed("steal greedy").messages == (Act("steal 2"),)
 
 
 def test_steal_a_seat_number_counts_seats_as_the_client_shows_them_from_1() -> None:

@@ -490,7 +490,8 @@ def _body(view: TableView) -> Body:
 def _seat_of(name: str, view: TableView | None) -> int:
     """The seat of the player ``name``, or of seat ``name`` as the client numbers seats, from 1 (the
     wire's seats count from 0); a player's name wins over a number (names may be digits), and the
-    start of one other player's name (``exp`` for ``expert-3``) names that player."""
+    start of one other player's name (``exp`` for ``expert-3``) names that player; the start of
+    several (``expert`` for ``expert-2`` and ``expert-3``) is refused naming them, not one guessed."""
     if view is None:
         raise CommandError("you are not at a table")
     names = [n.lower() for n in view.names]
@@ -501,6 +502,9 @@ def _seat_of(name: str, view: TableView | None) -> int:
     starting = [seat for seat, n in enumerate(names) if n.startswith(name.lower()) and seat != view.seat]
     if name.lower() not in names and len(starting) == 1:  # 'steal exp' for expert-3, as it completes
         return starting[0]
+    if name.lower() not in names and starting:  # 'expert' begins expert-2 and expert-3: not a guess
+        could = " or ".join([", ".join(view.names[seat] for seat in starting[:-1]), view.names[starting[-1]]])
+        raise CommandError(f"{name!r} could be {could}: type more of the name")
     if name.lower() not in names:
         others = [n for seat, n in enumerate(view.names) if seat != view.seat]
         guess = did_you_mean(name, others)
