@@ -418,20 +418,34 @@ def _seat(text: str, table: int, seats: Mapping[int, int]) -> int:
     return number - 1
 
 
-def elsewhere(table: int | None, watching: bool) -> str:
-    """Why a table cannot be made, joined or watched from where we are: at ``table`` already."""
+def elsewhere(
+    table: int | None, watching: bool, asked: int | None = None, view: TableView | None = None
+) -> str:
+    """Why a table cannot be made, joined or watched from where we are: at ``table`` already.
+    ``asked``: the table named to join; ``view``: our table's, once its game has begun. Joining
+    the table we watch once its game has begun is no matter of leaving first: its seats are taken
+    (leaving, then joining, was refused in turn). Before that, leaving may lead to a free seat."""
     where = "" if table is None else f" {table}"
+    if watching and asked is not None and asked == table and view is not None:
+        if view.over:
+            return f"the game at table{where} is over: its seats are not free again ('leave', then 'new')"
+        return f"the game at table{where} is under way and its seats are taken: you can only watch it"
     if watching:
         return f"you are watching table{where}: 'leave' it first"
     return f"you are already at table{where}: 'leave' it first"
 
 
-def why_not(message: Message, state: ConnectionState, table: int | None) -> str:
-    """Why the protocol will not send ``message`` now, in the user's words, and what to do instead."""
+def why_not(
+    message: Message, state: ConnectionState, table: int | None, view: TableView | None = None
+) -> str:
+    """Why the protocol will not send ``message`` now, in the user's words, and what to do instead;
+    ``view``: our table's, once its game has begun."""
     somewhere = isinstance(message, (CreateTable, Join, Watch))
     match state:
         case ConnectionState.SEATED | ConnectionState.WATCHING if somewhere:
-            return elsewhere(table, watching=state is ConnectionState.WATCHING)
+            watching = state is ConnectionState.WATCHING
+            asked = message.table if isinstance(message, Join) else None
+            return elsewhere(table, watching, asked, view)
         case ConnectionState.WATCHING:
             return WATCHING
         case ConnectionState.LOBBY:

@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from games import Outcome
-from games._ui import BOT_PLAYS_YOUR_TURN, GameDataError, GameUI, TableView, bot_plays_our_turn
+from games._ui import BOT_PLAYS_YOUR_TURN, GameDataError, GameUI, TableView, bot_plays_our_turn, is_number
 from protocol import (
     AWAY_MOVES,
     GAME_ENDED,
@@ -221,7 +221,13 @@ class Session:
         words = line.split()
         if reply.refused and self.table is not None and words[0].lower() in ("join", "watch"):
             # Where we are comes first: from a table, no other can be joined or watched.
-            return attrs.evolve(reply, say=elsewhere(self.table, watching=self.token is None))
+            asked = (
+                int(words[1])
+                if words[0].lower() == "join" and len(words) > 1 and is_number(words[1])
+                else None
+            )
+            said = elsewhere(self.table, self.token is None, asked, self._our_view())
+            return attrs.evolve(reply, say=said)
         return reply
 
     def sending(self, message: Message) -> None:
@@ -239,7 +245,11 @@ class Session:
             self._hint_asked = True
 
     def why_not(self, message: Message, state: ConnectionState) -> str:
-        return why_not(message, state, self.table)
+        return why_not(message, state, self.table, self._our_view())
+
+    def _our_view(self) -> TableView | None:
+        """The view of the table we are at, once its game has begun (``None`` before: no view yet)."""
+        return self.view if self.table is not None and self._view_table == self.table else None
 
     def completions(self, before: str, text: str) -> list[str]:
         where = None if self.table is None else "watching" if self.token is None else "seated"

@@ -313,6 +313,59 @@ def test_a_watcher_is_told_first_that_it_watches(line: str) -> None:
     assert said == "you are watching table 2: 'leave' it first"
 
 
+UNDER_WAY = "the game at table 2 is under way and its seats are taken: you can only watch it"
+
+
+@pytest.mark.parametrize("line", ["join 2", "join 2 1", "join 2 99"])
+def test_joining_the_table_watched_once_its_game_began_says_its_seats_are_taken(line: str) -> None:
+    """A play-test: 'join N' while watching N under way said "'leave' it first"; after 'leave',
+    'join N' was refused anyway (table N is already playing). Nothing to leave for: said at once."""
+    session = _listed(welcomed(), {2: 2})
+    session.receive(Watching(2))
+    session.receive(State(2, notty_view(seat=None), ()))
+    reply = session.typed(line)
+    if reply.messages:  # well formed: the protocol refuses it as it is sent, in these words
+        (message,) = reply.messages
+        said = session.why_not(message, ConnectionState.WATCHING)
+    else:
+        said = reply.say
+    assert said == UNDER_WAY
+    assert (
+        session.why_not(Join(5, None), ConnectionState.WATCHING)
+        == "you are watching table 2: 'leave' it first"
+    )
+    over = notty_view(seat=None, result={"ranking": [[1], [0]], "reason": "discard", "text": "bob wins"})
+    session.receive(State(2, over, ()))
+    assert session.why_not(Join(2, None), ConnectionState.WATCHING).startswith("the game at table 2 is over")
+
+
+def test_joining_the_table_watched_before_its_game_began_still_says_leave_first() -> None:
+    """A table still waiting for players: leaving, then joining, may find a seat."""
+    session = _listed(welcomed(), {2: 2})
+    session.receive(Watching(2))
+    assert (
+        session.why_not(Join(2, None), ConnectionState.WATCHING)
+        == "you are watching table 2: 'leave' it first"
+    )
+
+
+def test_a_script_watching_a_game_under_way_is_told_at_once_it_cannot_join_it(
+    server_port: int, tmp_path: Path
+) -> None:
+    kit = _script(tmp_path, server_port, "new classic 2 greedy\n", name="kit")  # a game under way, kept
+    table = re.search(r"you sit at table (\d+), seat 1", kit.stdout)
+    assert kit.returncode == 0 and table, kit.stdout
+    number = table.group(1)
+    # 'tables' is answered after the view that follows 'watching': the client has seen the game begun.
+    ran = _script(tmp_path, server_port, f"watch {number}\ntables\njoin {number}\ntables\n")
+    assert ran.returncode == 1, (ran.stdout, ran.stderr)
+    under_way = f"the game at table {number} is under way and its seats are taken: you can only watch it"
+    assert (
+        ran.stderr
+        == f"notty-client: the client refused line 3 of the script ('join {number}'): {under_way}\n"
+    )
+
+
 @pytest.mark.parametrize("line", ["join 2 99", "join 99999999999", "watch 0", "join 2 x"])
 def test_a_player_is_told_first_that_it_has_a_seat(line: str) -> None:
     session = _listed(welcomed(), {2: 3})
