@@ -376,10 +376,10 @@ def test_a_hint_is_the_experts_legal_move_with_its_reason() -> None:
             match.apply(seat, bots[seat].choose(view))
 
 
-def test_a_hint_to_draw_from_an_empty_stock_says_the_turn_passes() -> None:
+def test_a_hint_to_draw_from_an_empty_draw_pile_says_the_turn_passes() -> None:
     rules = PRESETS["part1"]
     hand, top = (Card.parse("Y5"), Card.parse("R1")), Card.parse("G6")
-    for stock, says in [(0, "; the stock is empty, so it passes your turn"), (5, "")]:
+    for stock, says in [(0, "; the draw pile is empty, so it passes your turn"), (5, "")]:
         view = SeatView(0, rules, hand, top, None, False, (top,), (2, 3, 3), stock, True)
         answer = expert_hint(view, ["ann", "bob", "cy"], ExpertBot(random.Random(0)))
         assert answer.text == f"draw: nothing in your hand matches the top card{says}", answer.text

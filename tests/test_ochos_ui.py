@@ -128,9 +128,11 @@ def test_a_pending_2_is_shown_with_how_to_answer_it() -> None:
     assert state_text(without)[-2:] == ["your hand: R1", "your turn: take two"]
     empty = ochos_view(current=0, legal=["draw"], body={"stock": 0, "hand": ["R1"]})
     assert state_text(empty)[-2:] == [
-        "the stock is empty: drawing, or taking two, takes nothing and passes your turn",
+        "the draw pile is empty: drawing or taking two takes nothing and passes your turn",
         "your turn: draw",  # the legal actions alone, as a script reads them
     ]
+    # "Draw pile" throughout, as the rules say, not "stock" under a line saying "draw pile" (a play-test).
+    assert "draw pile 0 cards" in state_text(empty)[0] and "stock" not in "\n".join(state_text(empty))
 
 
 def test_the_end_of_the_game() -> None:

@@ -592,7 +592,7 @@ def expert_hint(view: SeatView, names: Sequence[str], bot: ExpertBot) -> HintAns
         else:
             why = "it is your only playable card"
         if isinstance(action, TakeTwo | Draw) and not view.stock:
-            why += "; the stock is empty, so it passes your turn"
+            why += "; the draw pile is empty, so it passes your turn"
         return HintAnswer(f"{text}: {why}", (text,), {"action": text})
     weighed = bot.weigh(view)
     best = weighed[0]

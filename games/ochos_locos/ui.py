@@ -172,7 +172,7 @@ class OchosUI:
             lines.append(game_over_line(view.result.text))
         elif view.legal:
             if body.stock == 0 and {"draw", "take two"} & set(view.legal):  # a line of its own: the
-                lines.append(EMPTY_STOCK)  # turn line lists the legal actions alone, as scripts read it
+                lines.append(EMPTY_DRAW_PILE)  # turn line lists the legal actions alone, as scripts read it
             lines.append("your turn: " + legal_summary(view.legal))
         else:
             lines.append(to_play(view))
@@ -263,7 +263,8 @@ def table_line(body: Body, colour: bool) -> str:
 
 
 #: What a draw does when there is nothing to draw: the turn passes.
-EMPTY_STOCK = "the stock is empty: drawing, or taking two, takes nothing and passes your turn"
+#: Said "draw pile", as the rules and the table line say (huxxy's word is "stock"); 80 columns.
+EMPTY_DRAW_PILE = "the draw pile is empty: drawing or taking two takes nothing and passes your turn"
 
 
 def legal_summary(legal: Sequence[str]) -> str:
