@@ -38,6 +38,21 @@ def test_solver_example_output_matches_readme() -> None:
     assert max_discard(hand, PRESETS["classic"]) == 6
 
 
+def test_readme_names_each_games_own_stand_in_bot() -> None:
+    """The README said the ``expert`` fills empty seats and stands in, in every game; huxxy's is
+    ``greedy`` and Ochos Locos's ``rule`` (each game's ``stand_in``)."""
+    from games import GAMES
+
+    said = re.search(r"The bot that fills empty seats on `start`.*?\.\n", README, flags=re.DOTALL)
+    assert said, "README no longer says which bot stands in"
+    text = " ".join(said.group(0).split())
+    for game in GAMES.values():
+        variant = next(iter(game.variants.values()))
+        bot = game.stand_in(game.settings(variant.name, variant.min_players, {}))
+        named = re.search(rf"\b{re.escape(game.title)}\b[^;]*?`([\w-]+)`", text)
+        assert named and named.group(1) == bot, (game.title, bot, text)
+
+
 def test_readme_links_stay_inside_the_project() -> None:
     links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README)
     local = [link for link in links if "://" not in link]
