@@ -371,7 +371,8 @@ def test_hint_and_play_for_me() -> None:
     hand = ann.view["body"]["hands"][0]
     assert all(card in hand for group in best for card in group)
     advice = hint.data["turn"]  # her turn: advice for it too, in game data (no floats)
-    assert type(advice["per_million"]) is int and advice["expert"] and "this turn" in hint.text
+    assert all(type(chance) is int for _, chance in advice["chances"]) and advice["expert"]
+    assert "this turn" in hint.text
     (own,) = ann.send(PlayForMe())  # ann's view again: no moves listed while the bot plays
     assert isinstance(own, State) and own.view["legal"] == () and own.view["bot_turn"] is True
     turn = ann.view["turn"]

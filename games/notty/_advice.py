@@ -1,78 +1,133 @@
-"""A hint's advice for the turn under way: the best chance of going out now, and the expert's move.
+"""A hint's advice for the turn under way: the chance each plan gives of going out now, and the
+expert's move.
 
 The discard hint answers the rules' question (the most that can be discarded now),
 which is "nothing" on most turns; what a player then wants to know is whether to
 draw, how many, and whom to rob. Hands are face up and the deck's contents are
 public, so the chance that a plan empties the hand this turn is exact arithmetic
 (:class:`~games.notty.bots._outlook.Outlook`), never a look at the deck's order.
-Going out now is not the whole game (cards drawn in vain stay in the hand), so the
-advice also says what the ``expert`` bot would do in the player's place.
+Each plan is listed with its chance rather than one named best: going out now is
+not the whole game (cards drawn in vain stay in the hand), so the advice also
+says what the ``expert`` bot would do in the player's place.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import attrs
 
+from games.notty import Card, has_group
 from solver import Flat
 
 from .bots import make_bot
 from .bots._base import victims
 from .bots._outlook import Outlook, bump, mean_over
-from .engine import Action, DrawDiscard, Steal, View
+from .engine import Action, Draw, DrawDiscard, Steal, View, draw_room
 
-#: The bot whose move the advice gives (a fresh one: it has seen none of this game's thefts).
+#: The bot whose move the advice gives: a fresh one, at its hardest, seeing this position alone
+#: (not a table's bot, which has watched the game's thefts so far).
 ADVISER = "expert-hard"
+#: Draw-and-discard first is weighed for hands of at most this many cards: it weighs each card the
+#: deck holds and each card that could then go back, which for a big hand close to going out costs
+#: a second of CPU (a hint may be asked by anyone, every two seconds); up to here, under 0.1 s.
+EXCHANGE_UP_TO = 10
+
+
+@attrs.frozen
+class Plan:
+    """A way to try to go out this turn, ``first`` its action (a draw of so many cards; or a theft,
+    or draw-and-discard, after which the count to draw is chosen once the card is seen), and the
+    exact chance that it empties the hand."""
+
+    first: Action
+    chance: float
 
 
 @attrs.frozen
 class TurnAdvice:
-    """``chance``: the best of the plans counted. ``first``: the action that begins it, after which
-    the count to draw is best chosen once its card is seen; or ``None``, and ``draw`` is the count
-    to draw now (0: none). ``expert``: the expert bot's next action in the player's place."""
+    """Every plan weighed (draws, then thefts, then draw-and-discard), the expert's next action,
+    whether draw-and-discard was allowed but not weighed (the hand too big), and whether the hand
+    is at its limit with a group to discard (discarding first would make room to draw)."""
 
-    chance: float
-    first: Action | None
-    draw: int
+    plans: tuple[Plan, ...]
     expert: Action
+    exchange_unweighed: bool
+    full: bool
 
 
 def turn_advice(view: View) -> TurnAdvice:
-    """The advice for the seat to move in ``view`` (which must be that seat's own view, mid-turn
-    or at its start, with no card waiting to be put back).
+    """The advice for the seat to move in ``view`` (that seat's own view, at the start of its turn
+    or between actions, with no card waiting to be put back)."""
+    plans, unweighed = weigh(view)
+    hand, rules = view.hand, view.rules
+    full = not view.drew and draw_room(rules, len(hand), view.deck_size) < min(rules.max_draw, view.deck_size)
+    expert = make_bot(ADVISER, random.Random(0)).choose(view)
+    return TurnAdvice(plans, expert, unweighed, full and has_group(hand, rules))
 
-    The plans counted: draw now (0 to 3 cards, as the hand limit and the deck allow); steal first
-    from each opponent who may be robbed without winning by it, then draw as the card taken
-    allows; and, where the rules have it, draw-and-discard first (the card to put back chosen
-    after the one drawn is seen), then draw."""
+
+def weigh(view: View, look: Outlook | None = None) -> tuple[tuple[Plan, ...], bool]:
+    """Each plan open to the seat to move, with its chance: draw 1 to 3 cards now (as the hand limit
+    and the deck allow); steal first from each player who may be robbed without winning by it, then
+    draw the best count for the card taken; draw-and-discard first, then put back the best card for
+    the one drawn and draw the best count (for hands of at most :data:`EXCHANGE_UP_TO` cards).
+    Also whether draw-and-discard was open but not weighed."""
     if view.seat is None or view.seat != view.current or view.must_put_back or view.winner is not None:
         raise ValueError("advice is for the seat to move, between actions")
-    look = Outlook(view.rules)
+    look = look or Outlook(view.rules)
     mine, deck = look.flat(view.hand), look.flat(view.deck_contents().elements())
 
-    def draw_now(hand: Flat, pool: Flat) -> float:
+    def then_draw(hand: Flat, pool: Flat) -> float:
+        """The best chance with ``hand`` and ``pool``, drawing what the turn still allows."""
         return look.best_draw(hand, pool)[0] if not view.drew else look.chance(hand, pool, 0)
 
-    chance, count = look.best_draw(mine, deck) if not view.drew else (look.chance(mine, deck, 0), 0)
-    first: Action | None = None
-    if chance < 1.0 and not view.stole:
-        for victim in victims(view, view.seat):
-            taken = look.flat(view.hands[victim])
-            p = mean_over(taken, lambda i: draw_now(bump(mine, i, 1), deck))
-            if p > chance:
-                chance, first = p, Steal(victim)
-    if chance < 1.0 and view.rules.draw_and_discard and not view.exchanged and look.draw_room(mine, deck):
-
-        def exchanged(i: int) -> float:  # card i drawn; the best card to put back, then the best draw
-            held, pool = bump(mine, i, 1), bump(deck, i, -1)
-            return max(draw_now(bump(held, j, -1), bump(pool, j, 1)) for j, n in enumerate(held) if n)
-
-        p = mean_over(deck, exchanged)
-        if p > chance:
-            chance, first = p, DrawDiscard()
-    expert = make_bot(ADVISER, random.Random(0)).choose(view)
-    return TurnAdvice(chance, first, 0 if first is not None else count, expert)
+    plans: list[Plan] = []
+    if not view.drew:
+        plans += [Plan(Draw(k), look.chance(mine, deck, k)) for k in range(1, look.draw_room(mine, deck) + 1)]
+    for victim in victims(view, view.seat):  # none once stolen, or at the hand limit
+        taken = look.flat(view.hands[victim])
+        plans.append(Plan(Steal(victim), mean_over(taken, lambda i: then_draw(bump(mine, i, 1), deck))))
+    exchange = view.rules.draw_and_discard and not view.exchanged and look.draw_room(mine, deck) > 0
+    weighed = exchange and len(view.hand) <= EXCHANGE_UP_TO
+    if weighed:
+        plans.append(Plan(DrawDiscard(), mean_over(deck, _best_put_back(mine, deck, then_draw))))
+    return tuple(plans), exchange and not weighed
 
 
-__all__ = ["ADVISER", "TurnAdvice", "turn_advice"]
+def put_back_chances(view: View) -> dict[Card, float]:
+    """Midway through draw-and-discard (the seat's own view, a card to put back): for each card,
+    the chance of going out this turn once it is back, drawing the best count the turn allows, as
+    the draw-and-discard plan weighs it; empty for a hand over :data:`EXCHANGE_UP_TO` cards before
+    the draw, as that plan is not weighed then."""
+    if view.seat is None or not view.must_put_back or len(view.hand) > EXCHANGE_UP_TO + 1:
+        return {}
+    look = Outlook(view.rules)
+    mine, deck = look.flat(view.hand), look.flat(view.deck_contents().elements())
+    chances = {}
+    for card in set(view.hand):
+        i = look.flat([card]).index(1)
+        hand, pool = bump(mine, i, -1), bump(deck, i, 1)
+        chances[card] = look.best_draw(hand, pool)[0] if not view.drew else look.chance(hand, pool, 0)
+    return chances
+
+
+def _best_put_back(mine: Flat, deck: Flat, then: Callable[[Flat, Flat], float]) -> Callable[[int], float]:
+    """For card ``i`` drawn by draw-and-discard: the best chance over the cards to put back."""
+
+    def worth(i: int) -> float:
+        held, pool = bump(mine, i, 1), bump(deck, i, -1)
+        return max(then(bump(held, j, -1), bump(pool, j, 1)) for j, copies in enumerate(held) if copies)
+
+    return worth
+
+
+__all__ = [
+    "ADVISER",
+    "EXCHANGE_UP_TO",
+    "Plan",
+    "TurnAdvice",
+    "put_back_chances",
+    "turn_advice",
+    "weigh",
+]

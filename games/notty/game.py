@@ -26,7 +26,7 @@ from games._interface import (
 )
 from solver import all_best_discards, best_discard, max_discard, outs
 
-from ._advice import TurnAdvice, turn_advice
+from ._advice import TurnAdvice, put_back_chances, turn_advice
 from ._cards import Card, CardError
 from ._rules import PRESETS, Rules
 from .bots import BOTS, LEVELS, make_bot
@@ -45,7 +45,7 @@ from .engine import (
 )
 from .engine import Outcome as Chance
 from .engine import outcome_of as chance_of
-from .ui import MILLION, TurnHint, advice_lines
+from .ui import MILLION, TurnHint, advice_lines, percent
 from .wire import event_to_wire, hint_data, seats_named, view_body
 
 NAME = "notty"
@@ -257,8 +257,7 @@ class NottyMatch:
         game = self.game
         hand, rules = tuple(game.hands[seat]), game.rules
         put_back = game.must_put_back and game.current == seat
-        # On the asker's own turn, advice for the turn too (not midway through a draw-and-discard).
-        own = game.view(seat) if game.current == seat and not game.over and not put_back else None
+        own = game.view(seat) if game.current == seat and not game.over else None  # advice for the turn
         return lambda: make_hint(hand, rules, put_back, own)
 
 
@@ -271,8 +270,9 @@ def make_hint(
     Midway through a draw-and-discard (``put_back``) a card must go back first (see
     :func:`_put_back`); the answer's first action puts it back, whatever follows."""
     if put_back and hand:
-        card, why = _put_back(hand, rules)
-        then = make_hint(_without(hand, card), rules)
+        card, why = _put_back(hand, rules, own)
+        after = None if own is None else _put_back_in(own, card)
+        then = make_hint(_without(hand, card), rules, own=after)
         text = f"put back {card} first ({why}), then: {then.text}"
         return HintAnswer(text=text, actions=(f"putback {card}", *then.actions), data=then.data)
     best = best_discard(hand, rules)
@@ -285,7 +285,7 @@ def make_hint(
     else:
         text = "nothing can be discarded now"
     data = hint_data(best, alternatives, gains, rules)
-    if own is not None:
+    if own is not None and len(best_cards) < len(hand):  # a hand that can go out now needs no advice
         turn = advice_hint(turn_advice(own), own.names)
         data["turn"] = attrs.asdict(turn)
         text = "; ".join([text, *advice_lines(turn, colour=False)])
@@ -298,25 +298,38 @@ def advice_hint(advice: TurnAdvice, names: Sequence[str]) -> TurnHint:
     def typed(action: Action) -> str:
         return f"steal {names[action.victim]}" if isinstance(action, Steal) else str(action)
 
-    first = None if advice.first is None else typed(advice.first)
-    return TurnHint(_per_million(advice.chance), first, advice.draw, typed(advice.expert))
+    chances = tuple((typed(plan.first), per_million(plan.chance)) for plan in advice.plans)
+    return TurnHint(chances, typed(advice.expert), advice.exchange_unweighed, advice.full)
 
 
-def _per_million(chance: float) -> int:
+def per_million(chance: float) -> int:
     """A chance in millionths, never rounded to nil or to a certainty it is not."""
     if chance <= 0.0 or chance >= 1.0:
         return MILLION if chance >= 1.0 else 0
     return min(MILLION - 1, max(1, round(chance * MILLION)))
 
 
-def _put_back(hand: Sequence[Card], rules: Rules) -> tuple[Card, str]:
+def _put_back_in(view: View, card: Card) -> View:
+    """``view`` once ``card`` is put back (the deck's contents follow from the hands)."""
+    seat = view.current
+    hands = tuple(tuple(_without(hand, card)) if at == seat else hand for at, hand in enumerate(view.hands))
+    return attrs.evolve(view, hands=hands, must_put_back=False)
+
+
+def _put_back(hand: Sequence[Card], rules: Rules, own: View | None = None) -> tuple[Card, str]:
     """The card to put back midway through a draw-and-discard, and a true reason for it.
 
-    The one whose return leaves the most to discard; of those, the one whose return leaves the best
-    outs (their gains summed, then their number: where the put-back changes nothing that can be
-    discarded now, what the hand may still become is what differs); then the one that the fewest
-    other cards could make a group with (:func:`_partners`: keep near-groups together); then one
-    the best discard leaves out, the highest first."""
+    Given the asker's ``own`` view, the one that gives the best chance of going out this turn, if
+    any does (:func:`._advice.put_back_chances`: as the hint's draw-and-discard plan weighed it).
+    Else the one whose return leaves the most to discard; of those, the one whose return leaves the
+    best outs (their gains summed, then their number: where the put-back changes nothing that can
+    be discarded now, what the hand may still become is what differs); then the one that the
+    fewest other cards could make a group with (:func:`_partners`: keep near-groups together);
+    then one the best discard leaves out, the highest first."""
+    chances = {} if own is None else put_back_chances(own)
+    if chances and max(chances.values()) > 0:
+        card = max(sorted(chances), key=chances.__getitem__)
+        return card, f"it gives the best chance of going out this turn, {percent(per_million(chances[card]))}"
     used = {card for group in best_discard(hand, rules) for card in group}
     worth = {}
     for card in set(hand):

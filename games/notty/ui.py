@@ -76,7 +76,7 @@ ENDINGS = {
 _FLAGS = ("drew", "stole", "exchanged", "must_put_back")
 #: A hint's advice: the longest command it may hold (a discard of a full hand, or a long name), and
 #: the most cards a turn may draw.
-MAX_COMMAND, MAX_DRAW = 200, 3
+MAX_COMMAND, MAX_PLANS = 200, 16
 MILLION = 1_000_000
 #: The body's counts of how a game may end with no winner, in :class:`Body`'s order (a server
 #: before the no-progress rule sends none of them).
@@ -118,15 +118,17 @@ class HintData:
 
 @attrs.frozen
 class TurnHint:
-    """Advice for the turn under way: the best chance of going out this turn (in millionths: game
-    data carries no floats, and a chance that is not nil is never rounded to nil), the command that
-    begins that plan (``None``: draw ``draw`` cards now, 0 for none), and the ``expert`` bot's next
-    command in the player's place. Commands are as typed (``steal bob``, ``draw 2``, ``end``)."""
+    """Advice for the turn under way: each plan open to the player with its chance of going out
+    this turn, in millionths (game data carries no floats; a chance that is not nil is never
+    rounded to nil), the plan as a command typed (``draw 2``; ``steal bob`` and ``dd``, each then
+    followed by the best draw); the ``expert`` bot's next command in the player's place; whether
+    draw-and-discard was open but not weighed (a big hand); and whether the hand is at its limit
+    with a group to discard first (then there is room to draw)."""
 
-    per_million: int
-    first: str | None
-    draw: int
+    chances: tuple[tuple[str, int], ...]
     expert: str
+    exchange_unweighed: bool = False
+    full: bool = False
 
 
 class NottyUI:
@@ -639,31 +641,52 @@ def _turn_hint(turn: Any) -> TurnHint | None:
         return None
     if not isinstance(turn, Mapping):
         raise GameDataError("hint data.turn: not a map")
-    chance, first, draw, expert = (turn.get(key) for key in ("per_million", "first", "draw", "expert"))
-    if type(chance) is not int or not 0 <= chance <= MILLION:
-        raise GameDataError("hint data.turn.per_million: not a chance in millionths")
-    if first is not None and not (isinstance(first, str) and 0 < len(first) <= MAX_COMMAND):
-        raise GameDataError("hint data.turn.first: not a command")
-    if type(draw) is not int or not 0 <= draw <= MAX_DRAW:
-        raise GameDataError("hint data.turn.draw: not a number of cards to draw")
-    if not (isinstance(expert, str) and 0 < len(expert) <= MAX_COMMAND):
+    chances, expert = turn.get("chances"), turn.get("expert")
+    if not isinstance(chances, list | tuple) or len(chances) > MAX_PLANS:
+        raise GameDataError(f"hint data.turn.chances: not a list of at most {MAX_PLANS} plans")
+    for at, pair in enumerate(chances):
+        where = f"hint data.turn.chances[{at}]"
+        if not isinstance(pair, list | tuple) or len(pair) != 2 or not _command(pair[0]):
+            raise GameDataError(f"{where}: not a plan and its chance")
+        if type(pair[1]) is not int or not 0 <= pair[1] <= MILLION:
+            raise GameDataError(f"{where}: not a chance in millionths")
+    if not _command(expert):
         raise GameDataError("hint data.turn.expert: not a command")
-    return TurnHint(chance, first, draw, expert)
+    flags = {key: turn.get(key, False) for key in ("exchange_unweighed", "full")}
+    for key, value in flags.items():
+        if type(value) is not bool:
+            raise GameDataError(f"hint data.turn.{key}: not true or false")
+    return TurnHint(tuple((str(plan), int(chance)) for plan, chance in chances), str(expert), **flags)
+
+
+def _command(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= MAX_COMMAND
 
 
 def advice_lines(turn: TurnHint, colour: bool) -> list[str]:
-    """The turn's advice in words: what gives the best chance of going out now, and the expert's
-    move (going out now is not the whole game: cards drawn in vain stay in the hand)."""
-    best = f"this turn: {_percent(turn.per_million)} at best to go out:"
-    if not turn.per_million:
-        plan = "this turn: nothing you can draw or steal empties your hand"
-    elif turn.first is None and not turn.draw:
-        plan = "this turn: discard as above and your hand is empty"
-    elif turn.first is None:
-        plan = f"{best} draw {turn.draw}"
+    """The turn's advice in words: the chance each plan gives of going out now (those that give
+    one), and the expert's move: going out now is not the whole game, since cards drawn in vain
+    stay in the hand, so no plan is called best."""
+    lines = ["your hand is at its limit: discard first to make room to draw"] if turn.full else []
+    some = [f"{percent(chance)} {_plan_words(plan, colour)}" for plan, chance in turn.chances if chance]
+    if some:
+        lines.append("chances of going out this turn: " + ", ".join(some))
     else:
-        plan = f"{best} {_command_words(turn.first, colour)} first, then ask again"
-    return [plan, f"the expert would now: {_command_words(turn.expert, colour)}"]
+        lines.append("this turn, no draw or theft can empty your hand")
+    if turn.exchange_unweighed:
+        lines[-1] += " (draw-and-discard first is not weighed for a hand this big)"
+    return [*lines, f"the expert would now: {_command_words(turn.expert, colour)}"]
+
+
+def _plan_words(plan: str, colour: bool) -> str:
+    verb, _, rest = plan.partition(" ")
+    if verb == "draw" and rest:
+        return f"drawing {rest}"
+    if verb == "steal" and rest:
+        return f"stealing from {rest} first"
+    if verb == "dd" and not rest:
+        return "with 'dd' first"
+    return f"with {colour_cards_in(plan, colour)}"
 
 
 def _command_words(command: str, colour: bool) -> str:
@@ -677,7 +700,9 @@ def _command_words(command: str, colour: bool) -> str:
     return colour_cards_in(command, colour)
 
 
-def _percent(per_million: int) -> str:
+def percent(per_million: int) -> str:
+    """A chance in millionths as a player reads it: to a tenth of a percent, and never as nil or a
+    certainty that it is not."""
     if 0 < per_million < MILLION // 1000:
         return "under 0.1%"
     if MILLION - MILLION // 1000 < per_million < MILLION:
