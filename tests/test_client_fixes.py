@@ -8,6 +8,7 @@ The end-to-end tests drive the real ``notty-client`` against a real ``notty-serv
 
 from __future__ import annotations
 
+import collections
 import io
 import itertools
 import os
@@ -16,18 +17,34 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
+import trio
 from test_client_session import NOTTY, PARLOUR, TOKEN, notty_view, welcomed
 from test_huxxy_ui import HUXXY, MY_TURN
 from test_ochos_ui import OCHOS, ochos_view
 
+from client.app import _carry_out
 from client.session import Session
 from client.sgr import columns, plain
 from games.notty import PRESETS, parse_cards
 from games.notty.game import make_hint
-from protocol import Act, AskHint, Error, Hint, Leave, Left, Seated, State, Watching
+from protocol import (
+    Act,
+    AskHint,
+    ConnectionState,
+    CreateTable,
+    Error,
+    Hint,
+    Leave,
+    Left,
+    Message,
+    Seated,
+    State,
+    Watching,
+)
 
 BIN = Path(sys.executable).parent
 #: Line mode on a pty: ``["--plain"]`` once the client has a full-screen mode.
@@ -548,3 +565,92 @@ def test_a_script_that_ends_its_game_and_types_new_plays_at_a_new_table(
     assert len(tables) == 2 and tables[0] != tables[1], result.stdout
     assert f"you left table {tables[0]}" in result.stdout
     assert "hint: " in result.stdout  # the script went on at the new table
+
+
+class _Terminal:
+    interactive = True
+
+    def __init__(self) -> None:
+        self.shown: list[str] = []
+
+    def show(self, text: str) -> None:
+        self.shown.append(text)
+
+
+class _LeavingClient:
+    """Enough of :class:`client.app.Client` for ``_carry_out``: it answers a ``leave`` with
+    ``answers`` (each after a pause), and refuses a table asked for from a table, as the protocol does."""
+
+    def __init__(self, session: Session, nursery: trio.Nursery, answers: list[Message]) -> None:
+        self.session, self.nursery, self.answers = session, nursery, answers
+        self.protocol = type("P", (), {"state": ConnectionState.SEATED})()
+        self.errors: collections.deque[str] = collections.deque(maxlen=16)
+        self.errors_heard, self.refused, self.sent = 0, None, []
+        self.changed = trio.Event()
+        self.received = 0
+
+    def deliver(self, message: Message) -> None:
+        if isinstance(message, Error):
+            self.errors.append(message.code)
+            self.errors_heard += 1
+        if isinstance(message, Left):
+            self.protocol.state = ConnectionState.LOBBY
+        self.session.receive(message)
+        self.received += 1
+        self.changed.set()
+        self.changed = trio.Event()
+
+    async def send(self, message: Message) -> str | None:
+        if isinstance(message, CreateTable) and self.protocol.state is not ConnectionState.LOBBY:
+            return "refused by the protocol: still at a table"
+        self.sent.append(message)
+        if isinstance(message, Leave):
+
+            async def server() -> None:
+                for answer in self.answers:
+                    await trio.sleep(0.01)
+                    self.deliver(answer)
+
+            self.nursery.start_soon(server)
+        return None
+
+    async def wait_for(self, ready: Any, timeout: float) -> bool:
+        with trio.move_on_after(timeout):
+            while not ready():
+                await self.changed.wait()
+            return True
+        return False
+
+
+def _new_at_a_finished_game(answers: list[Message]) -> tuple[str | None, list[Message], _Terminal]:
+    session = welcomed()
+    session.receive(Seated(3, 0, TOKEN))
+    result = {"ranking": [[1], [0]], "reason": "discard", "text": "bob wins by discarding their last cards"}
+    session.receive(State(3, notty_view(result=result), ()))
+    reply = session.typed("new classic 2 greedy")
+    assert isinstance(reply.messages[0], Leave)
+    terminal = _Terminal()
+    outcome: list[Any] = []
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            client = _LeavingClient(session, nursery, answers)
+            outcome.append(await _carry_out(client, reply, terminal, answered=False))  # type: ignore[arg-type]
+            outcome.append(client.sent)
+
+    trio.run(main)
+    return outcome[0], outcome[1], terminal
+
+
+def test_new_at_a_finished_game_waits_for_the_leave_itself_not_for_any_error() -> None:
+    """A review found an error answering something else (a hint's 'server-busy') ended the wait: the
+    new table was then refused as asked for from a table, and the 'left' that followed left the
+    player in the lobby with no table and a refusal that said otherwise."""
+    unsent, sent, _ = _new_at_a_finished_game([Error("server-busy", "the server is busy"), Left(3)])
+    assert unsent is None and [type(message) for message in sent] == [Leave, CreateTable]
+
+
+def test_new_at_a_finished_game_whose_leave_is_refused_asks_for_no_table() -> None:
+    unsent, sent, terminal = _new_at_a_finished_game([Error("not-at-table", "you are not at a table")])
+    assert [type(message) for message in sent] == [Leave]
+    assert unsent is not None and "not asked for" in unsent and terminal.shown == [unsent]

@@ -187,10 +187,12 @@ def test_a_resigned_game_replays_from_the_record(tmp_path: Path) -> None:
     store.close()
 
 
-def test_a_replay_marks_the_moves_a_bot_made_for_one_who_resigned(tmp_path: Path) -> None:
+@pytest.mark.parametrize("then_leaves", [False, True])
+def test_a_replay_marks_the_moves_a_bot_made_for_one_who_resigned(tmp_path: Path, then_leaves: bool) -> None:
     """After ann resigned, a bot played her seat to the end, and the replay told its moves as hers
     ("ann draws 1 card: R7"), as if she had played on. Each is marked "(bot for ann)" now, as the
-    client marks a move made for you; her own moves before it, and the others', are not."""
+    client marks a move made for you; her own moves before it, and the others', are not. Leaving
+    the table some moves after resigning changes nothing: the bot played from the resignation."""
     net = Net()
     ann, bob, cy = _table(net, "notty", 3)
     bob.send(Autopilot(True))
@@ -201,9 +203,14 @@ def test_a_replay_marks_the_moves_a_bot_made_for_one_who_resigned(tmp_path: Path
         ann.send(Act("end"))
     net.run_bots()
     ann.send(Resign())
+    table = ann.table
+    if then_leaves:
+        net.run_bots(limit=12)  # some of the bot's moves for her, and the others', first
+        assert not table.over
+        ann.send(Leave())
     net.run_bots()
-    assert ann.table.over
-    _, text = _recorded(net, tmp_path, ann.table.id)
+    assert table.over
+    _, text = _recorded(net, tmp_path, table.id)
     lines = text.splitlines()
     said = lines.index("      ann resigns")
     moves = [(at, line.split(": ", 1)[1]) for at, line in enumerate(lines) if re.match(r" +\d+\. turn", line)]
