@@ -304,11 +304,13 @@ class Session:
                     self.back_to_lobby()
                     again = f"'watch {watched}' watches table {watched} again"
                     return Output((f"connected to {server}; you are in the lobby ({again})",))
-                resuming = ""
+                # Only asked for: the server may answer bad-token (a table that had not begun, a
+                # game over), and a line claiming "resuming" was then followed by "is gone".
+                asking = ""
                 if self.token:
                     at = f" at table {self.table}" if self.table is not None else ""
-                    resuming = f" (resuming your seat{at})"
-                return Output((f"connected to {server}{resuming}",))
+                    asking = f" (asking for your seat{at} back)"
+                return Output((f"connected to {server}{asking}",))
             case Tables(tables):
                 self.tables_asked -= 1
                 tables = tuple(sorted(tables, key=lambda info: info["table"]))  # oldest first

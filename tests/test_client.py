@@ -734,7 +734,7 @@ def test_client_reconnects_by_itself_and_resumes_its_seat(server_port: int) -> N
         child.expect(r"turn \d+")
         proxy.cut()
         child.expect("connection lost")
-        child.expect(r"resuming your seat")
+        child.expect(r"asking for your seat")
         child.expect(rf"you sit at table {table}, seat 1")
         child.expect(rf"table {table} · classic")  # the full current view again
         child.sendline("quit")

@@ -147,12 +147,12 @@ def test_a_script_run_twice_plays_its_own_game_and_resumes_only_when_asked(
     assert f"your seat at table {table} is kept: run {again} to take it back" in first.stdout
     second = _script(state_home, server_port, script)
     assert second.returncode == 0, second.stderr
-    assert "(resuming your seat" not in second.stdout and "already at table" not in second.stdout
+    assert "(asking for your seat" not in second.stdout and "already at table" not in second.stdout
     assert f"not resuming your seat at table {table}" in second.stdout
     assert _table(second.stdout) != table  # a table of its own, not the first run's game
     resumed = _script(state_home, server_port, "hint\n", "--resume")
     assert resumed.returncode == 0, resumed.stderr
-    assert f"resuming your seat at table {_table(second.stdout)}" in resumed.stdout
+    assert f"asking for your seat at table {_table(second.stdout)} back" in resumed.stdout
 
 
 def test_a_script_stops_and_exits_1_at_the_line_the_server_refuses(

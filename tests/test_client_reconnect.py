@@ -159,7 +159,9 @@ def test_a_reconnect_that_meets_a_silent_port_tries_again_and_resumes_the_seat(
         child.expect("your turn")
         proxy.cut()
         child.expect(r"connection lost \(the server closed the connection\); reconnecting")
-        child.expect(rf"connected to notty \(resuming your seat at table {table}\)", timeout=BUDGET + 5)
+        child.expect(
+            rf"connected to notty \(asking for your seat at table {table} back\)", timeout=BUDGET + 5
+        )
         child.expect(rf"you sit at table {table}, seat 1")
         assert proxy.held == 1
         child.sendeof()  # the script's end: the client says bye, keeping the seat

@@ -166,7 +166,7 @@ def test_a_person_at_a_game_is_back_at_their_seat_after_the_server_restarts(
     db, ann, transcript, table = _at_her_turn_as_the_server_stops(tmp_path, servers)
     assert ann.match.group(1) == "30"
     _restarted(servers, db)
-    ann.expect(rf"connected to notty \(resuming your seat at table {table}\)")
+    ann.expect(rf"connected to notty \(asking for your seat at table {table} back\)")
     ann.expect(rf"you sit at table {table}, seat 1")
     ann.expect("your turn")
     ann.sendline("draw 1")
@@ -188,7 +188,7 @@ def test_lines_typed_while_the_connection_is_down_are_not_played_once_it_is_back
     ann.sendline("end")
     ann.expect("not sent, the connection is down: end")
     _restarted(servers, db)
-    ann.expect(rf"connected to notty \(resuming your seat at table {table}\)")
+    ann.expect(rf"connected to notty \(asking for your seat at table {table} back\)")
     ann.expect("your turn")
     ann.sendline("draw 1")  # what she types now is played
     ann.expect("you draw 1 card")
@@ -221,7 +221,7 @@ def test_the_full_screen_reconnects_alike(tmp_path: Path, servers: list[ServerPr
     # Not "your turn" while the connection is down (it stood highlighted, as if she could play).
     assert bea.row(STATUS).rstrip().endswith("reconnecting"), bea.row(STATUS)
     _restarted(servers, db)
-    bea.see(rf"resuming your seat at table {table}")
+    bea.see(rf"asking for your seat at table {table} back")
     bea.wait(lambda: bea.row(STATUS).rstrip().endswith("your turn"), "her turn again, once back")
     bea.enter("draw 1")  # the server reads it after the hello that resumes the seat
     bea.see("you draw 1 card")
@@ -250,7 +250,7 @@ def test_a_script_reconnects_and_plays_on_after_the_server_restarts(
         server.stop()
         fay.expect(RESTARTING)
         _restarted(servers, db)
-        fay.expect(rf"connected to notty \(resuming your seat at table {table}\)")
+        fay.expect(rf"connected to notty \(asking for your seat at table {table} back\)")
         fay.sendline("draw 1")  # not taken for a line the server refused: the script goes on
         fay.expect("you draw 1 card")
         fay.sendeof()
@@ -291,8 +291,8 @@ def test_a_script_line_waiting_for_its_turn_through_a_restart_is_carried_out_aft
         fay.expect(RESTARTING)
         gus.expect(RESTARTING)
         _restarted(servers, db)
-        fay.expect("resuming your seat")
-        gus.expect("resuming your seat")
+        fay.expect("asking for your seat")
+        gus.expect("asking for your seat")
         gus.sendline("end")
         fay.expect("you draw 1 card")
         fay.sendeof()

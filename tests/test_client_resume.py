@@ -111,7 +111,7 @@ def test_a_killed_client_run_again_resumes_its_seat_and_sees_its_hand(
     address = f"127.0.0.1:{server_port}"
     ann = Person(state_home, address, "--name", "ann")
     connected = ann.expect(r"connected to ([^\r\n]*)")
-    assert "resuming" not in connected.group(1)
+    assert "your seat" not in connected.group(1)
     ann.sendline("new classic 2 greedy")
     table = ann.expect(r"you sit at table (\d+), seat 1").group(1)
     # Wait for ann's turn: the game then waits for her, so her hand stays as it is.
@@ -125,7 +125,7 @@ def test_a_killed_client_run_again_resumes_its_seat_and_sees_its_hand(
     ann.kill()  # no bye, no goodbye: the process is simply gone
 
     again = Person(state_home, address, "--name", "ann")
-    again.expect(rf"connected to [^\r\n]*\(resuming your seat at table {table}\)")
+    again.expect(rf"connected to [^\r\n]*\(asking for your seat at table {table} back\)")
     again.expect(rf"you sit at table {table}, seat 1")
     assert again.expect(HAND.format(name="ann")).group(1) == hand  # the same seat, the same cards
     # and what happened last, as it was shown before the table then
@@ -185,7 +185,7 @@ def test_leaving_forgets_the_seat_and_the_next_run_starts_in_the_lobby(
     assert bea.quit() == 0
 
     again = Person(state_home, address, "--name", "bea")
-    assert "resuming" not in again.expect(r"connected to ([^\r\n]*)").group(1)
+    assert "your seat" not in again.expect(r"connected to ([^\r\n]*)").group(1)
     again.sendline("tables")  # her seat was given up for good: its game of bots alone has gone too
     again.expect("no tables yet")
     assert again.quit() == 0
@@ -227,7 +227,7 @@ def test_the_seat_is_forgotten_when_the_game_ends(
     assert SeatStore(seats_file).put(key, "cy", StoredSeat(token, table)) is None
 
     cy = Person(state_home, address, "--name", "cy")
-    cy.expect(rf"resuming your seat at table {table}")
+    cy.expect(rf"asking for your seat at table {table} back")
     cy.expect(rf"you sit at table {table}, seat 1")
     cy.expect("your turn")
     assert _kept(seats_file)[address]["cy"]["token"] == token
@@ -244,8 +244,9 @@ def test_a_seat_the_server_no_longer_holds_leaves_the_client_in_the_lobby(
     address = f"127.0.0.1:{server_port}"
     SeatStore(seats_file).put(address, "dan", StoredSeat(BOGUS_TOKEN, 7))
     dan = Person(state_home, address, "--name", "dan")
-    dan.expect(r"resuming your seat at table 7")
+    dan.expect(r"asking for your seat at table 7 back")
     dan.expect(r"your seat at table 7 is gone [^\r\n]*; you are in the lobby")
+    assert "resuming" not in dan.log.getvalue()  # no claim the next line contradicts
     dan.expect(r"no tables yet: 'new' creates one|table \d+: ")  # the lobby's list, as on arriving
     assert _kept(seats_file) == {}
     dan.sendline("new classic 2 greedy")  # the lobby works as ever
@@ -273,7 +274,7 @@ def test_a_corrupt_seat_file_does_not_crash_the_client(
     seats_file.parent.mkdir(parents=True)
     seats_file.write_bytes(content.replace(b"SERVER", address.encode()))
     eve = Person(state_home, address, "--name", "eve")
-    assert "resuming" not in eve.expect(r"connected to ([^\r\n]*)").group(1)
+    assert "your seat" not in eve.expect(r"connected to ([^\r\n]*)").group(1)
     eve.sendline("new classic 2 greedy")
     table = eve.expect(r"you sit at table (\d+), seat 1").group(1)
     assert _kept(seats_file)[address]["eve"]["table"] == int(table)  # replaced by a good file
@@ -309,7 +310,7 @@ def test_forget_drops_the_kept_seat(server_port: int, state_home: Path, seats_fi
 
     again = Person(state_home, address, "--name", "gus", "--forget")
     again.expect(rf"forgot your seat at table {table} on {re.escape(address)}")
-    assert "resuming" not in again.expect(r"connected to ([^\r\n]*)").group(1)
+    assert "your seat" not in again.expect(r"connected to ([^\r\n]*)").group(1)
     assert _kept(seats_file) == {}
     assert again.quit() == 0
 

@@ -120,11 +120,22 @@ def test_the_welcome_says_which_games_the_server_hosts() -> None:
     assert parlour.variants["grand"].max_players == 6 and parlour.options["points"].default == 100
 
 
-def test_a_resumed_seat_is_named_on_arrival() -> None:
+def test_a_seat_offered_back_is_named_on_arrival_as_asked_for_not_resumed() -> None:
+    """A play-test read "(resuming your seat at table 21)" and on the next line "your seat at table 21
+    is gone": the welcome only says what was asked; the server's answer says how it went."""
     session = Session("ann")
     session.token, session.table = TOKEN, 7
     out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
-    assert out.lines == ("connected to test (resuming your seat at table 7)",)
+    assert out.lines == ("connected to test (asking for your seat at table 7 back)",)
+    assert "resum" not in out.lines[0]
+    gone = shown(
+        session, Error("bad-token", "that seat token is not valid here (its game is over, or you left it)")
+    )
+    assert gone[0].startswith("your seat at table 7 is gone (")
+    back = Session("ann")
+    back.token, back.table = TOKEN, 7
+    back.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+    assert shown(back, Seated(7, 0, TOKEN)) == ["you sit at table 7, seat 1"]  # the answer that says so
 
 
 def test_help_lists_the_clients_commands_then_each_games() -> None:

@@ -499,7 +499,7 @@ def test_a_person_who_leaves_mid_game_runs_the_client_again_and_plays_on(
         ann.kill()  # no bye: the process is simply gone
 
     again = Person(port, state_home)
-    again.expect(rf"connected to [^\r\n]*\(resuming your seat at table {table}\)")
+    again.expect(rf"connected to [^\r\n]*\(asking for your seat at table {table} back\)")
     again.expect(rf"you sit at table {table}, seat 1")
     back = again.screen()
     assert (back.table, back.turn, back.hand, back.top) == (table, screen.turn, screen.hand, screen.top)
