@@ -508,7 +508,7 @@ async def run(
                 listeners = await nursery.start(server.serve, "127.0.0.1", 0)
                 address = ("127.0.0.1", listeners[0].socket.getsockname()[1])
                 # this server dies with us: no seat worth keeping
-                session = Session(name, interactive=interactive, colour=colour)
+                session = Session(name, interactive=interactive, colour=colour, built_in=True)
                 built_in = True
             else:
                 seats = seats or SeatStore()

@@ -69,6 +69,11 @@ BACK = "you are back: a bot played your turns while you were away, and stops now
 #: The width a table is laid out for when the terminal's is not known (a pipe).
 LAYOUT_WIDTH = 80
 RESIGNED = "you resigned: a bot plays your seat to the end ('leave' returns to the lobby)"
+#: Quitting mid-game with no address: the server was the client's own, and stops with it.
+BUILT_IN_GAME_ENDS = (
+    "the game at table {table} ends here: it was played on the client's built-in server, which stops "
+    "with it (a notty-server keeps a game for you to come back to)"
+)
 
 
 @attrs.frozen
@@ -118,8 +123,10 @@ class Session:
         colour: bool = False,
         seats: SeatStore | None = None,
         server: str = "",
+        built_in: bool = False,
     ) -> None:
         self.name = name
+        self.built_in = built_in  # our server runs in this process, and its games end with us
         self.interactive, self.colour = interactive, colour
         self.seats = seats  # where the seat token is kept between runs; None: not kept
         self.server = server  # this server's key in ``seats``
@@ -258,7 +265,10 @@ class Session:
     def leaving(self) -> list[str]:
         """On quitting: a seat in a game under way is kept (and we say how to take it back); one at
         a table still waiting is freed by the server, so it is not worth keeping. A seat taken from
-        disk that the server has not yet given back (it was stopping, say) stays as it was."""
+        disk that the server has not yet given back (it was stopping, say) stays as it was. The
+        built-in server stops with us: its game is lost, and a player told nothing expected it back."""
+        if self.built_in and self.token is not None and self.view is not None and not self.game_over:
+            return [BUILT_IN_GAME_ENDS.format(table=self.table)]
         if self.seats is None or self.token is None or self.game_over:
             return []
         if self.view is None:

@@ -324,6 +324,19 @@ def test_the_built_in_game_keeps_no_seat(state_home: Path) -> None:
     assert "is kept" not in hal.log.getvalue()
 
 
+def test_quitting_the_built_in_game_says_it_ends_with_the_client(state_home: Path) -> None:
+    """A play-test quit mid-game without an address and was told nothing, where a server's seat is
+    said to be kept: running again dealt a new game. One line now says the game ends there."""
+    ivy = Person(state_home, "--name", "ivy")
+    ivy.expect(r"you sit at table 1, seat 1")
+    ivy.expect(r"· turn \d+ ")  # the game is under way
+    ivy.expect("notty> ")
+    assert ivy.quit() == 0
+    said = re.sub(r"\s*\r\n\s*", " ", ivy.log.getvalue())
+    assert "the game at table 1 ends here: it was played on the client's built-in server" in said
+    assert "is kept" not in said and not state_home.exists()
+
+
 # -- the store itself ---------------------------------------------------------------
 
 

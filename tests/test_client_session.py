@@ -707,6 +707,21 @@ def test_a_seat_resumed_elsewhere_is_neither_kept_nor_forgotten_here(tmp_path: P
     assert store.get("h:1", "ann") == StoredSeat(TOKEN, 3)  # the other connection's, on disk still
 
 
+def test_quitting_a_game_on_the_built_in_server_says_the_game_ends_with_it() -> None:
+    """No seat is kept with no address: the server is the client's own. Quitting mid-game says so,
+    rather than nothing (a server's seat is said to be kept); nothing to say before or after a game."""
+    session = welcomed(built_in=True)
+    session.receive(Seated(3, 0, TOKEN))
+    assert session.leaving() == []  # no game began: nothing is lost
+    seated(session, notty_view())
+    (line,) = session.leaving()
+    assert line.startswith("the game at table 3 ends here: it was played on the client's built-in server")
+    assert "kept" not in line.partition("(")[0]
+    result = {"ranking": [[1], [0]], "reason": "stolen", "text": "bob wins: their last card was stolen"}
+    shown(session, State(3, notty_view(result=result), ()))
+    assert session.leaving() == []  # over: nothing to come back to anyway
+
+
 def test_the_end_of_a_game_forgets_the_seat(tmp_path: Path) -> None:
     store = SeatStore(tmp_path / "seats.json")
     session = welcomed(seats=store, server="h:1")

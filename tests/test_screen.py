@@ -330,6 +330,18 @@ def test_ctrl_c_quits_and_gives_the_terminal_back(server_port: int, tmp_path: Pa
     assert dee.terminal_restored()
 
 
+def test_quitting_the_built_in_game_says_after_the_full_screen_that_the_game_ends(tmp_path: Path) -> None:
+    """With no address the server is the client's own: the game goes with it, and the terminal says
+    so once the full screen is gone, where a server's seat is said to be kept."""
+    fay = Person(tmp_path, "--name", "fay")
+    fay.see(r"you sit at table 1, seat 1")
+    fay.wait(lambda: re.search(r"turn \d+ of 300", fay.row(STATUS)), "the game under way")
+    fay.enter("quit")
+    assert fay.finish() == 0
+    said = re.sub(r"\s*\r\n\s*", " ", fay.output[fay.output.rindex("\x1b[?1049l") :])
+    assert "the game at table 1 ends here: it was played on the client's built-in server" in said
+
+
 def test_an_error_gives_the_terminal_back_and_says_what_it_was(tmp_path: Path) -> None:
     eve = Person(tmp_path, "127.0.0.1:1", "--name", "eve")  # no server there
     assert eve.finish() == 2
