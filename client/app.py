@@ -11,8 +11,10 @@ sent, and so is a hint.
 
 Against a server it keeps its seat token on disk (:mod:`client.tokens`), so a
 client that crashed, was killed or quit mid-game takes its seat back when run
-again with the same address and name: at a terminal by itself, from a pipe only
-with ``--resume`` (a script run twice must not play into the first run's game).
+again with the same address and the name the seat has at its table (``ann-2``
+where another ``ann`` sat; ``--table`` for one not kept last, where that name
+holds seats at several): at a terminal by itself, from a pipe only with
+``--resume`` (a script run twice must not play into the first run's game).
 A script stops at the first line refused (by the server or the client), and exits 1 naming it.
 
 This module is the Trio shell: connecting and reconnecting, the heartbeat,
@@ -60,7 +62,7 @@ from protocol import (
     Sender,
 )
 
-from .commands import Reply
+from .commands import MAX_TABLE, Reply
 from .session import Output, Session
 from .sgr import Span, blocks, columns, plain, render, wrap_lines
 from .tokens import SeatStore, server_key
@@ -487,11 +489,13 @@ async def run(
     resume: bool | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
     note: str = "",
+    table: int | None = None,
 ) -> int:
     """Play until the input ends or the user quits; the exit status. ``resume``: take back the seat
     kept on disk for this server and name (``None``: only a person at a terminal does, for a script
     replaying into an old game by chance would play its moves in the wrong game). ``note``: a line
-    to say first (the name played under, when it is not the one given)."""
+    to say first (the name played under, when it is not the one given). ``table``: which of the
+    name's seats to take back or forget, where it holds several."""
     interactive, colour = terminal.interactive, terminal.colour
     if note:
         terminal.show(note)
@@ -515,18 +519,7 @@ async def run(
                 key = server_key(*address)
                 session = Session(name, interactive=interactive, colour=colour, seats=seats, server=key)
                 built_in = False
-                if forget:
-                    dropped = seats.forget(key, name)
-                    terminal.show(
-                        f"forgot your seat at table {dropped.table} on {key}"
-                        if dropped
-                        else f"no seat kept for {name} on {key}"
-                    )
-                elif (stored := seats.get(key, name)) and resume:
-                    session.token, session.table = stored.token, stored.table
-                elif stored:
-                    kept = f"your seat at table {stored.table} on {key}"
-                    terminal.show(f"not resuming {kept}: --resume takes it back")
+                _take_back(session, forget, resume, table, terminal)
             client = Client(terminal, session)
             code = await _play(client, address, terminal, built_in, connect_timeout=connect_timeout)
             nursery.cancel_scope.cancel()
@@ -539,6 +532,48 @@ async def run(
         sys.stderr.write(f"notty-client: {who} refused line {number} of the script ({line!r}): {why}\n")
         code = 1
     return code
+
+
+def _take_back(session: Session, forget: bool, resume: bool, table: int | None, terminal: Terminal) -> None:
+    """The seat kept for this server and name: forgotten, resumed (``session`` offers it in its
+    hello), or said why not. A name holding seats at several tables (two games at once) takes back
+    the one kept last, and says how to take back each other one: ``--table``, as it was told."""
+    seats, key, name = session.seats, session.server, session.name
+    assert seats is not None
+    at = f" at table {table}" if table is not None else ""
+    if forget:
+        dropped = sorted(seat.table for seat in seats.forget(key, name, table=table))
+        plural = "s" if len(dropped) > 1 else ""
+        terminal.show(
+            f"forgot your seat{plural} at table{plural} {_and(dropped)} on {key}"
+            if dropped
+            else f"no seat kept for {name}{at} on {key}"
+        )
+        return
+    kept = [seat for seat in seats.seats(key, name) if table is None or seat.table == table]
+    if not kept:
+        if table is not None:
+            terminal.show(f"no seat kept for {name}{at} on {key}")
+        return
+    chosen = kept[-1]
+    if resume:
+        session.token, session.table, session.kept_as = chosen.token, chosen.table, name
+    else:
+        terminal.show(f"not resuming your seat at table {chosen.table} on {key}: --resume takes it back")
+    if others := sorted(seat.table for seat in kept[:-1]):
+        choose = " or ".join(f"--table {number}" for number in others)
+        kept_too = "seat at table {} on {} is" if len(others) == 1 else "seats at tables {} on {} are"
+        with_resume = "" if resume else ", with --resume"
+        one = "it" if len(others) == 1 else "one"
+        terminal.show(
+            f"your {kept_too.format(_and(others), key)} kept too: {choose} takes {one} back{with_resume}"
+        )
+
+
+def _and(numbers: Sequence[int]) -> str:
+    """``12``, ``12 and 13``, ``12, 13 and 14``."""
+    words = [str(number) for number in numbers]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" and {words[-1]}"
 
 
 async def _play(
@@ -1037,13 +1072,20 @@ def _main(argv: Sequence[str] | None) -> int:
     kept.add_argument(
         "--forget",
         action="store_true",
-        help="drop the seat kept for this server and name instead of resuming it",
+        help="drop the seat kept for this server and name (at --table only, if given) instead of resuming it",
     )
     kept.add_argument(
         "--resume",
         action="store_true",
         help="take back the seat kept for this server and name even with input from a pipe or file "
         "(at a terminal it is taken back unless --forget is given)",
+    )
+    parser.add_argument(
+        "--table",
+        type=_table_number,
+        metavar="TABLE",
+        help="where seats at several tables are kept under your name on this server, the table of the one "
+        "to take back (or, with --forget, to drop); without it, the one kept last is taken back",
     )
     parser.add_argument(
         "--plain",
@@ -1063,6 +1105,8 @@ def _main(argv: Sequence[str] | None) -> int:
         address = parse_address(args.address) if args.address else None
     except ValueError as error:
         parser.error(str(error))
+    if args.table is not None and address is None:
+        parser.error("argument --table: only with a server's address (the built-in server keeps no seat)")
     if not args.connect_timeout > 0:  # also refuses nan (inf: wait for ever)
         parser.error("argument --connect-timeout: it must be more than 0 seconds")
     note = ""  # said first: the name played under, if not the one given
@@ -1092,17 +1136,34 @@ def _main(argv: Sequence[str] | None) -> int:
                     resume=resume,
                     connect_timeout=args.connect_timeout,
                     note=note,
+                    table=args.table,
                 )
                 return trio.run(screen.play, play)
             terminal = Terminal(interactive, colour, wrap=sys.stdout.isatty())  # a pipe's lines stay whole
             return trio.run(
                 functools.partial(
-                    run, address, name, terminal, args.forget, None, resume, args.connect_timeout, note=note
+                    run,
+                    address,
+                    name,
+                    terminal,
+                    args.forget,
+                    None,
+                    resume,
+                    args.connect_timeout,
+                    note=note,
+                    table=args.table,
                 )
             )
         except* KeyboardInterrupt:  # Ctrl-C, which trio delivers inside an exception group; others go on
             pass
         return 130
+
+
+def _table_number(text: str) -> int:
+    """``--table``'s value: a table's number, as the protocol allows one."""
+    if not is_number(text) or not 0 < int(text) <= MAX_TABLE:
+        raise argparse.ArgumentTypeError(f"a table's number, not {text[:20]!r}")
+    return int(text)
 
 
 @contextlib.contextmanager

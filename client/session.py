@@ -164,6 +164,8 @@ class Session:
         self.too_fast: str | None = None
         self.arrived = False  # the server has seated us (or let us watch) on this connection
         self.unsaved: str | None = None  # why our seat could not be kept on disk, if it could not
+        # The name our seat is kept under on disk: its name at the table, once known (None: not kept).
+        self.kept_as: str | None = None
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
         self._bots_only = 0  # the seats of a table asked for with a bot in each: we are to watch it
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
@@ -277,9 +279,26 @@ class Session:
             return []
         if self.unsaved:  # the server holds it for its grace, but no run of ours can take it back
             return [f"your seat at table {self.table} could not be kept on this machine ({self.unsaved})"]
-        again = f"notty-client {self.server} --name {shlex.quote(self.name)}"
-        again += "" if self.interactive else " --resume"  # a script resumes only when asked
+        again = self.command_to_resume()
+        if again is None:  # perhaps another run forgot it ('--forget'): no promise the command breaks
+            return [f"your seat at table {self.table} is no longer kept on this machine"]
         return [f"your seat at table {self.table} is kept: run {again} again to take it back"]
+
+    def command_to_resume(self) -> str | None:
+        """The command that takes our seat back, as kept on disk now: the name it has at its table
+        (``ann-2`` where another ``ann`` sat: the name given would find the other's seat), and our
+        table where that name holds a seat kept after ours (which the name alone takes back). None
+        if the seat is not kept."""
+        seats = self.seats
+        if seats is None or self.token is None or self.kept_as is None or self.table is None:
+            return None
+        ours = StoredSeat(self.token, self.table)
+        kept = seats.seats(self.server, self.kept_as)
+        if ours not in kept:
+            return None
+        again = f"notty-client {self.server} --name {shlex.quote(self.kept_as)}"
+        again += f" --table {self.table}" if kept[-1] != ours else ""
+        return again + ("" if self.interactive else " --resume")  # a script resumes only when asked
 
     # -- what we hear --------------------------------------------------------------
 
@@ -351,10 +370,15 @@ class Session:
                 # The server could not record the game and stopped it: its seat is kept on disk,
                 # for the token resumes it once the server is back. (A game we never saw begin
                 # was not recorded at all: nothing to keep.)
+                command = self.command_to_resume()
                 self.token = None
                 self.back_to_lobby()
-                again = f"notty-client {self.server} --name {shlex.quote(self.name)}"
-                return Output((f"table {table} stopped: once the server is back, run {again} to resume it",))
+                if command is None:
+                    kept = "the server keeps its game, but this machine could not keep your seat"
+                    return Output((f"table {table} stopped: {kept}",))
+                return Output(
+                    (f"table {table} stopped: once the server is back, run {command} to resume it",)
+                )
             case Left(table):
                 self.back_to_lobby()
                 return Output((f"you left table {table}",))
@@ -439,7 +463,13 @@ class Session:
         self._seat, self._seat_name, self._view_table = seat, None, None
         self._autopilot = False  # a new seat, or one resumed: the server says again if it is on
         self.game = self._joining or self.game
-        problem = self.unsaved = self.keep_seat(StoredSeat(token, table))  # on disk before the user is told
+        problem = None
+        if self.kept_as is None:  # a new seat (one resumed is kept already), on disk before we say so
+            # Not over a seat kept under our name at this table: another client of ours, named as we
+            # asked, holds it, and ours has another name here ('ann-2'), which its first view says.
+            other = None if self.seats is None else self.seats.get(self.server, self.name, table)
+            if other is None or other.token == token:
+                problem = self.unsaved = self.keep_seat(self.name)
         lines = [f"you sit at table {table}, seat {seat + 1}"]  # numbered from 1, as people count
         if problem:
             lines.append(f"(your seat will not be resumed after a restart: {problem})")
@@ -467,6 +497,7 @@ class Session:
         self.game_over = view.over
         if self.game_over and view.seat is not None:
             self.drop_seat()  # nothing left to resume
+        kept = self._kept_by_name_here(view)
         width = self.layout_width() or LAYOUT_WIDTH
         text = ui.state_text(table, view, events, self.colour, width)
         bare = ui.state_text(table, view, (), self.colour, width)
@@ -509,7 +540,18 @@ class Session:
             # with 5 s left, told nothing, and was timed out).
             said = f"has {left} s left: past it," if left else "has no time left:"
             output = output.adding([f"your turn {said} a bot plays the rest of it"])
-        return output
+        return output.adding(kept)
+
+    def _kept_by_name_here(self, view: TableView) -> list[str]:
+        """Keep our seat under the name it has at its table, now that a view says it: the name run
+        again resumes it by. Why not, if it could not be kept (a line to show)."""
+        if self.token is None or view.seat is None or view.over or self.unsaved or self.seats is None:
+            return []
+        held = view.names[view.seat]
+        if self.kept_as is not None and self.kept_as.lower() == held.lower():
+            return []
+        problem = self.unsaved = self.keep_seat(held)
+        return [f"(your seat will not be resumed after a restart: {problem})"] if problem else []
 
     def known_as(self) -> str:
         """The name we play under at our table: ours, or the one the server gave us there (``ann-2``,
@@ -624,13 +666,21 @@ class Session:
         then, so a hint asked at once would be lost to 'it is not your turn'."""
         return isinstance(message, AskHint) and not self.interactive and self.waiting_for_turn()
 
-    def keep_seat(self, seat: StoredSeat) -> str | None:
-        """Save the seat for the next run; why not, if it could not be saved."""
-        return None if self.seats is None else self.seats.put(self.server, self.name, seat)
+    def keep_seat(self, name: str) -> str | None:
+        """Save our seat for the next run under ``name`` (moved there from the name it was kept
+        under, if another); why not, if it could not be saved."""
+        if self.seats is None or self.token is None or self.table is None:
+            return None
+        problem = self.seats.put(self.server, name, StoredSeat(self.token, self.table))
+        if problem is None:
+            if self.kept_as is not None and self.kept_as.lower() != name.lower():
+                self.seats.forget(self.server, self.kept_as, self.token)
+            self.kept_as = name
+        return problem
 
     def drop_seat(self) -> None:
-        if self.seats is not None and self.token is not None:
-            self.seats.forget(self.server, self.name, self.token)
+        if self.seats is not None and self.token is not None and self.kept_as is not None:
+            self.seats.forget(self.server, self.kept_as, self.token)
 
     def turn_time_left(self) -> int | None:
         """Whole seconds left of the timed turn under way, as last told; None where none is timed."""
@@ -644,7 +694,7 @@ class Session:
             self._listed_before_table, self.waiting = True, []  # 'join' alone took a seat long gone
         self.drop_seat()
         self.table, self.token, self.view, self.game, self._joining = None, None, None, None, None
-        self.arrived, self.unsaved = False, None
+        self.arrived, self.unsaved, self.kept_as = False, None, None
         self.game_over = False  # else a script's moves at its next table are dropped as too late
         self.open_seats = 0
         self.stopped = False

@@ -1,4 +1,12 @@
-"""Seat tokens on disk, one per server and player name, so a client run again resumes its seat.
+"""Seat tokens on disk, by server, name and table, so a client run again resumes its seat.
+
+A seat is kept under the name it has at its table: the server makes names unique
+at a table, so two clients of one user named ``ann`` at one table are ``ann`` and
+``ann-2`` there, and each seat has a name of its own to be resumed by. One name
+may hold seats at several tables (two games at once): the name alone then takes
+back the one kept last, and a table each of the others. The file keeps a name's
+only seat as the map a client before it wrote (``{"token": ..., "table": ...}``)
+and several as a list of them, so files of either kind load.
 
 A token is a secret (whoever holds it takes the seat), so the file is private:
 mode 0600 in a 0700 directory. It is written whole to a temporary file and
@@ -29,7 +37,9 @@ except ImportError:  # not POSIX (Windows): changes go unlocked
 
 #: The wire form of a seat token (``hello.token``); anything else on disk is ignored.
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
-_VERSION = 1
+_VERSION = 2  # 2: a name may hold a list of seats (at several tables); 1 held one
+#: What the file holds, read: by server, by name (lower case), that name's seats, oldest first.
+_Servers = dict[str, dict[str, list[dict[str, Any]]]]
 
 
 @attrs.frozen
@@ -52,43 +62,64 @@ def server_key(host: str, port: int) -> str:
 
 
 class SeatStore:
-    """The seats this user holds, by server and by the name they play under there.
+    """The seats this user holds, by server, by the name they play under there, and by table.
 
     Keyed by name too, so two clients of one user on one server (a player and
-    a friend on the same machine) do not take each other's seat.
+    a friend on the same machine) do not take each other's seat; by table too,
+    so one name's games at two tables at once are both kept.
     """
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
 
-    def get(self, server: str, name: str) -> StoredSeat | None:
-        entry = self._read().get(server, {}).get(name.lower())
-        return None if entry is None else StoredSeat(entry["token"], entry["table"])
+    def seats(self, server: str, name: str) -> list[StoredSeat]:
+        """Every seat kept under ``name`` on ``server``, oldest first."""
+        entries = self._read().get(server, {}).get(name.lower(), [])
+        return [StoredSeat(entry["token"], entry["table"]) for entry in entries]
+
+    def get(self, server: str, name: str, table: int | None = None) -> StoredSeat | None:
+        """The seat kept under ``name`` at ``table``; with no table, the one kept last (the others are
+        taken back by their table)."""
+        kept = [seat for seat in self.seats(server, name) if table is None or seat.table == table]
+        return kept[-1] if kept else None
 
     def put(self, server: str, name: str, seat: StoredSeat) -> str | None:
-        """Remember a seat; the reason if it could not be written (play goes on either way)."""
+        """Remember a seat, in place of any kept under ``name`` at its table (names are unique at a
+        table, so that one is over); the reason if it could not be written (play goes on either way)."""
         with self._changing() as trouble:
             if trouble is not None:
                 return trouble
             servers = self._read()
-            servers.setdefault(server, {})[name.lower()] = {"token": seat.token, "table": seat.table}
+            seats = servers.setdefault(server, {}).setdefault(name.lower(), [])
+            seats[:] = [entry for entry in seats if entry["table"] != seat.table]
+            seats.append({"token": seat.token, "table": seat.table})
             return self._write(servers)
 
-    def forget(self, server: str, name: str, token: str | None = None) -> StoredSeat | None:
-        """Drop a seat (only if it still holds ``token``: another client may have saved a newer one)."""
+    def forget(
+        self, server: str, name: str, token: str | None = None, table: int | None = None
+    ) -> list[StoredSeat]:
+        """Drop the seats kept under ``name`` (only the one holding ``token``, if given: another client
+        may have saved a newer one; only the one at ``table``, if given); those dropped."""
         if not self.path.exists():
-            return None  # nothing kept: no folder to make, no lock to take
+            return []  # nothing kept: no folder to make, no lock to take
         with self._changing():  # without the lock, a forget is still worth trying
             servers = self._read()
             seats = servers.get(server, {})
-            entry = seats.get(name.lower())
-            if entry is None or (token is not None and entry["token"] != token):
-                return None
-            del seats[name.lower()]
+            entries = seats.get(name.lower(), [])
+            dropped = [
+                entry
+                for entry in entries
+                if (token is None or entry["token"] == token) and (table is None or entry["table"] == table)
+            ]
+            if not dropped:
+                return []
+            entries[:] = [entry for entry in entries if entry not in dropped]
+            if not entries:
+                del seats[name.lower()]
             if not seats:
                 del servers[server]
             self._write(servers)
-            return StoredSeat(entry["token"], entry["table"])
+            return [StoredSeat(entry["token"], entry["table"]) for entry in dropped]
 
     @contextlib.contextmanager
     def _changing(self) -> Iterator[str | None]:
@@ -119,7 +150,7 @@ class SeatStore:
         with contextlib.suppress(OSError):  # not ours to change, perhaps; the file is 0600 anyway
             folder.chmod(0o700)
 
-    def _read(self) -> dict[str, dict[str, dict[str, Any]]]:
+    def _read(self) -> _Servers:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -127,22 +158,26 @@ class SeatStore:
         servers = data.get("servers") if isinstance(data, dict) else None
         if not isinstance(servers, dict):
             return {}
-        clean: dict[str, dict[str, dict[str, Any]]] = {}
+        clean: _Servers = {}
         for server, seats in servers.items():
             if not isinstance(seats, dict):
                 continue
-            for name, entry in seats.items():
-                if (
-                    isinstance(entry, dict)
-                    and isinstance(entry.get("token"), str)
-                    and _TOKEN.fullmatch(entry["token"])
-                    and type(entry.get("table")) is int
-                    and entry["table"] > 0
-                ):
-                    clean.setdefault(server, {})[name] = {"token": entry["token"], "table": entry["table"]}
+            for name, entries in seats.items():
+                # One seat as a map (what every client wrote before version 2), or several as a list.
+                for entry in entries if isinstance(entries, list) else [entries]:
+                    if (
+                        isinstance(entry, dict)
+                        and isinstance(entry.get("token"), str)
+                        and _TOKEN.fullmatch(entry["token"])
+                        and type(entry.get("table")) is int
+                        and entry["table"] > 0
+                    ):
+                        kept = clean.setdefault(server, {}).setdefault(name.lower(), [])
+                        kept[:] = [seat for seat in kept if seat["table"] != entry["table"]]
+                        kept.append({"token": entry["token"], "table": entry["table"]})
         return clean
 
-    def _write(self, servers: dict[str, dict[str, dict[str, Any]]]) -> str | None:
+    def _write(self, servers: _Servers) -> str | None:
         folder = self.path.parent
         try:
             self._make_folder()
@@ -151,7 +186,14 @@ class SeatStore:
             return error.strerror or str(error)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as file:
-                json.dump({"version": _VERSION, "servers": servers}, file, indent=1, sort_keys=True)
+                # A name's only seat as the map an earlier client reads; several as a list.
+                shaped = {
+                    server: {
+                        name: entries[0] if len(entries) == 1 else entries for name, entries in seats.items()
+                    }
+                    for server, seats in servers.items()
+                }
+                json.dump({"version": _VERSION, "servers": shaped}, file, indent=1, sort_keys=True)
                 file.flush()
                 os.fsync(file.fileno())
             os.replace(temp, self.path)

@@ -257,6 +257,98 @@ def test_a_seat_the_server_no_longer_holds_leaves_the_client_in_the_lobby(
     assert dan.quit() == 0
 
 
+def _quit_kept(person: Person, table: str, address: str) -> str:
+    """Quit mid-game; the command the client says takes the seat back."""
+    person.sendline("quit")
+    kept = person.expect(
+        rf"your seat at table {table} is kept: run (notty-client [^\r\n]*?) again to take it back"
+    )
+    person.child.expect(pexpect.EOF)
+    person.child.close()
+    assert kept.group(1).startswith(f"notty-client {address} --name ")
+    return kept.group(1)
+
+
+def test_two_clients_of_one_name_at_one_table_each_keep_their_seat(
+    server_port: int, state_home: Path, seats_file: Path
+) -> None:
+    """The play-test: two clients named ann on one machine, at one table, the server naming the
+    second ann-2. Both were told "run ... --name ann again", and the one seat file held one of them:
+    a seat was lost, and each run pushed the other out. Each is kept under its name at the table."""
+    address = f"127.0.0.1:{server_port}"
+    ann = Person(state_home, address, "--name", "ann")
+    ann.expect("connected to")
+    twin = Person(state_home, address, "--name", "ann")  # in the lobby too: no seat kept yet
+    twin.expect("connected to")
+    ann.sendline("new classic 2 human")
+    table = ann.expect(r"you sit at table (\d+), seat 1").group(1)
+    twin.sendline(f"join {table}")
+    twin.expect(rf"you sit at table {table}, seat 2")
+    for person in (ann, twin):
+        person.expect(r"· turn 1 ")  # the game is under way: both seats are worth keeping
+    twin.expect("you play as 'ann-2' at this table")
+    twin.expect("notty> ")
+    assert _quit_kept(twin, table, address).split()[2:] == ["--name", "ann-2"]
+    ann.expect("notty> ")
+    assert _quit_kept(ann, table, address).split()[2:] == ["--name", "ann"]
+    kept = _kept(seats_file)[address]
+    assert {name: seat["table"] for name, seat in kept.items()} == {"ann": int(table), "ann-2": int(table)}
+    assert kept["ann"]["token"] != kept["ann-2"]["token"]
+
+    # Each command takes back its own seat, and both play on at once: neither pushes the other out.
+    second = Person(state_home, address, "--name", "ann-2")
+    second.expect(rf"asking for your seat at table {table} back")
+    second.expect(rf"you sit at table {table}, seat 2")
+    first = Person(state_home, address, "--name", "ann")
+    first.expect(rf"asking for your seat at table {table} back")
+    first.expect(rf"you sit at table {table}, seat 1")
+    for person in (first, second):
+        person.expect("notty> ")
+    second.sendline("table")  # still connected, still at the table
+    second.expect(r"ann-2\s+\[\s*\d+\][^\r\n]*\(you\)")
+    assert "resumed from another connection" not in second.log.getvalue() + first.log.getvalue()
+    assert first.quit() == 0 and second.quit() == 0
+
+
+def test_one_name_at_two_tables_keeps_both_seats_and_the_table_says_which(
+    server_port: int, state_home: Path, seats_file: Path
+) -> None:
+    """Two games at once under one name: both seats are kept. The name alone takes back the one
+    kept last; quitting the other says the ``--table`` that takes it back, and so does a run that
+    takes back the last."""
+    address = f"127.0.0.1:{server_port}"
+    cy = Person(state_home, address, "--name", "cy")
+    cy.expect("connected to")
+    twin = Person(state_home, address, "--name", "cy")
+    twin.expect("connected to")
+    cy.sendline("new classic 2 greedy")
+    table = cy.expect(r"you sit at table (\d+), seat 1").group(1)
+    cy.expect(r"· turn \d+ ")
+    twin.sendline("new classic 2 greedy")  # kept after cy's
+    other = twin.expect(r"you sit at table (\d+), seat 1").group(1)
+    twin.expect(r"· turn \d+ ")
+    cy.expect("notty> ")
+    assert _quit_kept(cy, table, address).split()[2:] == ["--name", "cy", "--table", table]
+    twin.expect("notty> ")
+    assert _quit_kept(twin, other, address).split()[2:] == ["--name", "cy"]
+    assert [seat["table"] for seat in _kept(seats_file)[address]["cy"]] == [int(table), int(other)]
+
+    last = Person(state_home, address, "--name", "cy")
+    last.expect(
+        rf"your seat at table {table} on {re.escape(address)} is kept too: --table {table} takes it back"
+    )
+    last.expect(rf"asking for your seat at table {other} back")
+    last.expect(rf"you sit at table {other}, seat 1")
+    last.expect("notty> ")
+    assert _quit_kept(last, other, address).split()[2:] == ["--name", "cy"]
+    first = Person(state_home, address, "--name", "cy", "--table", table)
+    first.expect(rf"asking for your seat at table {table} back")
+    first.expect(rf"you sit at table {table}, seat 1")
+    first.expect("notty> ")
+    assert _quit_kept(first, table, address).split()[2:] == ["--name", "cy", "--table", table]
+    assert "kept too" not in first.log.getvalue()  # --table named the one: nothing else to say
+
+
 @pytest.mark.parametrize(
     "content",
     [
@@ -356,13 +448,40 @@ def test_the_store_keeps_one_seat_per_server_and_name(tmp_path: Path) -> None:
     assert store.put("h:1", "bob", bob) is None  # a second player on this machine keeps their own
     assert store.get("h:1", "ANN") == ann and store.get("h:1", "bob") == bob
     assert store.get("h:2", "ann") is None
-    assert store.forget("h:1", "ann", token="c" * 32) is None  # another client's newer seat stays
+    assert store.forget("h:1", "ann", token="c" * 32) == []  # another client's newer seat stays
     assert store.get("h:1", "ann") == ann
-    assert store.forget("h:1", "ann", token=ann.token) == ann
+    assert store.forget("h:1", "ann", token=ann.token) == [ann]
     assert store.get("h:1", "ann") is None and store.get("h:1", "bob") == bob
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
     assert [p.name for p in path.parent.iterdir()] == ["seats.json"]
+
+
+def test_the_store_keeps_a_names_seats_at_several_tables(tmp_path: Path) -> None:
+    path = tmp_path / "seats.json"
+    store = SeatStore(path)
+    first, second, again = StoredSeat("a" * 32, 1), StoredSeat("b" * 32, 2), StoredSeat("c" * 32, 1)
+    assert store.put("h:1", "ann", first) is None and store.put("h:1", "ann", second) is None
+    assert store.seats("h:1", "ann") == [first, second]
+    assert store.get("h:1", "ann") == second  # the one kept last: the others by their table
+    assert store.get("h:1", "ann", table=2) == second
+    assert store.put("h:1", "ann", again) is None  # a name is one seat at a table: the old one is over
+    assert store.seats("h:1", "ann") == [second, again]
+    assert store.forget("h:1", "ann", table=2) == [second]
+    assert store.get("h:1", "ann") == again
+    assert json.loads(path.read_text())["servers"] == {"h:1": {"ann": {"token": "c" * 32, "table": 1}}}
+
+
+def test_a_seat_file_of_the_earlier_client_still_loads(tmp_path: Path) -> None:
+    """Version 1 kept one seat per name, as a map: the client that keeps several reads it, and
+    writes a name's only seat so again (a client of version 1 would skip a list, not choke)."""
+    path = tmp_path / "seats.json"
+    old = {"version": 1, "servers": {"h:1": {"ann": {"token": "a" * 32, "table": 13}}}}
+    path.write_text(json.dumps(old))
+    store = SeatStore(path)
+    assert store.get("h:1", "ann") == StoredSeat("a" * 32, 13)
+    assert store.put("h:1", "bob", StoredSeat("b" * 32, 13)) is None
+    assert json.loads(path.read_text())["servers"]["h:1"]["ann"] == {"token": "a" * 32, "table": 13}
 
 
 def test_clients_saving_at_once_keep_every_seat(tmp_path: Path) -> None:
@@ -385,7 +504,7 @@ def test_a_file_system_without_locks_still_keeps_seats(
     seat = StoredSeat("a" * 32, 3)
     assert store.put("h:1", "ann", seat) is None
     assert store.get("h:1", "ann") == seat
-    assert store.forget("h:1", "ann") == seat
+    assert store.forget("h:1", "ann") == [seat]
 
 
 def _save_seats(path: Path, writer: int) -> None:

@@ -722,6 +722,46 @@ def test_quitting_a_game_on_the_built_in_server_says_the_game_ends_with_it() -> 
     assert session.leaving() == []  # over: nothing to come back to anyway
 
 
+def test_a_seat_is_kept_under_the_name_it_has_at_its_table(tmp_path: Path) -> None:
+    """Two clients named ann at one table (the server names the second ann-2) kept one seat between
+    them: each is kept under its name there, and quitting names the command that takes it back."""
+    store = SeatStore(tmp_path / "seats.json")
+    names = {"names": ["ann", "ann-2"]}
+    ann = welcomed(seats=store, server="h:1", interactive=True)
+    ann.receive(Seated(3, 0, "a" * 40))
+    twin = welcomed(seats=store, server="h:1", interactive=True)
+    twin.receive(Seated(3, 1, "b" * 40))  # not over ann's seat: its own name here is not yet known
+    assert store.seats("h:1", "ann") == [StoredSeat("a" * 40, 3)]
+    shown(ann, State(3, notty_view(**names), ()))
+    shown(twin, State(3, notty_view(seat=1, **names), ()))
+    assert store.seats("h:1", "ann") == [StoredSeat("a" * 40, 3)]
+    assert store.seats("h:1", "ann-2") == [StoredSeat("b" * 40, 3)]
+    assert twin.leaving() == [
+        "your seat at table 3 is kept: run notty-client h:1 --name ann-2 again to take it back"
+    ]
+    assert ann.leaving() == [
+        "your seat at table 3 is kept: run notty-client h:1 --name ann again to take it back"
+    ]
+
+
+def test_a_seat_kept_under_the_name_given_moves_to_its_name_at_the_table(tmp_path: Path) -> None:
+    """A file of the earlier client kept ann-2's seat under ann: resumed, it moves to ann-2, so that
+    ann's own seat may be kept too."""
+    store = SeatStore(tmp_path / "seats.json")
+    store.put("h:1", "ann", StoredSeat("b" * 40, 3))
+    twin = Session("ann", seats=store, server="h:1", interactive=True)
+    twin.token, twin.table, twin.kept_as = "b" * 40, 3, "ann"  # as the client resumes what it kept
+    twin.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+    twin.receive(Seated(3, 1, "b" * 40))
+    shown(twin, State(3, notty_view(seat=1, names=["ann", "ann-2"]), ()))
+    assert store.seats("h:1", "ann") == [] and store.seats("h:1", "ann-2") == [StoredSeat("b" * 40, 3)]
+    assert twin.leaving()[0].endswith("run notty-client h:1 --name ann-2 again to take it back")
+    store.put("h:1", "ann-2", StoredSeat("c" * 40, 4))  # another game of ann-2's, kept meanwhile
+    assert twin.leaving()[0].endswith("run notty-client h:1 --name ann-2 --table 3 again to take it back")
+    store.forget("h:1", "ann-2", "b" * 40)  # another run forgot it ('--forget'): no promise now
+    assert twin.leaving() == ["your seat at table 3 is no longer kept on this machine"]
+
+
 def test_the_end_of_a_game_forgets_the_seat(tmp_path: Path) -> None:
     store = SeatStore(tmp_path / "seats.json")
     session = welcomed(seats=store, server="h:1")
@@ -747,7 +787,8 @@ def test_a_game_the_server_stopped_keeps_its_seat_for_when_the_server_is_back(tm
     stopped = shown(session, Error("not-recorded", "the server could not record the last change at table 3"))
     assert stopped == ["the server stopped your game: the server could not record the last change at table 3"]
     assert shown(session, Left(3)) == [
-        "table 3 stopped: once the server is back, run notty-client h:1 --name ann to resume it"
+        # a script's session: it resumes only when asked, so the command asks
+        "table 3 stopped: once the server is back, run notty-client h:1 --name ann --resume to resume it"
     ]
     assert session.table is None and store.get("h:1", "ann") == StoredSeat(TOKEN, 3)
     seated(session, notty_view(), table=4)  # a table left as usual afterwards is forgotten as usual
