@@ -908,7 +908,7 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
         # 'new' at a game that is over: the table it asks for is asked for from the lobby, once the
         # server has said we left (else the protocol refuses it, saying where we are).
         leaving = isinstance(message, Leave) and message is not reply.messages[-1]
-        heard = client.errors_heard
+        heard = client.errors_heard if leaving else 0
         turn = session.view.turn if session.view is not None else None
         if unsent := await client.send(message):
             return unsent

@@ -81,7 +81,7 @@ class GameUI(Protocol):
     @property
     def help(self) -> str:
         """The game's lines of ``help``, laid out like the client's own (two-space indent,
-        descriptions from column 31); its ``new`` line ends with ``[time SECONDS]``, the turn time
+        descriptions from column 23); its ``new`` line ends with ``[time SECONDS]``, the turn time
         every game's tables take (:mod:`client.new`). Each command's entry starts a line of its own,
         its description's further lines indented deeper: ``help WORD`` shows a command's entries."""
         ...
