@@ -1,4 +1,5 @@
-"""``notty-client [HOST:PORT] [--name NAME] [--forget | --resume]``: play Notty, or any game a server hosts.
+"""``notty-client [HOST:PORT] [--name NAME] [--table TABLE] [--forget | --resume]``: play Notty, or any game
+a server hosts.
 
 With no address it starts a server inside this process and seats you at a
 table against the expert bot, at medium level: the one-command way to play.
@@ -1072,7 +1073,8 @@ def _main(argv: Sequence[str] | None) -> int:
     kept.add_argument(
         "--forget",
         action="store_true",
-        help="drop the seat kept for this server and name (at --table only, if given) instead of resuming it",
+        help="drop the seats kept for this server and name (the one at --table only, if given) instead of "
+        "resuming one",
     )
     kept.add_argument(
         "--resume",

@@ -155,7 +155,8 @@ def _interpret(
     match verb:
         case "help" | "?":
             if args and [word.lower() for word in args] != ["all"]:  # never refused: a script goes on
-                return Reply(say="\n".join(help_on(word, catalog, playing) for word in args))
+                # On the command named first: 'help auto on' and 'help steal bob' are about a command.
+                return Reply(say=help_on(args[0], catalog, playing))
             return Reply(say=help_text(catalog, playing, every=bool(args)))
         case "rules":
             return Reply(say=rules_text(args, catalog, game, view))
@@ -321,6 +322,7 @@ def help_on(word: str, catalog: Catalog | None, at: str | None = None) -> str:
     at our table, or of every game away from one), or a game's whole help (named by the game or
     a variant, as ``rules`` takes it); for a word it knows nothing of, what it does know. Never a
     refusal: a script asking for help is not a move gone wrong."""
+    typed = word if len(word) <= ECHOED else word[:ECHOED] + "…"  # as typed, cut short if long
     word = _ALIASES.get(word.lower(), word.lower())
     if word == "all":
         return help_text(catalog, at, every=True)
@@ -342,7 +344,7 @@ def help_on(word: str, catalog: Catalog | None, at: str | None = None) -> str:
     guess = did_you_mean(word, [*known, *games])
     knows = "'help WORD' knows the commands " + ", ".join(known)
     knows += f"; and the games {', '.join(games)}" if games else ""
-    lines = [f"no help on {word!r}" + (f"; {guess}" if guess else ""), *textwrap.wrap(knows, WIDTH)]
+    lines = [f"no help on {typed!r}" + (f"; {guess}" if guess else ""), *textwrap.wrap(knows, WIDTH)]
     return "\n".join(lines)
 
 
@@ -358,8 +360,8 @@ def _commands(catalog: Catalog | None, game: str) -> tuple[str, ...]:
     return () if catalog is None else catalog.ui(game).commands(None)
 
 
-#: The columns help is laid out for (tests/test_help_text.py).
-WIDTH = 80
+#: The columns help is laid out for (tests/test_help_text.py); the most of a word it echoes.
+WIDTH, ECHOED = 80, 20
 
 
 def _entries(text: str) -> list[list[str]]:
@@ -428,7 +430,9 @@ def elsewhere(
     where = "" if table is None else f" {table}"
     if watching and asked is not None and asked == table and view is not None:
         if view.over:
-            return f"the game at table{where} is over: its seats are not free again ('leave', then 'new')"
+            return (
+                f"the game at table{where} is over: its seats are not free again ('new' makes another table)"
+            )
         return f"the game at table{where} is under way and its seats are taken: you can only watch it"
     if watching:
         return f"you are watching table{where}: 'leave' it first"

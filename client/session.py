@@ -549,7 +549,11 @@ class Session:
             return []
         held = view.names[view.seat]
         if self.kept_as is not None and self.kept_as.lower() == held.lower():
-            return []
+            # Another client of ours, named as we asked, may have written over our entry as we both
+            # sat (it then moves to its own name here, 'ann-2'): ours is put back, at the next view.
+            stored = self.seats.get(self.server, held, self.table)
+            if stored is not None and stored.token == self.token:
+                return []
         problem = self.unsaved = self.keep_seat(held)
         return [f"(your seat will not be resumed after a restart: {problem})"] if problem else []
 

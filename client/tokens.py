@@ -6,7 +6,9 @@ at a table, so two clients of one user named ``ann`` at one table are ``ann`` an
 may hold seats at several tables (two games at once): the name alone then takes
 back the one kept last, and a table each of the others. The file keeps a name's
 only seat as the map a client before it wrote (``{"token": ..., "table": ...}``)
-and several as a list of them, so files of either kind load.
+and several as a list of them, so files of either kind load. A client before
+version 2 sharing the file sees none of a name's seats once it holds several,
+and its next write of the file drops them (one seat per name it keeps).
 
 A token is a secret (whoever holds it takes the seat), so the file is private:
 mode 0600 in a 0700 directory. It is written whole to a temporary file and

@@ -201,6 +201,17 @@ def test_help_on_an_unknown_word_lists_what_help_knows_without_refusing() -> Non
     assert all(len(line) <= 80 for line in reply.say.splitlines())
 
 
+def test_help_on_a_command_with_its_arguments_is_help_on_the_command() -> None:
+    """A review found 'help auto on' gave auto's lines, then "no help on 'on'" and the list of
+    commands; and a long word was echoed whole, a pasted line of them hundreds of times."""
+    session = welcomed(NOTTY, PARLOUR)
+    assert session.typed("help steal bob").say == session.typed("help steal").say
+    assert "no help on" not in session.typed("help auto on").say
+    long = session.typed("help " + "Z" * 400).say.splitlines()[0]
+    assert long.startswith("no help on '" + "Z" * 20 + "…'") and len(long) < 80  # as typed, cut short
+    assert session.typed("help " + "x " * 240).say.count("no help on") == 1
+
+
 def test_help_at_a_table_still_waiting_for_players_lists_its_games_commands_alone() -> None:
     """No view says the game before it starts, which is when a first-time player reads help."""
     session = welcomed(NOTTY, PARLOUR)
@@ -742,6 +753,24 @@ def test_a_seat_is_kept_under_the_name_it_has_at_its_table(tmp_path: Path) -> No
     assert ann.leaving() == [
         "your seat at table 3 is kept: run notty-client h:1 --name ann again to take it back"
     ]
+
+
+def test_two_clients_of_one_name_sitting_at_once_each_keep_their_seat(tmp_path: Path) -> None:
+    """A review found a race: the twin looked for a seat kept under ann at table 3 before ann had
+    kept hers, then wrote over it; its first view moved it to ann-2 and dropped its entry under
+    ann, so ann's seat was kept nowhere. Ann's next view puts hers back."""
+    store = SeatStore(tmp_path / "seats.json")
+    names = {"names": ["ann", "ann-2"]}
+    ann = welcomed(seats=store, server="h:1", interactive=True)
+    ann.receive(Seated(3, 0, "a" * 40))
+    store.put("h:1", "ann", StoredSeat("b" * 40, 3))  # the twin's write, as the race made it
+    twin = welcomed(seats=store, server="h:1", interactive=True)
+    twin.token, twin.table, twin.kept_as = "b" * 40, 3, "ann"
+    shown(twin, State(3, notty_view(seat=1, **names), ()))
+    assert store.seats("h:1", "ann") == []  # ann's seat kept nowhere, for now
+    shown(ann, State(3, notty_view(**names), ()))
+    assert store.seats("h:1", "ann") == [StoredSeat("a" * 40, 3)]
+    assert store.seats("h:1", "ann-2") == [StoredSeat("b" * 40, 3)]
 
 
 def test_a_seat_kept_under_the_name_given_moves_to_its_name_at_the_table(tmp_path: Path) -> None:
