@@ -26,7 +26,7 @@ from test_client_session import NOTTY, PARLOUR, TOKEN, notty_view, welcomed
 from test_huxxy_ui import HUXXY, MY_TURN
 from test_ochos_ui import OCHOS, ochos_view
 
-from client.app import _carry_out
+from client.app import Client, _carry_out
 from client.session import Session
 from client.sgr import columns, plain
 from games.notty import PRESETS, parse_cards
@@ -614,12 +614,7 @@ class _LeavingClient:
             self.nursery.start_soon(server)
         return None
 
-    async def wait_for(self, ready: Any, timeout: float) -> bool:
-        with trio.move_on_after(timeout):
-            while not ready():
-                await self.changed.wait()
-            return True
-        return False
+    wait_for = Client.wait_for  # the real client's wait, on this one's ``changed``
 
 
 def _new_at_a_finished_game(answers: list[Message]) -> tuple[str | None, list[Message], _Terminal]:
