@@ -448,6 +448,8 @@ def why_not(
     match state:
         case ConnectionState.SEATED | ConnectionState.WATCHING if somewhere:
             watching = state is ConnectionState.WATCHING
+            if watching and isinstance(message, Watch) and message.table == table:
+                return f"you are already watching table {table}"  # nothing to leave for
             asked = message.table if isinstance(message, Join) else None
             return elsewhere(table, watching, asked, view)
         case ConnectionState.WATCHING:

@@ -349,6 +349,14 @@ def test_joining_the_table_watched_before_its_game_began_still_says_leave_first(
     )
 
 
+def test_watching_the_table_watched_says_so_and_another_says_leave_first() -> None:
+    """'watch 2' while watching table 2 was told to leave it first, as if it were elsewhere."""
+    session = _listed(welcomed(), {2: 2, 3: 2})
+    session.receive(Watching(2))
+    assert session.why_not(Watch(2), ConnectionState.WATCHING) == "you are already watching table 2"
+    assert session.why_not(Watch(3), ConnectionState.WATCHING) == "you are watching table 2: 'leave' it first"
+
+
 def test_a_script_watching_a_game_under_way_is_told_at_once_it_cannot_join_it(
     server_port: int, tmp_path: Path
 ) -> None:
