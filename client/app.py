@@ -28,9 +28,11 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
+import ctypes
 import errno
 import functools
 import ipaddress
+import locale
 import os
 import random
 import signal
@@ -458,14 +460,35 @@ def _input(prompt: str) -> str | None:
 
 
 def _typed_so_far() -> str:
-    """The line being typed at the prompt, or "" when readline cannot say: it raises ValueError for a
-    NUL typed or pasted into the line, which crashed the client as it printed above the prompt."""
+    """The line being typed at the prompt, or "" when readline cannot say.
+
+    A copy of readline's own buffer, where it can be reached: ``readline.get_line_buffer()`` decodes
+    it in two passes over the C string while the input thread, inside readline without the GIL, may
+    be changing it, and glibc then aborts the process (status 134 in a test, twelve lines typed
+    ahead as refusals were printed); a copy torn that way shows a wrong line for one redraw at worst.
+    ``get_line_buffer`` also raises ValueError for a NUL typed or pasted into the line, which
+    crashed the client as it printed above the prompt."""
+    buffer = _line_buffer()
+    if buffer is not None:
+        return (buffer.value or b"").decode(locale.getpreferredencoding(False), "replace")
     import readline
 
     try:
         return readline.get_line_buffer()
     except ValueError:
         return ""
+
+
+@functools.cache
+def _line_buffer() -> ctypes.c_char_p | None:
+    """readline's ``rl_line_buffer`` (GNU readline's name, and libedit's), or None where it cannot be
+    reached: then :func:`_typed_so_far` asks the readline module."""
+    try:
+        import readline
+
+        return ctypes.c_char_p.in_dll(ctypes.CDLL(readline.__file__), "rl_line_buffer")
+    except (ImportError, OSError, ValueError, AttributeError):
+        return None
 
 
 def _completer(session: Session) -> Any:

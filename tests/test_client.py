@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import re
 import signal
@@ -483,6 +484,27 @@ def test_tab_offers_in_the_lobby_what_fits_the_command(before: str, text: str, e
     session = welcomed()
     session.tables_seen = [3, 12]
     assert sorted(session.completions(before, text)) == sorted(expected)
+
+
+def test_the_line_typed_so_far_is_read_as_a_copy_of_readlines_own_buffer() -> None:
+    """Redrawing a half-typed line under a message read it with readline.get_line_buffer(), which
+    decodes the C string in two passes while the input thread may be changing it: glibc aborted
+    the client once (status 134). It is now copied from readline's buffer where that can be
+    reached (GNU readline here), and reads the same."""
+    import readline
+
+    from client.app import _line_buffer, _typed_so_far
+
+    assert _line_buffer() is not None
+    before = readline.get_line_buffer()
+    readline.insert_text("hin é")
+    try:
+        assert _typed_so_far() == readline.get_line_buffer() == before + "hin é"
+    finally:  # the line emptied again, as readline leaves it between lines
+        library = ctypes.CDLL(readline.__file__)
+        library.rl_delete_text(0, ctypes.c_int.in_dll(library, "rl_end").value)
+        ctypes.c_int.in_dll(library, "rl_point").value = 0
+    assert readline.get_line_buffer() == "" == _typed_so_far()
 
 
 def test_tab_offers_the_words_that_fit_what_is_typed_so_far() -> None:
