@@ -77,11 +77,7 @@ def weigh(view: View, look: Outlook | None = None) -> tuple[tuple[Plan, ...], bo
         raise ValueError("advice is for the seat to move, between actions")
     look = look or Outlook(view.rules)
     mine, deck = look.flat(view.hand), look.flat(view.deck_contents().elements())
-
-    def then_draw(hand: Flat, pool: Flat) -> float:
-        """The best chance with ``hand`` and ``pool``, drawing what the turn still allows."""
-        return look.best_draw(hand, pool)[0] if not view.drew else look.chance(hand, pool, 0)
-
+    then_draw = _then_draw(look, view.drew)
     plans: list[Plan] = []
     if not view.drew:
         plans += [Plan(Draw(k), look.chance(mine, deck, k)) for k in range(1, look.draw_room(mine, deck) + 1)]
@@ -104,12 +100,22 @@ def put_back_chances(view: View) -> dict[Card, float]:
         return {}
     look = Outlook(view.rules)
     mine, deck = look.flat(view.hand), look.flat(view.deck_contents().elements())
+    then_draw = _then_draw(look, view.drew)
     chances = {}
     for card in set(view.hand):
         i = look.flat([card]).index(1)
-        hand, pool = bump(mine, i, -1), bump(deck, i, 1)
-        chances[card] = look.best_draw(hand, pool)[0] if not view.drew else look.chance(hand, pool, 0)
+        chances[card] = then_draw(bump(mine, i, -1), bump(deck, i, 1))
     return chances
+
+
+def _then_draw(look: Outlook, drew: bool) -> Callable[[Flat, Flat], float]:
+    """The best chance with a hand and a deck, drawing what the turn still allows (nothing once it
+    has drawn): how every plan ends, and the put-back's measure."""
+
+    def chance(hand: Flat, pool: Flat) -> float:
+        return look.chance(hand, pool, 0) if drew else look.best_draw(hand, pool)[0]
+
+    return chance
 
 
 def _best_put_back(mine: Flat, deck: Flat, then: Callable[[Flat, Flat], float]) -> Callable[[int], float]:

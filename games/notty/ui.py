@@ -56,9 +56,9 @@ HELP = """\
   discard CARDS       e.g. 'discard R3 R4 R5'
   dd                  draw-and-discard (five-colour); then 'putback CARD'
   end                 end your turn
-  hint                the most you can discard now, and how; on your turn, your
-                      best chance of going out this turn, and the move the
-                      expert bot would make"""
+  hint                the most you can discard now, and how; on your turn, the
+                      chance each way to draw or steal gives of going out this
+                      turn, and the move the expert bot would make"""
 
 COMMANDS = ("draw", "steal", "discard", "dd", "putback", "end")
 
@@ -75,7 +75,7 @@ ENDINGS = {
 #: The body's turn flags, in :class:`Body`'s order.
 _FLAGS = ("drew", "stole", "exchanged", "must_put_back")
 #: A hint's advice: the longest command it may hold (a discard of a full hand, or a long name), and
-#: the most cards a turn may draw.
+#: the most plans it may list.
 MAX_COMMAND, MAX_PLANS = 200, 16
 MILLION = 1_000_000
 #: The body's counts of how a game may end with no winner, in :class:`Body`'s order (a server
