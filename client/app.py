@@ -265,10 +265,9 @@ class Client:
         self.last_sent = 0.0  # trio time; set by each send, starting with hello
         self.pings = 0
         self.last_pong: int | None = None  # the nonce of the last pong heard
-        #: The codes of the errors heard, oldest first (the last few): whether a request waited on
-        #: was refused is whether its own code came after it was sent.
-        self.errors: collections.deque[str] = collections.deque(maxlen=ERRORS_KEPT)
-        self.errors_heard = 0
+        #: How many errors of each code were heard: a request waited on was refused if the count of
+        #: its own code grew after it was sent.
+        self.errors: collections.Counter[str] = collections.Counter()
         self.sending = trio.Lock()  # the heartbeat and the commands share the stream
         self.to_ask: list[Message] = []  # what a message just shown calls for, sent once it is read
         self.lines_read = 0
@@ -370,8 +369,7 @@ class Client:
         if isinstance(message, Pong):
             self.last_pong = message.nonce
         elif isinstance(message, Error):
-            self.errors.append(message.code)
-            self.errors_heard += 1
+            self.errors[message.code] += 1
         output = self.session.receive(message)
         if isinstance(message, Goodbye) and self._says_goodbye_last():
             # Said once, in the last words, which also say the server ended the connection: not as
@@ -897,15 +895,8 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
 
 #: Where a connection is at a table, which it leaves for the lobby before it may make another.
 AT_A_TABLE = frozenset({ConnectionState.SEATED, ConnectionState.WATCHING})
-#: The errors that answer a ``leave`` (docs/PROTOCOL.md); and how many error codes a client keeps.
-LEAVE_REFUSED = frozenset({"not-at-table"})
-ERRORS_KEPT = 16
-
-
-def _refused_since(client: Client, heard: int, codes: frozenset[str]) -> bool:
-    """Has an error with one of ``codes`` come since ``heard`` errors had been heard?"""
-    new = min(client.errors_heard - heard, len(client.errors))
-    return any(code in codes for code in list(client.errors)[len(client.errors) - new :]) if new else False
+#: The error that answers a ``leave`` refused (docs/PROTOCOL.md).
+LEAVE_REFUSED = "not-at-table"
 
 
 async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered: bool) -> str | None:
@@ -932,7 +923,7 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
         # 'new' at a game that is over: the table it asks for is asked for from the lobby, once the
         # server has said we left (else the protocol refuses it, saying where we are).
         leaving = isinstance(message, Leave) and message is not reply.messages[-1]
-        heard = client.errors_heard if leaving else 0
+        refused = client.errors[LEAVE_REFUSED] if leaving else 0
         turn = session.view.turn if session.view is not None else None
         if unsent := await client.send(message):
             return unsent
@@ -952,9 +943,9 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
             # Only the server's 'left', or its refusal of the leave, ends the wait: another error
             # meanwhile (a hint's 'server-busy', a move meeting the game's end) says nothing of it.
             await client.wait_for(
-                lambda heard=heard: (
+                lambda refused=refused: (
                     client.protocol.state not in AT_A_TABLE
-                    or _refused_since(client, heard, LEAVE_REFUSED)
+                    or client.errors[LEAVE_REFUSED] > refused
                     or client.refused is not None
                 ),
                 10,

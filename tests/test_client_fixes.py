@@ -584,15 +584,14 @@ class _LeavingClient:
     def __init__(self, session: Session, nursery: trio.Nursery, answers: list[Message]) -> None:
         self.session, self.nursery, self.answers = session, nursery, answers
         self.protocol = type("P", (), {"state": ConnectionState.SEATED})()
-        self.errors: collections.deque[str] = collections.deque(maxlen=16)
-        self.errors_heard, self.refused, self.sent = 0, None, []
+        self.errors: collections.Counter[str] = collections.Counter()
+        self.refused, self.sent = None, []
         self.changed = trio.Event()
         self.received = 0
 
     def deliver(self, message: Message) -> None:
         if isinstance(message, Error):
-            self.errors.append(message.code)
-            self.errors_heard += 1
+            self.errors[message.code] += 1
         if isinstance(message, Left):
             self.protocol.state = ConnectionState.LOBBY
         self.session.receive(message)
