@@ -48,7 +48,7 @@ test: $(TESTING)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest --numprocesses auto
 
 bench: $(BENCHING)
 	$(BIN)/python bench/solver_vs_ilp.py

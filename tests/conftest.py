@@ -30,6 +30,11 @@ settings.register_profile("default", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True, database=None)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
+# The programs under test size themselves by the terminal they are given, as they do for a person;
+# COLUMNS and LINES exported by the runner (pytest-xdist's workers set 80 x 24) would override it.
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
+
 PRESETS = [CLASSIC, FIVE_COLOUR]
 PRESET_IDS = [rules.name for rules in PRESETS]
 

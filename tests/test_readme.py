@@ -103,9 +103,9 @@ def test_the_readme_commands_do_what_it_says() -> None:
         ".venv/bin/ruff check .",
         ".venv/bin/ruff format --check .",
         ".venv/bin/mypy",
-        ".venv/bin/pytest",
+        ".venv/bin/pytest --numprocesses auto",
     ]
-    assert test[-4:] == checks, test  # every check
+    assert test[-4:] == checks, test  # every check, the tests on every core
 
 
 @needs_make
