@@ -8,7 +8,6 @@ import errno
 import ipaddress
 import logging
 import os
-import random
 import resource
 import secrets
 import signal
@@ -157,7 +156,7 @@ def make_host(
 ) -> Host:
     """A host for live play: unpredictable deals and unguessable seat tokens."""
     return Host(
-        new_rng=lambda: random.Random(secrets.randbits(128)),
+        new_rng=secrets.SystemRandom,
         new_token=lambda: secrets.token_urlsafe(32),
         name=name,
         grace=grace,

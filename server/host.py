@@ -73,6 +73,7 @@ from .tables import (
     Refusal,
     Seat,
     Table,
+    own_stream,
     own_view,
     running,
     seat_bots,
@@ -245,7 +246,7 @@ class Host:
             asked={name: begun.options.get(name) for name in begun.asked or ()},
         )
         rng = self._new_rng()
-        game_rng = random.Random(rng.getrandbits(64))
+        game_rng = own_stream(rng)
         table.bots = seat_bots(table, rng)
         # The seats whose own bots made every move there (not a bot playing on for a person who left).
         own = [i for i, seat in enumerate(begun.seats) if seat.bot is not None and i not in saved.left]

@@ -338,7 +338,7 @@ class Driver:
 
     def begin(self, table: Table, rng: random.Random, now: float) -> list[Outgoing]:
         names = [seat.name or f"seat-{i}" for i, seat in enumerate(table.seats)]
-        match = table.match = table.game.new_match(table.settings, names, random.Random(rng.getrandbits(64)))
+        match = table.match = table.game.new_match(table.settings, names, own_stream(rng))
         table.bots = seat_bots(table, rng)
         table.turn_started = now
         table.begun_at = self.wall_clock()
@@ -620,11 +620,18 @@ def unfinished(table: Table) -> Match:
     return match
 
 
+def own_stream(rng: random.Random) -> random.Random:
+    """A stream of its own for one game or bot, from the host's source for the table.
+
+    In live play that source is the system's (``secrets.SystemRandom``): it is used as it is, so
+    no deal ever comes from a generator whose state could be worked out. A seeded source, as tests
+    make, seeds a generator instead, so that the same host deals the same games every run."""
+    return rng if isinstance(rng, random.SystemRandom) else random.Random(rng.getrandbits(64))
+
+
 def seat_bots(table: Table, rng: random.Random) -> dict[int, Bot]:
     """A bot for every seat: its own, or the stand-in that plays for its human when needed."""
     return {
-        i: table.game.new_bot(
-            seat.bot or table.stand_in_bot, table.settings, random.Random(rng.getrandbits(64))
-        )
+        i: table.game.new_bot(seat.bot or table.stand_in_bot, table.settings, own_stream(rng))
         for i, seat in enumerate(table.seats)
     }

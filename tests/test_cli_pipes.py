@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from conftest import notty_table
 from games.notty.bots import BOTS
 from protocol import PROTOCOL_VERSION, Hello
 from server.cli import _parser, make_host
+from server.tables import own_stream
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,3 +69,15 @@ def test_bots_alone_are_paced_for_a_watcher_only_when_the_server_says_so() -> No
     assert first_delay(paced) == 1.0  # as its creator asked (bot_delay_ms defaults to 1000)
     assert first_delay(make_host("n", 1.0, watch_delay=0.5)) == 0.5  # within the server's bound
     assert first_delay(make_host("n", 1.0, watch_delay=1.5), bot_delay_ms=0) == 0.2
+
+
+def test_a_live_server_deals_from_the_system_source_and_a_seeded_host_replays() -> None:
+    """The deck order must not come from a generator whose state a player could work out."""
+    host = make_host("n", 1.0)
+    host.connect(1)
+    host.handle(1, Hello(PROTOCOL_VERSION, "eve"), 0.0)
+    host.handle(1, notty_table("classic", 2, ("greedy", "random")), 0.0)
+    (table,) = host.tables.values()
+    assert isinstance(table.match.game._rng, random.SystemRandom)
+    seeded = [own_stream(random.Random(7)).random() for _ in range(2)]
+    assert seeded[0] == seeded[1]  # a seeded host's tables get the same games every run

@@ -1,7 +1,7 @@
 """The authoritative game: a pure state machine. No IO, no clock, no global randomness.
 
 Randomness comes from the injected ``rng`` (``random.Random`` seeded in tests
-and simulations, ``secrets.SystemRandom()`` in live play). Every chance
+and simulations, ``secrets.SystemRandom()`` in live play: see server/tables.py's ``own_stream``). Every chance
 outcome can instead be supplied by the caller (the deal as ``Game(..., deal=...)``,
 each move's as ``apply(..., outcome=...)``), so the same engine serves play,
 search, replay and recovery after a crash.
