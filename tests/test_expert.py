@@ -296,3 +296,30 @@ def test_a_stuck_opponent_is_freed_and_handed_a_card_that_can_free_it_for_good(s
     if not game.over:
         feeds = any(has_group((*game.hands[1], card), CLASSIC) for card in game.hands[0])
         assert feeds or any(isinstance(action, Draw) for action in taken)
+
+
+# -- the no-progress rule -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("quiet", "choice"), [(4, EndTurn()), (5, Draw(1))], ids=["rounds-to-go", "last-turn"]
+)
+def test_it_never_ends_a_turn_unchanged_into_a_draw_for_no_progress(quiet: int, choice: object) -> None:
+    # One card, R1, and nothing in reach: the expert waits for a careless thief, but not on the turn
+    # whose pass would end the game with no winner (3 whole rounds of 2 turns with no hand changed).
+    game = position(CLASSIC, ["R1", "Y1 Y4 G8 B2 G5 B9 R6 Y9"])
+    game.quiet_turns = quiet
+    bot = expert("hard")
+    bot.thefts.watch(game.view(0), 0)
+    bot.thefts.quiet = 0  # as if its opponents had been stuck: no quiet round of its own counted
+    assert bot.choose(game.view(0)) == choice
+
+
+def test_a_bot_taking_a_seat_mid_game_counts_the_rounds_already_quiet() -> None:
+    # A stand-in or a hint's adviser has not watched the game: the table's count tells it that
+    # nobody has acted for two rounds, so no theft is coming, and it builds rather than wait.
+    game = position(CLASSIC, ["R1 B7", "Y1 Y4 G8 B2", "G1 G3 B9 R6"], turn=30)
+    game.quiet_turns = 2 * 3
+    assert expert("hard").choose(game.view(0)) == Draw(1)
+    game.quiet_turns = 2 * 3 - 1
+    assert expert("hard").choose(game.view(0)) == EndTurn()

@@ -20,7 +20,7 @@ from games._ui import GameDataError
 from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules
 from games.notty._advice import EXCHANGE_UP_TO, put_back_chances, turn_advice, weigh
 from games.notty.bots import make_bot
-from games.notty.engine import Draw, DrawDiscard, Game, Steal, View, draw_room, is_legal
+from games.notty.engine import Draw, DrawDiscard, EndTurn, Game, Steal, View, draw_room, is_legal
 from games.notty.game import NottyGame, make_hint, per_million
 from games.notty.ui import MILLION, UI, percent, read_hint
 from solver import go_out_chance, max_discard
@@ -169,7 +169,7 @@ def test_a_hand_at_its_limit_with_a_group_is_told_to_discard_to_make_room() -> N
     advice = turn_advice(view)
     assert advice.full and not any(isinstance(plan.first, Draw | Steal) for plan in advice.plans)
     shown = UI.hint_text("", (), make_hint(view.hand, CLASSIC, own=view).data, colour=False).splitlines()
-    assert "your hand is at its limit: discard first to make room to draw" in shown
+    assert "your hand is at or near its limit: discard first to make room to draw" in shown
     # Not at the limit, or at it with no group: not said.
     assert not turn_advice(_view(CLASSIC, "R1 R2 R3 Y9", "B9 B10")).full
 
@@ -214,6 +214,13 @@ def test_midway_through_dd_the_card_put_back_is_the_one_that_gives_the_best_chan
     rest = list(view.hand)
     rest.remove(best)
     assert "turn" in hint.data and hint.data["size"] == max_discard(rest, FIVE_COLOUR)
+    # Shown so: the put-back to type first, then the rest, and the expert's move as the one after it
+    # (a play-tester read "the expert would now: end the turn" while 'end' was refused for the put-back).
+    shown = UI.hint_text(hint.text, hint.actions, hint.data, colour=False).splitlines()
+    assert shown[:3] == [f"hint: put back {best} first: it gives the best chance of going out this turn, "
+                         f"{percent(per_million(chances[best]))}", f"      type: putback {best}",
+                         "then: discard 3 cards: K2 K3 K4"]  # fmt: skip
+    assert shown[-1].startswith("once it is back, the expert would: ")
 
 
 def test_chances_are_never_rounded_to_nil_or_to_a_certainty() -> None:
@@ -246,7 +253,7 @@ def test_the_advice_is_shown_in_words() -> None:
     ]
     data["turn"] = {"chances": [], "expert": "dd", "full": True}
     assert UI.hint_text("", (), data, colour=False).splitlines()[-3:] == [
-        "your hand is at its limit: discard first to make room to draw",
+        "your hand is at or near its limit: discard first to make room to draw",
         "this turn, no draw or theft can empty your hand",
         "the expert would now: draw-and-discard ('dd')",
     ]
@@ -289,3 +296,12 @@ def test_the_expert_named_is_a_fresh_hard_expert_seeing_this_position_alone() ->
         fresh = make_bot("expert-hard", random.Random(seed)).choose(view)
         assert turn_advice(view).expert == fresh == turn_advice(view).expert
         assert Counter(view.hand) == Counter(game.hands[game.current])  # its own hand, as dealt to it
+
+
+def test_the_expert_named_never_walks_the_player_into_a_draw_for_no_progress() -> None:
+    """A play-tester holding B7 alone was told three times to end the turn, and the game was drawn
+    (3 rounds with no hand changed): the adviser is fresh, but the table's count is in the view."""
+    view = _view(CLASSIC, "B7", "R1 R4 Y2 Y8 G3 G9 B1 B5 R10 Y6 G6 B10")
+    assert turn_advice(view).expert == EndTurn()  # waiting for a careless thief to take the last card
+    last = attrs.evolve(view, quiet_turns=5)  # one more unchanged turn draws the game
+    assert turn_advice(last).expert != EndTurn()

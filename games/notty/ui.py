@@ -262,12 +262,13 @@ class NottyUI:
             found = _WHY_PUT_BACK.match(text)  # the server's reason, where it gives one
             why = f": {found.group(1)}" if found else ""
             lines.append(f"hint: put back {colour_cards_in(back[1], colour)} first{why}")
-            said = "then"
+            lines.append(f"      type: {colour_cards_in(actions[0], colour)}")  # what must come first
+            said, actions = "then", actions[1:]
         if not hint.size:
             lines.append(f"{said}: nothing can be discarded now")
         else:
             lines.append(f"{said}: discard {hint.size} cards: {groups_text(hint.best, colour)}")
-        # one group a command, as the rules discard them (and the put-back first, which must come first)
+        # one group a command, as the rules discard them
         lines += [f"      type: {colour_cards_in(action, colour)}" for action in actions]
         if hint.size:
             lines += [f"      or: {groups_text(other, colour)}" for other in hint.alternatives]
@@ -276,7 +277,7 @@ class NottyUI:
                 "outs: " + ", ".join(f"{colour_cards_in(card, colour)} (+{gain})" for card, gain in hint.outs)
             )
         if hint.turn is not None:
-            lines += advice_lines(hint.turn, colour)
+            lines += advice_lines(hint.turn, colour, once_back=len(back) == 2)
         return "\n".join(lines)
 
 
@@ -663,11 +664,12 @@ def _command(value: Any) -> bool:
     return isinstance(value, str) and 0 < len(value) <= MAX_COMMAND
 
 
-def advice_lines(turn: TurnHint, colour: bool) -> list[str]:
+def advice_lines(turn: TurnHint, colour: bool, once_back: bool = False) -> list[str]:
     """The turn's advice in words: the chance each plan gives of going out now (those that give
     one), and the expert's move: going out now is not the whole game, since cards drawn in vain
-    stay in the hand, so no plan is called best."""
-    lines = ["your hand is at its limit: discard first to make room to draw"] if turn.full else []
+    stay in the hand, so no plan is called best. ``once_back``: the advice is for the hand once the
+    hint's card is put back (midway through a draw-and-discard), and says so."""
+    lines = ["your hand is at or near its limit: discard first to make room to draw"] if turn.full else []
     some = [f"{percent(chance)} {_plan_words(plan, colour)}" for plan, chance in turn.chances if chance]
     if some:
         lines.append("chances of going out this turn: " + ", ".join(some))
@@ -675,7 +677,8 @@ def advice_lines(turn: TurnHint, colour: bool) -> list[str]:
         lines.append("this turn, no draw or theft can empty your hand")
     if turn.exchange_unweighed:
         lines[-1] += " (draw-and-discard first is not weighed for a hand this big)"
-    return [*lines, f"the expert would now: {_command_words(turn.expert, colour)}"]
+    when = "once it is back, the expert would" if once_back else "the expert would now"
+    return [*lines, f"{when}: {_command_words(turn.expert, colour)}"]
 
 
 def _plan_words(plan: str, colour: bool) -> str:

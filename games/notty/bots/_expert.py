@@ -105,6 +105,7 @@ class ExpertBot(Bot):
         self.thefts = Thefts()
         self._plan: tuple[tuple[int, int], list[tuple[Card, ...]]] | None = None
         self._freed: tuple[tuple[int, int], int] | None = None  # (turn, seat), victim: a stuck hand robbed
+        self._began: tuple[tuple[int, int], tuple[Card, ...]] | None = None  # (turn, seat), hand: this turn's
 
     def choose(self, view: View) -> Action:
         seat = view.current if view.seat is None else view.seat
@@ -112,6 +113,8 @@ class ExpertBot(Bot):
         if rules not in self._outlooks:
             self._outlooks[rules] = Outlook(rules)
         self.thefts.watch(view, seat)
+        if self._began is None or self._began[0] != (view.turn, seat):
+            self._began = ((view.turn, seat), tuple(sorted(view.hands[seat])))
         return _Decision(self, self._outlooks[rules], view, seat).choose()
 
     def catch_up(self, view: View) -> None:
@@ -338,10 +341,28 @@ class _Decision:
     def _end_turn(self) -> Action:
         _, removed = self._keep(self.mine, self.deck)
         if not size(removed):
-            return EndTurn()
+            return self._no_draw_by_default() or EndTurn()
         groups = best_discard(unflatten(removed, self.rules), self.rules)
         self.bot._plan = ((self.view.turn, self.seat), groups[1:])
         return Discard(groups[0])
+
+    def _no_draw_by_default(self) -> Action | None:
+        """A move that changes a hand, when ending the turn unchanged would draw the game for no
+        progress: a game drawn is one nobody wins, and a card drawn or taken keeps it going.
+        (A hint's adviser that told a player holding one card to pass three times walked them into
+        that draw.)"""
+        view, quiet = self.view, self.rules.quiet_rounds
+        began = self.bot._began
+        unchanged = began is not None and began[1] == tuple(sorted(self.hand))
+        if not quiet or view.drew or view.stole or not unchanged:
+            return None
+        if view.quiet_turns + 1 < quiet * len(view.hands):
+            return None
+        if self._allowed(Draw(1)):
+            return Draw(1)
+        hands = view.hands
+        target = max(victims(view, self.seat), key=lambda victim: len(hands[victim]), default=None)
+        return None if target is None else Steal(target)
 
     def _planned_discard(self) -> Action | None:
         """The rest of the groups chosen earlier this turn, one action at a time."""

@@ -37,7 +37,10 @@ class Thefts:
     def watch(self, view: View, seat: int) -> None:
         """Call at every decision: a new turn compares the table with the one the last turn ended with."""
         last, self._seen = self._seen, view
-        if last is None or view.turn == last.turn:
+        if last is None:  # a bot that takes a seat mid-game, or advises: the table's own count
+            self.quiet = max(self.quiet, view.quiet_turns // len(view.hands))
+            return
+        if view.turn == last.turn:
             return
         if view.turn < last.turn:
             self.exposed = self.robbed = self.left_alone = self.quiet = 0
