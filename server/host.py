@@ -124,6 +124,7 @@ class HintJob:
     table: int | None = None
     seat: int | None = None
     address: str | None = None  # the asker's: whose share of the worker threads it takes
+    moves: int | None = None  # the table's count of actions when asked: an answer for an older one is stale
 
 
 def hint_message(answer: HintAnswer) -> Hint:
@@ -837,7 +838,8 @@ class Host:
         if (table.id, seat) in self._hints_out:
             text = "your last hint is still being worked out: wait for it before asking again"
             raise Refusal("hint-pending", text)
-        job = self._hints_out[table.id, seat] = HintJob(conn, solve, table.id, seat, session.address)
+        job = HintJob(conn, solve, table.id, seat, session.address, table.moves)
+        self._hints_out[table.id, seat] = job
         self._hints.append(job)
         return []
 
@@ -854,6 +856,12 @@ class Host:
         session = self.sessions.get(job.conn)
         if session is None or (session.table, session.seat) != (job.table, job.seat):
             return []
+        table = self.tables.get(job.table) if job.table is not None else None
+        if table is not None and job.moves is not None and table.moves != job.moves:
+            # A move made while it was worked out (typed ahead, a bot's, a timeout's) leaves it for a
+            # position gone: "the expert would now: end the turn" after the turn has ended misleads.
+            text = "the game moved on while your hint was worked out: ask again for the position now"
+            return [(job.conn, Error("hint-stale", text))]
         return [(job.conn, hint_message(answer))]
 
     def hint_jobs(self) -> list[HintJob]:

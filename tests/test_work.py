@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import HintAnswer
-from protocol import PROTOCOL_VERSION, AskHint, Error, Hello, Hint
+from protocol import PROTOCOL_VERSION, Act, AskHint, Error, Hello, Hint, Join
 from server.host import Host
 from server.work import FairQueue, Workers
 
@@ -205,6 +205,32 @@ def _hinting_host() -> tuple[Host, int]:
     host.handle(1, Hello(PROTOCOL_VERSION, "ann"), 0.0)
     host.handle(1, notty_table("classic", 2, ("greedy",), bot_delay_ms=10_000), 0.0)
     return host, 1
+
+
+def test_a_hint_for_a_position_gone_is_not_sent() -> None:
+    """Typed ahead, 'hint' then 'end': the hint came after the turn had ended, still advising on it."""
+    tokens = (f"token{n:035d}" for n in itertools.count())
+    host = Host(new_rng=lambda: random.Random(1), new_token=lambda: next(tokens))
+    for conn, name in ((1, "ann"), (2, "bob")):
+        host.connect(conn, "10.0.0.1")
+        host.handle(conn, Hello(PROTOCOL_VERSION, name), 0.0)
+    ((_, seated),) = [out for out in host.handle(1, notty_table("classic", 2), 0.0) if out[0] == 1][:1]
+    host.handle(2, Join(seated.table), 0.0)
+    (table,) = host.tables.values()
+    assert table.match is not None
+    mover, other = (1, 2) if table.match.current == 0 else (2, 1)
+    host.handle(mover, AskHint(), 0.0)
+    host.handle(other, AskHint(), 0.0)
+    asked = host.hint_jobs()
+    host.handle(mover, Act("end"), 0.0)
+    for job in asked:
+        ((conn, answer),) = host.hint_ready(job, job.solve())
+        assert isinstance(answer, Error) and answer.code == "hint-stale", answer
+        assert "moved on" in answer.message
+    host.handle(other, AskHint(), 0.0)  # the seat may ask again, and for the position now it is sent
+    (job,) = host.hint_jobs()
+    ((_, answer),) = host.hint_ready(job, job.solve())
+    assert isinstance(answer, Hint)
 
 
 def test_a_seat_has_one_hint_out_at_a_time() -> None:
