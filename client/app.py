@@ -49,6 +49,7 @@ from games._ui import is_number
 from protocol import (
     DEFAULT_PORT,
     NAME,
+    AskHint,
     Bye,
     Connection,
     ConnectionState,
@@ -64,6 +65,7 @@ from protocol import (
     Resign,
     Sender,
 )
+from server.limits import DEFAULT_LIMITS, Limits, TokenBucket, message_cost
 
 from .commands import MAX_TABLE, Reply
 from .session import Output, Session
@@ -90,6 +92,17 @@ CLOSING_ERRORS = frozenset({
     "resumed-elsewhere", "idle-timeout", "frame-too-large", "too-much-data", "version", "hello-timeout",
     "server-full", "too-many-connections",
 })  # fmt: skip
+#: The bytes before each frame's body, its length (docs/PROTOCOL.md): the server charges by the body.
+FRAME_HEADER = 4
+#: Lines typed at a terminal that may wait their turn to be sent (:class:`Pace`): ten seconds' worth
+#: at the server's rate. A line typed while this many wait is dropped, and said so: a paste of any
+#: length holds no more than this in memory.
+LINES_HELD = 200
+#: What a line dropped so says, for the first of a run of them.
+NOT_SENT_HELD = (
+    "not sent, {held} lines are waiting to go already: {line} (nor what you type before they have "
+    "gone: type it again then)"
+)
 
 
 #: What feeds :func:`_play` the lines typed, then ``None`` at the end of input.
@@ -98,6 +111,33 @@ LineReader = Callable[[trio.MemorySendChannel[str | None]], Awaitable[None]]
 
 class ConnectionLost(Exception):
     pass
+
+
+class Pace:
+    """The rates the server holds a connection to (:class:`server.limits.Limits`; its welcome does
+    not say them, so the defaults), kept to here: a message waits its turn rather than be refused,
+    since ten refused in a row end the connection (a person who pasted 80 lines was cut off). Only
+    half of each burst is spent at once: the rest is room for the network, which may deliver
+    together messages sent apart."""
+
+    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.messages = TokenBucket(limits.rate, max(1, limits.burst // 2))
+        self.hints = TokenBucket(limits.hint_rate, max(1, limits.hint_burst - 1))
+
+    def wait(self, message: Message, size: int, now: float) -> float:
+        """Seconds until ``message``, of a body ``size`` bytes long, may go; 0: now, and it is charged
+        as the server will charge it. A ``bye`` goes at once: the server never refuses one."""
+        if isinstance(message, Bye):
+            return 0.0
+        needs = [(self.messages, message_cost(size, self.messages.burst))]
+        if isinstance(message, AskHint):
+            needs.append((self.hints, 1.0))
+        wait = max((cost - bucket.available(now)) / bucket.rate for bucket, cost in needs)
+        if wait > 0:
+            return wait
+        for bucket, cost in needs:
+            bucket.take(now, cost)
+        return 0.0
 
 
 class Terminal:
@@ -119,6 +159,8 @@ class Terminal:
         self.prompt_drawn = False  # readline has drawn the prompt and reads what is typed
         self.drawing = threading.Lock()
         self._handled = trio.Event()
+        self.holding = False  # the line being acted on waits its turn to be sent (:class:`Pace`)
+        self.dropping = False  # the last line typed was dropped: the queue of lines held was full
 
     def show(self, text: str) -> None:
         text = self._wrapped(text)
@@ -183,8 +225,17 @@ class Terminal:
         """The last line typed was acted on and what it said at once was shown: ask for the next."""
         self._handled.set()
 
+    def line_waits(self, waits: bool) -> None:
+        """The line being acted on waits its turn to be sent (``waits``), or no longer does. While it
+        waits the next lines are read, to wait after it (:data:`LINES_HELD` at most): readline goes
+        on drawing what is typed, rather than the terminal echoing it raw between prompts."""
+        self.holding = waits
+        if waits:
+            self._handled.set()
+
     async def until_handled(self) -> None:
-        await self._handled.wait()
+        if not self.holding:
+            await self._handled.wait()
         self._handled = trio.Event()
 
     def output(self, output: Output) -> None:
@@ -269,6 +320,7 @@ class Client:
         #: its own code grew after it was sent.
         self.errors: collections.Counter[str] = collections.Counter()
         self.sending = trio.Lock()  # the heartbeat and the commands share the stream
+        self.pace = Pace()  # kept over reconnections: the server's allowance for an address outlasts them
         self.to_ask: list[Message] = []  # what a message just shown calls for, sent once it is read
         self.lines_read = 0
         self.script_line: tuple[int, str] | None = None  # a script's line last acted on: number, text
@@ -313,6 +365,7 @@ class Client:
                 if not quiet:
                     self.terminal.show(why)
                 return why
+            await self._paced(message, len(data) - FRAME_HEADER, quiet)
             if not quiet:  # once past the lock's checkpoint and the protocol: it goes out, or the link does
                 self.line_sent = True
             self.session.sending(message)
@@ -322,6 +375,18 @@ class Client:
                 raise ConnectionLost(str(error)) from None
             self.last_sent = trio.current_time()
         return None
+
+    async def _paced(self, message: Message, size: int, quiet: bool) -> None:
+        """Wait until the server will take ``message`` (:class:`Pace`); meanwhile, for a line typed
+        (not ``quiet``), the lines after it may be read."""
+        try:
+            while (wait := self.pace.wait(message, size, trio.current_time())) > 0:
+                if not quiet:
+                    self.terminal.line_waits(True)
+                await trio.sleep(wait)
+        finally:
+            if not quiet:
+                self.terminal.line_waits(False)
 
     async def heartbeat(self) -> None:
         """Ping whenever nothing was sent for a while, so a player who is only thinking is not dropped."""
@@ -443,11 +508,28 @@ async def _read_lines(terminal: Terminal, send: trio.MemorySendChannel[str | Non
             else:
                 line = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
                 line = line.rstrip("\n") if line else None
-            await send.send(line)
+            if line is not None and terminal.interactive:
+                queue_typed(send, line, terminal)
+            else:  # a script's line waits for room (the pipe holds the rest), as the end of input does
+                await send.send(line)
             if line is None:
                 return
             if terminal.interactive:  # the next prompt comes after what this line says at once
                 await terminal.until_handled()
+
+
+def queue_typed(send: trio.MemorySendChannel[str | None], line: str, terminal: Terminal) -> None:
+    """Queue a line typed at a terminal to be acted on, in turn. Pasted lines come faster than the
+    server takes them (:class:`Pace`): at most :data:`LINES_HELD` wait, and a line typed beyond them
+    is dropped, the first of a run of them said, rather than held without end."""
+    try:
+        send.send_nowait(line)
+    except trio.WouldBlock:
+        if not terminal.dropping:
+            terminal.show(NOT_SENT_HELD.format(held=LINES_HELD, line=line.strip()))
+        terminal.dropping = True
+    else:
+        terminal.dropping = False
 
 
 def _input(prompt: str) -> str | None:
@@ -627,7 +709,7 @@ async def _play(
     read_lines = read_lines or terminal.line_reader(client.session)
     if terminal.interactive:
         terminal.show("type 'help' for the commands")
-    lines_send, lines = trio.open_memory_channel[str | None](64)
+    lines_send, lines = trio.open_memory_channel[str | None](LINES_HELD)
     arrived = False  # welcomed once: the built-in server's table, or the list, was asked for
     reconnecting: _Reconnecting | None = None  # since a welcomed connection dropped, until welcomed again
     async with trio.open_nursery() as nursery:

@@ -58,7 +58,7 @@ import trio
 
 from games._ui import OUR_SEAT, game_and_variant, to_play
 
-from .app import LineReader, Terminal
+from .app import LineReader, Terminal, queue_typed
 from .commands import MAX_LINE
 from .editor import EscapeReader, LineEditor, RawKey
 from .session import Output, Session
@@ -326,8 +326,8 @@ class Screen(Terminal):
                     continue
                 for key in keys:
                     line, end = self.press(key)
-                    if line is not None:
-                        await send.send(line)
+                    if line is not None:  # never waits: a paste fills the queue, and the rest is dropped
+                        queue_typed(send, line, self)
                     if end:
                         await send.send(None)
                         return

@@ -1,0 +1,98 @@
+"""The client keeps to the rates the server holds it to (docs/SERVER.md, Limits), so a person who
+types ahead or pastes many lines is never refused for them, nor cut off: a play-tester pasted 80
+lines of 'end' in line mode, got 9 refusals over the rate, then goodbye, and the client ended.
+
+Lines typed faster than the server takes them wait their turn, in order, in a bounded queue; one
+typed while it is full is dropped, and the person is told. The end-to-end tests drive the real
+``notty-client`` in a pty against a real ``notty-server`` on 127.0.0.1 with its default limits.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import trio
+from test_client_exit import _line_mode, _status
+from test_screen import Person
+
+from client.app import LINES_HELD, NOT_SENT_HELD, Pace, Terminal, queue_typed
+from client.sgr import plain
+from protocol import Act, AskHint, Bye, Ping
+from server.limits import DEFAULT_LIMITS, Limits
+
+#: Lines pasted at once: more than twice the server's burst.
+PASTED = 100
+#: Tables no server of a test has: each 'watch' is refused by the server, naming its number.
+FIRST = 9001
+
+
+def _watches() -> str:
+    return "".join(f"watch {FIRST + number}\r" for number in range(PASTED))
+
+
+def _refused_tables(text: str) -> list[int]:
+    return [int(number) for number in re.findall(r"there is no table (\d+)", plain(text))]
+
+
+def test_pasted_lines_in_line_mode_are_all_carried_out_in_order_and_the_client_stays(
+    server_port: int, tmp_path: Path
+) -> None:
+    bob, transcript = _line_mode(tmp_path, f"127.0.0.1:{server_port}", "--name", "bob")
+    bob.expect("no tables yet")
+    bob.send(_watches())
+    bob.expect(f"there is no table {FIRST + PASTED - 1}", timeout=30)
+    bob.sendline("new classic 2 greedy")  # still connected: the next line is answered
+    bob.expect(r"you sit at table \d+, seat 1")
+    bob.sendline("quit")
+    assert _status(bob) == 0
+    said = transcript.getvalue()
+    assert "rate-limit" not in said and "ended the connection" not in said, said
+    assert _refused_tables(said) == list(range(FIRST, FIRST + PASTED))  # each once, in order
+
+
+def test_pasted_lines_on_the_full_screen_are_all_carried_out_and_the_client_stays(
+    server_port: int, tmp_path: Path
+) -> None:
+    bob = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "bob")
+    bob.see("no tables yet")
+    bob.type(_watches())
+    bob.see(f"there is no table {FIRST + PASTED - 1}", timeout=30)
+    bob.enter("new classic 2 greedy")
+    bob.see(r"you sit at table \d+, seat 1")
+    bob.enter("quit")
+    assert bob.finish() == 0
+    assert "rate-limit" not in bob.output and "ended the connection" not in bob.output
+
+
+def test_the_pace_spends_half_a_burst_at_once_then_keeps_to_the_rate() -> None:
+    pace = Pace(Limits(rate=20.0, burst=40, hint_rate=0.5, hint_burst=3))
+    assert [pace.wait(Act("end"), 20, 0.0) for _ in range(20)] == [0.0] * 20
+    assert pace.wait(Act("end"), 20, 0.0) == 1 / 20  # the next waits for the rate to grow one back
+    assert pace.wait(Act("end"), 20, 1 / 20) == 0.0
+    assert pace.wait(Ping(1), 20, 1 / 20) > 0  # every message counts, the heartbeat's too
+    assert pace.wait(Act("end" * 130), 1100, 2.0) == 0.0  # a body of 1 KiB begun costs two:
+    assert pace.messages.available(2.0) == 20 - 2  # (two seconds later the bucket was full again)
+    assert pace.wait(Bye(), 10, 2.0) == 0.0 and pace.messages.available(2.0) == 18  # bye: never held
+    # A hint costs one of the hint allowance besides: two at once, then one every two seconds.
+    assert [pace.wait(AskHint(), 10, 3.0) for _ in range(2)] == [0.0, 0.0]
+    assert pace.wait(AskHint(), 10, 3.0) == 2.0
+    assert pace.wait(AskHint(), 10, 5.0) == 0.0
+    assert Pace().messages.rate == DEFAULT_LIMITS.rate  # the server's own numbers, by default
+
+
+async def test_a_line_typed_while_the_queue_is_full_is_dropped_and_said_once_a_run() -> None:
+    said: list[str] = []
+    terminal = Terminal(interactive=True, colour=False)
+    terminal.show = said.append  # type: ignore[method-assign]
+    send, receive = trio.open_memory_channel[str | None](2)
+    for line in ("draw 1", "end", "hint", "end "):
+        queue_typed(send, line, terminal)
+    assert [receive.receive_nowait(), receive.receive_nowait()] == ["draw 1", "end"]  # in order
+    assert said == [NOT_SENT_HELD.format(held=LINES_HELD, line="hint")]  # the first dropped, not each
+    queue_typed(send, "table", terminal)  # room again: queued, and a later drop is said again
+    queue_typed(send, "tables", terminal)
+    queue_typed(send, "help", terminal)
+    assert [receive.receive_nowait(), receive.receive_nowait()] == ["table", "tables"]
+    assert said[1:] == [NOT_SENT_HELD.format(held=LINES_HELD, line="help")]
+    assert "not sent" in said[1] and "type it again" in said[1]
