@@ -59,7 +59,7 @@ from protocol import (
     packed_size,
 )
 
-from .journal import AutopilotSet, Record, Resigned, SavedGame, SeatLeft
+from .journal import AutopilotSet, Record, Resigned, SavedGame, SeatLeft, StandInSet
 from .limits import TokenBucket
 from .record import rebuild_with_last
 from .resign import conceded, ends_at_once
@@ -216,7 +216,8 @@ class Host:
         """Bring back an unfinished game from the store, exactly as it was.
 
         Its humans count as dropped just now: they resume with their tokens
-        within the grace period, or bots stand in once someone is watching.
+        within the grace period, or bots stand in once someone is watching;
+        where a bot already stood in for one, it stands in still.
         """
         self.clock.now = now
         begun = saved.begun
@@ -264,12 +265,13 @@ class Host:
         if self.driver.note_end(table):  # it ended, but the record had not said so: say it now, and let it go
             self.driver.remember_the_end(table)
             return
-        for index in sorted(saved.left):  # bots play these seats: the game may want to know (nobody to tell)
-            self.driver.stand_in(table, index)
+        for index in sorted(saved.left | saved.stood_in):  # bots play these: the game may want to know
+            self.driver.stand_in(table, index)  # (nobody to tell)
         table.last_events = last_events  # the last move's, as a player who comes back saw it before
         for seat in seats:  # what happened before the restart is not kept: what happens from now on is
             seat.seen = table.shown if seat.dropped_at is not None else None
         table.turn_started = now
+        table.empty_since = now  # nobody is at it yet: a game of bots alone waits the grace for a watcher
         self.tables[table.id] = table
         for seat in seats:
             if seat.token_hash is not None:
@@ -495,6 +497,8 @@ class Host:
             if stops:  # the player too: a bot played their turns while they were away
                 name = seat.name or f"seat-{index}"
                 returned = [(conn, Notice(table.id, index, name, "returned", back))]
+        if seat.stand_in and not seat.resigned:  # the bot that played for their absence stops, for good
+            self._journal.append(StandInSet(table.id, index, False))
         seat.conn, seat.dropped_at, seat.stand_in = conn, None, seat.resigned
         table.unpause(self.clock.now)
         if returned and table.match is not None:  # the others' views named the bot: not now

@@ -73,6 +73,17 @@ class AutopilotSet:
 
 
 @attrs.frozen
+class StandInSet:
+    """A bot began (``on``) or stopped playing for a person whose connection went (past the grace,
+    until they are back): the lobby's list marks the seat a bot's meanwhile, before a restart as
+    after it."""
+
+    table: int
+    seat: int
+    on: bool
+
+
+@attrs.frozen
 class Resigned:
     """A player resigned after ``moves`` moves of the game (server.resign says what follows), the
     ``order``-th of its resignations (from 0): the order the result names them in, even when no
@@ -113,7 +124,9 @@ class GameOver:
     ranking: tuple[tuple[int, ...], ...] = ()
 
 
-Record = GameBegun | Moved | SeatLeft | AutopilotSet | Resigned | TimedOut | OptionsChanged | GameOver
+Record = (
+    GameBegun | Moved | SeatLeft | AutopilotSet | StandInSet | Resigned | TimedOut | OptionsChanged | GameOver
+)
 
 
 @attrs.frozen
@@ -131,3 +144,5 @@ class SavedGame:
     left_after: tuple[tuple[int, int], ...] = ()
     # (seat, moves before its turn ran out of time), in order: where a bot played the rest of a turn
     timed_out: tuple[tuple[int, int], ...] = ()
+    # seats a bot played for their dropped person when the server stopped (left seats aside)
+    stood_in: frozenset[int] = frozenset()

@@ -44,6 +44,7 @@ from .journal import (
     SavedGame,
     SeatLeft,
     SeatRecord,
+    StandInSet,
     TimedOut,
 )
 
@@ -158,6 +159,12 @@ MIGRATIONS: tuple[str, ...] = (
         after INTEGER NOT NULL           -- the game's moves before the time ran out
     );
     CREATE INDEX timeouts_of_game ON timeouts(game);
+    """,
+    # 9: a bot playing for a person whose connection went, past the grace: a restart keeps it so
+    # (the lobby's list showed the seat as a bot's, and showed it a person's after). None is known
+    # from before v9: such a seat's person counts as just dropped, as it always did.
+    """
+    ALTER TABLE seats ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -597,6 +604,11 @@ class Store:
                     "UPDATE seats SET autopilot = ? WHERE game = ? AND seat = ?",
                     (int(record.on), record.table, record.seat),
                 )
+            case StandInSet():
+                db.execute(
+                    "UPDATE seats SET stand_in = ? WHERE game = ? AND seat = ?",
+                    (int(record.on), record.table, record.seat),
+                )
             case Resigned():
                 db.execute(
                     "UPDATE seats SET resigned_after = ?, resigned_order = ? WHERE game = ? AND seat = ?",
@@ -665,7 +677,7 @@ class Store:
         ranking, started, asked = row[10:]
         numbered = self._db.execute(
             "SELECT seat, name, bot, token_hash, left_at, autopilot, resigned_after, resigned_order,"
-            " left_after FROM seats"
+            " left_after, stand_in FROM seats"
             " WHERE game = ?"
             " ORDER BY seat",
             (game_id,),
@@ -711,6 +723,7 @@ class Store:
         )
         over = None if ended_at is None else GameOver(game_id, winner, reason, _ranking_of(ranking))
         autopilot = frozenset(index for index, seat in enumerate(seats) if seat[4])
+        stood_in = frozenset(index for index, seat in enumerate(seats) if seat[8] and seat[3] is None)
         resigned = sorted(
             (seat[5], -1 if seat[6] is None else seat[6], index)
             for index, seat in enumerate(seats)
@@ -733,6 +746,7 @@ class Store:
             resigned=in_order,
             left_after=left_after,
             timed_out=timed_out,
+            stood_in=stood_in,
         )
 
     def games(self) -> list[GameSummary]:

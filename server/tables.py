@@ -21,7 +21,7 @@ import attrs
 from games import ActionError, Bot, Game, Match, Outcome, Settings
 from protocol import AWAY_MOVES, MAX_LEGAL, Error, Message, Notice, State, Tables
 
-from .journal import GameBegun, GameOver, Moved, OptionsChanged, Record, SeatRecord, TimedOut
+from .journal import GameBegun, GameOver, Moved, OptionsChanged, Record, SeatRecord, StandInSet, TimedOut
 from .resign import resigned_last
 
 log = logging.getLogger("notty.host")
@@ -523,7 +523,8 @@ class Driver:
 
     def tick(self, now: float, grace: float, abandon_after: float) -> list[Outgoing]:
         """Let time pass: dropped players past their grace get a stand-in; slow turns get help;
-        a game nobody has been at for ``abandon_after`` seconds is given up. A stand-in starts only
+        a game nobody has been at for ``abandon_after`` seconds is given up, and one of bots alone
+        for ``grace`` seconds (restored, its watchers gone with the restart). A stand-in starts only
         while someone is at the table (a player back after a restart may find the others still away)."""
         out: list[Outgoing] = []
         if self.closing:
@@ -538,12 +539,19 @@ class Driver:
                 table.unpause(now)
             elif table.empty_since is None:
                 table.empty_since = now
+            elif table.bots_alone and now - table.empty_since >= grace:
+                # Restored after a restart: its watchers had as long as a person's seat is held to
+                # come back. (A live one goes as its last watcher does: see forget_if_empty.)
+                why = f"nobody came to watch it within {grace:g} s, and its bots play only while someone does"
+                self.abandon(table, why)
+                continue
             elif now - table.empty_since >= abandon_after:
                 self.abandon(table, f"nobody came back to it for {abandon_after:g} seconds")
                 continue
             for index, seat in enumerate(table.seats):
                 past_grace = seat.dropped_at is not None and now - seat.dropped_at >= grace
                 if past_grace and not seat.stand_in and here:
+                    self._journal.append(StandInSet(table.id, index, True))  # a restart keeps it so
                     out += self.stand_in(table, index)
             current = table.seats[match.current]
             if (

@@ -7,6 +7,7 @@ import re
 import socket
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -22,10 +23,13 @@ from protocol import (
     Goodbye,
     Hello,
     Join,
+    ListTables,
     Message,
+    Notice,
     Seated,
     Sender,
     State,
+    Tables,
     Watch,
     Watching,
     Welcome,
@@ -242,3 +246,84 @@ def test_a_stopped_server_keeps_a_watched_game_of_bots_as_it_was_for_the_restart
     assert again.view is not None and again.view["result"] is None
     assert (again.view["turn"], again.view["body"]) == (last["turn"], last["body"])  # not a move more
     again.close()
+
+
+def _listed(player: Player, table: int | None) -> dict[str, Any] | None:
+    """``table`` as the lobby's list shows it to ``player`` now (``None``: not listed)."""
+    player.send(ListTables())
+    listed = player.expect(Tables).tables
+    info = next((info for info in listed if info["table"] == table), None)
+    return None if info is None else {**info, "bots": list(info["bots"])}
+
+
+def test_a_restored_game_of_bots_alone_that_nobody_watches_again_closes_as_a_live_one_does(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    """Live, a game of bots alone closes as its last watcher goes: its bots play only while someone
+    watches. Restored, its watcher gone with the server, it stayed listed as paused for the 12
+    hours of --abandon-after; it now waits the grace a person's seat gets, then closes."""
+    db = tmp_path / "notty.db"
+    paced = ("--watch-delay", "0.05")  # the kill lands mid-game
+    servers.append(server := ServerProcess(db, *paced))
+    watcher = _watching_bots(server, 10, bot_delay_ms=50, turn_limit=0)
+    server.kill()
+    watcher.close()
+    assert watcher.view is not None and watcher.view["result"] is None
+
+    servers.append(server := ServerProcess(db, *paced, "--grace", "1"))
+    dee = Player(server.port, "dee")
+    assert _listed(dee, watcher.table) is not None  # for the grace, its watcher may come back
+    deadline = time.monotonic() + 10
+    while _listed(dee, watcher.table) is not None:
+        assert time.monotonic() < deadline, "the game of bots alone nobody watches is still listed"
+        time.sleep(0.1)
+    dee.close()
+    server.stop()
+    listing = subprocess.run(
+        [str(BIN / "notty-server"), "games", "--db", str(db)], capture_output=True, text=True, check=True
+    ).stdout
+    assert re.search(rf"game {watcher.table}: .*abandoned", listing), listing
+
+
+def test_a_bot_standing_in_for_a_dropped_person_stands_in_after_a_restart_and_stops_when_they_are_back(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    """cy dropped; past the grace a bot played for her, and the list showed her seat a bot's. After a
+    restart it showed it hers, her person counted as just dropped: the record now keeps the
+    stand-in, and that it stopped once she was back."""
+    db = tmp_path / "notty.db"
+    servers.append(server := ServerProcess(db, *FAST, "--grace", "0.3"))
+    cy = Player(server.port, "cy")
+    cy.send(notty_table("classic", 2, ("random",), bot_delay_ms=3000))
+    cy.expect(State)
+    assert cy.view is not None
+    while cy.view["current"] != 0:
+        cy.expect(State)
+    cy.send(Act("end"))  # random's turn, its move 3 s away: nothing is played before the kills
+    cy.expect(State)
+    eve = Player(server.port, "eve")  # someone at the table: the stand-in starts only then
+    eve.send(Watch(cy.table))
+    eve.expect(Watching)
+    cy.close()
+    while eve.expect(Notice).kind != "stand-in":
+        pass
+    before = _listed(eve, cy.table)
+    assert before is not None and before["bots"] == [0, 1], before  # "cy (bot), random-2 (bot)"
+
+    server.kill()
+    eve.close()
+    servers.append(server := ServerProcess(db, *FAST, "--grace", "0.3"))
+    dee = Player(server.port, "dee")
+    after = _listed(dee, cy.table)
+    assert after is not None and after["bots"] == before["bots"], after
+    assert [seat["name"] for seat in after["seats"]] == ["cy", "random-2"]
+
+    back = Player(server.port, "cy", cy.token)  # she is back: the bot stops, and stays stopped
+    back.expect(Seated)
+    assert (_listed(dee, cy.table) or {}).get("bots") == [1]
+    server.kill()
+    back.close()
+    dee.close()
+    servers.append(server := ServerProcess(db, *FAST, "--grace", "30"))
+    again = _listed(Player(server.port, "dee"), cy.table)
+    assert again is not None and again["bots"] == [1], again
