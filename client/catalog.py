@@ -93,16 +93,21 @@ class Catalog:
         """The title of the game played with ``ui`` (as :meth:`ui` gives it), if the server hosts it."""
         return next((info.title for name, info in self.games.items() if self.ui(name) is ui), None)
 
-    def describe(self, game: str, variant: str, options: Mapping[str, Any]) -> str:
+    def describe(
+        self, game: str, variant: str, options: Mapping[str, Any], bots: Sequence[str | None] | None = None
+    ) -> str:
         """A table's game in a few words: ``classic, level medium`` (the game's title first when
-        the server hosts several). Choices always show; numbers only when not the default."""
+        the server hosts several). Choices always show; numbers only when not the default. Where
+        ``bots`` are known (:meth:`games._ui.GameUI.listed_options`), only the options that matter
+        with them: Notty's level only where an expert plays."""
         info = self.games.get(game)
         known = info.options if info is not None else {}
-        words = {word.option: name for name, word in self.ui(game).number_words.items()}
+        ui = self.ui(game)
+        words = {word.option: name for name, word in ui.number_words.items()}
         parts = [
             variant if len(self.games) <= 1 or info is None else game_and_variant(game, variant, info.title)
         ]
-        for name, value in options.items():
+        for name, value in (options if bots is None else ui.listed_options(options, bots)).items():
             option = known.get(name)
             if option is None or option.choices or value != option.default:
                 parts.append(f"{words.get(name, name)} {value}")
@@ -129,7 +134,8 @@ def table_line(info: Mapping[str, Any], catalog: Catalog, here: int | None) -> s
     then = f"'join {info['table']}'" if free else f"'watch {info['table']}'"
     if info["table"] == here:
         then = "you are here"
-    kind = catalog.describe(info["game"], info["variant"], info["options"])
+    bot_names = [info["seats"][index]["bot"] for index in bots if index < len(info["seats"])]
+    kind = catalog.describe(info["game"], info["variant"], info["options"], bot_names)
     if info["turn_seconds"]:  # past it, a bot plays the rest of the turn: worth knowing before joining
         kind += f", {info['turn_seconds']} s a turn"
     return f"table {info['table']}: {kind}, {status}, seats: {seats} · {then}"

@@ -37,6 +37,9 @@ class GenericUI:
         self.info = info
         self.help = generic_help(info)
 
+    def listed_options(self, options: Mapping[str, Any], bots: Sequence[str | None]) -> Mapping[str, Any]:
+        return options
+
     def commands(self, view: TableView | None) -> tuple[str, ...]:
         """The first words of the legal actions: the game's commands, as far as this turn shows."""
         return legal_verbs(view) if view else ()

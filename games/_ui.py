@@ -108,6 +108,13 @@ class GameUI(Protocol):
         """Words for ``new`` besides the options' own names: ``{"limit": NumberWord(...)}``."""
         ...
 
+    def listed_options(self, options: Mapping[str, Any], bots: Sequence[str | None]) -> Mapping[str, Any]:
+        """Of a table's ``options``, those worth naming in its line of the lobby's list, where ``bots``
+        play (each seat a bot plays, by the bot's name as listed; ``None``: the game's stand-in
+        playing for a person). Notty names its level only where an expert plays at it; most games
+        name them all: ``return options``."""
+        ...
+
     def commands(self, view: TableView | None) -> tuple[str, ...]:
         """The game commands tab may complete at the start of a line."""
         ...

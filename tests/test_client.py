@@ -103,10 +103,10 @@ def test_two_people_make_a_table_for_two_and_play(server_port: int) -> None:
     table = _new_table(ann, "new classic 2 human")
     ann.expect(rf"waiting for 1 more player: they type 'join {table}'")
     ann.sendline("tables")
-    ann.expect(rf"table {table}: Notty classic, level medium, waiting, seats: ann, \(free\) · you are here")
+    ann.expect(rf"table {table}: Notty classic, waiting, seats: ann, \(free\) · you are here")
     bob = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
     bob.expect("connected to")  # and at once, without asking, what there is to join
-    bob.expect(rf"table {table}: Notty classic, level medium, waiting, seats: ann, \(free\) · 'join {table}'")
+    bob.expect(rf"table {table}: Notty classic, waiting, seats: ann, \(free\) · 'join {table}'")
     bob.sendline(f"join {table}")
     bob.expect(rf"you sit at table {table}, seat 2")
     bob.expect(r"(ann plays|you play) first")
@@ -126,17 +126,13 @@ def test_a_creator_waiting_sees_friends_come_and_go_and_one_left_may_start(serve
     bob = _spawn(f"127.0.0.1:{server_port}", "--name", "bob")
     bob.expect("connected to")
     bob.sendline(f"join {table}")
-    ann.expect(
-        rf"table {table}: Notty classic, level medium, waiting, seats: ann, bob, \(free\) · you are here"
-    )
+    ann.expect(rf"table {table}: Notty classic, waiting, seats: ann, bob, \(free\) · you are here")
     bob.sendline("start")
     bob.expect("only the table's creator, ann, can start the game early")
     ann.sendline("quit")  # the creator goes before the start
     ann.expect(pexpect.EOF)
     bob.expect(r"ann left the table \(connection lost\); bob may now start it early \('start'\)")
-    bob.expect(
-        rf"table {table}: Notty classic, level medium, waiting, seats: \(free\), bob, \(free\) · you are here"
-    )
+    bob.expect(rf"table {table}: Notty classic, waiting, seats: \(free\), bob, \(free\) · you are here")
     bob.sendline("start")
     bob.expect(r"(expert-1 plays|you play|expert-3 plays) first")
     bob.sendline("quit")

@@ -500,16 +500,36 @@ def test_tables_show_their_variant_and_options() -> None:
     session.sending(ListTables())
     lines = shown(session, Tables([table_info(3, ["ann", None]), table_info(4, ["bob"], turn_limit=200)]))
     assert lines == [
-        "table 3: classic, level medium, waiting, seats: ann, (free) · 'join 3'",
-        "table 4: classic, level medium, limit 200, waiting, seats: bob · 'watch 4'",
+        "table 3: classic, waiting, seats: ann, (free) · 'join 3'",  # no expert: no level (below)
+        "table 4: classic, limit 200, waiting, seats: bob · 'watch 4'",
     ]
     several = welcomed(NOTTY, PARLOUR)
     several.sending(ListTables())
     lines = shown(several, Tables([table_info(3, [None, None]), table_info(5, [None, None], "parlour")]))
-    assert lines[0].startswith("table 3: Notty classic, level medium, waiting")
+    assert lines[0].startswith("table 3: Notty classic, waiting")
     assert lines[1].startswith(
         "table 5: Parlour duel, speed slow, waiting"
     )  # points at the default: not shown
+
+
+def test_a_tables_level_shows_only_where_an_expert_plays_at_it() -> None:
+    """The level is how well the table's experts play: the list said 'level hard' of a table whose
+    only bot was greedy or qlearn, as if they played harder."""
+    session = welcomed()
+    seats = [{"name": "ann", "bot": None, "connected": True}]
+    started = {"started": True, "turn": 4}
+
+    def line(*bots: tuple[str | None, str], level: str = "hard") -> str:
+        theirs = [{"name": name, "bot": bot, "connected": bot is not None} for bot, name in bots]
+        info = table_info(3, [], level=level) | started | {"seats": [*seats, *theirs]}
+        session.sending(ListTables())
+        (said,) = shown(session, Tables([info | {"bots": list(range(1, 1 + len(bots)))}]))
+        return said
+
+    assert line(("greedy", "greedy-2"), ("qlearn", "qlearn-3")).startswith("table 3: classic, playing")
+    assert "level hard" in line(("greedy", "greedy-2"), ("expert-hard", "expert-3"))  # the table's expert
+    assert "level easy" not in line(("expert-hard", "expert-2"), level="easy")  # one of its own level
+    assert "level hard" in line((None, "bob"))  # a stand-in for a person: the expert, at the level
 
 
 def test_seat_news_is_shown_but_is_neither_the_list_to_complete_from_nor_a_reply() -> None:
@@ -520,7 +540,7 @@ def test_seat_news_is_shown_but_is_neither_the_list_to_complete_from_nor_a_reply
     assert session.tables_seen == [3, 7] and session.replies == replies + 1
     session.table = 7
     lines = shown(session, Tables([table_info(7, ["ann", "bob"])]))  # unasked: bob sat down
-    assert lines == ["table 7: classic, level medium, waiting, seats: ann, bob · you are here"]
+    assert lines == ["table 7: classic, waiting, seats: ann, bob · you are here"]
     assert session.tables_seen == [3, 7]  # 'join 3' still completes
     assert session.replies == replies + 1  # a script waiting for a reply still waits
 
@@ -1084,7 +1104,7 @@ def test_a_turn_out_of_time_is_news_not_a_refusal_and_the_list_says_a_tables_tur
     assert said == ["your time is up: the server plays the rest of this turn"]
     session.sending(ListTables())
     (line,) = shown(session, Tables([table_info(3, ["bob", None]) | {"turn_seconds": 30}]))
-    assert line.startswith("table 3: classic, level medium, 30 s a turn, waiting, seats: bob")
+    assert line.startswith("table 3: classic, 30 s a turn, waiting, seats: bob")
 
 
 def test_a_player_given_another_name_at_a_table_is_told_it_once() -> None:

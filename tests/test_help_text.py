@@ -109,8 +109,9 @@ def test_the_rules_lines_are_never_run_together(game: str, variant: str | None) 
     assert all(len(block) == 1 for block in blocks(CATALOG.ui(game).rules(variant).splitlines()))
 
 
-@pytest.mark.parametrize("game", ["ochos-locos", "huxxy"])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_the_help_names_every_bot(game: str) -> None:
+    """Notty's named none: 'help new' said only that unnamed seats are expert bots."""
     said = CATALOG.ui(game).help
     assert all(re.search(rf"\b{bot}\b", said) for bot in CATALOG.games[game].bots), said
 

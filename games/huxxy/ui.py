@@ -117,6 +117,9 @@ class HuxxyUI:
     default_seats = MAX_PLAYERS  # "4 players (a table may also be created for 2 or 3)"
     number_words: Mapping[str, NumberWord] = MappingProxyType({})
 
+    def listed_options(self, options: Mapping[str, Any], bots: Sequence[str | None]) -> Mapping[str, Any]:
+        return options
+
     def commands(self, view: TableView | None) -> tuple[str, ...]:
         """Every command; at our turn, those the turn line offers (:func:`turn_line`): 'play' with
         cards in hand and plays left, 'move' once opened and a play made, 'undo' and 'end' only when

@@ -40,16 +40,21 @@ from ._rules import PRESETS, Rules
 
 HELP = """\
   new [PRESET] [SEATS] [BOT|human...] [LEVEL] [limit N] [quiet N] [time SECONDS]
-                      e.g. 'new classic 3 expert greedy hard'; PRESET is
-                      classic (the default) or five-colour; name no one else
-                      and they are expert bots ('new human': a table for two
-                      people); LEVEL, anywhere in the line, is how well the
-                      expert bots play: easy, medium (the default) or hard;
-                      'limit 200', anywhere too, ends the game with no winner
-                      after 200 turns (where a bot plays, the limit is 300
-                      unless given; 'limit 0': never); 'quiet 5' draws the
-                      game once no hand has changed for 5 whole rounds (3
-                      unless given; 'quiet 0': never)
+                      e.g. 'new classic 3 expert greedy hard'; PRESET is classic
+                      (the default) or five-colour; name no one else and they
+                      are expert bots ('new human': a table for two people);
+                      bots are expert (the default: it plays by the exact
+                      chances of going out), greedy (the solver's best discard,
+                      a theft from the biggest hand, one card drawn), qlearn (a
+                      policy learned in self-play) and random (any legal move);
+                      LEVEL, anywhere in the line, is how well the expert bots
+                      play: easy, medium (the default) or hard (expert-easy,
+                      expert-medium and expert-hard keep their own level
+                      whatever the table's); 'limit 200', anywhere too, ends the
+                      game with no winner after 200 turns (where a bot plays,
+                      the limit is 300 unless given; 'limit 0': never);
+                      'quiet 5' draws the game once no hand has changed for 5
+                      whole rounds (3 unless given; 'quiet 0': never)
   draw N              draw 1-3 cards
   steal [NAME]        steal from a player (NAME: not needed when you have one
                       opponent)
@@ -61,6 +66,8 @@ HELP = """\
                       turn, and the move the expert bot would make"""
 
 COMMANDS = ("draw", "steal", "discard", "dd", "putback", "end")
+#: The bot the table's level is for, and the stand-in for a person (``expert-hard`` keeps its own).
+EXPERT = "expert"
 
 #: Why a game ended (the result's ``reason``), in words.
 ENDINGS = {
@@ -136,7 +143,7 @@ class NottyUI:
 
     help = HELP
     variant_noun = "preset"
-    default_bot = "expert"
+    default_bot = EXPERT
     default_seats = None  # the rules name no number: the fewest, a game against one bot
     number_words: Mapping[str, NumberWord] = MappingProxyType(
         {
@@ -144,6 +151,16 @@ class NottyUI:
             "quiet": NumberWord("quiet_rounds", 0, "a number of whole rounds", 3),
         }
     )
+
+    def listed_options(self, options: Mapping[str, Any], bots: Sequence[str | None]) -> Mapping[str, Any]:
+        """The level only where an expert plays at it (the table's own expert, at its level, or a
+        stand-in for a person): the other bots (greedy, qlearn, an expert of a level of its own)
+        play alike at any level, so 'level hard' beside greedy and qlearn alone read as if they
+        played harder."""
+        at_level = (EXPERT, f"{EXPERT}-{options.get('level')}")
+        if any(bot is None or bot in at_level for bot in bots):
+            return options
+        return {name: value for name, value in options.items() if name != "level"}
 
     def commands(self, view: TableView | None) -> tuple[str, ...]:
         """At our turn, the first words of the legal actions (after 'dd', 'putback' alone); else

@@ -92,6 +92,9 @@ class OchosUI:
     default_seats = 3  # "3 players by default"
     number_words: Mapping[str, NumberWord] = MappingProxyType({})
 
+    def listed_options(self, options: Mapping[str, Any], bots: Sequence[str | None]) -> Mapping[str, Any]:
+        return options
+
     def commands(self, view: TableView | None) -> tuple[str, ...]:
         """At our turn, the first words of the legal actions; else every command."""
         if view is not None and view.legal:
