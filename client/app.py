@@ -69,7 +69,7 @@ from server.limits import DEFAULT_LIMITS, Limits, TokenBucket, message_cost
 
 from .commands import MAX_TABLE, Reply
 from .session import Output, Session
-from .sgr import Span, blocks, columns, plain, render, wrap_lines
+from .sgr import Span, blocks, columns, parse, plain, render, wrap, wrap_lines
 from .tokens import SeatStore, server_key
 
 #: The protocol's rule for a name (:data:`protocol.NAME`) in words, for the user.
@@ -142,9 +142,10 @@ class Pace:
 
 class Terminal:
     """Where text goes: plain for pipes; on a terminal, printed above the line being typed, and (with
-    ``wrap``) prose wrapped to the terminal's width, as the full screen wraps it: broken at spaces,
-    with a hanging indent, never mid-word as the terminal itself would. A game's table keeps its
-    layout: only its lines of prose are wrapped. Output to a pipe is never wrapped (scripts read it).
+    ``wrap``) wrapped to the terminal's width, as the full screen wraps it: broken at spaces, with a
+    hanging indent, never mid-word as the terminal itself would. A game's table keeps its layout
+    where it fits; a row wider than the terminal goes on in rows of its own, indented, as in the
+    full screen's table pane. Output to a pipe is never wrapped (scripts read it).
 
     On a terminal the prompt is drawn by readline, in the input thread, while text to show comes
     from the Trio thread: ``drawing`` keeps the two apart, so that text never lands between a
@@ -242,7 +243,7 @@ class Terminal:
         """What a message from the server calls for showing: its lines (the full screen shows the
         table apart, :class:`client.screen.Screen`)."""
         rows = () if output.table is None else output.table.split("\n")
-        self._table = frozenset(plain(row) for row in rows)  # lines whose layout wrapping would break
+        self._table = frozenset(plain(row) for row in rows)  # lines each wrapped alone (see _wrapped)
         try:
             for line in output.lines:
                 self.show(line)
@@ -250,16 +251,20 @@ class Terminal:
             self._table = frozenset()
 
     def _wrapped(self, text: str) -> str:
-        """``text`` with each line of prose wider than the terminal wrapped to its width (the lines of
-        the table being shown that are laid out in columns stay as they are)."""
+        """``text`` with each line wider than the terminal wrapped to its width. A line of the table
+        being shown is wrapped alone, as the full screen's pane wraps it (a seat's row goes on under
+        its cards); left whole, the terminal broke a 20-card hand at its edge, mid-word, ' (bot)'
+        alone at the start of the next row."""
         width = self.width()
         if width is None:
             return text
         rows = []
         for block in blocks(text.split("\n")):
             bare = [plain(line) for line in block]
-            if all(columns(line) <= width or (line in self._table and _laid_out(line)) for line in bare):
+            if all(columns(line) <= width for line in bare):
                 rows += block
+            elif any(line in self._table for line in bare):
+                rows += [_coloured(row) for line in block for row in wrap(parse(line), width)]
             else:
                 rows += [_coloured(row) for row in wrap_lines(block, width)]
         return "\n".join(rows)
@@ -287,12 +292,6 @@ class Terminal:
             readline.set_completer_delims(" ")
             readline.parse_and_bind("tab: complete")
         return functools.partial(_read_lines, self)
-
-
-def _laid_out(line: str) -> bool:
-    """Is a table's line laid out in columns (a seat's row, groups side by side), rather than prose
-    ("greedy-2 to play; ...")? Indented, or with a gap of two spaces or more between its words."""
-    return line.startswith(" ") or "  " in line.strip(" ")
 
 
 def _coloured(spans: Sequence[Span]) -> str:

@@ -142,7 +142,8 @@ class GameUI(Protocol):
     ) -> str:
         """The table after a change: what happened (``events``, oldest first), the position, and
         who is to do what (or how the game ended); laid out, where the game can, for a terminal
-        ``width`` columns wide (a line of prose longer than that is wrapped by the client)."""
+        ``width`` columns wide (a line longer than that is wrapped by the client, its further rows
+        indented)."""
         ...
 
     def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:

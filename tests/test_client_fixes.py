@@ -26,9 +26,9 @@ from test_client_session import NOTTY, PARLOUR, TOKEN, notty_view, welcomed
 from test_huxxy_ui import HUXXY, MY_TURN
 from test_ochos_ui import OCHOS, ochos_view
 
-from client.app import Client, _carry_out
+from client.app import Client, Terminal, _carry_out
 from client.session import Session
-from client.sgr import columns, plain
+from client.sgr import columns, parse, plain, render, wrap
 from games.notty import PRESETS, parse_cards
 from games.notty.game import make_hint
 from protocol import (
@@ -443,7 +443,7 @@ def test_a_scripts_hint_in_a_game_that_hints_only_at_ones_turn_waits_for_it(
 # -- 9. line mode at a terminal wraps prose to its width ------------------------------------------
 
 
-def test_line_mode_at_a_terminal_wraps_prose_to_its_width_and_keeps_the_tables_layout(
+def test_line_mode_at_a_terminal_wraps_prose_and_the_tables_rows_to_its_width(
     server_port: int, state_home: Path
 ) -> None:
     width = 30
@@ -459,15 +459,45 @@ def test_line_mode_at_a_terminal_wraps_prose_to_its_width_and_keeps_the_tables_l
     child.sendline("quit")
     child.expect(pexpect.EOF)
     shown = plain(re.sub(r"notty> \r\x1b\[K", "", transcript.getvalue())).splitlines()  # prompts redrawn
-    seats = [line for line in shown if re.fullmatch(r" [ >] \S+ *\[ ?\d+\]  .*\((you|bot)\)", line)]
-    assert len(seats) >= 2 and all(columns(line) > width for line in seats)  # a seat's row whole
-    prose = [line for line in shown if line not in seats]
-    assert [line for line in prose if columns(line) > width] == []
+    assert [line for line in shown if columns(line) > width] == []
+    seat = re.compile(r" [ >] \S+ *\[ ?\d+\]  \S")
+    seats = [at for at, line in enumerate(shown) if seat.match(line)]
+    assert len(seats) >= 2
+    for at in seats:  # a seat's row goes on in indented rows, to its tag, as on the full screen
+        hung = itertools.takewhile(
+            lambda line: line.startswith("   ") and not seat.match(line), shown[at + 1 :]
+        )
+        rows = [shown[at], *hung]
+        assert len(rows) > 1 and re.search(r"\((you|bot)\)$", rows[-1]), "\n".join(shown)
     refusal = next(at for at, line in enumerate(shown) if line.startswith("'poker' is neither"))
     assert shown[refusal + 1].startswith("  ") and shown[refusal + 1][2] != " "  # a hanging indent
     listed = max(at for at, line in enumerate(shown) if line.startswith("table ") and "Notty classic" in line)
     rows = [shown[listed], *itertools.takewhile(lambda line: line.startswith("  "), shown[listed + 1 :])]
     assert len(rows) > 1 and " ".join(row.strip() for row in rows).endswith("· you are here")
+
+
+def test_line_mode_wraps_a_full_hand_at_80_columns_as_the_full_screen_does(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 20-card hand ran past 80 columns: the terminal broke it at its edge, mid-word, leaving
+    ' (bot)' alone at the start of the next line. Line mode now wraps a table's row as the full
+    screen's pane does, going on under the cards."""
+    hand = [f"{colour}{number}" for colour in "RY" for number in range(1, 11)]
+    view = notty_view(names=["bob", "expert-2"], current=1, bots=[1], body={"hands": [["B3", "B7"], hand]})
+    session = welcomed()
+    session.receive(Seated(3, 0, TOKEN))
+    output = session.receive(State(3, view, ()))
+    terminal = Terminal(interactive=False, colour=False, wrap=True)
+    monkeypatch.setattr(terminal, "width", lambda: 80)
+    terminal.output(output)
+    printed = capsys.readouterr().out.splitlines()
+    assert [line for line in printed if columns(line) > 80] == []
+    (row,) = [line for line in (output.table or "").splitlines() if "expert-2 [20]" in line]
+    assert columns(plain(row)) > 80
+    pane = [plain(render(spans)).rstrip() for spans in wrap(parse(row), 80)]  # as the full screen's
+    assert pane[1] == " " * plain(row).index("R1") + "(bot)"  # under the cards, not at the edge
+    at = printed.index(pane[0])
+    assert printed[at : at + 2] == pane
 
 
 def test_line_mode_on_a_narrow_terminal_wraps_each_help_description_as_one(
