@@ -157,9 +157,9 @@ def test_a_hint_midway_through_draw_and_discard_says_which_card_to_put_back_firs
     text = "put back K2 first (it leaves the most to discard), then: discard 3 cards: R1 R2 R3"
     said = UI.hint_text(text, ("putback K2", "discard R1 R2 R3"), data, False).splitlines()
     assert said[0] == "hint: put back K2 first: it leaves the most to discard"  # the server's reason
-    assert said[1:] == [
-        "then: discard 3 cards: R1 R2 R3",
+    assert said[1:] == [  # the put-back's command under its line: it must come first
         "      type: putback K2",
+        "then: discard 3 cards: R1 R2 R3",
         "      type: discard R1 R2 R3",
     ]
     with pytest.raises(GameDataError):
@@ -176,8 +176,8 @@ def test_a_put_back_hint_with_nothing_to_discard_still_says_the_command_and_a_tr
     assert answer.text == "put back R8 first (it keeps the most outs), then: nothing can be discarded now"
     assert UI.hint_text(answer.text, answer.actions, answer.data, False).splitlines() == [
         "hint: put back R8 first: it keeps the most outs",
-        "then: nothing can be discarded now",
         "      type: putback R8",
+        "then: nothing can be discarded now",
         "outs: R4 (+3), B3 (+3), B6 (+5), B9 (+3)",
     ]
 
@@ -190,8 +190,8 @@ def test_a_put_back_hint_gives_the_putback_command_even_when_nothing_can_be_disc
     text = f"put back R2 first ({why}), then: nothing can be discarded now"
     assert UI.hint_text(text, ("putback R2",), data, False).splitlines() == [
         "hint: put back R2 first: the fewest cards could make a group with it",
-        "then: nothing can be discarded now",
         "      type: putback R2",
+        "then: nothing can be discarded now",
     ]
 
 
