@@ -85,8 +85,9 @@ RECONNECT_SECONDS = 30.0
 CONNECT_TIMEOUT = 10.0
 #: A ping after this long without sending: the server drops connections silent for 60 s.
 HEARTBEAT_SECONDS = 20.0
-#: Errors the server sends of itself, or about the seat token sent with hello: none refuses a line.
-UNPROMPTED_ERRORS = frozenset({"not-recorded", "turn-time", "bad-token", "shutting-down"})
+#: Errors the server sends of itself, or about the seat token sent with hello, or for a hint a move
+#: overtook (a bot's or a timeout's, in a script): none refuses a line, so none stops a script.
+UNPROMPTED_ERRORS = frozenset({"not-recorded", "turn-time", "bad-token", "shutting-down", "hint-stale"})
 #: Errors that end the connection (docs/PROTOCOL.md), the goodbye after each giving its text as the reason.
 CLOSING_ERRORS = frozenset({
     "resumed-elsewhere", "idle-timeout", "frame-too-large", "too-much-data", "version", "hello-timeout",

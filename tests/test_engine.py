@@ -882,6 +882,7 @@ def test_view_has_no_deck_order() -> None:
         "winner",
         "end_reason",
         "quiet_turns",
+        "unchanged",
     }
 
 

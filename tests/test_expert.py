@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import PRESET_IDS, PRESETS, groupless, groupless_hands, new_game, position, set_position
+from conftest import PRESET_IDS, PRESETS, cards, groupless, groupless_hands, new_game, position, set_position
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -323,3 +323,18 @@ def test_a_bot_taking_a_seat_mid_game_counts_the_rounds_already_quiet() -> None:
     assert expert("hard").choose(game.view(0)) == Draw(1)
     game.quiet_turns = 2 * 3 - 1
     assert expert("hard").choose(game.view(0)) == EndTurn()
+
+
+def test_after_a_discard_this_turn_it_ends_the_turn_as_the_count_starts_again() -> None:
+    # A review found a fresh expert (a hint's adviser, a stand-in after 'auto') drawing a card to
+    # keep the game going, though the discard made earlier in the turn had already changed a hand.
+    rules = CLASSIC.replace(quiet_rounds=2)  # drawn after 4 unchanged turns: 3 so far
+    waiting = position(rules, ["R1 B7", "Y1 Y4 G8 B2 G5 B9 R6 Y9"])
+    waiting.quiet_turns = 3
+    assert expert("hard").choose(waiting.view(0)) in (Draw(1), Steal(1))  # nothing changed yet: it acts
+    game = position(rules, ["R1 B7 G2 G3 G4", "Y1 Y4 G8 B2 G5 B9 R6 Y9"])
+    game.quiet_turns = 3
+    game.apply(Discard(tuple(cards("G2 G3 G4"))), seat=0)
+    assert expert("hard").choose(game.view(0)) == EndTurn()  # R1 B7 wait for a theft, as ever
+    game.apply(EndTurn(), seat=0)
+    assert game.quiet_turns == 0 and not game.over

@@ -105,7 +105,6 @@ class ExpertBot(Bot):
         self.thefts = Thefts()
         self._plan: tuple[tuple[int, int], list[tuple[Card, ...]]] | None = None
         self._freed: tuple[tuple[int, int], int] | None = None  # (turn, seat), victim: a stuck hand robbed
-        self._began: tuple[tuple[int, int], tuple[Card, ...]] | None = None  # (turn, seat), hand: this turn's
 
     def choose(self, view: View) -> Action:
         seat = view.current if view.seat is None else view.seat
@@ -113,8 +112,6 @@ class ExpertBot(Bot):
         if rules not in self._outlooks:
             self._outlooks[rules] = Outlook(rules)
         self.thefts.watch(view, seat)
-        if self._began is None or self._began[0] != (view.turn, seat):
-            self._began = ((view.turn, seat), tuple(sorted(view.hands[seat])))
         return _Decision(self, self._outlooks[rules], view, seat).choose()
 
     def catch_up(self, view: View) -> None:
@@ -352,9 +349,7 @@ class _Decision:
         (A hint's adviser that told a player holding one card to pass three times walked them into
         that draw.)"""
         view, quiet = self.view, self.rules.quiet_rounds
-        began = self.bot._began
-        unchanged = began is not None and began[1] == tuple(sorted(self.hand))
-        if not quiet or view.drew or view.stole or not unchanged:
+        if not quiet or not view.unchanged:
             return None
         if view.quiet_turns + 1 < quiet * len(view.hands):
             return None

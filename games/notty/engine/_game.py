@@ -124,11 +124,12 @@ class Game:
         """What ``seat`` sees (``None``: a spectator). Never the deck's order."""
         if seat is not None and (type(seat) is not int or not 0 <= seat < len(self.names)):
             raise ValueError(f"there is no seat {seat}")
+        hands = self._hands_now()
         return View(
             rules=self.rules,
             names=self.names,
             seat=seat,
-            hands=tuple(map(tuple, self.hands)),
+            hands=hands,
             deck_size=len(self._deck),
             current=self.current,
             turn=self.turn,
@@ -139,6 +140,7 @@ class Game:
             winner=self.winner,
             end_reason=self.end_reason,
             quiet_turns=self.quiet_turns,
+            unchanged=hands == self._turn_began,
         )
 
     def legal_actions(self) -> list[Action]:

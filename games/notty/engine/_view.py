@@ -34,6 +34,9 @@ class View:
     end_reason: EndReason | None
     #: Turns in a row, up to the last one ended, over which no hand changed (see Rules.quiet_rounds).
     quiet_turns: int = 0
+    #: Whether every hand is as it was when this turn began (False where that is not known): ending the
+    #: turn so adds one to ``quiet_turns``.
+    unchanged: bool = False
 
     @property
     def over(self) -> bool:
