@@ -79,7 +79,7 @@ def test_notty_rules_are_short() -> None:
 def test_ochos_locos_rules_say_each_variants_switches_and_players(name: str) -> None:
     rules = ochos_rules.PRESETS[name]
     text = ochos_rules_text(name)
-    assert ("  2s: a 2 must be answered with a 2, or you 'take two'" in text) == rules.twos
+    assert ("  2s: a 2 must be answered with a 2 if you hold one;" in text) == rules.twos
     assert ("  8s: an 8, not as your last card, names a colour" in text) == rules.eights
     variant = GAMES["ochos-locos"].variants[name]
     players = (
@@ -90,6 +90,19 @@ def test_ochos_locos_rules_say_each_variants_switches_and_players(name: str) -> 
     assert f"players: {players}" in text
     assert f"{ochos_rules.HAND_SIZE} dealt to each player" in text
     assert "docs/OCHOS-LOCOS.md" in text
+
+
+def test_ochos_locos_rules_say_take_two_only_when_you_hold_no_2() -> None:
+    """A play-test read "a 2 must be answered with a 2, or you 'take two'" as a free choice; 'take two'
+    is refused while you hold a 2 (docs/OCHOS-LOCOS.md), as the summary now says."""
+    assert "`take two` is refused while you hold one" in OCHOS_MD
+    for name in [None, "part2"]:
+        text = ochos_rules_text(name)
+        assert "a 2 must be answered with a 2 if you hold one;\n    only with no 2 do you 'take two'" in text
+        assert ", or you 'take two'" not in text
+        assert max(map(len, text.splitlines())) <= 80
+    summary = GAMES["ochos-locos"].variants["part2"].summary
+    assert summary == "a 2 must be answered with a 2 if the next player holds one, else they take two"
 
 
 def test_ochos_locos_rules_agree_with_the_document() -> None:

@@ -66,7 +66,7 @@ CLASSIC_PLAYERS = 3
 _SUMMARIES = {
     "part4": "2s and locos 8s, 2 to 6 players",
     "part1": "match colour or number; no playable card, draw",
-    "part2": "a 2 must be answered with a 2 or the next player takes two",
+    "part2": "a 2 must be answered with a 2 if the next player holds one, else they take two",
     "part3": "2s, and an 8 names the colour to follow",
 }
 OPTIONS: dict[str, Option] = {}

@@ -34,7 +34,7 @@ def _check_players(_instance: object, _attribute: object, value: int) -> None:
 class Rules:
     """Which rules are on.
 
-    ``twos``: a 2 must be answered with a 2 or the next player takes two.
+    ``twos``: a 2 must be answered with a 2 by the next player if they hold one; if not, they take two.
     ``eights``: whoever plays an 8 (not as their last card) names a colour.
     """
 

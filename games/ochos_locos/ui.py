@@ -216,8 +216,11 @@ def rules_text(variant: str | None) -> str:
     ]
     if with_twos:
         which = "" if with_twos == names else f" ({', '.join(with_twos)})"
-        first = f"  2s{which}: a 2 must be answered with a 2, or you 'take two':"
-        lines += [f"{first} two cards, turn lost"] if not which else [first, "    two cards, turn lost"]
+        # Not "a 2, or 'take two'": that reads as a choice, and 'take two' is refused while you hold a 2.
+        lines += [
+            f"  2s{which}: a 2 must be answered with a 2 if you hold one;",
+            "    only with no 2 do you 'take two': two cards, turn lost",
+        ]
     if with_eights:
         which = "" if with_eights == names else f" ({', '.join(with_eights)})"
         lines += [
