@@ -219,6 +219,10 @@ def test_actions_are_checked_against_the_legal_ones_at_our_turn() -> None:
         (["Q1"], "'Q1' is not a card"),
         (["G8", "purple"], "'purple' is not a colour"),
         (["G3", "B6"], r"one card a turn: play G3 \(only an 8 is followed by a colour\)"),
+        (["G3", "b6"], r"one card a turn: play G3 \(only an 8 is followed by a colour\)"),
+        # A play-test's 'play g2 x' was told "one card a turn": x is no card, nor a colour.
+        (["g3", "x"], r"^'x' is not a card or a colour: play G3 \(only an 8 is followed by a colour\)$"),
+        (["G3", "R9"], r"^'R9' is not a card or a colour: play G3 "),
         ([], "usage: play CARD"),
     ]:
         with pytest.raises(CommandError, match=says):

@@ -310,8 +310,12 @@ def _play(args: Sequence[str], view: TableView | None) -> str:
     text = f"play {card}"
     if len(args) == 2:
         named = read_colour(args[1])
-        if named is None and card.number != EIGHT:  # 'play B4 B6': two cards, not a card and a colour
-            raise CommandError(f"one card a turn: play {card} (only an 8 is followed by a colour)")
+        if named is None and card.number != EIGHT:
+            # 'play B4 B6' is two cards; 'play G2 x' neither two cards nor a card and a colour.
+            only = f"play {card} (only an 8 is followed by a colour)"
+            if not _is_card(args[1]):
+                raise CommandError(f"{args[1]!r} is not a card or a colour: {only}")
+            raise CommandError(f"one card a turn: {only}")
         if named is None:
             raise CommandError(f"{args[1]!r} is not a colour: name it {COLOUR_WORDS}")
         text += f" {named}"
@@ -331,6 +335,14 @@ def _play(args: Sequence[str], view: TableView | None) -> str:
     raise CommandError(
         f"{card} cannot be played {_on_what(_body(view))}; you may {legal_summary(view.legal)}"
     )
+
+
+def _is_card(text: str) -> bool:
+    try:
+        Card.read(text)
+    except CardError:
+        return False
+    return True
 
 
 def _on_what(body: Body) -> str:
