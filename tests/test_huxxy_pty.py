@@ -29,6 +29,10 @@ CARD = r"(?:[A2-90JQK][SHDC]|XX)"
 HEADER = re.compile(r"^table (\d+) · (\S+) · turn (\d+) · stock (\d+) cards? · plays this turn (\d)/6$", re.M)
 SEAT = re.compile(r"^ ([> ]) (\S+)\s+\[\s*(\d+)\] (opened|not opened)( \(you\))?( \(bot\))?$")
 CELL = re.compile(rf"(?<!\S)(\d+)([ !]) ((?:{CARD} )*{CARD}|\(empty\))(?!\S)")
+#: The line naming the invalid groups, at our turn or at another player's.
+INVALID_NAMED = re.compile(
+    r"^! (?:invalid: groups? ([\d, ]+);|.+'s turn so far leaves groups? ([\d, ]+) invalid$)"
+)
 #: A colour code, as the client writes around a red card.
 SGR = r"(?:\x1b\[[0-9;]*m)*"
 
@@ -100,8 +104,9 @@ def read_table(text: str) -> Table:
         elif re.match(LAST.removesuffix(r"\r\n"), line):
             last = line
             break
-        elif line.startswith("! invalid: "):
-            assert {int(n) for n in re.findall(r"\d+", line.split(";")[0])} == invalid, line
+        elif named := INVALID_NAMED.match(line):  # ours, or another's turn (a name may hold digits)
+            numbers = named.group(1) or named.group(2)
+            assert {int(n) for n in re.findall(r"\d+", numbers)} == invalid, line
         elif line != "the table is empty":
             for number, mark, cards in CELL.findall(line):
                 groups[int(number)] = [] if cards == "(empty)" else cards.split()

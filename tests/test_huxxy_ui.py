@@ -168,10 +168,29 @@ def test_an_invalid_group_is_marked_and_named() -> None:
     assert " 3! 7H  invalid" in lines
     assert "! invalid: group 3; every group must be valid to end the turn" in lines
     assert " 1  AC 2H 3S" in lines  # the valid ones unmarked
-    emptied = huxxy_view(body={"table": [["AC", "2H"], [], ["3S", "5C"]], "invalid": [0, 2]})
+    emptied = huxxy_view(
+        current=0, legal=["draw", "undo"], body={"table": [["AC", "2H"], [], ["3S", "5C"]], "invalid": [0, 2]}
+    )
     lines = state_text(emptied)
     assert " 2  (empty)" in lines  # a group emptied mid-turn keeps its number
     assert "! invalid: groups 1, 3; every group must be valid to end the turn" in lines
+
+
+def test_an_invalid_group_in_another_players_turn_is_named_as_theirs() -> None:
+    """A watcher and the other players read "every group must be valid to end the turn", as if said to
+    them, while expert-4 was mid-turn: it is the player on turn's unfinished turn."""
+    body = {"table": [["AC", "2H"], [], ["3S", "5C"]], "invalid": [0, 2], "plays": 2}
+    names = ["ann", "bob", "cy", "expert-4"]
+    sizes = {"sizes": [6, 9, 12, 8], "opened": [False, True, False, True]}
+    for seat in (0, None):
+        raw = huxxy_view(names=names, seat=seat, current=3, body=body | sizes)
+        if seat is None:
+            raw["body"]["hand"] = None
+        lines = state_text(raw)
+        assert "! expert-4's turn so far leaves groups 1, 3 invalid" in lines, lines
+        assert not any("every group must be valid" in line for line in lines)
+    one = huxxy_view(body={"table": [["AC", "2H", "3S"], ["7H"]], "invalid": [1], "plays": 1})
+    assert "! bob's turn so far leaves group 2 invalid" in state_text(one)
 
 
 def test_a_long_table_in_columns_names_an_invalid_group_in_words_within_the_width() -> None:

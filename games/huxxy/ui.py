@@ -218,7 +218,8 @@ class HuxxyUI:
             for size, opened in zip(body.sizes, body.opened, strict=True)
         ]
         lines += seat_lines(view.names, details, view.to_move, view.seat, view.bots)
-        lines += table_lines(body, colour, width - MARGIN)
+        mover = None if view.seat == view.current else view.names[view.current]
+        lines += table_lines(body, colour, width - MARGIN, mover)
         if body.hand is not None:
             lines.append(f"your hand: {colour_cards_in(cards_text(body.hand), colour) or '-'}")
         lines.append(turn_line(view, body))
@@ -310,11 +311,14 @@ def group_cells(body: Body) -> list[str]:
     ]
 
 
-def table_lines(body: Body, colour: bool, width: int = WIDTH) -> list[str]:
+def table_lines(body: Body, colour: bool, width: int = WIDTH, mover: str | None = None) -> list[str]:
     """The table: a group a line while they are few, else in as many columns (up to
     ``MAX_COLUMNS``, numbered down each column) as fit ``width``, or failing that lined up
     across the lines, an invalid group's word included; then the invalid ones named. A group is
-    never split between lines: where no two fit side by side, each has a line of its own."""
+    never split between lines: where no two fit side by side, each has a line of its own.
+
+    ``mover``: whose unfinished turn left groups invalid, when it is not the reader's own (a watcher
+    or another player read "every group must be valid to end the turn" as said to them)."""
     cells = group_cells(body)
     if not cells:
         return ["the table is empty"]
@@ -326,7 +330,10 @@ def table_lines(body: Body, colour: bool, width: int = WIDTH) -> list[str]:
     if body.invalid:
         numbers = ", ".join(str(index + 1) for index in sorted(body.invalid))
         which = "group" + ("s" if len(body.invalid) > 1 else "")
-        lines.append(f"{INVALID} invalid: {which} {numbers}; every group must be valid to end the turn")
+        if mover is None:
+            lines.append(f"{INVALID} invalid: {which} {numbers}; every group must be valid to end the turn")
+        else:
+            lines.append(f"{INVALID} {mover}'s turn so far leaves {which} {numbers} invalid")
     return lines
 
 
