@@ -31,6 +31,7 @@ import contextlib
 import ctypes
 import errno
 import functools
+import io
 import ipaddress
 import locale
 import os
@@ -67,7 +68,7 @@ from protocol import (
 )
 from server.limits import DEFAULT_LIMITS, Limits, TokenBucket, message_cost
 
-from .commands import MAX_TABLE, Reply
+from .commands import MAX_TABLE, Reply, quoted_line
 from .session import Output, Session
 from .sgr import Span, blocks, columns, parse, plain, render, wrap, wrap_lines
 from .tokens import SeatStore, server_key
@@ -633,7 +634,9 @@ async def run(
         raise
     if code == 0 and client.refused is not None:
         number, line, why, who = client.refused
-        sys.stderr.write(f"notty-client: {who} refused line {number} of the script ({line!r}): {why}\n")
+        sys.stderr.write(
+            f"notty-client: {who} refused line {number} of the script ({quoted_line(line)}): {why}\n"
+        )
         code = 1
     return code
 
@@ -1219,6 +1222,10 @@ def _main(argv: Sequence[str] | None) -> int:
         if name != args.name:
             note = f"playing as {name!r}: a name is {NAME_RULE}"
     interactive = sys.stdin.isatty()
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        # Bytes that are not UTF-8 are read as surrogate escapes, which the client refuses as such
+        # (commands.NOT_UTF8), rather than ending with a traceback where stdin's errors are strict.
+        sys.stdin.reconfigure(errors="surrogateescape")
     colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     with _terminal_given_back(interactive):
         try:

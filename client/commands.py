@@ -79,6 +79,11 @@ GAME_OVER = "the game is over: 'leave' returns to the lobby"
 NOT_AT_A_TABLE = "you are not at a table: 'new' makes one, 'join TABLE' takes a seat"
 #: The longest line read as a command: the longest any game needs is under 100 characters.
 MAX_LINE = 500
+#: How much of a line longer than that is repeated back (the screen's log, a script's refusal): its start.
+ECHOED_START = 60
+#: Why a line read from bytes that are not UTF-8 is refused (Python reads them as surrogate escapes,
+#: which, echoed back, showed as '\udcff').
+NOT_UTF8 = "that line is not valid UTF-8 text"
 #: The largest table number the protocol carries (``join`` and ``watch``): none is beyond it.
 MAX_TABLE = 2**31 - 1
 
@@ -129,12 +134,42 @@ def interpret(
         return Reply(
             say=f"that line has {len(line):,} characters; no command has more than {MAX_LINE}", refused=True
         )
+    if not is_text(line):  # before any word of it is read, and echoed back, as a card or a name
+        return Reply(say=NOT_UTF8, refused=True)
     verb, args = words[0].lower(), words[1:]
     try:
         at = playing or (view.game if view is not None else None)  # before the start, no view says it
         return _interpret(verb, args, catalog, game, view, armed if ask else verb, seats or {}, at_table, at)
     except ValueError as error:  # the UIs', the protocol's and our own refusals: nothing is sent
         return Reply(say=str(error), refused=True)
+
+
+def is_text(line: str) -> bool:
+    """Was ``line`` read from valid UTF-8? Bytes that are not are read as surrogate escapes
+    (stdin's errors are ``surrogateescape``), which no text holds."""
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def echoed(line: str) -> str:
+    """A typed line as the full screen's log repeats it: one too long for any command (it is
+    refused) by its start and its length, not a pasted page of wrapped rows above the refusal."""
+    if len(line) <= MAX_LINE:
+        return line
+    return f"{line[:ECHOED_START]}… ({len(line):,} characters)"
+
+
+def quoted_line(line: str) -> str:
+    """A script's line as its refusal on stderr names it: in quotes, one too long for any command cut
+    as :func:`echoed` cuts it (``'xxxx…' (200,000 characters)``), and one not valid UTF-8 as the bytes
+    read (``b'\\xff\\xfe'``), not the surrogate escapes Python read them as."""
+    text: str | bytes = line if is_text(line) else line.encode("utf-8", "surrogateescape")
+    if len(line) <= MAX_LINE:
+        return repr(text)
+    return f"{text[:ECHOED_START]!r}… ({len(line):,} characters)"
 
 
 def _interpret(

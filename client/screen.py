@@ -59,7 +59,7 @@ import trio
 from games._ui import OUR_SEAT, game_and_variant, to_play
 
 from .app import LineReader, Terminal, queue_typed
-from .commands import MAX_LINE
+from .commands import echoed
 from .editor import EscapeReader, LineEditor, RawKey
 from .session import Output, Session
 from .sgr import Span, Style, columns, continues, fit, parse, plain, wrap, wrap_lines
@@ -384,7 +384,7 @@ class Screen(Terminal):
             self._add_to_log(["  " + "  ".join(effect.options)])
         self._listed = effect.options if name == "tab" else None  # any other key: Tab lists again
         if effect.line is not None:
-            self._add_to_log([PROMPT + _echoed(effect.line)])
+            self._add_to_log([PROMPT + echoed(effect.line)])
             self.scroll = 0
             if self.session is not None and self.session.quits(effect.line):
                 self.farewell_lines = []
@@ -546,11 +546,3 @@ class Screen(Terminal):
             return
         with contextlib.suppress(curses.error):  # the bottom right cell cannot take the cursor after it
             self.window.addstr(y, x, fit(text, width - x), attribute)
-
-
-def _echoed(line: str) -> str:
-    """A typed line as the log repeats it: one too long for any command (it is refused) shows its
-    start, not a pasted page of wrapped rows above the refusal."""
-    if len(line) <= MAX_LINE:
-        return line
-    return f"{line[:60]}… ({len(line):,} characters)"

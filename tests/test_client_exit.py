@@ -38,7 +38,7 @@ from test_ochos_ui import OCHOS
 from test_screen import Person
 
 from client.app import Terminal, _carry_out
-from client.commands import MAX_TABLE, Reply, why_not
+from client.commands import MAX_TABLE, NOT_UTF8, Reply, quoted_line, why_not
 from client.session import Session
 from games.notty.ui import rules_text
 from protocol import (
@@ -434,6 +434,57 @@ def _script(tmp_path: Path, port: int, script: str, name: str = "pip") -> subpro
         env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
         timeout=30,
     )
+
+
+def test_a_script_line_too_long_for_any_command_is_named_on_stderr_by_its_start(
+    server_port: int, tmp_path: Path
+) -> None:
+    """A play-test piped a line of 200,000 characters: stderr named the line whole. It is cut as the
+    full screen's log cuts it (client.commands.echoed)."""
+    ran = _script(tmp_path, server_port, "x" * 200_000 + "\ntables\n")
+    assert ran.returncode == 1, (ran.stdout, ran.stderr)
+    why = "that line has 200,000 characters; no command has more than 500"
+    start = repr("x" * 60)
+    assert (
+        ran.stderr
+        == f"notty-client: the client refused line 1 of the script ({start}… (200,000 characters)): {why}\n"
+    )
+    assert "x" * 61 not in ran.stdout
+
+
+@pytest.mark.parametrize("encoding", [None, "utf-8:strict"])
+def test_a_script_line_not_valid_utf8_is_refused_in_words(
+    server_port: int, tmp_path: Path, encoding: str | None
+) -> None:
+    """Bytes that are not UTF-8 were refused as "unknown command '\\udcff\\udcfe'", Python's escapes for
+    them; where stdin's errors are strict (a UTF-8 locale other than C.UTF-8), the client ended with a
+    traceback. The line is refused as not UTF-8, and named on stderr by its bytes."""
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    if encoding is not None:
+        env["PYTHONIOENCODING"] = encoding
+    for script, shown in [(b"\xff\xfe\ntables\n", r"b'\xff\xfe'"), (b"play \xe9\n", r"b'play \xe9'")]:
+        ran = subprocess.run(
+            [str(BIN / "notty-client"), f"127.0.0.1:{server_port}", "--name", "pip"],
+            input=script,
+            capture_output=True,
+            env=env,
+            timeout=30,
+        )
+        out, err = ran.stdout.decode(), ran.stderr.decode()
+        assert ran.returncode == 1, (out, err)
+        assert "that line is not valid UTF-8 text" in out and "udc" not in out + err
+        assert err == f"notty-client: the client refused line 1 of the script ({shown}): {NOT_UTF8}\n"
+        assert "no tables yet" not in out  # the script stopped there
+
+
+def test_a_line_not_valid_utf8_is_refused_before_any_word_of_it_is_read() -> None:
+    """Read from bytes with surrogate escapes; 'play \\udce9' was a card the game did not know, in escapes."""
+    for line in ["\udcff\udcfe", "play \udce9", "tables \udcff"]:
+        reply = welcomed().typed(line)
+        assert (reply.messages, reply.say, reply.refused) == ((), NOT_UTF8, True)
+    assert quoted_line("play \udce9") == r"b'play \xe9'" and quoted_line("draw 1") == "'draw 1'"
+    assert quoted_line("\u00e9" * 501) == repr("\u00e9" * 60) + "… (501 characters)"
+    assert welcomed().typed("tables").messages  # text is text, accents and all: 'join' refuses its own
 
 
 def test_a_script_asking_help_on_a_word_is_answered_and_goes_on(server_port: int, tmp_path: Path) -> None:

@@ -21,7 +21,8 @@ import trio
 from pyte.screens import Margins
 from test_client_session import notty_view, welcomed
 
-from client.screen import LOG_LINES, Screen, _echoed, _with_our_seat
+from client.commands import echoed
+from client.screen import LOG_LINES, Screen, _with_our_seat
 from client.session import Output, Session
 from client.sgr import PLAIN, Span, Style, columns, fit, parse, plain, render, wrap
 from games._ui import ANSI, coloured
@@ -471,9 +472,9 @@ def test_input_that_has_ended_ends_the_screen_instead_of_spinning(monkeypatch: p
 
 def test_a_line_too_long_for_any_command_is_echoed_by_its_start() -> None:
     """A pasted 1,120-character line filled 11 rows of the log above its refusal (a play-test)."""
-    assert _echoed("draw 2") == "draw 2"
-    assert _echoed("x" * 500) == "x" * 500  # as long as a command may be: whole
-    assert _echoed("y" * 1120) == "y" * 60 + "… (1,120 characters)"
+    assert echoed("draw 2") == "draw 2"
+    assert echoed("x" * 500) == "x" * 500  # as long as a command may be: whole
+    assert echoed("y" * 1120) == "y" * 60 + "… (1,120 characters)"
 
 
 def test_the_colour_codes_our_uis_write_become_styles() -> None:
