@@ -15,7 +15,8 @@ client that crashed, was killed or quit mid-game takes its seat back when run
 again with the same address and the name the seat has at its table (``ann-2``
 where another ``ann`` sat; ``--table`` for one not kept last, where that name
 holds seats at several): at a terminal by itself, from a pipe only with
-``--resume`` (a script run twice must not play into the first run's game).
+``--resume`` (a script run twice must not play into the first run's game). A script that asks for a
+seat (``--resume``, ``--table``) and has none to take back stops before its first line, exit 1.
 A script stops at the first line refused (by the server or the client), and exits 1 naming it.
 
 This module is the Trio shell: connecting and reconnecting, the heartbeat,
@@ -604,6 +605,7 @@ async def run(
     interactive, colour = terminal.interactive, terminal.colour
     if note:
         terminal.show(note)
+    asked = resume is True or (table is not None and not forget)  # a seat to take back, asked for by name
     resume = interactive if resume is None else resume
     client: Client | None = None
     try:
@@ -624,7 +626,13 @@ async def run(
                 key = server_key(*address)
                 session = Session(name, interactive=interactive, colour=colour, seats=seats, server=key)
                 built_in = False
-                _take_back(session, forget, resume, table, terminal)
+                missing = _take_back(session, forget, resume, table, terminal)
+                if missing is not None and asked:
+                    if not interactive:  # its lines are for that seat's game: not to be played in the lobby
+                        nursery.cancel_scope.cancel()
+                        sys.stderr.write(f"notty-client: {missing} to resume: the script was not run\n")
+                        return 1
+                    terminal.show(missing)
             client = Client(terminal, session)
             code = await _play(client, address, terminal, built_in, connect_timeout=connect_timeout)
             nursery.cancel_scope.cancel()
@@ -641,10 +649,13 @@ async def run(
     return code
 
 
-def _take_back(session: Session, forget: bool, resume: bool, table: int | None, terminal: Terminal) -> None:
+def _take_back(
+    session: Session, forget: bool, resume: bool, table: int | None, terminal: Terminal
+) -> str | None:
     """The seat kept for this server and name: forgotten, resumed (``session`` offers it in its
     hello), or said why not. A name holding seats at several tables (two games at once) takes back
-    the one kept last, and says how to take back each other one: ``--table``, as it was told."""
+    the one kept last, and says how to take back each other one: ``--table``, as it was told.
+    Unless forgetting, that no seat is kept (at ``table``), if none is: the caller says it, or stops."""
     seats, key, name = session.seats, session.server, session.name
     assert seats is not None
     at = f" at table {table}" if table is not None else ""
@@ -656,12 +667,10 @@ def _take_back(session: Session, forget: bool, resume: bool, table: int | None, 
             if dropped
             else f"no seat kept for {name}{at} on {key}"
         )
-        return
+        return None
     kept = [seat for seat in seats.seats(key, name) if table is None or seat.table == table]
     if not kept:
-        if table is not None:
-            terminal.show(f"no seat kept for {name}{at} on {key}")
-        return
+        return f"no seat kept for {name}{at} on {key}"
     chosen = kept[-1]
     if resume:
         session.token, session.table, session.kept_as = chosen.token, chosen.table, name
@@ -675,6 +684,7 @@ def _take_back(session: Session, forget: bool, resume: bool, table: int | None, 
         terminal.show(
             f"your {kept_too.format(_and(others), key)} kept too: {choose} takes {one} back{with_resume}"
         )
+    return None
 
 
 def _and(numbers: Sequence[int]) -> str:
@@ -1179,14 +1189,16 @@ def _main(argv: Sequence[str] | None) -> int:
         "--resume",
         action="store_true",
         help="take back the seat kept for this server and name even with input from a pipe or file "
-        "(at a terminal it is taken back unless --forget is given)",
+        "(at a terminal it is taken back unless --forget is given); a script given --resume or --table "
+        "finding no such seat stops before its first line, with status 1",
     )
     parser.add_argument(
         "--table",
         type=_table_number,
         metavar="TABLE",
         help="where seats at several tables are kept under your name on this server, the table of the one "
-        "to take back (or, with --forget, to drop); without it, the one kept last is taken back",
+        "to take back (or, with --forget, to drop); without it, the one kept last is taken back; "
+        "a script finding none kept there stops, with status 1 (see --resume)",
     )
     parser.add_argument(
         "--plain",

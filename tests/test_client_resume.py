@@ -17,6 +17,7 @@ import re
 import signal
 import socket
 import stat
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -405,6 +406,47 @@ def test_forget_drops_the_kept_seat(server_port: int, state_home: Path, seats_fi
     assert "your seat" not in again.expect(r"connected to ([^\r\n]*)").group(1)
     assert _kept(seats_file) == {}
     assert again.quit() == 0
+
+
+def _script(state_home: Path, address: str, *args: str, lines: str = "table\n") -> Any:
+    """``notty-client`` fed ``lines`` from a pipe, as dan, run to its end."""
+    env = {**os.environ, "XDG_STATE_HOME": str(state_home)}
+    command = [str(BIN / "notty-client"), address, "--name", "dan", *args]
+    return subprocess.run(command, input=lines, capture_output=True, text=True, env=env, timeout=30)
+
+
+@pytest.mark.parametrize("args", [["--resume", "--table", "5"], ["--resume"], ["--table", "5"]])
+def test_a_script_asking_for_a_seat_none_is_kept_for_stops_before_its_first_line(
+    server_port: int, state_home: Path, seats_file: Path, args: list[str]
+) -> None:
+    """A play-test's 'printf 'table\\n' | notty-client ... --resume --table 5', with no seat kept at
+    table 5, said so, then ran the script in the lobby: lines meant for that game, played in another
+    place. A script that asked for a seat stops there, exit 1; at a terminal it goes on in the lobby."""
+    address = f"127.0.0.1:{server_port}"
+    at = "" if args == ["--resume"] else " at table 5"
+    if at:
+        SeatStore(seats_file).put(address, "dan", StoredSeat(BOGUS_TOKEN, 7))  # kept, at another table
+    ran = _script(state_home, address, *args)
+    assert (ran.returncode, ran.stdout) == (1, ""), (ran.stdout, ran.stderr)
+    assert (
+        ran.stderr
+        == f"notty-client: no seat kept for dan{at} on {address} to resume: the script was not run\n"
+    )
+
+    person = Person(state_home, address, "--name", "dan", *args)
+    person.expect(rf"no seat kept for dan{at} on {re.escape(address)}\r\n")
+    person.expect("connected to notty\r\n")  # in the lobby, as the person is told
+    assert person.quit() == 0
+
+
+def test_a_script_without_a_seat_asked_for_or_only_forgetting_one_plays_in_the_lobby(
+    server_port: int, state_home: Path
+) -> None:
+    address = f"127.0.0.1:{server_port}"
+    for args in [[], ["--forget", "--table", "5"]]:
+        ran = _script(state_home, address, *args, lines="tables\n")
+        assert ran.returncode == 0 and ran.stderr == "", (args, ran.stdout, ran.stderr)
+        assert "no tables yet" in ran.stdout
 
 
 def test_the_built_in_game_keeps_no_seat(state_home: Path) -> None:
