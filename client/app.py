@@ -16,7 +16,8 @@ again with the same address and the name the seat has at its table (``ann-2``
 where another ``ann`` sat; ``--table`` for one not kept last, where that name
 holds seats at several): at a terminal by itself, from a pipe only with
 ``--resume`` (a script run twice must not play into the first run's game). A script that asks for a
-seat (``--resume``, ``--table``) and has none to take back stops before its first line, exit 1.
+seat (``--resume``, ``--table``) and has none to take back (none kept, or the server no longer holds
+it) stops before its first line, exit 1.
 A script stops at the first line refused (by the server or the client), and exits 1 naming it.
 
 This module is the Trio shell: connecting and reconnecting, the heartbeat,
@@ -332,6 +333,10 @@ class Client:
         # our turn): the next connection carries it out, rather than the script going on without it.
         self.cut_off: str | None = None
         self.quit_away = False  # 'quit' was typed while the connection was down
+        # The table of the seat a script asked to take back (--resume), until the server answers:
+        # a seat it no longer holds stops the script (``seat_gone``: why), as one not kept on disk does.
+        self.resuming: int | None = None
+        self.seat_gone: str | None = None
         self.line_sent = False  # the line being carried out has sent something
         # An error that ends the connection, held (what it shows, and its text) for the goodbye after
         # it: not shown at all when the last words give the same reason (:meth:`on_message`).
@@ -634,12 +639,17 @@ async def run(
                         return 1
                     terminal.show(missing)
             client = Client(terminal, session)
+            if asked and not interactive:
+                client.resuming = session.table
             code = await _play(client, address, terminal, built_in, connect_timeout=connect_timeout)
             nursery.cancel_scope.cancel()
     except* KeyboardInterrupt:  # Ctrl-C: as on quitting, a seat kept is said so (unless it was)
         if client is not None and not client.closing:
             terminal.last_words(client.session.leaving())
         raise
+    if code == 0 and client.seat_gone is not None:
+        sys.stderr.write(f"notty-client: {client.seat_gone}: the script was not run\n")
+        code = 1
     if code == 0 and client.refused is not None:
         number, line, why, who = client.refused
         sys.stderr.write(
@@ -741,6 +751,8 @@ async def _play(
                     if client.quit_away:
                         connection.cancel_scope.cancel()
                     elif welcomed:
+                        if not terminal.interactive:
+                            await _seat_answered(client, where, connect_timeout)
                         if not arrived:  # the built-in server's table, or the list: wait for the answer
                             client.line_sent = False
                             arrival = client.session.arrival(built_in)
@@ -748,7 +760,10 @@ async def _play(
                                 await _carry_out(client, arrival, terminal, answered=True)
                             finally:  # cut off before it was sent (a server stopping): the next try asks
                                 arrived = client.line_sent or not arrival.messages
-                        await _commands(client, lines, terminal)
+                        if client.seat_gone is None:
+                            await _commands(client, lines, terminal)
+                        else:  # not one of the script's lines is for the lobby
+                            await _say_bye(client, terminal)
                 except ConnectionLost as lost:
                     client.lost = str(lost)
                 connection.cancel_scope.cancel()
@@ -980,8 +995,25 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
     if not terminal.interactive and client.refused is None:  # let what is in flight arrive
         while await client.wait_for(lambda count=client.received: client.received > count, 0.5):
             pass
+    await _say_bye(client, terminal)
+
+
+async def _seat_answered(client: Client, where: str, timeout: float) -> None:
+    """A script's next line is for the seat its hello offered: wait for the server's answer, which may
+    come in a later read than the welcome (a resumed script's 'hint' was refused as made from the
+    lobby). A seat asked for (--resume) that the server no longer holds stops the script."""
+    session = client.session
+    await client.wait_for(lambda: not session.seat_unanswered, timeout)
+    if client.resuming is not None and not session.seat_unanswered:
+        if session.token is None:  # bad-token: its game is over, or it never began
+            client.seat_gone = f"the server at {where} no longer holds your seat at table {client.resuming}"
+        client.resuming = None
+
+
+async def _say_bye(client: Client, terminal: Terminal) -> None:
+    """The client ends of itself: say where a seat is kept, and bye to the server."""
     client.closing = True
-    for line in session.leaving():
+    for line in client.session.leaving():
         terminal.show(line)
     if not client.closed():
         await client.send(Bye())

@@ -182,6 +182,8 @@ class Session:
         # This connection's hello offered a seat token: the server's answer to it (seated, or
         # bad-token with the list of tables) is where we arrive, not the arrival's list.
         self.offered_seat = False
+        # ... and the server has not answered it yet: a script's lines wait for that answer.
+        self.seat_unanswered = False
 
     # -- what we say ---------------------------------------------------------------
 
@@ -190,7 +192,7 @@ class Session:
         self.open_seats = self._bots_only = 0  # a table asked for on a lost connection is not waiting here
         self.welcome_heard = self.shutting_down = False
         self.too_fast = self._refused = None
-        self.offered_seat = self.token is not None
+        self.offered_seat = self.seat_unanswered = self.token is not None
         return Hello(PROTOCOL_VERSION, self.name, self.token)
 
     def arrival(self, built_in: bool) -> Reply:
@@ -307,6 +309,8 @@ class Session:
         # A hint's answer; or a new connection, or another table: a hint asked at the old one goes unanswered.
         if isinstance(message, Hint | Error | Welcome | Seated | Watching | Left):
             self._hint_asked = False
+        if isinstance(message, Seated) or (isinstance(message, Error) and message.code == "bad-token"):
+            self.seat_unanswered = False  # the seat offered in the hello is ours again, or gone
         if isinstance(message, Pong):
             return Output()  # the heartbeat's answer: not news, and not the reply a script waits for
         if isinstance(message, Notice) and message.kind == "timed-out":

@@ -37,6 +37,7 @@ from protocol import (
     Bye,
     Connection,
     CreateTable,
+    Error,
     Goodbye,
     Hello,
     ListTables,
@@ -683,3 +684,65 @@ async def test_the_running_client_pings_through_its_session(
     assert sum(isinstance(m, Ping) for m in heard) >= 3
     assert isinstance(heard[0], Hello) and isinstance(heard[-1], Bye)
     assert screen.lines == ["connected to test"]  # and nothing of the pongs
+
+
+@pytest.mark.parametrize("kept", [True, False])
+async def test_a_resumed_script_waits_for_its_seat_and_stops_if_the_server_no_longer_holds_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str], kept: bool
+) -> None:
+    """A script run with --resume acted on its first line as soon as it was welcomed: the server's
+    answer to the seat offered came in a later read (under load, in a test), and the script's 'hint'
+    was refused as made from the lobby. Its lines wait for the answer; a seat the server no longer
+    holds (its game over) stops the script, exit 1, as one not kept on disk does."""
+    heard: list[Message] = []
+    answered = trio.Event()
+
+    async def serve(stream: trio.SocketStream) -> None:
+        server = Connection(Sender.SERVER)
+
+        async def answer_the_seat(token: str | None) -> None:  # in a read of its own, a moment later
+            await trio.sleep(0.3)
+            answer = Seated(7, 0, token or "") if kept else Error("bad-token", "that seat is gone")
+            await stream.send_all(server.send(answer))
+            answered.set()
+
+        async with stream, trio.open_nursery() as nursery:
+            while data := await stream.receive_some(65536):
+                server.receive_data(data)
+                while (message := server.next_event()) is not None:
+                    heard.append(message)
+                    match message:
+                        case Hello(_, _, token):
+                            await stream.send_all(server.send(Welcome(PROTOCOL_VERSION, "test")))
+                            nursery.start_soon(answer_the_seat, token)
+                        case ListTables():
+                            assert answered.is_set()  # not before the seat's answer
+                            await stream.send_all(server.send(Tables([])))
+                        case Bye():
+                            await stream.send_all(server.send(Goodbye("bye")))
+                            return
+
+    async def script(terminal: Terminal, send: trio.MemorySendChannel[str | None]) -> None:
+        async with send:
+            await send.send("tables")
+            await send.send(None)
+
+    monkeypatch.setattr(app, "_read_lines", script)
+    screen = Screen()
+    seats = SeatStore(tmp_path / "s.json")
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(functools.partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
+        port = listeners[0].socket.getsockname()[1]
+        address = f"127.0.0.1:{port}"
+        seats.put(address, "jo", StoredSeat(BOGUS_TOKEN, 7))
+        with trio.fail_after(20):
+            code = await app.run(("127.0.0.1", port), "jo", screen, seats=seats, resume=True)
+        nursery.cancel_scope.cancel()
+    listed = [message for message in heard if isinstance(message, ListTables)]
+    if kept:
+        assert code == 0 and len(listed) == 1, screen.lines
+        assert "you sit at table 7, seat 1" in screen.lines
+    else:
+        assert code == 1 and listed == [], screen.lines
+        gone = f"the server at {address} no longer holds your seat at table 7"
+        assert capsys.readouterr().err == f"notty-client: {gone}: the script was not run\n"
