@@ -58,6 +58,7 @@ from protocol import (
     ConnectionState,
     Error,
     Goodbye,
+    Join,
     Leave,
     LocalProtocolError,
     Message,
@@ -67,6 +68,7 @@ from protocol import (
     ProtocolError,
     Resign,
     Sender,
+    Watch,
 )
 from server.limits import DEFAULT_LIMITS, Limits, TokenBucket, message_cost
 
@@ -1047,8 +1049,8 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
                 terminal.show(why)
                 return why
         count = client.received
-        # 'new' at a game that is over: the table it asks for is asked for from the lobby, once the
-        # server has said we left (else the protocol refuses it, saying where we are).
+        # 'new', 'join' or 'watch' at a game that is over: the table it asks for is asked for from
+        # the lobby, once the server has said we left (else the protocol refuses it, saying where we are).
         leaving = isinstance(message, Leave) and message is not reply.messages[-1]
         refused = client.errors[LEAVE_REFUSED] if leaving else 0
         turn = session.view.turn if session.view is not None else None
@@ -1078,7 +1080,7 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
                 10,
             )
             if client.protocol.state in AT_A_TABLE:
-                why = "the new table was not asked for: the server has not said you left this one"
+                why = f"{_not_asked(reply.messages[-1])}: the server has not said you left this one"
                 terminal.show(why)
                 return why
         elif answered:
@@ -1088,6 +1090,15 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
                 # script's next line meets the game over, not a turn that is gone.
                 await client.settle(10)
     return None
+
+
+def _not_asked(message: Message) -> str:
+    """What was not asked for after a 'leave' the server did not answer."""
+    if isinstance(message, Join):
+        return f"table {message.table} was not joined"
+    if isinstance(message, Watch):
+        return f"table {message.table} was not watched"
+    return "the new table was not asked for"
 
 
 def parse_address(text: str) -> tuple[str, int]:

@@ -47,8 +47,10 @@ commands:
                       the rest of it; at a table whose game is over, it leaves
                       that table first
   join TABLE [SEAT]   take a seat (numbered from 1); 'join' alone: the one
-                      table waiting for players in the last list
-  watch TABLE         watch a table
+                      table waiting for players in the last list; at a table
+                      whose game is over, it leaves that table first
+  watch TABLE         watch a table; at a table whose game is over, it leaves
+                      that table first
   start               start now; bots take the empty seats (creator only)
   hint                the game's best move for you now
   table               show the table again
@@ -118,7 +120,7 @@ def interpret(
     armed: str | None = None,
     ask: bool = True,
     seats: Mapping[int, int] | None = None,
-    at_table: bool = False,
+    table: int | None = None,
     playing: str | None = None,
 ) -> Reply:
     """The meaning of one typed line, given the server's games (``None`` before its welcome), the
@@ -126,7 +128,7 @@ def interpret(
     command the last line asked to have confirmed (``armed``: see :attr:`Reply.arm`). ``ask``:
     confirm what cannot be undone first (a person typing; a script's lines are meant as written).
     ``seats``: the number of seats of each table the lists seen named (a table's seats never change).
-    ``at_table``: we sit at or watch a table (whose game may not be known yet: joined by number)."""
+    ``table``: the table we sit at or watch (whose game may not be known yet: joined by number)."""
     words = line.split()
     if not words:
         return Reply(arm=armed)  # a blank line is no command: a confirmation still stands
@@ -139,7 +141,7 @@ def interpret(
     verb, args = words[0].lower(), words[1:]
     try:
         at = playing or (view.game if view is not None else None)  # before the start, no view says it
-        return _interpret(verb, args, catalog, game, view, armed if ask else verb, seats or {}, at_table, at)
+        return _interpret(verb, args, catalog, game, view, armed if ask else verb, seats or {}, table, at)
     except ValueError as error:  # the UIs', the protocol's and our own refusals: nothing is sent
         return Reply(say=str(error), refused=True)
 
@@ -180,7 +182,7 @@ def _interpret(
     view: TableView | None,
     armed: str | None = None,
     seats: Mapping[int, int] | None = None,
-    at_table: bool = False,
+    table: int | None = None,
     playing: str | None = None,
 ) -> Reply:
     if verb in _ALONE:
@@ -202,22 +204,17 @@ def _interpret(
         case "new":
             if catalog is None:
                 return Reply(say=NOT_CONNECTED, refused=True)
-            create = new_table(args, catalog)
-            if at_table and view is not None and view.over:
-                # A finished game holds nothing to lose: 'new' there is 'leave', then 'new', so a
-                # player at its end need not be told to leave first (the client sends the second
-                # once the server says we left, :func:`client.app._carry_out`).
-                return Reply((Leave(), create))
-            return Reply((create,))  # at a game not over, the protocol refuses it: 'leave' it first
+            return _elsewhere_from(new_table(args, catalog), table, view)
         case "join":
             if not 1 <= len(args) <= 2:
                 return Reply(say="usage: join TABLE [SEAT]", refused=True)
             number = _table(args[0])
-            return Reply((Join(number, _seat(args[1], number, seats or {}) if len(args) > 1 else None),))
+            seat = _seat(args[1], number, seats or {}) if len(args) > 1 else None
+            return _elsewhere_from(Join(number, seat), table, view)
         case "watch":
             if len(args) != 1:
                 return Reply(say="usage: watch TABLE", refused=True)
-            return Reply((Watch(_table(args[0])),))
+            return _elsewhere_from(Watch(_table(args[0])), table, view)
         case "start":
             return Reply((Start(),))
         case "leave":
@@ -244,11 +241,23 @@ def _interpret(
     try:
         action = ui.action(verb, args, view)
     except ValueError:
-        if not at_table and game is None and catalog is not None and len(catalog.uis_claiming(verb)) > 1:
+        if table is None and game is None and catalog is not None and len(catalog.uis_claiming(verb)) > 1:
             # Away from a table, a verb of several games: not the usage of one guessed at.
             return Reply(say=NOT_AT_A_TABLE, refused=True)
         raise
     return Reply((Act(action),), action=True)
+
+
+def _elsewhere_from(message: CreateTable | Join | Watch, table: int | None, view: TableView | None) -> Reply:
+    """``new``, ``join`` or ``watch``, from ``table`` if we are at one. A finished game holds nothing
+    to lose: there it is 'leave', then the message, so a player at its end need not be told to leave
+    first (the client sends the second once the server says we left, :func:`client.app._carry_out`).
+    At a game not over, or for the finished table itself (leaving it frees no seat there, and we see
+    it already), it is the message alone, which the protocol refuses where we are (:func:`why_not`)."""
+    ours = isinstance(message, Join | Watch) and message.table == table
+    if table is not None and view is not None and view.over and not ours:
+        return Reply((Leave(), message))
+    return Reply((message,))
 
 
 def _other_games_command(verb: str, catalog: Catalog | None, game: GameUI | None) -> str | None:
@@ -271,7 +280,8 @@ def _nothing_to_play(view: TableView | None) -> str | None:
 
 
 def _over(view: TableView | None) -> bool:
-    """Is the game at our table over? Then ``new`` leaves it, as ``leave`` would, without a word."""
+    """Is the game at our table over? Then ``new``, ``join`` and ``watch`` leave it, as ``leave``
+    would, without a word."""
     return view is not None and view.over
 
 
@@ -463,11 +473,9 @@ def elsewhere(
     the table we watch once its game has begun is no matter of leaving first: its seats are taken
     (leaving, then joining, was refused in turn). Before that, leaving may lead to a free seat."""
     where = "" if table is None else f" {table}"
+    if asked is not None and asked == table and view is not None and view.over:
+        return f"the game at table{where} is over: its seats are not free again ('new' makes another table)"
     if watching and asked is not None and asked == table and view is not None:
-        if view.over:
-            return (
-                f"the game at table{where} is over: its seats are not free again ('new' makes another table)"
-            )
         return f"the game at table{where} is under way and its seats are taken: you can only watch it"
     if watching:
         return f"you are watching table{where}: 'leave' it first"
@@ -485,6 +493,8 @@ def why_not(
             watching = state is ConnectionState.WATCHING
             if watching and isinstance(message, Watch) and message.table == table:
                 return f"you are already watching table {table}"  # nothing to leave for
+            if isinstance(message, Watch) and message.table == table and view is not None and view.over:
+                return f"you see table {table} already: its game is over ('new' makes another table)"
             asked = message.table if isinstance(message, Join) else None
             return elsewhere(table, watching, asked, view)
         case ConnectionState.WATCHING:
@@ -512,8 +522,8 @@ def completions(
     words = before.lower().split()
     if not words:
         candidates = [*_client_commands(view, where), *_now(catalog, game, view, where)]
-    elif words[0] in ("join", "watch", *(() if _over(view) else ("new",))) and where is not None:
-        return []  # refused at a table: 'leave' it first ('new' leaves a game that is over itself)
+    elif words[0] in ("join", "watch", "new") and where is not None and not _over(view):
+        return []  # refused at a table: 'leave' it first (at a game that is over, they leave it themselves)
     elif words[0] == "new":
         candidates = new_words(catalog, words[1:]) if catalog is not None else []
     elif words[0] in ("join", "watch"):
@@ -540,10 +550,10 @@ def _rules_words(catalog: Catalog) -> list[str]:
 
 def _client_commands(view: TableView | None, where: str | None = None) -> list[str]:
     """The client's commands that may be accepted now: at a table, none that goes to another
-    (``new``, ``join``, ``watch``: 'leave' first; but ``new`` leaves a game that is over); none
+    (``new``, ``join``, ``watch``: 'leave' first; but each leaves a game that is over); none
     that needs a seat while we watch, nor a game under way once it is over; no ``start`` once the
     game has begun, nor for a watcher."""
-    barred = {"join", "watch", *(() if _over(view) else ("new",))} if where is not None else set()
+    barred = {"join", "watch", "new"} if where is not None and not _over(view) else set()
     if where == "watching" or (view is not None and (view.seat is None or view.over)):
         barred |= {"hint", "auto", "resign"}
     if view is not None or where == "watching":

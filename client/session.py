@@ -222,16 +222,16 @@ class Session:
         if self._hint_asked and [word.lower() for word in line.split()] == ["hint"]:
             return Reply(say="a hint is on its way: wait for it", refused=True)
         ui, seats = self.game_ui(), self._seats_of
-        at_table = self.table is not None
         reply = interpret(
-            line, self.catalog, ui, self.view, armed, self.interactive, seats, at_table, self.game
+            line, self.catalog, ui, self.view, armed, self.interactive, seats, self.table, self.game
         )
         self._armed = reply.arm  # a confirmation holds for the next command only
         if reply.show_table:
             return self._table_again()
         words = line.split()
-        if reply.refused and self.table is not None and words[0].lower() in ("join", "watch"):
-            # Where we are comes first: from a table, no other can be joined or watched.
+        if reply.refused and self.table is not None and not over and words[0].lower() in ("join", "watch"):
+            # Where we are comes first: from a table, no other can be joined or watched (a game over
+            # is left by itself: what is wrong with the line is what to say).
             asked = (
                 int(words[1])
                 if words[0].lower() == "join" and len(words) > 1 and is_number(words[1])

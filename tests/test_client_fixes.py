@@ -22,6 +22,7 @@ from typing import Any
 import pexpect
 import pytest
 import trio
+from test_client_exit import _listed
 from test_client_session import NOTTY, PARLOUR, TOKEN, notty_view, welcomed
 from test_huxxy_ui import HUXXY, MY_TURN
 from test_ochos_ui import OCHOS, ochos_view
@@ -38,11 +39,13 @@ from protocol import (
     CreateTable,
     Error,
     Hint,
+    Join,
     Leave,
     Left,
     Message,
     Seated,
     State,
+    Watch,
     Watching,
 )
 
@@ -517,8 +520,9 @@ def test_line_mode_on_a_narrow_terminal_wraps_each_help_description_as_one(
     join = next(at for at, line in enumerate(shown) if line.startswith("  join TABLE [SEAT]"))
     rows = [shown[join], *itertools.takewhile(lambda line: line.startswith(" " * 22), shown[join + 1 :])]
     said = " ".join(row.strip() for row in rows)
-    assert said.endswith("the one table waiting for players in the last list")
-    assert len(rows) == 3 and all(columns(row) > 50 for row in rows[:-1]), rows  # full rows, none cut short
+    waiting = "the one table waiting for players in the last list"
+    assert said.endswith(f"{waiting}; at a table whose game is over, it leaves that table first")
+    assert len(rows) == 5 and all(columns(row) > 50 for row in rows[:-1]), rows  # full rows, none cut short
 
 
 def test_a_pipe_gets_its_lines_whole_whatever_the_terminals_width(server_port: int, state_home: Path) -> None:
@@ -554,11 +558,80 @@ def test_new_at_a_game_that_is_over_leaves_it_then_asks_for_the_table() -> None:
     session.receive(State(3, notty_view(result=result), ()))
     assert session.typed("new classic 2 greedy").messages == (Leave(), *create)
     assert session.completions("", "n") == ["new"] and "classic" in session.completions("new cl", "cl")
-    assert session.completions("join ", "") == []  # join and watch still need a 'leave' first
     watcher = welcomed()
     watcher.receive(Watching(4))
     watcher.receive(State(4, notty_view(seat=None, result=result), ()))
     assert watcher.typed("new classic 2 greedy").messages == (Leave(), *create)
+
+
+FINISHED = {"ranking": [[1], [0]], "reason": "discard", "text": "bob wins by discarding their last cards"}
+
+
+def test_join_and_watch_at_a_game_that_is_over_leave_it_then_ask_as_new_does() -> None:
+    """A play-test at a finished table: 'watch 3' and 'join 10' were told "'leave' it first", while
+    'new' there leaves by itself. At a game under way, or a waiting table, they still may not."""
+    session = _listed(welcomed(), {5: 2})
+    session.receive(Seated(3, 0, TOKEN))
+    assert session.typed("join 5").messages == (Join(5, None),)  # waiting for the game: refused as sent
+    session.receive(State(3, notty_view(), ()))
+    for line, message in [("join 5", Join(5, None)), ("watch 5", Watch(5))]:
+        assert session.typed(line).messages == (message,)  # under way: the protocol refuses it
+        said = session.why_not(message, ConnectionState.SEATED)
+        assert said == "you are already at table 3: 'leave' it first"
+    assert session.completions("", "j") == [] and session.completions("watch ", "") == []
+    session.receive(State(3, notty_view(result=FINISHED), ()))
+    assert session.typed("join 5").messages == (Leave(), Join(5, None))
+    assert session.typed("join 5 2").messages == (Leave(), Join(5, 1))
+    assert session.typed("watch 5").messages == (Leave(), Watch(5))
+    assert session.completions("", "j") == ["join"] and session.completions("watch ", "") == ["5"]
+    # Its own table: leaving it frees no seat there, and the game is in sight already.
+    assert session.typed("join 3").messages == (Join(3, None),)
+    over = "the game at table 3 is over: its seats are not free again ('new' makes another table)"
+    assert session.why_not(Join(3, None), ConnectionState.SEATED) == over
+    assert session.typed("watch 3").messages == (Watch(3),)
+    seen = "you see table 3 already: its game is over ('new' makes another table)"
+    assert session.why_not(Watch(3), ConnectionState.SEATED) == seen
+    # What is wrong with the line itself is what is said, not "'leave' it first".
+    assert _refusal(session, "join") == "usage: join TABLE [SEAT]"
+    assert _refusal(session, "watch x") == "table must be a number, not 'x'"
+    watcher = _listed(welcomed(), {5: 2})
+    watcher.receive(Watching(4))
+    watcher.receive(State(4, notty_view(seat=None, result=FINISHED), ()))
+    assert watcher.typed("join 5").messages == (Leave(), Join(5, None))
+    assert watcher.typed("watch 5").messages == (Leave(), Watch(5))
+    assert watcher.typed("watch 4").messages == (Watch(4),)
+    assert watcher.why_not(Watch(4), ConnectionState.WATCHING) == "you are already watching table 4"
+
+
+def test_a_script_at_a_finished_game_joins_and_watches_another_table(
+    server_port: int, state_home: Path
+) -> None:
+    """Through the real client and server: the leave is answered before the table is asked for."""
+    waiting = subprocess.Popen(
+        [str(BIN / "notty-client"), f"127.0.0.1:{server_port}", "--name", "kit"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=_env(state_home),
+    )
+    try:
+        assert waiting.stdin is not None and waiting.stdout is not None
+        waiting.stdin.write("new classic 2 human\n")
+        waiting.stdin.flush()
+        table = _table(waiting.stdout.readline() + waiting.stdout.readline())  # kit waits at it
+        for line, then in [
+            ("watch", f"you are watching table {table}"),
+            ("join", f"you sit at table {table}, seat 2"),
+        ]:
+            script = f"new classic 2 greedy\nresign yes\n{line} {table}\ntables\n"
+            result = _script(state_home, server_port, script)
+            assert result.returncode == 0, result.stdout + result.stderr
+            finished = re.findall(r"you sit at table (\d+), seat 1", result.stdout)[0]
+            assert f"you left table {finished}\n{then}" in result.stdout, result.stdout
+            assert "'leave' it first" not in result.stdout
+    finally:
+        waiting.kill()
+        waiting.wait()
 
 
 def test_a_person_types_new_as_their_game_ends_and_sits_at_a_new_table(
@@ -646,12 +719,14 @@ class _LeavingClient:
     wait_for = Client.wait_for  # the real client's wait, on this one's ``changed``
 
 
-def _new_at_a_finished_game(answers: list[Message]) -> tuple[str | None, list[Message], _Terminal]:
+def _new_at_a_finished_game(
+    answers: list[Message], line: str = "new classic 2 greedy"
+) -> tuple[str | None, list[Message], _Terminal]:
     session = welcomed()
     session.receive(Seated(3, 0, TOKEN))
     result = {"ranking": [[1], [0]], "reason": "discard", "text": "bob wins by discarding their last cards"}
     session.receive(State(3, notty_view(result=result), ()))
-    reply = session.typed("new classic 2 greedy")
+    reply = session.typed(line)
     assert isinstance(reply.messages[0], Leave)
     terminal = _Terminal()
     outcome: list[Any] = []
@@ -678,3 +753,7 @@ def test_new_at_a_finished_game_whose_leave_is_refused_asks_for_no_table() -> No
     unsent, sent, terminal = _new_at_a_finished_game([Error("not-at-table", "you are not at a table")])
     assert [type(message) for message in sent] == [Leave]
     assert unsent is not None and "not asked for" in unsent and terminal.shown == [unsent]
+    for line, said in [("join 5", "table 5 was not joined"), ("watch 5", "table 5 was not watched")]:
+        unsent, sent, _ = _new_at_a_finished_game([Error("not-at-table", "you are not at a table")], line)
+        assert [type(message) for message in sent] == [Leave]
+        assert unsent == f"{said}: the server has not said you left this one"
