@@ -1265,9 +1265,12 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.error("argument --table: only with a server's address (the built-in server keeps no seat)")
     if not args.connect_timeout > 0:  # also refuses nan (inf: wait for ever)
         parser.error("argument --connect-timeout: it must be more than 0 seconds")
-    note = ""  # said first: the name played under, if not the one given
+    note = ""  # said first: the name played under, if not the one given (or the login name)
     if args.name is None:
-        name = name_from_login(os.environ.get("USER", ""))
+        login = os.environ.get("USER", "")
+        name = name_from_login(login)
+        if login and name != login:  # cut or folded as --name is, and said alike (none: no name to fold)
+            note = f"playing as {name!r}: a name is {NAME_RULE}"
     else:
         name = folded_name(args.name)  # as the login name is: 'Zoë' plays as 'Zoe'
         if not name:

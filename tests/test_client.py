@@ -20,7 +20,7 @@ from conftest import ServerProcess
 from pexpect.popen_spawn import PopenSpawn
 from test_client_session import HOSTED, TOKEN, notty_view, table, welcomed
 
-from client.app import Terminal, _carry_out, name_from_login
+from client.app import NAME_RULE, Terminal, _carry_out, name_from_login
 from client.commands import COMMANDS, Reply, why_not
 from client.session import Session
 from protocol import (
@@ -370,6 +370,36 @@ def test_a_non_ascii_login_name_plays_under_its_ascii_form(
     child.expect(r"seats: Jose, \(free\) · you are here")
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize(
+    ("login", "note"),
+    [
+        ("Abcdefghijklmnopqrstuvwxyz0123", "Abcdefghijklmnopqrstuvwx"),
+        ("José", "Jose"),
+        ("ann", None),
+        ("", None),
+    ],
+)
+def test_a_login_name_cut_or_folded_is_said_as_a_name_given_is(
+    server_port: int, login: str, note: str | None
+) -> None:
+    """A play-test's name of 30 letters played cut to 24 without a word, while an accented one was
+    told "playing as 'nana'": the login name was folded and cut silently, --name with a note."""
+    ran = subprocess.run(
+        [str(BIN / "notty-client"), f"127.0.0.1:{server_port}"],
+        input="tables\n",
+        capture_output=True,
+        text=True,
+        env={**ENV, "USER": login},
+        timeout=30,
+    )
+    assert ran.returncode == 0, ran.stderr
+    first = ran.stdout.splitlines()[0]
+    if note is None:
+        assert not first.startswith("playing as"), first
+    else:
+        assert first == f"playing as {note!r}: a name is {NAME_RULE}"
 
 
 def test_ctrl_c_at_the_prompt_quits_quietly(server_port: int) -> None:
