@@ -388,6 +388,9 @@ class Screen(Terminal):
             self.scroll = 0
             if self.session is not None and self.session.quits(effect.line):
                 self.farewell_lines = []
+            if self.session is not None and (said := self.session.answered_as_typed(effect.line)):
+                self._add_to_log([said])  # answered here, under the line, and not acted on
+                return None, effect.end
         if effect.end:
             self.farewell_lines = []
         return effect.line, effect.end

@@ -64,6 +64,8 @@ AUTOPILOT_ALREADY = {
 RESIGNED_STAND_IN = "a bot plays your seat to the end of the game"
 #: Back after the grace ran out: a bot played our turns meanwhile, and stops now.
 BACK = "you are back: a bot played your turns while you were away, and stops now"
+#: What another 'hint' is answered while one is on its way: it is not sent.
+HINT_ON_ITS_WAY = "a hint is on its way: wait for it"
 #: Why a script's game action is refused, not held for a turn of ours that will not come (the
 #: server's words for the same refusals).
 #: The width a table is laid out for when the terminal's is not known (a pipe).
@@ -172,6 +174,9 @@ class Session:
         # A hint asked for and not yet answered (by the hint, or an error): another waits for it, so
         # that 30 'hint' lines pasted at once send one, not a flood the server ends the connection for.
         self._hint_asked = False
+        # A 'hint' typed on the full screen and not yet sent: another typed meanwhile waits for it
+        # too (:meth:`answered_as_typed`), until it is sent, is not to be, or an answer comes.
+        self._hint_typed = False
         self.resigned = False  # we resigned the game at our table: a bot plays our seat
         self._autopilot = False  # our seat is on autopilot, as the server's notices to us said
         self._told_known_as: tuple[int, str] | None = None  # the table and name we were told we play as
@@ -219,12 +224,16 @@ class Session:
             return Reply(say=f"already done: {RESIGNED}", refused=True)
         # A seat already given up to a bot (we resigned) needs no warning before 'leave'.
         armed = "leave" if self.resigned and self._armed is None else self._armed
-        if self._hint_asked and [word.lower() for word in line.split()] == ["hint"]:
-            return Reply(say="a hint is on its way: wait for it", refused=True)
+        hint = _asks_hint(line)
+        if hint and self._hint_asked:
+            self._hint_typed = False
+            return Reply(say=HINT_ON_ITS_WAY, refused=True)
         ui, seats = self.game_ui(), self._seats_of
         reply = interpret(
             line, self.catalog, ui, self.view, armed, self.interactive, seats, self.table, self.game
         )
+        if hint and not reply.messages:  # refused here: no hint goes on its way
+            self._hint_typed = False
         self._armed = reply.arm  # a confirmation holds for the next command only
         if reply.show_table:
             return self._table_again()
@@ -241,6 +250,19 @@ class Session:
             return attrs.evolve(reply, say=said)
         return reply
 
+    def answered_as_typed(self, line: str) -> str | None:
+        """What the full screen answers ``line`` with as it is typed, rather than acting on it once
+        the lines typed before it have been: another 'hint' while one is on its way, or typed and
+        not yet sent. Acted on in turn, such a line came after the answer, when the server answers
+        fast, and sent another for the same position: six typed at once showed three hints alike
+        among three "on its way". Else ``None``: ``line`` goes to be acted on as usual."""
+        if not _asks_hint(line) or self.connection_down:  # down: not sent, as the client says
+            return None
+        if self._hint_asked or self._hint_typed:
+            return HINT_ON_ITS_WAY
+        self._hint_typed = True
+        return None
+
     def sending(self, message: Message) -> None:
         """Note what a message about to go out means for the replies it will get."""
         if isinstance(message, CreateTable):  # before sending: the reply may be read first
@@ -253,9 +275,12 @@ class Session:
         elif isinstance(message, ListTables):
             self.tables_asked += 1
         elif isinstance(message, AskHint):
-            self._hint_asked = True
+            self._hint_asked, self._hint_typed = True, False
 
     def why_not(self, message: Message, state: ConnectionState) -> str:
+        """Why the protocol will not send ``message`` where we are: it is not sent."""
+        if isinstance(message, AskHint):
+            self._hint_typed = False
         return why_not(message, state, self.table, self._our_view())
 
     def _our_view(self) -> TableView | None:
@@ -308,7 +333,7 @@ class Session:
         """What ``message`` from the server changes, and what to show and ask for because of it."""
         # A hint's answer; or a new connection, or another table: a hint asked at the old one goes unanswered.
         if isinstance(message, Hint | Error | Welcome | Seated | Watching | Left):
-            self._hint_asked = False
+            self._hint_asked = self._hint_typed = False
         if isinstance(message, Seated) or (isinstance(message, Error) and message.code == "bad-token"):
             self.seat_unanswered = False  # the seat offered in the hello is ours again, or gone
         if isinstance(message, Pong):
@@ -720,6 +745,10 @@ _NOTICES = {
     "stand-in": "a bot plays for {name}",
     "timed-out": "{name}'s turn ran out of time ({seconds} s): a bot plays the rest of it",
 }
+
+
+def _asks_hint(line: str) -> bool:
+    return [word.lower() for word in line.split()] == ["hint"]
 
 
 def notice_line(notice: Notice) -> str:

@@ -28,7 +28,7 @@ from test_huxxy_ui import HUXXY, MY_TURN
 from test_ochos_ui import OCHOS, ochos_view
 
 from client.app import Client, Terminal, _carry_out
-from client.session import Session
+from client.session import HINT_ON_ITS_WAY, Session
 from client.sgr import columns, parse, plain, render, wrap
 from games.notty import PRESETS, parse_cards
 from games.notty.game import make_hint
@@ -392,6 +392,38 @@ def test_a_hint_waits_for_the_one_asked_before_it() -> None:
     session.receive(Left(3))
     session.receive(Seated(4, 0, TOKEN))  # at the next table a hint is not held back for ever
     assert session.typed("hint").messages == (AskHint(),)
+
+
+def test_a_hint_typed_while_another_is_typed_or_on_its_way_is_answered_as_it_is_typed() -> None:
+    """Six 'hint' lines typed fast on the full screen showed three hints alike among three "on its
+    way": the lines are acted on one after another, and one acted on after the answer had come sent
+    another, for the same position. The screen asks as each line is typed; only the first is sent."""
+    session = _notty(["B2"])
+    assert session.answered_as_typed("hint") is None  # the first: acted on in turn
+    assert session.answered_as_typed("Hint") == HINT_ON_ITS_WAY  # typed before the first was acted on
+    assert session.answered_as_typed("draw 1") is None  # only another hint waits
+    asked = session.typed("hint")  # the first, acted on
+    assert asked.messages == (AskHint(),)
+    session.sending(AskHint())
+    assert session.answered_as_typed("hint") == HINT_ON_ITS_WAY  # typed while it is on its way
+    session.receive(Hint("draw 1", ("draw 1",)))
+    assert session.answered_as_typed("hint") is None  # typed after the answer: asked again
+    assert session.typed("hint").messages == (AskHint(),)
+    session.sending(AskHint())
+    session.receive(Error("server-busy", "the server is busy: try the hint again in a moment"))
+    assert session.answered_as_typed("hint") is None  # refused: its answer all the same
+    # A hint typed that is not to be sent holds none back: refused here, or by the protocol.
+    watcher = welcomed()
+    watcher.receive(Watching(4))
+    watcher.receive(State(4, notty_view(seat=None), ()))
+    assert watcher.answered_as_typed("hint") is None and watcher.typed("hint").refused
+    assert watcher.answered_as_typed("hint") is None
+    lobby = welcomed()
+    assert lobby.answered_as_typed("hint") is None and lobby.typed("hint").messages == (AskHint(),)
+    lobby.why_not(AskHint(), ConnectionState.LOBBY)  # the client's send finds it may not go
+    assert lobby.answered_as_typed("hint") is None
+    session.connection_down = True  # the client says what typed then is not sent
+    assert session.answered_as_typed("hint") is None
 
 
 def test_steal_alone_away_from_a_seat_says_how() -> None:

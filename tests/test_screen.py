@@ -23,7 +23,7 @@ from test_client_session import notty_view, welcomed
 
 from client.commands import echoed
 from client.screen import LOG_LINES, Screen, _with_our_seat
-from client.session import Output, Session
+from client.session import HINT_ON_ITS_WAY, Output, Session
 from client.sgr import PLAIN, Span, Style, columns, fit, parse, plain, render, wrap
 from games._ui import ANSI, coloured
 from protocol import Seated, State
@@ -288,6 +288,31 @@ def test_the_status_line_says_when_a_bot_plays_our_turn(server_port: int, tmp_pa
     ann.enter("auto on")
     ann.wait(lambda: ann.row(STATUS).endswith(" a bot plays your turn  "), "the status line on autopilot")
     assert " ann to play" not in ann.row(STATUS)
+    ann.enter("quit")
+
+
+def test_hint_typed_six_times_fast_shows_one_hint_and_answers_each_other_once(
+    server_port: int, tmp_path: Path
+) -> None:
+    """A play-test typed 'hint' six times fast at its huxxy turn and saw three hints alike mixed with
+    three "a hint is on its way": a line acted on after the answer came sent another, for the same
+    position. One hint is asked for; every other line is answered as it is typed, under it."""
+    ann = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "ann", rows=50)
+    ann.see("connected to")
+    ann.enter("new huxxy 2 greedy")
+    _my_turn(ann)
+    ann.type("hint\r" * 6)
+    ann.wait(lambda: any(row.startswith("hint: ") for row in ann.log()), "the hint")
+    time.sleep(0.5)  # any other hint sent would be answered by now
+    ann.pump()
+    log = ann.log()
+    first = log.index("notty> hint")
+    typed = log[first : first + 11]
+    assert [row for row in typed if row.startswith("notty> ") or row == HINT_ON_ITS_WAY] == [
+        "notty> hint",
+        *["notty> hint", HINT_ON_ITS_WAY] * 5,
+    ], log
+    assert sum(row.startswith("hint: ") for row in log) == 1, log
     ann.enter("quit")
 
 
