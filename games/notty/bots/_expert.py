@@ -207,6 +207,10 @@ class _Decision:
         """
         if len(self.view.hands) == 2 and self._robbed(self.mine) >= HABITUAL:  # not once it stops
             return None
+        return self._biggest_victim()
+
+    def _biggest_victim(self) -> int | None:
+        """The biggest hand that may be robbed now (ties: the first in seat order), if any."""
         hands = self.view.hands
         return max(victims(self.view, self.seat), key=lambda victim: len(hands[victim]), default=None)
 
@@ -355,8 +359,7 @@ class _Decision:
             return None
         if self._allowed(Draw(1)):
             return Draw(1)
-        hands = view.hands
-        target = max(victims(view, self.seat), key=lambda victim: len(hands[victim]), default=None)
+        target = self._biggest_victim()
         return None if target is None else Steal(target)
 
     def _planned_discard(self) -> Action | None:
