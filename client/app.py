@@ -1018,7 +1018,7 @@ async def _say_bye(client: Client, terminal: Terminal) -> None:
     for line in client.session.leaving():
         terminal.show(line)
     if not client.closed():
-        await client.send(Bye())
+        await client.send(client.session.bye())
         await client.wait_for(client.closed, 2)
 
 

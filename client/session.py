@@ -23,6 +23,7 @@ from protocol import (
     GAME_ENDED,
     PROTOCOL_VERSION,
     AskHint,
+    Bye,
     ConnectionState,
     CreateTable,
     Error,
@@ -155,6 +156,7 @@ class Session:
         self._games_of: dict[int, str] = {}  # each table's game, from every list seen
         self._seats_of: dict[int, int] = {}  # each table's number of seats, from every list seen
         self.goodbye: str | None = None  # why the server said goodbye, once it has
+        self.said_bye = False  # we said bye first: the server's goodbye is only its answer
         self._refused: str | None = None  # the text of the last refusal shown
         self.welcome_heard = False  # on this connection (a goodbye before the welcome is none)
         self.connection_down = False  # lost, and not yet welcomed again: the status line says so
@@ -290,6 +292,11 @@ class Session:
     def completions(self, before: str, text: str) -> list[str]:
         where = None if self.table is None else "watching" if self.token is None else "seated"
         return completions(before, text, self.catalog, self.game_ui(), self.view, self.tables_seen, where)
+
+    def bye(self) -> Bye:
+        """Our last words: the server's goodbye after them is its answer, not news to show."""
+        self.said_bye = True
+        return Bye()
 
     def leaving(self) -> list[str]:
         """On quitting: a seat in a game under way is kept (and we say how to take it back); one at
@@ -458,7 +465,7 @@ class Session:
                 return Output((f"refused: {text}" + (f" [{rule}]" if rule else f" [{code}]"),))
             case Goodbye(reason):
                 self.goodbye = reason
-                if reason == self._refused:  # the refusal just shown said it: not twice
+                if reason == self._refused or self.said_bye:  # said already, or the answer to ours
                     return Output()
                 return Output((f"server says goodbye: {reason}",))
         return Output()

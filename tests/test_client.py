@@ -195,6 +195,7 @@ def test_scripted_use_waits_for_the_turn_and_prints_plain_text(server_port: int)
     assert "no tables yet" not in out and " · '" not in out  # a script gets no table list it did not ask for
     assert len(re.findall(r"you draw 1 card", out)) == 2  # each draw waited for eve's turn
     assert "refused" not in out
+    assert "goodbye" not in out  # the server's answer to the script's own bye is not news
 
 
 def test_scripted_use_exits_non_zero_when_it_cannot_connect() -> None:

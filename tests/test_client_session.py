@@ -22,6 +22,7 @@ from protocol import (
     PROTOCOL_VERSION,
     Act,
     AskHint,
+    Bye,
     CreateTable,
     Error,
     Goodbye,
@@ -1181,6 +1182,14 @@ def test_a_goodbye_that_repeats_the_refusal_before_it_is_not_shown_again() -> No
     assert shown(session, Goodbye(why)) == [] and session.goodbye == why
     other = welcomed(NOTTY)
     assert shown(other, Goodbye("bye")) == ["server says goodbye: bye"]
+
+
+def test_the_goodbye_that_answers_our_bye_is_not_shown() -> None:
+    """A script at the end of its input said bye, and printed 'server says goodbye: bye' on its
+    stdout whenever the answer arrived before it closed."""
+    session = welcomed(NOTTY)
+    assert session.bye() == Bye()
+    assert shown(session, Goodbye("bye")) == [] and session.goodbye == "bye"
 
 
 async def test_the_count_down_goes_on_when_a_timed_turn_begins_with_nothing_typed(
