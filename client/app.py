@@ -110,6 +110,8 @@ NOT_SENT_HELD = (
     "gone: type it again then)"
 )
 
+#: What a quit typed while the queue is full says: it is carried out next.
+QUIT_AHEAD = "quitting now: the {held} lines waiting are not sent"
 
 #: What feeds :func:`_play` the lines typed, then ``None`` at the end of input.
 LineReader = Callable[[trio.MemorySendChannel[str | None]], Awaitable[None]]
@@ -168,6 +170,8 @@ class Terminal:
         self._handled = trio.Event()
         self.holding = False  # the line being acted on waits its turn to be sent (:class:`Pace`)
         self.dropping = False  # the last line typed was dropped: the queue of lines held was full
+        self.quit_typed = False  # a quit typed while the queue was full: it goes ahead of those lines
+        self.quits: Callable[[str], bool] = lambda line: False  # does a line typed end the client?
 
     def show(self, text: str) -> None:
         text = self._wrapped(text)
@@ -291,6 +295,7 @@ class Terminal:
     def line_reader(self, session: Session) -> LineReader:
         """What reads the lines typed here: stdin, with readline's editing, history and completion at
         a terminal (the full screen has its own editor)."""
+        self.quits = session.quits
         if self.interactive:
             import readline
 
@@ -530,11 +535,15 @@ async def _read_lines(terminal: Terminal, send: trio.MemorySendChannel[str | Non
 def queue_typed(send: trio.MemorySendChannel[str | None], line: str, terminal: Terminal) -> None:
     """Queue a line typed at a terminal to be acted on, in turn. Pasted lines come faster than the
     server takes them (:class:`Pace`): at most :data:`LINES_HELD` wait, and a line typed beyond them
-    is dropped, the first of a run of them said, rather than held without end."""
+    is dropped, the first of a run of them said, rather than held without end. A quit is never
+    dropped: it goes ahead of the lines waiting, which are not sent (Ctrl-C would do the same)."""
     try:
         send.send_nowait(line)
     except trio.WouldBlock:
-        if not terminal.dropping:
+        if terminal.quits(line):
+            terminal.quit_typed = True
+            terminal.show(QUIT_AHEAD.format(held=LINES_HELD))
+        elif not terminal.dropping:
             terminal.show(NOT_SENT_HELD.format(held=LINES_HELD, line=line.strip()))
         terminal.dropping = True
     else:
@@ -965,6 +974,8 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
     """Act on each typed line; at the end of input, let the current output finish and say bye."""
     session = client.session
     while True:
+        if terminal.quit_typed:  # typed while the queue was full: it goes ahead of the lines waiting
+            break
         if client.cut_off is not None:  # read before the connection was lost: its number stands
             line, client.cut_off = client.cut_off, None
         else:

@@ -290,6 +290,7 @@ class Screen(Terminal):
 
     def line_reader(self, session: Session) -> LineReader:
         self.session = session
+        self.quits = session.quits
         session.table_pane = True
         self.editor.complete = session.completions
         return self.read_keys

@@ -16,7 +16,7 @@ import trio
 from test_client_exit import _line_mode, _status
 from test_screen import Person
 
-from client.app import LINES_HELD, NOT_SENT_HELD, Pace, Terminal, queue_typed
+from client.app import LINES_HELD, NOT_SENT_HELD, QUIT_AHEAD, Pace, Terminal, queue_typed
 from client.sgr import plain
 from protocol import Act, AskHint, Bye, Ping
 from server.limits import DEFAULT_LIMITS, Limits
@@ -27,8 +27,8 @@ PASTED = 100
 FIRST = 9001
 
 
-def _watches() -> str:
-    return "".join(f"watch {FIRST + number}\r" for number in range(PASTED))
+def _watches(count: int = PASTED) -> str:
+    return "".join(f"watch {FIRST + number}\r" for number in range(count))
 
 
 def _refused_tables(text: str) -> list[int]:
@@ -96,3 +96,27 @@ async def test_a_line_typed_while_the_queue_is_full_is_dropped_and_said_once_a_r
     assert [receive.receive_nowait(), receive.receive_nowait()] == ["table", "tables"]
     assert said[1:] == [NOT_SENT_HELD.format(held=LINES_HELD, line="help")]
     assert "not sent" in said[1] and "type it again" in said[1]
+
+
+async def test_a_quit_typed_while_the_queue_is_full_goes_ahead_of_the_lines_waiting() -> None:
+    """A quit typed after a long paste was dropped with the lines over the queue's bound: the person
+    had to wait for the paste to be carried out, then type it again (or press Ctrl-C)."""
+    said: list[str] = []
+    terminal = Terminal(interactive=True, colour=False)
+    terminal.show = said.append  # type: ignore[method-assign]
+    terminal.quits = lambda line: line.strip() == "quit"
+    send, receive = trio.open_memory_channel[str | None](1)
+    for line in ("end", "hint", "quit"):
+        queue_typed(send, line, terminal)
+    assert terminal.quit_typed and said[-1] == QUIT_AHEAD.format(held=LINES_HELD)
+    assert receive.receive_nowait() == "end"
+
+
+def test_quit_after_a_paste_longer_than_the_queue_quits_at_once(server_port: int, tmp_path: Path) -> None:
+    bob, transcript = _line_mode(tmp_path, f"127.0.0.1:{server_port}", "--name", "bob")
+    bob.expect("no tables yet")
+    bob.send(_watches(LINES_HELD + 60) + "quit\r")
+    bob.expect("quitting now", timeout=30)
+    assert _status(bob) == 0  # within the pexpect timeout: not after the 200 lines waiting
+    refused = _refused_tables(transcript.getvalue())
+    assert refused == list(range(FIRST, FIRST + len(refused))) and len(refused) < LINES_HELD
