@@ -225,9 +225,11 @@ class Match(Protocol):
         the operator's replay of the record."""
         ...
 
-    def hint(self, seat: int) -> Callable[[], HintAnswer] | None:
+    def hint(self, seat: int, adviser: Any | None = None) -> Callable[[], HintAnswer] | None:
         """A pure job answering ``seat``'s hint, over a snapshot (the host runs it off the event
-        loop); ``None`` if the game gives no hints."""
+        loop); ``None`` if the game gives no hints. ``adviser``: the bot that plays the seat on
+        ``auto``, if the host has one; a hint that names a bot's move asks a copy of it (taken now),
+        so that ``auto`` then does what the hint said."""
         ...
 
     def unfinished_turn(self) -> Sequence[Any]:

@@ -835,7 +835,7 @@ class Host:
         table, seat = self._my_seat(session)
         match = unfinished(table)
         _not_resigned(table, seat)
-        solve = match.hint(seat)
+        solve = match.hint(seat, table.bots.get(seat))  # the bot 'auto' asks: the hint says its move
         if solve is None:
             raise Refusal("no-hints", f"{table.game.title} has no hints")
         # One hint out per seat, so asking again cannot queue more work.

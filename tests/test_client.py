@@ -84,7 +84,7 @@ def test_a_person_connects_creates_a_table_asks_a_hint_plays_and_quits(server_po
     child.sendline("hint")
     child.expect(r"hint: ")
     child.expect(r"(chances of going out this turn: |this turn, no draw)")  # her turn: advice for it
-    child.expect(r"the expert would now: ")
+    child.expect(r"'auto' would now: ")
     child.sendline("draw 1")
     child.expect(r"you draw 1 card")  # her own move, in her own words
     child.expect(r"table \d+ · classic · turn \d+ of 300 ·")  # the move's table

@@ -381,6 +381,31 @@ def test_hint_and_play_for_me() -> None:
     assert ann.view["current"] == 0  # and it is ann's own turn again: auto was for one turn
 
 
+def test_the_hint_names_the_move_auto_then_makes() -> None:
+    """The host asks a copy of the bot that plays the seat on 'auto' (at the table's level, with
+    what it has watched): a play-tester was told one move by the hint and saw 'auto' make another."""
+    compared = 0
+    for seed in range(1, 6):
+        net = Net(seed=seed)
+        ann = net.client("ann")
+        ann.send(notty("five-colour", 2, ("greedy",), bot_delay_ms=0))
+        while ann.view["result"] is None and compared < 40:
+            net.run_bots()
+            if ann.view["result"] is not None:
+                break
+            (hint,) = ann.send(AskHint())
+            ann.send(PlayForMe())
+            (job,) = net.host.bot_jobs()
+            action = job.bot.choose(job.view)
+            if "turn" in hint.data:
+                said = hint.data["turn"]["expert"]
+                victim = getattr(action, "victim", None)
+                assert said == (str(action) if victim is None else f"steal {ann.view['names'][victim]}")
+                compared += 1
+            net.deliver(net.host.bot_acted(job, action, net.now))
+    assert compared >= 20
+
+
 def test_no_hint_and_no_play_for_me_once_the_game_is_over() -> None:
     net = Net()
     ann = net.client("ann")

@@ -22,7 +22,7 @@ from games.notty._advice import EXCHANGE_UP_TO, put_back_chances, turn_advice, w
 from games.notty.bots import make_bot
 from games.notty.engine import Draw, DrawDiscard, EndTurn, Game, Steal, View, draw_room, is_legal
 from games.notty.game import NottyGame, make_hint, per_million
-from games.notty.ui import MILLION, UI, percent, read_hint
+from games.notty.ui import MILLION, UI, TurnHint, advice_lines, percent, read_hint
 from solver import go_out_chance, max_discard
 
 LINEUP = ("greedy", "qlearn", "expert-hard")
@@ -215,12 +215,12 @@ def test_midway_through_dd_the_card_put_back_is_the_one_that_gives_the_best_chan
     rest.remove(best)
     assert "turn" in hint.data and hint.data["size"] == max_discard(rest, FIVE_COLOUR)
     # Shown so: the put-back to type first, then the rest, and the expert's move as the one after it
-    # (a play-tester read "the expert would now: end the turn" while 'end' was refused for the put-back).
+    # (a play-tester read "'auto' would now: end the turn" while 'end' was refused for the put-back).
     shown = UI.hint_text(hint.text, hint.actions, hint.data, colour=False).splitlines()
     assert shown[:3] == [f"hint: put back {best} first: it gives the best chance of going out this turn, "
                          f"{percent(per_million(chances[best]))}", f"      type: putback {best}",
                          "then: discard 3 cards: K2 K3 K4"]  # fmt: skip
-    assert shown[-1].startswith("once it is back, the expert would: ")
+    assert shown[-1].startswith("once it is back, 'auto' would: ")
 
 
 def test_chances_are_never_rounded_to_nil_or_to_a_certainty() -> None:
@@ -244,18 +244,18 @@ def test_the_advice_is_shown_in_words() -> None:
     }  # fmt: skip
     assert UI.hint_text("", (), data, colour=False).splitlines()[-2:] == [
         "chances of going out this turn: 3.4% drawing 2, under 0.1% stealing from bob first",
-        "the expert would now: discard R3 R4 R5",
+        "'auto' would now: discard R3 R4 R5",
     ]
     data["turn"] = {"chances": [["draw 1", 0]], "expert": "end"}
     assert UI.hint_text("", (), data, colour=False).splitlines()[-2:] == [
         "this turn, no draw or theft can empty your hand",
-        "the expert would now: end the turn",
+        "'auto' would now: end the turn",
     ]
     data["turn"] = {"chances": [], "expert": "dd", "full": True}
     assert UI.hint_text("", (), data, colour=False).splitlines()[-3:] == [
         "your hand is at or near its limit: discard first to make room to draw",
         "this turn, no draw or theft can empty your hand",
-        "the expert would now: draw-and-discard ('dd')",
+        "'auto' would now: draw-and-discard ('dd')",
     ]
     del data["turn"]  # a server before the advice
     assert not any("this turn" in line for line in UI.hint_text("", (), data, colour=False).splitlines())
@@ -305,3 +305,54 @@ def test_the_expert_named_never_walks_the_player_into_a_draw_for_no_progress() -
     assert turn_advice(view).expert == EndTurn()  # waiting for a careless thief to take the last card
     last = attrs.evolve(view, quiet_turns=5)  # one more unchanged turn draws the game
     assert turn_advice(last).expert != EndTurn()
+
+
+def _typed(match_names: Sequence[str], action: object) -> str:
+    return f"steal {match_names[action.victim]}" if isinstance(action, Steal) else str(action)
+
+
+@pytest.mark.parametrize("variant", ["five-colour", "classic"])
+def test_the_hint_gives_the_move_auto_then_makes(variant: str) -> None:
+    """A play-tester asked for a hint, then typed 'auto', fifteen times: the hint named the move of a
+    fresh expert (one that had watched nothing of the game), 'auto' played the seat's own bot, and
+    they differed (the hint said 'dd', 'auto' drew a card; the hint put back Y3, 'auto' put back R6).
+    Now the hint asks a copy of the bot 'auto' plays, and that bot plays on as if never asked."""
+    from games import GAMES
+
+    game = GAMES["notty"]
+    settings = game.settings(variant, 2, {"level": "hard"})
+    compared = put_backs = 0
+    for seed in range(10):
+        match = game.new_match(settings, ["ann", "greedy-2"], random.Random(seed))
+        auto = game.new_bot(game.seat_bot("expert", settings), settings, random.Random(0))
+        greedy = make_bot("greedy", random.Random(0))
+        while not match.over and match.turn < 60:
+            seat = match.current
+            view = match.bot_view(seat)
+            if seat == 0:
+                job = match.hint(0, auto)
+                assert job is not None
+                answer = job()
+                action = auto.choose(view)
+                if view.must_put_back:
+                    assert answer.actions[0] == f"putback {action.card}"
+                    put_backs += 1
+                elif "turn" in answer.data:  # not a hand that goes out now, which needs no advice
+                    assert answer.data["turn"]["expert"] == _typed(match.names, action), answer.text
+                compared += 1
+            else:
+                action = greedy.choose(view)
+            match.game.apply(action, seat=seat)
+    assert compared >= 150 and (variant == "classic" or put_backs >= 5)
+
+
+def test_ending_the_turn_holding_groups_says_why() -> None:
+    """A play-tester was told 'discard R1 Y1 B1', then "'auto' would now: end the turn", with no reason."""
+    turn = TurnHint((("draw 1", 0),), "end")
+    assert advice_lines(turn, colour=False, groups=True)[-1] == (
+        "'auto' would now: end the turn and keep the groups: a thief takes a card at random, likelier one"
+        " that fits no group"
+    )
+    assert advice_lines(turn, colour=False)[-1] == "'auto' would now: end the turn"  # nothing to keep
+    drawing = TurnHint((("draw 1", 0),), "draw 1")  # the groups go at the end of the turn
+    assert advice_lines(drawing, colour=False, groups=True)[-1] == "'auto' would now: draw 1"

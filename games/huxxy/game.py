@@ -398,8 +398,9 @@ class HuxxyMatch:
         hands = (sorted(self.engine.hand(seat), key=reading_order) for seat in range(len(self.names)))
         return [" ".join(_words(hand)) or "nothing" for hand in hands]
 
-    def hint(self, seat: int) -> Callable[[], HintAnswer] | None:
-        """The solver's best turn from the start of this turn, as commands to type."""
+    def hint(self, seat: int, adviser: Any | None = None) -> Callable[[], HintAnswer] | None:
+        """The solver's best turn from the start of this turn, as commands to type: the turn that
+        ``auto`` plays too (the stand-in is ``greedy``), so no adviser is asked."""
         view = self._seat_view(seat)
         return lambda: hint_for(view)
 

@@ -21,13 +21,13 @@ import attrs
 from games.notty import Card, has_group
 from solver import Flat
 
-from .bots import make_bot
+from .bots import Bot, make_bot
 from .bots._base import victims
 from .bots._outlook import Outlook, bump, mean_over
 from .engine import Action, Draw, DrawDiscard, Steal, View, draw_room
 
-#: The bot whose move the advice gives: a fresh one, at its hardest, seeing this position alone
-#: (not a table's bot, which has watched the game's thefts so far).
+#: The bot whose move the advice gives when no table's bot is at hand (the host passes the seat's
+#: own, whose move ``auto`` makes): a fresh one, at its hardest, seeing this position alone.
 ADVISER = "expert-hard"
 #: Draw-and-discard first is weighed for hands of at most this many cards: it weighs each card the
 #: deck holds and each card that could then go back, which for a big hand close to going out costs
@@ -57,13 +57,14 @@ class TurnAdvice:
     full: bool
 
 
-def turn_advice(view: View) -> TurnAdvice:
+def turn_advice(view: View, adviser: Bot | None = None) -> TurnAdvice:
     """The advice for the seat to move in ``view`` (that seat's own view, at the start of its turn
-    or between actions, with no card waiting to be put back)."""
+    or between actions, with no card waiting to be put back); the move is ``adviser``'s (the bot
+    that plays the seat on ``auto``), or a fresh :data:`ADVISER`'s."""
     plans, unweighed = weigh(view)
     hand, rules = view.hand, view.rules
     full = not view.drew and draw_room(rules, len(hand), view.deck_size) < min(rules.max_draw, view.deck_size)
-    expert = make_bot(ADVISER, random.Random(0)).choose(view)
+    expert = (adviser or make_bot(ADVISER, random.Random(0))).choose(view)
     return TurnAdvice(plans, expert, unweighed, full and has_group(hand, rules))
 
 

@@ -29,7 +29,7 @@ from solver import all_best_discards, best_discard, max_discard, outs
 from ._advice import TurnAdvice, put_back_chances, turn_advice
 from ._cards import Card, CardError
 from ._rules import PRESETS, Rules
-from .bots import BOTS, LEVELS, make_bot
+from .bots import BOTS, LEVELS, ExpertBot, make_bot
 from .engine import (
     Action,
     ActionSyntaxError,
@@ -38,6 +38,7 @@ from .engine import (
     Game,
     GameEnded,
     IllegalAction,
+    PutBack,
     Rule,
     Steal,
     View,
@@ -253,26 +254,36 @@ class NottyMatch:
     def position_text(self) -> list[str]:
         return [" ".join(str(card) for card in hand) or "nothing" for hand in self.game.hands]
 
-    def hint(self, seat: int) -> Callable[[], HintAnswer] | None:
+    def hint(self, seat: int, adviser: Any | None = None) -> Callable[[], HintAnswer] | None:
         game = self.game
         hand, rules = tuple(game.hands[seat]), game.rules
         put_back = game.must_put_back and game.current == seat
         own = game.view(seat) if game.current == seat and not game.over else None  # advice for the turn
-        return lambda: make_hint(hand, rules, put_back, own)
+        twin = adviser.twin() if isinstance(adviser, ExpertBot) else None  # taken now, on the host's loop
+        return lambda: make_hint(hand, rules, put_back, own, twin)
 
 
 def make_hint(
-    hand: Sequence[Card], rules: Rules, put_back: bool = False, own: View | None = None
+    hand: Sequence[Card],
+    rules: Rules,
+    put_back: bool = False,
+    own: View | None = None,
+    adviser: ExpertBot | None = None,
 ) -> HintAnswer:
     """The solver's answer for a hand: its best discard, the other optimal ones, and the outs;
-    given the asker's ``own`` view on their turn, advice for the turn as well (:mod:`._advice`).
+    given the asker's ``own`` view on their turn, advice for the turn as well (:mod:`._advice`),
+    with the move of ``adviser`` (the bot that plays the seat on ``auto``; a fresh expert if none).
 
     Midway through a draw-and-discard (``put_back``) a card must go back first (see
-    :func:`_put_back`); the answer's first action puts it back, whatever follows."""
+    :func:`_put_back`, or the adviser's choice); the answer's first action puts it back, whatever
+    follows."""
     if put_back and hand:
         card, why = _put_back(hand, rules, own)
+        chosen = adviser.choose(own) if adviser is not None and own is not None else None
+        if isinstance(chosen, PutBack) and chosen.card != card:
+            card, why = chosen.card, "the card 'auto' would put back: it keeps the hand it rates best"
         after = None if own is None else _put_back_in(own, card)
-        then = make_hint(_without(hand, card), rules, own=after)
+        then = make_hint(_without(hand, card), rules, own=after, adviser=adviser)
         text = f"put back {card} first ({why}), then: {then.text}"
         return HintAnswer(text=text, actions=(f"putback {card}", *then.actions), data=then.data)
     best = best_discard(hand, rules)
@@ -286,9 +297,9 @@ def make_hint(
         text = "nothing can be discarded now"
     data = hint_data(best, alternatives, gains, rules)
     if own is not None and len(best_cards) < len(hand):  # a hand that can go out now needs no advice
-        turn = advice_hint(turn_advice(own), own.names)
+        turn = advice_hint(turn_advice(own, adviser), own.names)
         data["turn"] = attrs.asdict(turn)
-        text = "; ".join([text, *advice_lines(turn, colour=False)])
+        text = "; ".join([text, *advice_lines(turn, colour=False, groups=bool(groups))])
     return HintAnswer(text=text, actions=tuple("discard " + " ".join(group) for group in groups), data=data)
 
 

@@ -294,7 +294,7 @@ class NottyUI:
                 "outs: " + ", ".join(f"{colour_cards_in(card, colour)} (+{gain})" for card, gain in hint.outs)
             )
         if hint.turn is not None:
-            lines += advice_lines(hint.turn, colour, once_back=len(back) == 2)
+            lines += advice_lines(hint.turn, colour, once_back=len(back) == 2, groups=bool(hint.size))
         return "\n".join(lines)
 
 
@@ -681,11 +681,12 @@ def _command(value: Any) -> bool:
     return isinstance(value, str) and 0 < len(value) <= MAX_COMMAND
 
 
-def advice_lines(turn: TurnHint, colour: bool, once_back: bool = False) -> list[str]:
+def advice_lines(turn: TurnHint, colour: bool, once_back: bool = False, groups: bool = False) -> list[str]:
     """The turn's advice in words: the chance each plan gives of going out now (those that give
-    one), and the expert's move: going out now is not the whole game, since cards drawn in vain
-    stay in the hand, so no plan is called best. ``once_back``: the advice is for the hand once the
-    hint's card is put back (midway through a draw-and-discard), and says so."""
+    one), and the move ``auto`` would make (the expert's, as it plays the seat): going out now is
+    not the whole game, since cards drawn in vain stay in the hand, so no plan is called best.
+    ``once_back``: the advice is for the hand once the hint's card is put back (midway through a
+    draw-and-discard), and says so; ``groups``: the hand holds groups it could discard now."""
     lines = ["your hand is at or near its limit: discard first to make room to draw"] if turn.full else []
     some = [f"{percent(chance)} {_plan_words(plan, colour)}" for plan, chance in turn.chances if chance]
     if some:
@@ -694,8 +695,16 @@ def advice_lines(turn: TurnHint, colour: bool, once_back: bool = False) -> list[
         lines.append("this turn, no draw or theft can empty your hand")
     if turn.exchange_unweighed:
         lines[-1] += " (draw-and-discard first is not weighed for a hand this big)"
-    when = "once it is back, the expert would" if once_back else "the expert would now"
-    return [*lines, f"{when}: {_command_words(turn.expert, colour)}"]
+    when = "once it is back, 'auto' would" if once_back else "'auto' would now"
+    return [*lines, f"{when}: {_command_words(turn.expert, colour)}{_keeping(turn, groups)}"]
+
+
+def _keeping(turn: TurnHint, groups: bool) -> str:
+    """Why ending the turn beats discarding the groups the hint names: said, or it reads as a
+    contradiction (a play-tester was told to discard a set, then that the expert would end the turn)."""
+    if not groups or turn.expert != "end":
+        return ""
+    return " and keep the groups: a thief takes a card at random, likelier one that fits no group"
 
 
 def _plan_words(plan: str, colour: bool) -> str:

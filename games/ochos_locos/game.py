@@ -564,7 +564,7 @@ class OchosMatch:
         hands = (_sorted(self.game.hand(seat)) for seat in range(len(self.names)))
         return [" ".join(_cards(hand)) or "nothing" for hand in hands]
 
-    def hint(self, seat: int) -> Callable[[], HintAnswer] | None:
+    def hint(self, seat: int, adviser: Any | None = None) -> Callable[[], HintAnswer] | None:
         """The expert's move and why; worked out off the table's thread, on a view taken now."""
         view = self._seat_view(seat)
         names = self.names

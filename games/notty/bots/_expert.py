@@ -37,6 +37,7 @@ so no level does it.
 
 from __future__ import annotations
 
+import copy
 import random
 
 import attrs
@@ -116,6 +117,15 @@ class ExpertBot(Bot):
 
     def catch_up(self, view: View) -> None:
         self.thefts.watch(view, view.current if view.seat is None else view.seat)
+
+    def twin(self) -> ExpertBot:
+        """A copy that decides as this bot would now, sharing nothing it changes: a hint asks it
+        what ``auto`` would do, off the table's thread, and the table's bot plays on unchanged."""
+        twin = ExpertBot(self._rng, self.level)
+        twin.thefts = copy.copy(self.thefts)  # counts, and the last view seen (immutable)
+        twin._plan = None if self._plan is None else (self._plan[0], list(self._plan[1]))
+        twin._freed = self._freed
+        return twin
 
 
 class _Decision:
