@@ -94,6 +94,8 @@ MAX_ADDRESSES_COUNTED = 10_000
 #: A hint's text and actions as the protocol bounds them.
 MAX_HINT_TEXT = 2000
 MAX_HINT_ACTIONS = 50
+#: The tables a refusal for too many from one address names, of the address's open ones.
+MAX_TABLES_NAMED = 10
 
 
 #: Messages that change nothing the lobby's list shows (a move may end a game: the driver notes that).
@@ -539,6 +541,21 @@ class Host:
                 if seat.token_hash is not None
             }
 
+    def _too_many_tables(self, address: str, mine: list[Table]) -> str:
+        """Which tables stand in the way, and what clears them: a script that ends mid-game keeps its
+        seat (for ``--resume``), so a script run in a loop met this cap with nothing to say which."""
+        numbers = sorted(table.id for table in mine)
+        shown = ", ".join(map(str, numbers[:MAX_TABLES_NAMED])) + (
+            ", ..." if len(numbers) > MAX_TABLES_NAMED else ""
+        )
+        hours = self.abandon_after / 3600
+        after = f"{hours:g} h" if hours >= 1 else f"{self.abandon_after:g} s"
+        return (
+            f"{self.tables_per_address} tables created from {address} are still open ({shown}), the most one "
+            "address may have: finish or leave one of them first (a seat kept for you is taken back with "
+            f"--resume), or wait: one nobody is at is given up after {after}"
+        )
+
     def _evict(self, conn: ConnId) -> list[Outgoing]:
         session = self.sessions.get(conn)
         if session is not None:
@@ -554,14 +571,9 @@ class Host:
                 "or try again when a game is over",
             )
         address = session.address
-        if address is not None and self._full(
-            [table for table in self.tables.values() if table.address == address], self.tables_per_address
-        ):
-            raise Refusal(
-                "too-many-tables",
-                f"{self.tables_per_address} tables created from {address} are still open, the most one "
-                "address may have: finish or leave one of them first",
-            )
+        mine = [table for table in self.tables.values() if table.address == address]
+        if address is not None and self._full(mine, self.tables_per_address):
+            raise Refusal("too-many-tables", self._too_many_tables(address, mine))
         game = self.games.get(request.game)
         if game is None:
             raise Refusal(
