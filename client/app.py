@@ -68,9 +68,11 @@ from protocol import (
     ProtocolError,
     Resign,
     Sender,
+    TokenBucket,
     Watch,
+    message_cost,
 )
-from server.limits import DEFAULT_LIMITS, Limits, TokenBucket, message_cost
+from server.limits import DEFAULT_LIMITS, Limits
 
 from .commands import MAX_TABLE, Reply, quoted_line
 from .session import Output, Session

@@ -1,4 +1,5 @@
-"""What every game shares on the wire: framing, messages and the connection state machine. Sans-IO."""
+"""What every game shares on the wire: framing, messages, the connection state machine, and what a
+message costs its sender. Sans-IO."""
 
 from ._connection import CLIENT_MAY_SEND, SERVER_MAY_SEND, Connection, ConnectionState, LocalProtocolError
 from ._framing import (
@@ -55,9 +56,11 @@ from ._messages import (
     Welcome,
     message_from_wire,
 )
+from ._rates import CHARGE_BYTES, TokenBucket, message_cost
 
 __all__ = [
     "AWAY_MOVES",
+    "CHARGE_BYTES",
     "CLIENT_MAY_SEND",
     "DEFAULT_PORT",
     "GAME_ENDED",
@@ -104,12 +107,14 @@ __all__ = [
     "Start",
     "State",
     "Tables",
+    "TokenBucket",
     "Watch",
     "Watching",
     "Welcome",
     "decode_body",
     "encode_frame",
     "list_header_size",
+    "message_cost",
     "message_from_wire",
     "packed_size",
 ]

@@ -4,8 +4,9 @@ A LAN server still meets buggy clients, scripts stuck in a loop and the odd
 port scanner. Each limit here bounds one resource (time, CPU, memory, the
 number of connections or tables); ``docs/SERVER.md`` says what a client hears
 when it hits one. The shell (:mod:`server.net`) enforces them; this module only
-holds the numbers, the flags that set them, and the token bucket, kept free of
-clocks so it can be tested exactly.
+holds the numbers and the flags that set them. The token bucket that counts
+them, kept free of clocks so it can be tested exactly, is the protocol's
+(:mod:`protocol._rates`): a client paces itself with the same one.
 """
 
 from __future__ import annotations
@@ -16,20 +17,16 @@ from typing import Any
 
 import attrs
 
+# The bucket and the cost of a message are the protocol's, which a client counts with too: here
+# they are the server's as well.
+from protocol import CHARGE_BYTES as CHARGE_BYTES
+from protocol import TokenBucket as TokenBucket
+from protocol import message_cost as message_cost
+
 #: Rate-limited messages in a row, with none accepted between, before the connection is
 #: closed: a client that floods gets this many ``rate-limit`` errors, then goodbye, so what
 #: the server writes back stays bounded however fast it sends.
 MAX_REFUSALS = 10
-#: A message costs one token of its sender's allowance for each KiB of its body begun: reading
-#: one takes time in proportion to its size (a body of 8 KiB of empty maps, 2 ms), and a cost
-#: per message alone let a client within its rate keep the server busy with the biggest ones.
-CHARGE_BYTES = 1024
-
-
-def message_cost(size: int, burst: float) -> float:
-    """What a message body of ``size`` bytes costs a bucket that holds at most ``burst``: never more
-    than the bucket can hold, so that any message a client may send is taken in time."""
-    return float(min(max(1, -(-size // CHARGE_BYTES)), burst))
 
 
 def _positive(instance: object, attribute: attrs.Attribute[Any], value: float) -> None:
@@ -75,39 +72,6 @@ class Limits:
     connection_burst: int = attrs.field(default=60, validator=_positive)
     # Bot and hint jobs waiting for a worker thread before hints are refused (bots never are).
     work_queue: int = attrs.field(default=256, validator=_positive)
-
-
-@attrs.define
-class TokenBucket:
-    """At most ``burst`` at once, ``rate`` a second on average; the caller says what time it is.
-
-    Taking the time as an argument keeps the bucket exact under test and lets the shell
-    use Trio's clock.
-    """
-
-    rate: float
-    burst: float
-    tokens: float = attrs.field(default=attrs.Factory(lambda self: float(self.burst), takes_self=True))
-    stamp: float | None = None  # when tokens was last brought up to date
-
-    def available(self, now: float) -> float:
-        """The tokens there are at ``now``."""
-        if self.stamp is None or now > self.stamp:  # a clock that steps back mints nothing
-            if self.stamp is not None:
-                self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
-            self.stamp = now
-        return self.tokens
-
-    def full(self, now: float) -> bool:
-        """Grown back to its burst: no different from a new bucket."""
-        return self.available(now) >= self.burst
-
-    def take(self, now: float, cost: float = 1.0) -> bool:
-        """Spend ``cost`` tokens if there are that many; a refusal spends nothing."""
-        if self.available(now) >= cost:
-            self.tokens -= cost
-            return True
-        return False
 
 
 @attrs.define
