@@ -22,8 +22,8 @@ from ._framing import ProtocolError
 #: carry a body each game defines; version 4 adds seat news (``notice``), autopilot and resigning,
 #: bots and turns in the table list, and a finished game's record id and duration; version 5 adds
 #: the view's ``bot_turn`` and ``turn_seconds``; version 6 the view's ``away``; version 7 the view's
-#: ``turn_left``.
-PROTOCOL_VERSION = 7
+#: ``turn_left``; version 8 the welcome's ``limits``, so that a client keeps to a server's own rates.
+PROTOCOL_VERSION = 8
 
 #: What ``hello.version`` and ``welcome.version`` may hold.
 VERSION = Int(1, 65535)
@@ -65,8 +65,8 @@ class Sender(enum.Enum):
     SERVER = "server"
 
 
-def field(spec: Spec, default: Any = attrs.NOTHING) -> Any:
-    return attrs.field(default=default, metadata={"spec": spec})
+def field(spec: Spec, default: Any = attrs.NOTHING, kw_only: bool = False) -> Any:
+    return attrs.field(default=default, kw_only=kw_only, metadata={"spec": spec})
 
 
 class Message:
@@ -346,17 +346,38 @@ GAME_INFO = Map(
         "options": List(OPTION_INFO, 32),
     }
 )
+#: The most a welcome's rates say, in messages per 1000 seconds: a million a second.
+MAX_RATE = 10**9
+#: The most a welcome's bursts say.
+MAX_BURST = 2**31 - 1
+#: The limits a server holds each connection to, as its welcome says them (docs/SERVER.md, Limits):
+#: messages at ``rate_per_1000s`` on average and ``burst`` at once (a message counts once for each
+#: KiB of its body begun, :func:`protocol.message_cost`), and hints at ``hint_rate_per_1000s`` and
+#: ``hint_burst`` at once besides. A rate is a whole number of messages per 1000 seconds: exact for
+#: any rate given to a thousandth of a message a second, with no float on the wire. A server rounds
+#: its rates down, and a burst above :data:`MAX_BURST` to it, so that a client that keeps to what it
+#: says is never refused for it.
+LIMITS = Map(
+    {
+        "rate_per_1000s": Int(1, MAX_RATE),
+        "burst": Int(1, MAX_BURST),
+        "hint_rate_per_1000s": Int(1, MAX_RATE),
+        "hint_burst": Int(1, MAX_BURST),
+    }
+)
 
 
 @attrs.frozen
 class Welcome(Message):
-    """First message from the server, answering a valid :class:`Hello`."""
+    """First message from the server, answering a valid :class:`Hello`: its name, the games it
+    hosts, and the :data:`LIMITS` it holds this connection to (given by name: ``limits=``)."""
 
     TYPE = "welcome"
     SENDER = Sender.SERVER
     version: int = field(VERSION)
     server: str = field(Str(1, 64))
     games: tuple[Mapping[str, Any], ...] = field(List(GAME_INFO, 32), ())
+    limits: Mapping[str, int] = field(LIMITS, kw_only=True)
 
 
 @attrs.frozen

@@ -60,7 +60,7 @@ from protocol import (
 )
 
 from .journal import AutopilotSet, Record, Resigned, SavedGame, SeatLeft, StandInSet
-from .limits import TokenBucket
+from .limits import DEFAULT_LIMITS, Limits, TokenBucket, announced
 from .record import rebuild_with_last
 from .resign import conceded, ends_at_once
 from .tables import (
@@ -178,8 +178,14 @@ class Host:
         self._games_begun: dict[str, TokenBucket] = {}  # per address, while not full
         self.games = games
         # Built, and checked against the protocol, once: a game that describes itself wrongly
-        # stops the server here rather than every connection's hello.
-        self._welcome = Welcome(PROTOCOL_VERSION, name, tuple(describe(game) for game in games.values()))
+        # stops the server here rather than every connection's hello. The limits it says are the
+        # defaults until the shell that holds connections to its own says them (announce_limits).
+        self._welcome = Welcome(
+            PROTOCOL_VERSION,
+            name,
+            tuple(describe(game) for game in games.values()),
+            limits=announced(DEFAULT_LIMITS),
+        )
         self._new_rng = new_rng
         self._new_token = new_token
         self.sessions: dict[ConnId, Session] = {}
@@ -205,6 +211,11 @@ class Host:
     @property
     def tables(self) -> dict[int, Table]:
         return self.driver.tables
+
+    def announce_limits(self, limits: Limits) -> None:
+        """Say in every welcome from now on the rates and bursts each connection is held to: the
+        shell that holds them to ``limits`` says so as it takes the host."""
+        self._welcome = attrs.evolve(self._welcome, limits=announced(limits))
 
     # -- persistence -------------------------------------------------------------
 

@@ -20,6 +20,7 @@ import attrs
 # The bucket and the cost of a message are the protocol's, which a client counts with too: here
 # they are the server's as well.
 from protocol import CHARGE_BYTES as CHARGE_BYTES
+from protocol import MAX_BURST, MAX_RATE
 from protocol import TokenBucket as TokenBucket
 from protocol import message_cost as message_cost
 
@@ -168,6 +169,34 @@ def _parse(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
 
 #: The limits a server runs with unless told otherwise.
 DEFAULT_LIMITS = Limits()
+
+
+def announced(limits: Limits) -> dict[str, int]:
+    """What the welcome says of ``limits`` (protocol ``LIMITS``): the rate and burst each connection
+    is held to, for messages and for hints, so that a client can keep to them. Never more than the
+    server allows: rates are rounded down to a thousandth of a message a second, and a burst beyond
+    the protocol's bound goes down to it."""
+    return {
+        "rate_per_1000s": _per_1000s(limits.rate),
+        "burst": _burst(limits.burst),
+        "hint_rate_per_1000s": _per_1000s(limits.hint_rate),
+        "hint_burst": _burst(limits.hint_burst),
+    }
+
+
+def _per_1000s(rate: float) -> int:
+    """``rate`` a second as messages per 1000 seconds: the rate given, to a thousandth (``0.3`` is
+    300), or just under it. One under a thousandth a second, which no server has reason to set (it
+    would take over a quarter of an hour to earn back a message), is said as one: the least the
+    protocol can say."""
+    count = round(rate * 1000)
+    if count / 1000 > rate:
+        count -= 1
+    return min(max(count, 1), MAX_RATE)
+
+
+def _burst(burst: float) -> int:
+    return min(max(int(burst), 1), MAX_BURST)
 
 
 # -- command-line flags ---------------------------------------------------------------

@@ -152,6 +152,7 @@ class NottyServer:
         self.host = host
         self.store = store
         host.recorded = store is not None
+        host.announce_limits(limits)  # each welcome says what this server holds its connection to
         self.limits = limits
         self._backlogs = Backlogs(limits.queue_total_bytes)  # what every client's queue holds together
         self.links: dict[int, Link] = {}

@@ -53,8 +53,13 @@ from protocol import (
     Watching,
     Welcome,
 )
+from server.limits import DEFAULT_LIMITS, announced
 
 BIN = Path(sys.executable).parent
+#: What a server at its default limits says of them in its welcome.
+LIMITS = announced(DEFAULT_LIMITS)
+#: The welcome of a server that hosts no game, at its default limits.
+WELCOME = Welcome(PROTOCOL_VERSION, "test", limits=LIMITS)
 #: What the client says when the server tells it that it is stopping.
 RESTARTING = (
     r"the server is shutting down or restarting; trying to reconnect for up to (\d+) s \(Ctrl-C quits\)"
@@ -350,7 +355,7 @@ async def test_a_client_turned_away_as_the_server_stops_keeps_one_budget_and_a_w
                 async for message in messages:
                     match message:
                         case Hello():
-                            await stream.send_all(server.send(Welcome(PROTOCOL_VERSION, "test")))
+                            await stream.send_all(server.send(WELCOME))
                             if number == 3:
                                 back.set()
                         case Watch(table):
@@ -397,7 +402,7 @@ async def test_a_turn_that_comes_in_the_same_read_as_the_stop_still_gets_its_hel
                         acts.setdefault(number, []).append(message.action)
                         await stream.send_all(server.send(State(3, theirs, ())))
                     case Hello():
-                        welcome = server.send(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+                        welcome = server.send(Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS))
                         await stream.send_all(welcome + server.send(Seated(3, 0, TOKEN)))
                         if number == 1:
                             await stream.send_all(server.send(State(3, theirs, ())))
@@ -441,7 +446,7 @@ async def test_a_person_whose_first_connection_is_turned_away_still_gets_the_lis
                 async for message in messages:
                     match message:
                         case Hello():
-                            await stream.send_all(server.send(Welcome(PROTOCOL_VERSION, "test")))
+                            await stream.send_all(server.send(WELCOME))
                             back.set()
                         case ListTables():
                             asked.append(number)
@@ -484,7 +489,7 @@ async def test_a_drop_then_a_server_stopping_ends_as_a_stop_with_the_seat_kept(
             async with aclosing(_messages(stream, server)) as messages:
                 async for message in messages:
                     if isinstance(message, Hello):
-                        welcome = server.send(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+                        welcome = server.send(Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS))
                         seated = server.send(Seated(3, 0, TOKEN))
                         view = server.send(State(3, notty_view(current=1, legal=[]), ()))
                         await stream.send_all(welcome + seated + view)

@@ -50,8 +50,13 @@ from protocol import (
     Tables,
     Welcome,
 )
+from server.limits import DEFAULT_LIMITS, announced
 
 BIN = Path(sys.executable).parent
+#: What a server at its default limits says of them in its welcome.
+LIMITS = announced(DEFAULT_LIMITS)
+#: The welcome of a server that hosts no game, at its default limits.
+WELCOME = Welcome(PROTOCOL_VERSION, "test", limits=LIMITS)
 BOGUS_TOKEN = "x" * 40  # well formed, held by no seat
 
 
@@ -614,7 +619,7 @@ async def test_an_idle_client_pings_every_heartbeat_and_shows_nothing_of_it(
                 heard.append((trio.current_time(), message))
                 match message:
                     case Hello():
-                        await far.send_all(server.send(Welcome(PROTOCOL_VERSION, "test")))
+                        await far.send_all(server.send(WELCOME))
                     case Ping(nonce):
                         await far.send_all(server.send(Pong(nonce)))
                     case ListTables():
@@ -660,7 +665,7 @@ async def test_the_running_client_pings_through_its_session(
                     heard.append(message)
                     match message:
                         case Hello():
-                            await stream.send_all(server.send(Welcome(PROTOCOL_VERSION, "test")))
+                            await stream.send_all(server.send(WELCOME))
                         case Ping(nonce):
                             await stream.send_all(server.send(Pong(nonce)))
                         case Bye():
@@ -713,7 +718,7 @@ async def test_a_resumed_script_waits_for_its_seat_and_stops_if_the_server_no_lo
                     heard.append(message)
                     match message:
                         case Hello(_, _, token):
-                            await stream.send_all(server.send(Welcome(PROTOCOL_VERSION, "test")))
+                            await stream.send_all(server.send(WELCOME))
                             nursery.start_soon(answer_the_seat, token)
                         case ListTables():
                             assert answered.is_set()  # not before the seat's answer

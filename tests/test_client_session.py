@@ -39,8 +39,11 @@ from protocol import (
     Tables,
     Welcome,
 )
+from server.limits import DEFAULT_LIMITS, announced
 
 NOTTY = describe(GAMES["notty"])
+#: What a server at its default limits says of them in its welcome.
+LIMITS = announced(DEFAULT_LIMITS)
 #: A game the server hosts and this client has no UI for.
 PARLOUR = {
     "name": "parlour",
@@ -61,7 +64,7 @@ TOKEN = "t" * 40
 def welcomed(*games: Mapping[str, Any], **settings: Any) -> Session:
     """A session its server has welcomed, hosting ``games`` (Notty alone unless told)."""
     session = Session("ann", **settings)
-    session.receive(Welcome(PROTOCOL_VERSION, "test", games or (NOTTY,)))
+    session.receive(Welcome(PROTOCOL_VERSION, "test", games or (NOTTY,), limits=LIMITS))
     return session
 
 
@@ -111,7 +114,7 @@ def table(
 def test_the_welcome_says_which_games_the_server_hosts() -> None:
     session = Session("ann")
     assert session.typed("new").say == "not connected yet: wait a moment"  # nothing known yet
-    out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY, PARLOUR)))
+    out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY, PARLOUR), limits=LIMITS))
     assert out.lines == ("connected to test",)
     assert session.catalog is not None
     notty, parlour = session.catalog.games.values()
@@ -126,7 +129,7 @@ def test_a_seat_offered_back_is_named_on_arrival_as_asked_for_not_resumed() -> N
     is gone": the welcome only says what was asked; the server's answer says how it went."""
     session = Session("ann")
     session.token, session.table = TOKEN, 7
-    out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+    out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS))
     assert out.lines == ("connected to test (asking for your seat at table 7 back)",)
     assert "resum" not in out.lines[0]
     gone = shown(
@@ -135,7 +138,7 @@ def test_a_seat_offered_back_is_named_on_arrival_as_asked_for_not_resumed() -> N
     assert gone[0].startswith("your seat at table 7 is gone (")
     back = Session("ann")
     back.token, back.table = TOKEN, 7
-    back.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+    back.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS))
     assert shown(back, Seated(7, 0, TOKEN)) == ["you sit at table 7, seat 1"]  # the answer that says so
 
 
@@ -801,7 +804,7 @@ def test_a_seat_kept_under_the_name_given_moves_to_its_name_at_the_table(tmp_pat
     store.put("h:1", "ann", StoredSeat("b" * 40, 3))
     twin = Session("ann", seats=store, server="h:1", interactive=True)
     twin.token, twin.table, twin.kept_as = "b" * 40, 3, "ann"  # as the client resumes what it kept
-    twin.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+    twin.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS))
     twin.receive(Seated(3, 1, "b" * 40))
     shown(twin, State(3, notty_view(seat=1, names=["ann", "ann-2"]), ()))
     assert store.seats("h:1", "ann") == [] and store.seats("h:1", "ann-2") == [StoredSeat("b" * 40, 3)]
@@ -880,7 +883,7 @@ def test_a_seat_from_disk_that_is_gone_lists_the_tables_once() -> None:
     person = Session("ann", interactive=True)
     person.token, person.table = TOKEN, 2  # as the client resumes a seat kept on disk
     assert person.hello().token == TOKEN
-    person.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+    person.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS))
     assert person.receive(Error("bad-token", "no such seat")).send == (ListTables(),)
     assert person.arrival(built_in=False).messages == ()  # the list is asked for once
     person.hello()  # a later connection, with no seat to offer: the arrival asks
@@ -888,7 +891,7 @@ def test_a_seat_from_disk_that_is_gone_lists_the_tables_once() -> None:
     seated = Session("ann", interactive=True)
     seated.token, seated.table = TOKEN, 2
     seated.hello()
-    seated.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+    seated.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS))
     assert seated.arrival(built_in=False).messages == ()  # the seat comes back: no list
 
 

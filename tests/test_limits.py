@@ -30,6 +30,7 @@ from test_net import Client, _my_turn
 import protocol._connection
 import protocol._framing
 from protocol import (
+    MAX_BURST,
     MAX_CLIENT_FRAME,
     MAX_CLIENT_ITEMS,
     MAX_ITEMS,
@@ -67,6 +68,7 @@ from server.limits import (
     Limits,
     TokenBucket,
     add_limit_arguments,
+    announced,
     counted_address,
     limits_from_args,
     message_cost,
@@ -492,6 +494,56 @@ async def test_a_silent_client_is_dropped_and_one_that_pings_is_kept(start: Star
 
 
 # -- rates ------------------------------------------------------------------------
+
+
+async def test_the_welcome_says_the_limits_the_server_holds_each_connection_to(start: Start) -> None:
+    """So that a client can keep to a server's own rates, not the defaults (protocol version 8)."""
+    _, port = await start(Limits(rate=3.5, burst=7, hint_rate=0.25, hint_burst=2))
+    ann = await Client.connect(port, "ann")
+    welcome = ann.seen[0]
+    assert isinstance(welcome, Welcome)
+    assert welcome.limits == {"rate_per_1000s": 3500, "burst": 7, "hint_rate_per_1000s": 250, "hint_burst": 2}
+    _, port = await start()
+    bob = await Client.connect(port, "bob")
+    assert isinstance(bob.seen[0], Welcome) and bob.seen[0].limits == announced(DEFAULT_LIMITS)
+    assert announced(DEFAULT_LIMITS) == {
+        "rate_per_1000s": 20_000,
+        "burst": 40,
+        "hint_rate_per_1000s": 500,
+        "hint_burst": 3,
+    }
+
+
+@pytest.mark.parametrize(
+    ("rate", "said"),
+    [
+        (20.0, 20_000),
+        (0.5, 500),
+        (0.3, 300),  # 0.3 * 1000 is 300.00000000000006: as given, not one more or less
+        (1.001, 1001),
+        (2 / 3, 666),  # rounded down: a client keeping to it is within the server's rate
+        (0.0015, 1),
+        (1e-9, 1),  # under the least the protocol can say: said as that
+        (1e7, 10**9),  # over the most: said as that, which is within it
+    ],
+)
+def test_a_rate_is_announced_in_whole_messages_per_1000_seconds_never_more_than_it_is(
+    rate: float, said: int
+) -> None:
+    limits = announced(Limits(rate=rate, hint_rate=rate))
+    assert limits["rate_per_1000s"] == limits["hint_rate_per_1000s"] == said
+    assert said / 1000 <= rate or said == 1
+
+
+@given(st.floats(1e-3, 1e6))
+def test_an_announced_rate_is_the_largest_whole_count_within_the_rate(rate: float) -> None:
+    said = announced(Limits(rate=rate))["rate_per_1000s"]
+    assert said / 1000 <= rate < (said + 1) / 1000
+
+
+def test_a_burst_beyond_what_the_protocol_says_is_announced_as_its_most() -> None:
+    limits = announced(Limits(burst=2**40, hint_burst=2**31))
+    assert limits["burst"] == limits["hint_burst"] == MAX_BURST
 
 
 async def test_a_message_over_the_rate_is_refused_and_changes_nothing(start: Start) -> None:

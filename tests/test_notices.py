@@ -25,6 +25,7 @@ from test_huxxy_ui import huxxy_view
 from test_net import Client as TcpClient
 from test_ochos_ui import ochos_view
 from test_private_views import Watched
+from test_wire import LIMITS_VALUE
 
 from client.catalog import Catalog, table_line
 from client.session import duration, end_summary, read_view
@@ -116,7 +117,7 @@ def test_a_notice_comes_only_to_someone_at_a_table() -> None:
     server = Connection(Sender.SERVER)
     server.receive_data(client.send(Hello(PROTOCOL_VERSION, "ann")))
     server.next_event()
-    client.receive_data(server.send(Welcome(PROTOCOL_VERSION, "s")))
+    client.receive_data(server.send(Welcome(PROTOCOL_VERSION, "s", limits=LIMITS_VALUE)))
     client.next_event()
     notice = Notice(3, 1, "bob", "joined", "bob joined the table")
     with pytest.raises(LocalProtocolError, match="cannot send notice while lobby"):

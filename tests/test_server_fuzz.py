@@ -42,7 +42,7 @@ from conftest import notty_table, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_net import Client, _my_turn
-from test_wire import SAMPLES, frame
+from test_wire import LIMITS_VALUE, SAMPLES, frame
 from test_wire_fuzz import INTERESTING_INT, INTERESTING_TEXT, SEGMENTS, bodies, mutated, values
 
 from games.notty.engine import ActionSyntaxError, parse_action
@@ -448,7 +448,7 @@ def _host_reply(
     connection is at afterwards. Moves ``model`` along as the replies would."""
     match message:
         case Hello(token=token):
-            model.send(Welcome(PROTOCOL_VERSION, "notty"))
+            model.send(Welcome(PROTOCOL_VERSION, "notty", limits=LIMITS_VALUE))
             return ["welcome"] + ([] if token is None else ["bad-token"]), table
         case Ping():
             return ["pong"], table

@@ -354,6 +354,17 @@ GAME_INFO = Map_(
         "options": List_(OPTION_INFO, 32),
     }
 )
+#: A rate, in messages per 1000 seconds (a whole number: never a float), up to a million a second.
+RATE = F((20_000, 500, 3_500, *Int_(1, 10**9).good), Int_(1, 10**9).bad)
+#: The limits a server holds each connection to, as its welcome says them (version 8).
+LIMITS = Map_(
+    {
+        "rate_per_1000s": RATE,
+        "burst": Int_(1, 2**31 - 1),
+        "hint_rate_per_1000s": RATE,
+        "hint_burst": Int_(1, 2**31 - 1),
+    }
+)
 
 
 #: Every field of every message: what it accepts and refuses.
@@ -384,6 +395,7 @@ FIELDS: dict[type[Message], dict[str, F]] = {
         "version": VERSION,
         "server": Str_(1, 64, good=("notty 0.1.0", "é" * 64)),
         "games": List_(GAME_INFO, 32),
+        "limits": LIMITS,
     },
     Tables: {"tables": List_(TABLE_INFO, 10_000)},
     Seated: {"table": TABLE_ID, "seat": SEAT, "token": TOKEN},
@@ -494,6 +506,9 @@ RESULT_VALUE = {
     "text": "greedy wins by discarding their last cards",
 }
 EIGHT = [f"p{i}" for i in range(8)]
+#: What a server at its default limits says of them: 20 messages a second, 40 at once; a hint every
+#: two seconds, 3 at once.
+LIMITS_VALUE = {"rate_per_1000s": 20_000, "burst": 40, "hint_rate_per_1000s": 500, "hint_burst": 3}
 
 #: At least one valid message of every type; the first of each type is the "usual" one.
 SAMPLES: list[Message] = [
@@ -527,8 +542,13 @@ SAMPLES: list[Message] = [
     Ping(nonce=0),
     Ping(nonce=2**32 - 1),
     Bye(),
-    Welcome(version=PROTOCOL_VERSION, server="notty 0.1.0", games=[NOTTY_INFO]),
-    Welcome(version=PROTOCOL_VERSION, server="notty 0.1.0"),
+    Welcome(version=PROTOCOL_VERSION, server="notty 0.1.0", games=[NOTTY_INFO], limits=LIMITS_VALUE),
+    Welcome(version=PROTOCOL_VERSION, server="notty 0.1.0", limits=LIMITS_VALUE),
+    Welcome(
+        version=PROTOCOL_VERSION,
+        server="notty 0.1.0",
+        limits={"rate_per_1000s": 1, "burst": 1, "hint_rate_per_1000s": 10**9, "hint_burst": 2**31 - 1},
+    ),
     Tables(tables=[]),
     Tables(tables=[INFO, {**INFO, "table": 8, "seats": [], "options": {}}]),
     Tables(tables=[{**INFO, "turn": 12, "bots": [1]}, {**INFO, "table": 9, "turn": None, "bots": []}]),
@@ -587,12 +607,13 @@ def test_tables_cover_every_message_and_field() -> None:
         assert set(defaults) <= set(FIELDS[cls])
 
 
-def test_protocol_version_is_seven_and_seats_go_up_to_eight() -> None:
+def test_protocol_version_is_eight_and_seats_go_up_to_eight() -> None:
     """Version 3 hosts many games (create_table names a game, the welcome lists them, and views,
     events and hints carry a body each game defines); version 4 adds seat news; version 5 the view's
     bot_turn and turn_seconds, which a version 4 client would refuse; version 6 the view's away,
-    which a version 5 client would refuse; version 7 the view's turn_left. Up to 8 seats."""
-    assert PROTOCOL_VERSION == 7
+    which a version 5 client would refuse; version 7 the view's turn_left; version 8 the welcome's
+    limits, which a version 7 client would refuse. Up to 8 seats."""
+    assert PROTOCOL_VERSION == 8
     assert MAX_SEATS == 8
 
 
@@ -602,7 +623,7 @@ def test_protocol_version_is_seven_and_seats_go_up_to_eight() -> None:
 def test_documented_hello_frame_bytes() -> None:
     """The hex example of docs/PROTOCOL.md, byte for byte."""
     expected = bytes.fromhex(
-        "00 00 00 25 84 a4 74 79 70 65 a5 68 65 6c 6c 6f a7 76 65 72 73 69 6f 6e 07"
+        "00 00 00 25 84 a4 74 79 70 65 a5 68 65 6c 6c 6f a7 76 65 72 73 69 6f 6e 08"
         " a4 6e 61 6d 65 a3 61 6e 6e a5 74 6f 6b 65 6e c0"
     )
     hello = Hello(version=PROTOCOL_VERSION, name="ann")
@@ -1169,7 +1190,7 @@ def test_wrong_values_over_the_wire_are_not_fatal(cls: type[Message], name: str)
     follow = (
         Hello(version=PROTOCOL_VERSION, name="ann")
         if cls.SENDER is CLIENT
-        else Welcome(version=PROTOCOL_VERSION, server="s")
+        else Welcome(version=PROTOCOL_VERSION, server="s", limits=LIMITS_VALUE)
     )
     follow_frame = encode_frame(follow.to_wire())
     checked = 0
@@ -1350,10 +1371,17 @@ def test_hint_means_a_request_from_a_client_and_an_answer_from_the_server() -> N
             lambda: State(table=1, view=VIEW_VALUE, events=[{"kind": "x", "text": "", "data": {"": 1}}]),
             "state.events[0].data",
         ),
-        (lambda: Welcome(version=3, server="s", games=[{}]), "welcome.games[0]"),
+        (lambda: Welcome(version=3, server="s", games=[{}], limits=LIMITS_VALUE), "welcome.games[0]"),
         (
-            lambda: Welcome(version=3, server="s", games=[{**NOTTY_INFO, "bots": ["Expert"]}]),
+            lambda: Welcome(
+                version=3, server="s", games=[{**NOTTY_INFO, "bots": ["Expert"]}], limits=LIMITS_VALUE
+            ),
             "welcome.games[0].bots[0]",
+        ),
+        (lambda: Welcome(version=8, server="s", limits={**LIMITS_VALUE, "rate": 20}), "welcome.limits"),
+        (
+            lambda: Welcome(version=8, server="s", limits={**LIMITS_VALUE, "rate_per_1000s": 20.0}),
+            "welcome.limits.rate_per_1000s",
         ),
         (lambda: Tables(tables=[{**INFO, "seats": [{"name": "a"}]}]), "tables.tables[0].seats[0]"),
         (lambda: Hint(text="x", data={"outs": [{"card": "R1", "gain": 0.5}]}), "hint.data.outs[0].gain"),
@@ -1486,7 +1514,7 @@ class Pair:
 
 
 HELLO = Hello(version=PROTOCOL_VERSION, name="ann")
-WELCOME = Welcome(version=PROTOCOL_VERSION, server="notty 0.1.0")
+WELCOME = Welcome(version=PROTOCOL_VERSION, server="notty 0.1.0", limits=LIMITS_VALUE)
 PATHS: dict[str, list[Message]] = {
     "hello": [],
     "lobby": [HELLO, WELCOME],
@@ -1638,7 +1666,7 @@ def test_hello_first() -> None:
     assert server.next_event() == HELLO
 
 
-@pytest.mark.parametrize("version", [1, 2, 3, 4, 5, 6, 8, 65535])
+@pytest.mark.parametrize("version", [1, 2, 3, 4, 5, 6, 7, 9, 65535])
 def test_a_client_of_another_version_is_refused_fatally(version: int) -> None:
     server = Connection(SERVER)
     server.receive_data(encode_frame(Hello(version=version, name="ann").to_wire()))
@@ -1663,11 +1691,12 @@ def test_a_client_of_another_version_is_refused_fatally(version: int) -> None:
     assert server.state is S.CLOSED
 
 
-@pytest.mark.parametrize("version", [1, 2, 3, 4, 5, 6, 8, 65535])
+@pytest.mark.parametrize("version", [1, 2, 3, 4, 5, 6, 7, 9, 65535])
 def test_a_server_of_another_version_is_refused_fatally(version: int) -> None:
+    """Its version, not its fields, is what is wrong: a welcome before version 8 says no limits."""
     pair = Pair()
     pair.deliver(HELLO)
-    pair.client.receive_data(encode_frame(Welcome(version=version, server="future").to_wire()))
+    pair.client.receive_data(encode_frame({"type": "welcome", "version": version, "server": "old"}))
     with pytest.raises(ProtocolError) as info:
         pair.client.next_event()
     assert info.value.code == "version" and info.value.fatal
@@ -1816,7 +1845,10 @@ def test_the_welcome_lists_the_games_a_server_hosts() -> None:
     from games import GAMES, describe
 
     welcome = Welcome(
-        version=PROTOCOL_VERSION, server="notty 0.1.0", games=[describe(game) for game in GAMES.values()]
+        version=PROTOCOL_VERSION,
+        server="notty 0.1.0",
+        games=[describe(game) for game in GAMES.values()],
+        limits=LIMITS_VALUE,
     )
     pair = Pair()
     pair.deliver(HELLO)
@@ -1835,7 +1867,8 @@ def test_the_welcome_lists_the_games_a_server_hosts() -> None:
 
 
 def test_a_welcome_without_games_lists_none() -> None:
-    assert message_from_wire({"type": "welcome", "version": 3, "server": "s"}, SERVER) == Welcome(3, "s", ())
+    body = {"type": "welcome", "version": 3, "server": "s", "limits": LIMITS_VALUE}
+    assert message_from_wire(body, SERVER) == Welcome(3, "s", (), limits=LIMITS_VALUE)
 
 
 def test_create_table_names_a_game_a_variant_seats_bots_and_options() -> None:
@@ -1990,8 +2023,8 @@ def test_a_version_2_client_gets_the_fatal_version_error_and_a_goodbye() -> None
         {"type": "hello", "version": 2, "name": "ann", "level": "hard"},  # a field this version lacks
         {"type": "hello", "version": 2},  # or without one this version needs
         {"type": "hello", "version": 1, "name": "a" * 100},
-        {"type": "hello", "version": 6, "name": "ann", "token": None},  # the last version
-        {"type": "hello", "version": 8, "name": "ann", "games": ["notty"], "token": 7},
+        {"type": "hello", "version": 7, "name": "ann", "token": None},  # the last version
+        {"type": "hello", "version": 9, "name": "ann", "games": ["notty"], "token": 7},
         {"type": "hello", "version": 65535, "name": None},
     ],
 )
@@ -2010,8 +2043,9 @@ def test_a_hello_of_another_version_is_a_version_error_whatever_else_it_holds(bo
     "body",
     [
         {"type": "welcome", "version": 2, "server": "notty 0.0.9"},
-        {"type": "welcome", "version": 6, "server": "notty 0.1.0", "games": []},  # the last version
-        {"type": "welcome", "version": 8, "server": "notty 9", "games": [{"name": "chess"}], "motd": "hi"},
+        {"type": "welcome", "version": 6, "server": "notty 0.1.0", "games": []},
+        {"type": "welcome", "version": 7, "server": "notty 0.1.0", "games": []},  # the last: no limits
+        {"type": "welcome", "version": 9, "server": "notty 9", "games": [{"name": "chess"}], "motd": "hi"},
     ],
 )
 def test_a_welcome_of_another_version_is_a_version_error_whatever_else_it_holds(body: dict[str, Any]) -> None:
@@ -2027,8 +2061,8 @@ def test_a_welcome_of_another_version_is_a_version_error_whatever_else_it_holds(
 @pytest.mark.parametrize(
     ("body", "word"),
     [
-        ({"type": "hello", "version": 7, "name": "ann", "level": "hard"}, "level"),
-        ({"type": "hello", "version": 7}, "name"),
+        ({"type": "hello", "version": 8, "name": "ann", "level": "hard"}, "level"),
+        ({"type": "hello", "version": 8}, "name"),
         ({"type": "hello", "version": "2", "name": "ann"}, "hello.version"),
         ({"type": "hello", "version": 2.0, "name": "ann"}, "hello.version"),
         ({"type": "hello", "version": True, "name": "ann"}, "hello.version"),
@@ -2102,6 +2136,7 @@ DATA_FIELDS = [
             "version": 3,
             "server": "s",
             "games": [{**NOTTY_INFO, "options": [NOTTY_INFO["options"][0], {**OTHER_OPTION, "default": v}]}],
+            "limits": LIMITS_VALUE,
         },
     ),
 ]  # fmt: skip

@@ -23,6 +23,7 @@ from test_wire import (
     DATA_IDS,
     FIELDS,
     LIMIT,
+    LIMITS_VALUE,
     SAMPLES,
     V2_HELLO,
     DataField,
@@ -304,7 +305,7 @@ SEGMENTS = st.one_of(
         [
             V2_HELLO,
             encode_frame(Hello(version=1, name="x").to_wire()),
-            encode_frame(Welcome(2, "x").to_wire()),
+            _packed_frame({"type": "welcome", "version": 2, "server": "x"}),
             _packed_frame({"type": "hello", "version": PROTOCOL_VERSION, "name": "ann", "games": ["notty"]}),
             _packed_frame({"type": "welcome", "version": 2, "server": "old", "level": "hard"}),
         ]
@@ -330,7 +331,7 @@ Step = tuple[bytes, bool] | Message  # bytes from the peer (and whether to read 
 def streams(draw: st.DrawFn) -> tuple[Sender, list[Step]]:
     """A connection's role, and what happens to it: chunks of the peer's bytes, with our own sends between."""
     role = draw(st.sampled_from([SERVER, CLIENT]))
-    hello, welcome = Hello(PROTOCOL_VERSION, "ann"), Welcome(PROTOCOL_VERSION, "s")
+    hello, welcome = Hello(PROTOCOL_VERSION, "ann"), Welcome(PROTOCOL_VERSION, "s", limits=LIMITS_VALUE)
     opening = encode_frame((hello if role is SERVER else welcome).to_wire())
     segments = draw(st.lists(SEGMENTS, max_size=10))
     if draw(st.booleans()):
