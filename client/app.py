@@ -43,7 +43,7 @@ import sys
 import termios
 import threading
 import unicodedata
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import trio
@@ -70,9 +70,9 @@ from protocol import (
     Sender,
     TokenBucket,
     Watch,
+    Welcome,
     message_cost,
 )
-from server.limits import DEFAULT_LIMITS, Limits
 
 from .commands import MAX_TABLE, Reply, quoted_line
 from .session import Output, Session
@@ -103,7 +103,7 @@ CLOSING_ERRORS = frozenset({
 #: The bytes before each frame's body, its length (docs/PROTOCOL.md): the server charges by the body.
 FRAME_HEADER = 4
 #: Lines typed at a terminal that may wait their turn to be sent (:class:`Pace`): ten seconds' worth
-#: at the server's rate. A line typed while this many wait is dropped, and said so: a paste of any
+#: at a server's default rate. A line typed while this many wait is dropped, and said so: a paste of any
 #: length holds no more than this in memory.
 LINES_HELD = 200
 #: What a line dropped so says, for the first of a run of them.
@@ -123,16 +123,34 @@ class ConnectionLost(Exception):
     pass
 
 
-class Pace:
-    """The rates the server holds a connection to (:class:`server.limits.Limits`; its welcome does
-    not say them, so the defaults), kept to here: a message waits its turn rather than be refused,
-    since ten refused in a row end the connection (a person who pasted 80 lines was cut off). Only
-    half of each burst is spent at once: the rest is room for the network, which may deliver
-    together messages sent apart."""
+#: What a client keeps to until a server's welcome says its own limits: a server's defaults
+#: (docs/SERVER.md, Limits), as a welcome says them (:data:`protocol.LIMITS`).
+DEFAULT_SERVER_LIMITS: Mapping[str, int] = {
+    "rate_per_1000s": 20_000,
+    "burst": 40,
+    "hint_rate_per_1000s": 500,
+    "hint_burst": 3,
+}
 
-    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
-        self.messages = TokenBucket(limits.rate, max(1, limits.burst // 2))
-        self.hints = TokenBucket(limits.hint_rate, max(1, limits.hint_burst - 1))
+
+class Pace:
+    """The rates the server holds a connection to, as its welcome says them (until one does, a
+    server's defaults), kept to here: a message waits its turn rather than be refused, since ten
+    refused in a row end the connection (a person who pasted 80 lines was cut off). Only half of each
+    burst is spent at once: the rest is room for the network, which may deliver together messages
+    sent apart."""
+
+    def __init__(self, limits: Mapping[str, int] = DEFAULT_SERVER_LIMITS) -> None:
+        messages, hints = _allowances(limits)
+        self.messages, self.hints = TokenBucket(*messages), TokenBucket(*hints)
+
+    def follow(self, limits: Mapping[str, int], now: float) -> None:
+        """Keep to ``limits`` from ``now`` on: a welcome's, on each connection. What was spent stays
+        spent (no more is in hand than the new burst allows), since the server's allowance for an
+        address outlasts a connection."""
+        for bucket, (rate, burst) in zip((self.messages, self.hints), _allowances(limits), strict=True):
+            in_hand = bucket.available(now)
+            bucket.rate, bucket.burst, bucket.tokens = rate, burst, min(in_hand, float(burst))
 
     def wait(self, message: Message, size: int, now: float) -> float:
         """Seconds until ``message``, of a body ``size`` bytes long, may go; 0: now, and it is charged
@@ -148,6 +166,15 @@ class Pace:
         for bucket, cost in needs:
             bucket.take(now, cost)
         return 0.0
+
+
+def _allowances(limits: Mapping[str, int]) -> tuple[tuple[float, int], tuple[float, int]]:
+    """What :class:`Pace` keeps to of a welcome's limits, for messages and for hints: the rate a
+    second, and what may go at once: half the message burst, one less than the hint burst (at least
+    one of each)."""
+    messages = (limits["rate_per_1000s"] / 1000, max(1, limits["burst"] // 2))
+    hints = (limits["hint_rate_per_1000s"] / 1000, max(1, limits["hint_burst"] - 1))
+    return messages, hints
 
 
 class Terminal:
@@ -332,7 +359,9 @@ class Client:
         #: its own code grew after it was sent.
         self.errors: collections.Counter[str] = collections.Counter()
         self.sending = trio.Lock()  # the heartbeat and the commands share the stream
-        self.pace = Pace()  # kept over reconnections: the server's allowance for an address outlasts them
+        # The server's limits, as each welcome says them; kept over reconnections, since the server's
+        # allowance for an address outlasts them.
+        self.pace = Pace()
         self.to_ask: list[Message] = []  # what a message just shown calls for, sent once it is read
         self.lines_read = 0
         self.script_line: tuple[int, str] | None = None  # a script's line last acted on: number, text
@@ -449,6 +478,8 @@ class Client:
     def on_message(self, message: Message) -> None:
         if isinstance(message, Pong):
             self.last_pong = message.nonce
+        elif isinstance(message, Welcome):
+            self.pace.follow(message.limits, trio.current_time())
         elif isinstance(message, Error):
             self.errors[message.code] += 1
         output = self.session.receive(message)

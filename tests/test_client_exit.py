@@ -1,7 +1,7 @@
 """How the client ends, and some words it says, after a review driving the real client through a pty:
 
-1. the server ending the connection (a flood of pasted lines, say) is said on the terminal once the
-   full screen is gone, as in line mode, with the seat kept, and the exit status is 1;
+1. the server ending the connection (a client silent past its idle timeout, say) is said on the
+   terminal once the full screen is gone, as in line mode, with the seat kept, and the exit status is 1;
 2. Ctrl-C says where a seat is kept, as Ctrl-D and ``quit`` do (status 130), and in line mode what
    Ctrl-D says starts a line of its own, not the prompt's;
 3. ``join`` and ``watch`` name tables and seats in the user's words, not the protocol's fields, and
@@ -58,16 +58,20 @@ from protocol import (
 )
 
 BIN = Path(sys.executable).parent
-#: What the flooded server says last (server/net.py), after ten refusals in a row.
-FLOODED = r"10 refused in a row: goodbye"
+#: How long the server of :func:`idle_port` waits for a word from a client before it drops it.
+IDLE_SECONDS = 5
+#: What that server says last (server/net.py) as it drops a client silent for so long.
+DROPPED = rf"nothing heard from you for {IDLE_SECONDS} seconds \(send ping\)"
 NOT_BACK = f"it was not back within {BUDGET:g} s"
 
 
 @pytest.fixture
-def strict_port(tmp_path: Path) -> Iterator[int]:
-    """A server that takes three messages at once and hardly one more: hello, the list asked for on
-    arriving and ``new``. Each pasted line after them is refused, and the tenth refusal is goodbye."""
-    server = ServerProcess(tmp_path / "notty.db", "--rate", "0.01", "--burst", "3")
+def idle_port(tmp_path: Path) -> Iterator[int]:
+    """A server that ends the connection of a client silent for :data:`IDLE_SECONDS` (the error
+    ``idle-timeout``, then goodbye): the client pings only after 20 s, so one that sits down and says
+    nothing more is dropped. (A paste over the server's rate was the way, once: the client keeps to
+    the rates a server's welcome says now, so no paste floods it.)"""
+    server = ServerProcess(tmp_path / "notty.db", "--idle-timeout", str(IDLE_SECONDS))
     try:
         yield server.port
     finally:
@@ -117,36 +121,34 @@ def _kept(port: int, name: str, table: str, resume: str = "") -> str:
 
 
 def test_a_goodbye_from_the_server_is_said_after_the_full_screen_and_exits_1(
-    strict_port: int, tmp_path: Path
+    idle_port: int, tmp_path: Path
 ) -> None:
-    ann = Person(tmp_path, f"127.0.0.1:{strict_port}", "--name", "ann")
+    ann = Person(tmp_path, f"127.0.0.1:{idle_port}", "--name", "ann")
     ann.see("connected to")
     ann.enter("new classic 2 greedy")
     table = ann.see(r"you sit at table (\d+), seat 1").group(1)
     ann.see(r"turn \d+ of 300")  # the game is under way: the seat is worth keeping
-    ann.type("tables\r" * 12)  # a paste: every line over the rate
-    assert ann.finish() == 1
+    assert ann.finish() == 1  # and ann says nothing more: the server drops her
     assert ann.terminal_restored()
     after = ann.output[ann.output.rindex("\x1b[?1049l") :]  # what follows the full screen
     said = re.search(
-        rf"notty-client: the server at 127\.0\.0\.1:{strict_port} ended the connection: (.*)", after
+        rf"notty-client: the server at 127\.0\.0\.1:{idle_port} ended the connection: (.*)", after
     )
-    assert said and re.search(FLOODED, said.group(1)), after
-    assert _kept(strict_port, "ann", table) in after
+    assert said and re.search(DROPPED, said.group(1)), after
+    assert _kept(idle_port, "ann", table) in after
 
 
-def test_a_goodbye_from_the_server_ends_line_mode_alike(strict_port: int, tmp_path: Path) -> None:
-    ann, transcript = _line_mode(tmp_path, f"127.0.0.1:{strict_port}", "--name", "ann")
+def test_a_goodbye_from_the_server_ends_line_mode_alike(idle_port: int, tmp_path: Path) -> None:
+    ann, transcript = _line_mode(tmp_path, f"127.0.0.1:{idle_port}", "--name", "ann")
     ann.expect("connected to")
     ann.sendline("new classic 2 greedy")
     ann.expect(r"you sit at table (\d+), seat 1")
     table = ann.match.group(1)
     ann.expect(r"turn \d+ of 300")
-    ann.send("tables\r" * 12)
     ann.expect(
-        rf"notty-client: the server at 127\.0\.0\.1:{strict_port} ended the connection: [^\r\n]*{FLOODED}"
+        rf"notty-client: the server at 127\.0\.0\.1:{idle_port} ended the connection: [^\r\n]*{DROPPED}"
     )
-    ann.expect(re.escape(_kept(strict_port, "ann", table)))
+    ann.expect(re.escape(_kept(idle_port, "ann", table)))
     assert _status(ann) == 1
     assert re.search(r"(?m)^notty-client: the server at", transcript.getvalue())  # not after a prompt
 
@@ -226,16 +228,18 @@ def test_ctrl_c_or_d_in_line_mode_says_where_the_seat_is_kept_on_a_line_of_its_o
 
 @pytest.mark.parametrize("how", ["ctrl-c", "goodbye"])
 def test_line_mode_gives_the_terminal_back_when_it_ends_mid_line(
-    strict_port: int, tmp_path: Path, how: str
+    request: pytest.FixtureRequest, tmp_path: Path, how: str
 ) -> None:
     """Readline, still reading a line when the client ends of itself, would leave the terminal
     not echoing what is typed."""
-    fay = Person(tmp_path, f"127.0.0.1:{strict_port}", "--name", "fay", "--plain")
+    port = request.getfixturevalue("server_port" if how == "ctrl-c" else "idle_port")
+    fay = Person(tmp_path, f"127.0.0.1:{port}", "--name", "fay", "--plain")
     fay.see("connected to")
     fay.enter("new classic 2 greedy")
     fay.see(r"turn \d+ of 300")
     fay.wait(lambda: fay.output.endswith("notty> "), "the prompt")
-    fay.type("\x03" if how == "ctrl-c" else "tables\r" * 12)
+    # Ctrl-C, or half a line typed when the server drops the client, silent since it sat down.
+    fay.type("\x03" if how == "ctrl-c" else "tabl")
     # 134 once (an abort in Python's shutdown, over stdout's lock held by the input thread).
     assert fay.finish() == (130 if how == "ctrl-c" else 1), fay.output[-1500:]
     assert fay.terminal_restored()

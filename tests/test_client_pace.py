@@ -4,7 +4,8 @@ lines of 'end' in line mode, got 9 refusals over the rate, then goodbye, and the
 
 Lines typed faster than the server takes them wait their turn, in order, in a bounded queue; one
 typed while it is full is dropped, and the person is told. The end-to-end tests drive the real
-``notty-client`` in a pty against a real ``notty-server`` on 127.0.0.1 with its default limits.
+``notty-client`` in a pty against a real ``notty-server`` on 127.0.0.1, with its default limits or
+lower ones of its own, which its welcome says (protocol version 8).
 """
 
 from __future__ import annotations
@@ -13,13 +14,24 @@ import re
 from pathlib import Path
 
 import trio
+from conftest import ServerProcess
 from test_client_exit import _line_mode, _status
 from test_screen import Person
 
-from client.app import LINES_HELD, NOT_SENT_HELD, QUIT_AHEAD, Pace, Terminal, queue_typed
+from client.app import (
+    DEFAULT_SERVER_LIMITS,
+    LINES_HELD,
+    NOT_SENT_HELD,
+    QUIT_AHEAD,
+    Client,
+    Pace,
+    Terminal,
+    queue_typed,
+)
+from client.session import Session
 from client.sgr import plain
-from protocol import Act, AskHint, Bye, Ping
-from server.limits import DEFAULT_LIMITS, Limits
+from protocol import PROTOCOL_VERSION, Act, AskHint, Bye, Ping, Welcome
+from server.limits import DEFAULT_LIMITS, Limits, announced
 
 #: Lines pasted at once: more than twice the server's burst.
 PASTED = 100
@@ -65,8 +77,35 @@ def test_pasted_lines_on_the_full_screen_are_all_carried_out_and_the_client_stay
     assert "rate-limit" not in bob.output and "ended the connection" not in bob.output
 
 
+#: A server's own limits, far below the defaults: four messages a second, four at once.
+LOW_LIMITS = ("--rate", "4", "--burst", "4")
+#: Lines pasted to it: ten seconds' worth at its rate, where the defaults would send twenty at once.
+SLOW_PASTE = 40
+
+
+def test_a_paste_to_a_server_of_lower_limits_keeps_to_its_own_and_is_never_refused(
+    servers: list[ServerProcess], tmp_path: Path
+) -> None:
+    """The welcome says a server's own limits, and the client keeps to them. Paced to the defaults
+    (half a burst of 40 at once, then 20 a second), a paste to a server started with a lower
+    ``--rate`` and ``--burst`` was refused over the rate, and the tenth refusal in a row dropped it."""
+    servers.append(server := ServerProcess(tmp_path / "notty.db", *LOW_LIMITS))
+    bob, transcript = _line_mode(tmp_path, f"127.0.0.1:{server.port}", "--name", "bob")
+    bob.expect("no tables yet")
+    bob.send(_watches(SLOW_PASTE))
+    bob.expect(f"there is no table {FIRST + SLOW_PASTE - 1}", timeout=60)
+    bob.sendline("new classic 2 greedy")  # still connected: the next line is answered
+    bob.expect(r"you sit at table \d+, seat 1")
+    bob.sendline("quit")
+    assert _status(bob) == 0
+    said = transcript.getvalue()
+    assert "rate-limit" not in said and "too many messages" not in said, said
+    assert "ended the connection" not in said, said
+    assert _refused_tables(said) == list(range(FIRST, FIRST + SLOW_PASTE))  # each once, in order
+
+
 def test_the_pace_spends_half_a_burst_at_once_then_keeps_to_the_rate() -> None:
-    pace = Pace(Limits(rate=20.0, burst=40, hint_rate=0.5, hint_burst=3))
+    pace = Pace(announced(Limits(rate=20.0, burst=40, hint_rate=0.5, hint_burst=3)))
     assert [pace.wait(Act("end"), 20, 0.0) for _ in range(20)] == [0.0] * 20
     assert pace.wait(Act("end"), 20, 0.0) == 1 / 20  # the next waits for the rate to grow one back
     assert pace.wait(Act("end"), 20, 1 / 20) == 0.0
@@ -78,7 +117,57 @@ def test_the_pace_spends_half_a_burst_at_once_then_keeps_to_the_rate() -> None:
     assert [pace.wait(AskHint(), 10, 3.0) for _ in range(2)] == [0.0, 0.0]
     assert pace.wait(AskHint(), 10, 3.0) == 2.0
     assert pace.wait(AskHint(), 10, 5.0) == 0.0
-    assert Pace().messages.rate == DEFAULT_LIMITS.rate  # the server's own numbers, by default
+
+
+def test_until_a_welcome_the_pace_keeps_to_a_servers_defaults() -> None:
+    assert announced(DEFAULT_LIMITS) == DEFAULT_SERVER_LIMITS  # the client needs no server to know them
+    pace = Pace()
+    assert (pace.messages.rate, pace.messages.burst) == (DEFAULT_LIMITS.rate, DEFAULT_LIMITS.burst // 2)
+    assert (pace.hints.rate, pace.hints.burst) == (DEFAULT_LIMITS.hint_rate, DEFAULT_LIMITS.hint_burst - 1)
+
+
+#: What a server started with ``--rate 4 --burst 4 --hint-rate 0.2 --hint-burst 2`` says of it.
+LOW = {"rate_per_1000s": 4000, "burst": 4, "hint_rate_per_1000s": 200, "hint_burst": 2}
+
+
+def test_the_pace_follows_the_limits_a_welcome_says() -> None:
+    """Half a burst at once, then the rate: the server's own, from its welcome, not the defaults."""
+    pace = Pace()
+    assert [pace.wait(Act("end"), 20, 0.0) for _ in range(5)] == [0.0] * 5  # 5 of the defaults' 20
+    pace.follow(LOW, 0.0)
+    assert (pace.messages.rate, pace.messages.burst) == (4.0, 2)
+    assert (pace.hints.rate, pace.hints.burst) == (0.2, 1)
+    assert [pace.wait(Act("end"), 20, 0.0) for _ in range(2)] == [0.0, 0.0]  # half its burst of 4
+    assert pace.wait(Act("end"), 20, 0.0) == 1 / 4  # then four a second, where the defaults said 20
+    assert pace.wait(Act("end"), 20, 1 / 4) == 0.0
+    assert pace.wait(Act("end" * 130), 1100, 10.0) == 0.0  # a body of 1 KiB begun: two, all it holds
+    assert pace.wait(Act("end"), 20, 10.0) == 1 / 4
+    assert pace.wait(AskHint(), 10, 20.0) == 0.0  # one hint at once (its burst of 2, less one)
+    assert pace.wait(AskHint(), 10, 20.0) == 5.0  # then one every five seconds
+    assert pace.wait(AskHint(), 10, 25.0) == 0.0
+    assert pace.wait(Bye(), 10, 25.0) == 0.0  # a bye still goes at once
+
+
+def test_what_was_spent_stays_spent_when_the_next_welcome_says_more() -> None:
+    """A reconnection's welcome gives the pace new numbers, not a new allowance: the server's for an
+    address outlasts a connection."""
+    pace = Pace(LOW)
+    assert [pace.wait(Act("end"), 20, 0.0) for _ in range(2)] == [0.0, 0.0]
+    pace.follow(announced(Limits(rate=100.0, burst=1000, hint_rate=1.0, hint_burst=10)), 0.0)
+    assert (pace.messages.rate, pace.messages.burst, pace.messages.available(0.0)) == (100.0, 500, 0.0)
+    assert pace.wait(Act("end"), 20, 0.0) == 1 / 100
+    assert pace.messages.available(1.0) == 100.0  # and it grows back at the new rate, to the new burst
+    assert (pace.hints.rate, pace.hints.burst, pace.hints.available(0.0)) == (1.0, 9, 1.0)
+
+
+async def test_the_client_paces_itself_to_each_welcome_it_gets() -> None:
+    client = Client(Terminal(interactive=False, colour=False), Session("ann"))
+    assert client.pace.messages.rate == DEFAULT_LIMITS.rate  # before any welcome
+    client.on_message(Welcome(PROTOCOL_VERSION, "low", limits=LOW))
+    assert (client.pace.messages.rate, client.pace.messages.burst) == (4.0, 2)
+    assert (client.pace.hints.rate, client.pace.hints.burst) == (0.2, 1)
+    client.on_message(Welcome(PROTOCOL_VERSION, "back", limits=DEFAULT_SERVER_LIMITS))  # reconnected
+    assert (client.pace.messages.rate, client.pace.messages.burst) == (20.0, 20)
 
 
 async def test_a_line_typed_while_the_queue_is_full_is_dropped_and_said_once_a_run() -> None:
