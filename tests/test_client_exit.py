@@ -59,7 +59,7 @@ from protocol import (
 
 BIN = Path(sys.executable).parent
 #: How long the server of :func:`idle_port` waits for a word from a client before it drops it.
-IDLE_SECONDS = 5
+IDLE_SECONDS = 8
 #: What that server says last (server/net.py) as it drops a client silent for so long.
 DROPPED = rf"nothing heard from you for {IDLE_SECONDS} seconds \(send ping\)"
 NOT_BACK = f"it was not back within {BUDGET:g} s"
