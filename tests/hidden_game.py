@@ -187,7 +187,7 @@ class HiddenMatch:
     def position_text(self) -> list[str]:
         return [" ".join(hand) or "nothing" for hand in self.hands]
 
-    def hint(self, seat: int) -> Callable[[], HintAnswer] | None:
+    def hint(self, seat: int, adviser: Any | None = None) -> Callable[[], HintAnswer] | None:
         hand = list(self.hands[seat])
         return lambda: HintAnswer(f"play {hand[0]}", (f"play {hand[0]}",), {"card": hand[0]})
 

@@ -42,7 +42,7 @@ def test_registered_under_its_hyphenated_name() -> None:
         GAME.settings("part1", 4, {})
     with pytest.raises(SettingsError):
         GAME.settings("part4", 7, {})
-    assert GAME.stand_in(GAME.settings(None, 3, {})) == "rule"
+    assert GAME.stand_in(GAME.settings(None, 3, {})) == "expert"  # the bot whose move 'hint' gives
     assert set(GAME.bots) == {"rule", "expert", "random"}
 
 
@@ -470,3 +470,29 @@ def test_a_table_of_the_wrong_size_is_refused_in_words(
     with pytest.raises(SettingsError) as refused:
         GAMES[game].settings(variant, seats, {})
     assert str(refused.value) == says
+
+
+def test_the_hint_names_the_move_auto_then_makes() -> None:
+    """The hint asked a fresh expert and 'auto' played the `rule` bot: a play-tester saw them differ.
+    Now 'auto' plays the expert, and the hint asks a twin of that very bot, its random deals included,
+    in live play too (the system's source, whose state cannot be copied, seeds a generator of its own)."""
+    settings = GAME.settings(None, 3, {})
+    rule = GAME.new_bot("rule", settings, random.Random(0))
+    compared = 0
+    for seed in range(10):
+        match = GAME.new_match(settings, ["ann", "bob", "cy"], random.Random(seed))
+        auto = GAME.new_bot(GAME.stand_in(settings), settings, random.SystemRandom())
+        while not match.over and compared < 8:
+            seat = match.current
+            view = match.bot_view(seat)
+            if seat == 0 and len(view.legal) > 1:
+                job = match.hint(0, auto)
+                assert job is not None
+                said = job().actions
+                action = auto.choose(view)
+                assert said == (action_text(action),)
+                compared += 1
+            else:
+                action = (auto if seat == 0 else rule).choose(view)
+            match.apply(seat, action)
+    assert compared == 8

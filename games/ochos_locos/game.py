@@ -290,8 +290,17 @@ class ExpertBot:
     name = EXPERT
 
     def __init__(self, rng: random.Random, worlds: int = EXPERT_WORLDS) -> None:
-        self._rng = rng
+        # Its own generator when given the system's source (live play), so that a twin can sample
+        # the very same deals: the deals it samples are its own, and reveal nothing of the table's.
+        self._rng = random.Random(rng.getrandbits(64)) if isinstance(rng, random.SystemRandom) else rng
         self.worlds = worlds
+
+    def twin(self) -> ExpertBot:
+        """A copy that will choose as this bot would now: its generator's state copied, so a hint
+        asked of it names the move ``auto`` then makes; the bot itself is left as it was."""
+        twin = ExpertBot(random.Random(), self.worlds)
+        twin._rng.setstate(self._rng.getstate())
+        return twin
 
     def weigh(self, view: SeatView) -> list[Weighed]:
         """Every legal action with the deals it won, best first."""
@@ -349,7 +358,9 @@ class OchosGame:
         return bot
 
     def stand_in(self, settings: Settings) -> str:
-        return RULE
+        """``expert``: the bot whose move ``hint`` gives plays a person's turn on ``auto`` (a hint
+        that named one move and an ``auto`` that played another confused a play-tester)."""
+        return EXPERT
 
     def new_match(
         self, settings: Settings, names: Sequence[str], rng: random.Random, deal: DealRecord | None = None
@@ -565,10 +576,12 @@ class OchosMatch:
         return [" ".join(_cards(hand)) or "nothing" for hand in hands]
 
     def hint(self, seat: int, adviser: Any | None = None) -> Callable[[], HintAnswer] | None:
-        """The expert's move and why; worked out off the table's thread, on a view taken now."""
+        """The expert's move and why; worked out off the table's thread, on a view taken now, by a
+        twin of the seat's own expert (``adviser``, which plays the seat on ``auto``) if it has one."""
         view = self._seat_view(seat)
         names = self.names
-        return lambda: expert_hint(view, names, ExpertBot(random.Random()))
+        bot = adviser.twin() if isinstance(adviser, ExpertBot) else ExpertBot(random.SystemRandom())
+        return lambda: expert_hint(view, names, bot)
 
     def unfinished_turn(self) -> tuple[Any, ...]:
         return ()  # every action is final as it is made
