@@ -332,7 +332,9 @@ async def test_a_hint_the_server_cannot_send_is_answered_with_an_error(
 ) -> None:
     """A game's hint with data the wire does not carry costs that hint, not the asker's answer."""
     answers = iter([HintAnswer("bad", ("end",), {"rate": 0.5}), HintAnswer("end: fine", ("end",))])
-    monkeypatch.setattr("games.notty.game.NottyMatch.hint", lambda self, seat: lambda: next(answers))
+    monkeypatch.setattr(
+        "games.notty.game.NottyMatch.hint", lambda self, seat, adviser=None: lambda: next(answers)
+    )
     ann = await Client.connect(server_port, "ann")
     await ann.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=0))
     await ann.state_when(_my_turn)
