@@ -230,6 +230,8 @@ def _interpret(
         case "resign":
             return _resign(args, view, armed)
     ui = _ui_for_verb(verb, catalog, game)
+    if ui is None and (aside := _aside(verb, args, game)):
+        return Reply(say=aside, refused=True)
     if ui is None and (other := _other_games_command(verb, catalog, game)):
         return Reply(say=other, refused=True)
     if ui is None:
@@ -258,6 +260,19 @@ def _elsewhere_from(message: CreateTable | Join | Watch, table: int | None, view
     if table is not None and view is not None and view.over and not ours:
         return Reply((Leave(), message))
     return Reply((message,))
+
+
+def _aside(verb: str, args: Sequence[str], game: GameUI | None) -> str | None:
+    """At a table, the answer its game gives a phrase that is no command of its own (huxxy's
+    ``take back``: :attr:`games._ui.GameUI.asides`), if the line begins with one."""
+    if game is None:
+        return None
+    typed = [verb, *(word.lower() for word in args)]
+    for phrase, answer in game.asides.items():
+        words = phrase.split()
+        if typed[: len(words)] == words:
+            return answer
+    return None
 
 
 def _other_games_command(verb: str, catalog: Catalog | None, game: GameUI | None) -> str | None:

@@ -32,6 +32,7 @@ class GenericUI:
     default_bot = None
     default_seats = None
     number_words: Mapping[str, NumberWord] = {}
+    asides: Mapping[str, str] = {}
 
     def __init__(self, info: GameInfo) -> None:
         self.info = info

@@ -108,6 +108,14 @@ class GameUI(Protocol):
         """Words for ``new`` besides the options' own names: ``{"limit": NumberWord(...)}``."""
         ...
 
+    @property
+    def asides(self) -> Mapping[str, str]:
+        """Phrases a player may type that are no command of the game, each (its words in lower case)
+        with the answer naming what does it: huxxy's ``take back``, its rules' words, answered with
+        ``undo`` and ``draw``. At the game's table a line beginning with one is answered so, before
+        any guess at a spelling or word of another game's command (Ochos Locos's ``take``)."""
+        ...
+
     def listed_options(self, options: Mapping[str, Any], bots: Sequence[str | None]) -> Mapping[str, Any]:
         """Of a table's ``options``, those worth naming in its line of the lobby's list, where ``bots``
         play (each seat a bot plays, by the bot's name as listed; ``None``: the game's stand-in

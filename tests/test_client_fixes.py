@@ -323,6 +323,29 @@ def test_a_command_of_another_game_says_whose_it_is_not_a_guess() -> None:
     assert _refusal(alone, "steal bob").startswith("unknown command 'steal'")
 
 
+def test_take_back_at_a_huxxy_table_names_huxxys_own_take_backs() -> None:
+    """The play-test: 'take back' (the rules' words) was answered "'take' is a command of Ochos Locos;
+    this table plays huxxy", as if to switch games; huxxy takes back with 'undo' and 'draw'."""
+    says = (
+        "to take back: 'undo' takes back your last play of this turn; "
+        "'draw' takes back the whole turn, then draws a card (your turn ends)"
+    )
+    for games in ((NOTTY, OCHOS, HUXXY), (HUXXY,)):  # not a guess either ('tables') where Ochos is not
+        session = welcomed(*games)
+        session.receive(Seated(3, 0, TOKEN))
+        session.receive(State(3, MY_TURN, ()))
+        for line in ("take back", "Take Back", "take back my play"):
+            assert _refusal(session, line) == says
+    session = welcomed(NOTTY, OCHOS, HUXXY)
+    session.receive(Seated(3, 0, TOKEN))
+    session.receive(State(3, MY_TURN, ()))
+    assert _refusal(session, "take two").startswith("'take' is a command of Ochos Locos")  # Ochos's own
+    nottys = welcomed(NOTTY, OCHOS, HUXXY)  # only huxxy answers it
+    nottys.receive(Seated(3, 0, TOKEN))
+    nottys.receive(State(3, notty_view(current=0, legal=["end"]), ()))
+    assert _refusal(nottys, "take back").startswith("'take' is a command of Ochos Locos")
+
+
 # -- 6. steal alone ------------------------------------------------------------------------------
 
 

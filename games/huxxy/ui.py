@@ -75,6 +75,12 @@ HELP = """\
 
 COMMANDS = ("play", "move", "undo", "end", "draw")
 
+#: What ``take back`` is answered with (:attr:`games._ui.GameUI.asides`): the commands that take back.
+TAKE_BACK = (
+    "to take back: 'undo' takes back your last play of this turn; "
+    "'draw' takes back the whole turn, then draws a card (your turn ends)"
+)
+
 #: A card word in any text: value and suit, or a joker.
 _CARD_WORD = re.compile(r"(?<![\w])([A2-90JQK][SHDC]|XX)(?![\w])")
 #: The columns a table is laid out in: an 80-column terminal, less a margin.
@@ -116,6 +122,8 @@ class HuxxyUI:
     default_bot = "greedy"
     default_seats = MAX_PLAYERS  # "4 players (a table may also be created for 2 or 3)"
     number_words: Mapping[str, NumberWord] = MappingProxyType({})
+    #: The rules' "take the whole table turn back", typed as a command: what does it here.
+    asides: Mapping[str, str] = MappingProxyType({"take back": TAKE_BACK})
 
     def listed_options(self, options: Mapping[str, Any], bots: Sequence[str | None]) -> Mapping[str, Any]:
         return options

@@ -151,6 +151,7 @@ class NottyUI:
             "quiet": NumberWord("quiet_rounds", 0, "a number of whole rounds", 3),
         }
     )
+    asides: Mapping[str, str] = MappingProxyType({})
 
     def listed_options(self, options: Mapping[str, Any], bots: Sequence[str | None]) -> Mapping[str, Any]:
         """The level only where an expert plays at it (the table's own expert, at its level, or a

@@ -91,6 +91,7 @@ class OchosUI:
     default_bot = "rule"
     default_seats = 3  # "3 players by default"
     number_words: Mapping[str, NumberWord] = MappingProxyType({})
+    asides: Mapping[str, str] = MappingProxyType({})
 
     def listed_options(self, options: Mapping[str, Any], bots: Sequence[str | None]) -> Mapping[str, Any]:
         return options
