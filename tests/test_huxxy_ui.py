@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_client_session import seated, shown, welcomed
+from test_huxxy_review import match_of
 
 from client.session import read_view
 from client.sgr import plain as plain_text
-from games import GAMES, describe
+from games import GAMES, ActionError, describe
 from games._ui import CommandError, GameDataError, TableView, ui_for
 from games.huxxy import CARDS
 from games.huxxy.ui import MAX_COLUMNS, ONE_A_LINE, UI, WIDTH, Body, HuxxyUI, table_lines
@@ -419,6 +420,35 @@ def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
     opened = _read(huxxy_view(current=0, legal=["draw"], body={"opened": [True, True, False]}))
     with pytest.raises(CommandError, match="a turn's first play must be a card from your hand"):
         UI.action("move", ["5H", "from", "2"], opened)
+
+
+@pytest.mark.parametrize(
+    ("table", "opened", "first", "typed", "says"),
+    [
+        # The play-test: on the first turn, on an empty table, not "there is no group 2: the table is
+        # empty; 'to new' starts a new group", but the rule that bars any move yet.
+        ([], False, None, "move 7H from 1 to 2", "until you have opened you may only play cards from your"),
+        ([], False, None, "move 7H to 2", "until you have opened you may only play cards from your hand"),
+        (["AC 2H 3S"], False, "play 7H to new", "move 7H from 2 to 5", "until you have opened you may"),
+        (["AC 2H 3S"], True, None, "move 2H from 1 to 5", "a turn's first play must be a card from your"),
+        (["AC 2H 3S"], True, "play 7H to new", "move 2H from 4 to 5", "there is no group 4: groups are"),
+    ],
+)
+def test_a_move_is_refused_for_the_rule_that_bars_it_first_as_the_engine_refuses_it(
+    table: list[str], opened: bool, first: str | None, typed: str, says: str
+) -> None:
+    match = match_of(["7H 8S 9H KS", "2D", "3D"], table, [opened])
+    if first is not None:
+        match.apply(0, match.parse_action(first))
+    view = _read(huxxy_view(current=0, variant="huxxy", legal=match.legal_actions(0), body=match.view(0)))
+    verb, *args = typed.split()
+    with pytest.raises(CommandError) as refused:
+        UI.action(verb, args, view)
+    assert str(refused.value).startswith(says)
+    if " from " in typed:  # the server's words for it are the same (without 'from' its parser looks first)
+        with pytest.raises(ActionError) as judged:
+            match.apply(0, match.parse_action(typed))
+        assert judged.value.message == str(refused.value)
 
 
 def test_a_seventh_play_is_refused_offering_the_end_only_when_the_turn_may_end() -> None:

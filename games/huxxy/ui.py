@@ -479,10 +479,12 @@ class Typed:
             blocked = blocked_end(sorted(body.invalid), short)
             raise CommandError(too_many_plays(body.max_plays, body.plays, len(self.cards), blocked))
         groups = len(body.table)
-        if self.target is not None and self.target >= groups:
-            raise CommandError(no_group(self.target, groups, target=True))
         if self.verb == "play":
+            if self.target is not None and self.target >= groups:
+                raise CommandError(no_group(self.target, groups, target=True))
             return self.text()
+        # A move is judged in the engine's order: the rules that bar any move now (not opened, the
+        # turn's first play) before the groups it names, the group it takes from before the other.
         if not body.opened[seat]:
             raise CommandError(
                 "until you have opened you may only play cards from your hand, not move table cards"
@@ -497,6 +499,8 @@ class Typed:
             raise CommandError(f"group {source + 1} holds no {cards_text(sorted(missing.elements()))}")
         if source == self.target:
             raise CommandError(same_group(self.cards, source, said_from=self.source is not None))
+        if self.target is not None and self.target >= groups:
+            raise CommandError(no_group(self.target, groups, target=True))
         return attrs.evolve(self, source=source).text()
 
 
