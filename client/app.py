@@ -331,6 +331,7 @@ class Terminal:
             readline.set_completer(_completer(session))
             readline.set_completer_delims(" ")
             readline.parse_and_bind("tab: complete")
+            _completions_unsorted()
         return functools.partial(_read_lines, self)
 
 
@@ -620,6 +621,19 @@ def _line_buffer() -> ctypes.c_char_p | None:
         return ctypes.c_char_p.in_dll(ctypes.CDLL(readline.__file__), "rl_line_buffer")
     except (ImportError, OSError, ValueError, AttributeError):
         return None
+
+
+def _completions_unsorted() -> None:
+    """Have readline list completions in the session's order (a huxxy hand's: A, 2 to 10, J, Q, K),
+    not sorted as strings ('0H 3C ... AH JD KH QD'): GNU readline's ``rl_sort_completion_matches``,
+    which no inputrc setting reaches (the session gives each option once). Left as it is where it
+    cannot be reached (libedit)."""
+    try:
+        import readline
+
+        ctypes.c_int.in_dll(ctypes.CDLL(readline.__file__), "rl_sort_completion_matches").value = 0
+    except (ImportError, OSError, ValueError, AttributeError):
+        pass
 
 
 def _completer(session: Session) -> Any:
