@@ -4,25 +4,32 @@ keep every hand with its seat, hints, and the fallback."""
 from __future__ import annotations
 
 import copy
+import io
 import random
+from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from test_host import Net
 from test_huxxy_engine import junk, needs_solver, position, snapshot
 from test_private_views import words
 
 from games import GAMES, ActionError, DealRecord, SettingsError
 from games.autoplay import seeded_match
-from games.huxxy import CARDS, JOKER
+from games.huxxy import CARDS, JOKER, cards_of
 from games.huxxy import bots as bots_module
 from games.huxxy._plays import Play, as_made
 from games.huxxy.actions import Draw, End, Move, Place, Undo, action_of, parse_action
 from games.huxxy.bots import hint_for, make_bot
 from games.huxxy.engine import Rules
 from games.huxxy.game import Drew, Ended, HuxxyMatch
+from protocol import Act, CreateTable, Join, State
+from server.replay import print_game
+from server.store import Store
 from solver.huxxy import best_turn
 
 GAME = GAMES["huxxy"]
@@ -439,6 +446,73 @@ def test_a_bot_taking_over_mid_turn_keeps_the_plays_that_begin_its_plan_undoing_
         taken.append(action)
     assert taken == [Undo(), *plan[1:]]  # the stray play undone, the first kept
     assert snapshot(match.engine)[:-1] == snapshot(own.engine)[:-1]  # the same but for 2D, now seen
+
+
+@needs_solver
+@pytest.mark.parametrize("name", ["greedy", "expert", "random"])
+def test_a_bot_that_draws_after_plays_it_did_not_make_draws_at_once_taking_them_back(name: str) -> None:
+    """A turn run out of time after two plays read "you undo a play: QC ...", "you undo a play: QS
+    ...", "you draw AC", where a person's own 'draw' reads "you take back 2 plays and draw AC"."""
+    match = table_match(["2C 5D 9H JS KC", "2D"], ["5S 5H 5C"])  # no opening to be made: a draw
+    match.apply(0, match.parse_action("play 9H"))
+    match.apply(0, match.parse_action("play JS to 2"))
+    bot = make_bot(name, random.Random(0))
+    action = bot.choose(match.bot_view(0))
+    assert action == Draw()
+    (drew,) = match.apply(0, action).events
+    assert isinstance(drew, Drew) and drew.taken_back == 2
+    assert match.event(drew, 0)["text"] == f"you take back 2 plays and draw {drew.card}"
+    assert match.event(drew, 1)["text"] == "p1 takes back 2 plays and draws a card"
+    assert [list(map(str, group)) for group in match.engine.table] == [["5S", "5H", "5C"]]
+    assert match.current == 1 and match.engine.plays == ()
+
+
+@needs_solver
+def test_a_turn_out_of_time_after_plays_is_one_take_back_and_draw_and_its_record_replays(
+    tmp_path: Path,
+) -> None:
+    """The play-test's turn, hosted: two plays, the time runs out, the stand-in draws."""
+    for seed in range(1, 100):  # a deal whose first mover has no opening to make: the stand-in draws
+        net = Net(seed=seed)
+        ann, bob = net.client("ann"), net.client("bob")
+        table = ann.send(CreateTable("huxxy", 2, "huxxy", (), {}, turn_seconds=10))[0].table
+        bob.send(Join(table))
+        mover = ann if ann.view["current"] == ann.view["seat"] else bob
+        hand = mover.view["body"]["hand"]
+        if best_turn(cards_of(hand), (), False) is None:
+            break
+    else:
+        raise AssertionError("no deal without an opening")
+    name = mover.view["names"][mover.view["seat"]]
+    mover.send(Act(f"play {hand[0]}"))
+    mover.send(Act(f"play {hand[1]} to 1"))
+    seen = len(mover.inbox)
+    net.tick(11)
+    net.run_bots(limit=20)
+    told = [
+        event["text"]
+        for message in mover.inbox[seen:]
+        if isinstance(message, State)
+        for event in message.events
+    ]
+    drawn = mover.view["body"]["hand"]
+    (card,) = (Counter(drawn) - Counter(hand)).elements()
+    assert told == [f"you take back 2 plays and draw {card}"], told
+    assert not mover.view["body"]["table"] and mover.view["current"] != mover.view["seat"]
+    live = mover.table.match
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    saved = store.game(mover.table.id)
+    store.close()
+    assert saved is not None and [move.action for move in saved.moves][-1] == "draw"
+    out = io.StringIO()
+    print_game(saved, out)
+    assert f"{name} takes back 2 plays and draws a card: {card} (bot for {name})" in out.getvalue()
+    restarted = Net()
+    restarted.host.restore(saved, 0.0)
+    again = restarted.host.tables[mover.table.id].match
+    assert isinstance(live, HuxxyMatch) and isinstance(again, HuxxyMatch)
+    assert snapshot(again.engine) == snapshot(live.engine)
 
 
 @needs_solver

@@ -4,7 +4,8 @@ A bot is asked for one action at a time, as a person types them. It works out
 its turn once, from the turn's start, and then follows it. Plays already made
 that it did not plan (a person's, before a stand-in or the autopilot took the
 seat, or made before a server restart) are kept as far as they begin the same
-turn, in whatever order (:mod:`._resume`); only the rest are undone.
+turn, in whatever order (:mod:`._resume`); only the rest are undone. A bot that
+draws instead draws at once: the draw takes back every play made, as a person's does.
 
 - ``random``: draws, or makes a turn picked at random among the simple ones
   (one card added to a group, or a new group of three from the hand).
@@ -86,10 +87,10 @@ class PlanningBot:
             hand, table = view.turn_start()
             self._plan = adopt(self.plan(hand, table, view), made, hand, table, MAX_PLAYS)
         plan = self._plan
+        if not plan:  # a draw takes back every play made first: one take-back, not an undo a play
+            return Draw()
         if made != as_made(plan[: len(made)], len(view.turn_start()[1])):
             return Undo()
-        if not plan:
-            return Draw()
         if len(made) == len(plan):
             return End()
         return action_of(plan[len(made)])
