@@ -238,7 +238,8 @@ _FLAGS: dict[str, tuple[str, type, str]] = {
     "--bot-only-delay": (
         "bot_only_delay",
         float,
-        "seconds between moves at a table of bots alone, at the least",
+        "seconds between moves, at the least, at a table where nobody plays their own seat (bots alone, "
+        "autopilots, stand-ins)",
     ),
     "--abandon-after": ("abandon_seconds", float, "seconds a game with nobody at it is kept for its players"),
     "--queue": ("queue", int, "messages waiting for a slow client before it is dropped"),

@@ -73,11 +73,11 @@ class Seat:
         return self.bot is not None or self.stand_in or self.auto or self.autopilot or self.resigned
 
     @property
-    def unattended(self) -> bool:
-        """Played by the server for good, or until its person says otherwise: a bot's own seat, one
-        given up, one on autopilot, one whose person resigned (not a turn's "play for me", nor a
-        stand-in for someone who dropped and may be back)."""
-        return self.bot is not None or self.token_hash is None or self.autopilot or self.resigned
+    def played_here(self) -> bool:
+        """Its person is at the table and plays it: not on autopilot, not resigned (a turn's "play
+        for me", or a turn's time run out, leaves it theirs). A bot's seat, one given up, and one a
+        stand-in plays while its person is away are not."""
+        return self.conn is not None and not (self.stand_in or self.autopilot or self.resigned)
 
 
 @attrs.define
@@ -189,6 +189,13 @@ class Table:
         """No seat can be taken back by a person: each is a bot's, given up with ``leave``, or free.
         Its game plays unattended, so the host caps and paces such tables per address."""
         return all(seat.token_hash is None for seat in self.seats)
+
+    @property
+    def unattended(self) -> bool:
+        """Nobody plays their own seat: each is a bot's, given up, on autopilot, resigned, or played by
+        a stand-in while its person is away. Whoever is there (on autopilot, or watching) only
+        watches, and the server plays every move: :meth:`Driver.bot_jobs` paces them all."""
+        return not any(seat.played_here for seat in self.seats)
 
     @property
     def running(self) -> bool:
@@ -458,14 +465,17 @@ class Driver:
             seat = table.seats[match.current]
             if seat.bot_controls:
                 table.job_out = True
-                # A stand-in for a dropped player hurries (they may be back); one for a seat given
-                # up plays at the table's pace, as its own bots do.
+                # A stand-in for a dropped player, a person's autopilot or "play for me" hurry (the
+                # people playing wait for them); one for a seat given up plays at the table's pace,
+                # as its own bots do.
                 delay = table.bot_delay if seat.bot is not None or seat.token_hash is None else 0.0
-                if all(other.unattended for other in table.seats):
-                    # Nobody plays their own seat (bots alone, every person on autopilot, resigned or
-                    # gone): the game plays unattended and recorded, whatever pace its creator asked
-                    # for. An address with more such games than its share slows them all alike, so
-                    # that what it has recorded stays bounded however its tables came to be so.
+                if table.unattended:
+                    # Nobody plays their own seat (bots alone; every person on autopilot, resigned,
+                    # gone, or away with a stand-in in their seat): nobody waits, and whoever is
+                    # there watches, so every move, whoever's bot makes it, waits at least the pace
+                    # of bots alone. The game plays on its own and recorded, whatever pace its
+                    # creator asked for: an address with more such games than its share slows them
+                    # all alike, so that what it has recorded stays bounded however they came to be so.
                     if unattended is None:
                         unattended = self._unattended_by_address()
                     share = self.unattended_per_address
@@ -482,7 +492,7 @@ class Driver:
         return Counter(
             table.address
             for table in self.tables.values()
-            if table.running and table.anyone_here() and all(seat.unattended for seat in table.seats)
+            if table.running and table.anyone_here() and table.unattended
         )
 
     def close(self) -> None:

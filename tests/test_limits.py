@@ -1256,6 +1256,47 @@ def test_a_game_every_person_leaves_to_autopilot_is_paced_as_bots_alone() -> Non
     assert [job.delay for job in host.bot_jobs()] == [0.0]
 
 
+def _play_bots(host: Host, now: float, moves: int) -> list[float]:
+    """Let the bots make up to ``moves`` moves (as long as one is due): the pause each was given."""
+    paces = []
+    for _ in range(moves):
+        jobs = host.bot_jobs()
+        if not jobs:
+            break
+        for job in jobs:
+            paces.append(job.delay)
+            host.bot_acted(job, job.bot.choose(job.view), now)
+    return paces
+
+
+def test_a_stand_in_and_autopilot_are_paced_as_bots_alone_once_nobody_plays() -> None:
+    """Ann on autopilot, and a stand-in for bob (dropped past the grace): both played at no pause,
+    so the game's 140 turns went by in a sixth of a second, before she could type 'auto off'."""
+    host, send = _recording_host(bot_only_delay=0.25, grace=10.0)
+    table = send(1, notty_table("classic", 2, turn_limit=60), 0.0)[0].table
+    assert isinstance(send(2, Join(table), 0.0)[0], Seated)
+    host.disconnect(2, 1.0)
+    host.tick(20.0)  # past the grace: a bot plays for bob
+    assert host.tables[table].seats[1].stand_in
+    ann = host.tables[table].seats[0]
+    if host.tables[table].match.current == 0:  # type: ignore[union-attr]
+        send(1, PlayForMe(), 20.0)
+    paces = _play_bots(host, 20.0, 1)
+    assert paces == [0.0]  # she plays: bob's stand-in (or her "play for me") does not keep her waiting
+    send(1, Autopilot(True), 20.0)
+    assert ann.autopilot
+    paces = _play_bots(host, 20.0, 40)
+    assert len(paces) == 40 and set(paces) == {0.25}  # her seat's bot and bob's stand-in alike
+    send(1, Autopilot(False), 20.0)
+    host.disconnect(1, 21.0)
+    host.connect(3, "10.0.0.1")
+    host.handle(3, Hello(PROTOCOL_VERSION, "cy"), 21.0)
+    assert isinstance(send(3, Watch(table), 21.0)[0], Watching)
+    host.tick(40.0)  # ann past the grace too: two stand-ins play, and cy watches
+    paces = _play_bots(host, 40.0, 20)
+    assert paces and set(paces) == {0.25}
+
+
 def test_games_left_to_bots_past_the_cap_share_its_pace() -> None:
     """A table with a person at creation, given up with 'leave' (or left to autopilot), escaped the
     cap on tables of bots alone: one address ran 8 at full pace, 4 times the moves it may record."""
