@@ -23,7 +23,7 @@ from games._ui import game_and_variant, spoken_list
 
 from .journal import SavedGame
 from .record import dealt, replay_move
-from .resign import RESIGNED
+from .resign import REASONS, RESIGNED, ending_told, resigned_last, winners_resigned
 from .store import GameSummary
 from .tables import ABANDONED
 
@@ -38,22 +38,6 @@ def print_games(games: Iterable[GameSummary], out: TextIO) -> None:
             out.write(f"game {game.id}: its record is damaged ({error}); the other games are listed\n")
     if not shown:
         out.write("no games recorded yet\n")
-
-
-#: How a game ended, in words, by the reason code its record keeps (every game's, and the
-#: server's own); a code not here is shown as it is.
-REASONS = {
-    "discard": "last cards discarded",
-    "stolen": "last card stolen",
-    "stalemate": "stalemate",
-    "turn-limit": "turn limit",
-    "no-progress": "no progress",
-    "empty-hand": "last card played",
-    "went-out": "went out",
-    "stock-exhausted": "stock used up",
-    "resigned": "the others resigned",
-    "abandoned": "abandoned",
-}
 
 
 def _game_line(game: GameSummary) -> str:
@@ -134,7 +118,7 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
         turn = match.turn
         ran_out |= dict.fromkeys(timed_out.get(move.number - 1, ()), turn)
         step = replay_move(match, move)
-        told = _told(match, move.seat, step)
+        told = _told(match, move.seat, step, [seat for seat, _ in saved.resigned])
         if move.number > given_up.get(move.seat, move.number) or ran_out.get(move.seat) == turn:
             told = _by_a_bot(told, match.names[move.seat])
         texts = "; ".join(told)
@@ -160,11 +144,18 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
         out.write(f"({how}; ranking: {ranking})\n")
 
 
-def _told(match: Match, seat: int, step: Step) -> list[str]:
+def _told(match: Match, seat: int, step: Step, resigned: Sequence[int] = ()) -> list[str]:
     """A move's events as a spectator was told them, and the cards chance gave it where they were
     not shown: after the event that showed them to the seat that moved, as Notty's replay always
-    read ("bob draws a card: 9D", as "bob draws 1 card: R7"). The operator's alone: no player is sent it."""
-    texts = [match.event(event, None)["text"] for event in step.events]
+    read ("bob draws a card: 9D", as "bob draws 1 card: R7"). The operator's alone: no player is sent it.
+    The game's end, where its own winners had ``resigned``, is told as the players were told it: as
+    the result says it (server.tables.states), not "ann wins" of one ranked last."""
+    wire = [match.event(event, None) for event in step.events]
+    own = match.outcome() if resigned and match.over else None
+    if own is not None and winners_resigned(own, resigned):
+        result = resigned_last(own, match.names, resigned)
+        wire = [ending_told(told, result) if told.get("kind") == "game-ended" else told for told in wire]
+    texts = [told["text"] for told in wire]
     cards = collections.Counter(step.outcome)
     mover = match.names[seat]
     if not cards or cards <= _words(" ".join(texts), mover):

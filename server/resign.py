@@ -10,13 +10,29 @@ playing, and the game's own ending ranks them. Pure: the host and the replay bot
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from games import Outcome
 from games._ui import spoken_list
 
 #: The reason code of a game that ended because a player resigned.
 RESIGNED = "resigned"
+
+#: How a game ended, in words, by the reason code its record keeps (every game's, and the
+#: server's own); a code not here is shown as it is.
+REASONS = {
+    "discard": "last cards discarded",
+    "stolen": "last card stolen",
+    "stalemate": "stalemate",
+    "turn-limit": "turn limit",
+    "no-progress": "no progress",
+    "empty-hand": "last card played",
+    "went-out": "went out",
+    "stock-exhausted": "stock used up",
+    RESIGNED: "the others resigned",
+    "abandoned": "abandoned",
+}
 
 
 def ends_at_once(seats: int, resigned: Collection[int], people: Collection[int]) -> bool:
@@ -44,14 +60,39 @@ def resigned_last(outcome: Outcome, names: Sequence[str], resigned: Sequence[int
         return outcome
     places = [tuple(seat for seat in place if seat not in resigned) for place in outcome.ranking]
     ranking = (*[place for place in places if place], tuple(sorted(resigned)))
-    text = outcome.text
-    if outcome.ranking and set(outcome.ranking[0]) <= set(resigned) and len(ranking) > 1:
-        # The game's winner resigned (a bot went out for them): "ann wins" alone names the one
-        # ranked last, while the others are told they share first place.
+    last = f"{_names(names, resigned)} resigned, so ranked last"
+    if winners_resigned(outcome, resigned) and len(ranking) > 1:
+        # The game's winners resigned (a bot went out for them, or had their last card stolen): the
+        # game's own words ("ann wins: their last card was stolen") would name the one ranked last
+        # the winner. Said instead as the client says a result: who is first, and why, and who is last.
         first = ranking[0]
-        text += f"; but {_names(names, first)} " + ("share first place" if len(first) > 1 else "comes first")
-    text = f"{text} ({_names(names, resigned)} resigned, so ranked last)"
+        placed = "wins" if len(first) == 1 else "share first place"
+        why = REASONS.get(outcome.reason, outcome.reason.replace("-", " "))
+        text = f"{_names(names, first)} {placed} ({why}; {last})"
+    else:
+        text = f"{outcome.text} ({last})"
     return Outcome(ranking, outcome.reason, text[:400])
+
+
+def winners_resigned(outcome: Outcome, resigned: Collection[int]) -> bool:
+    """Did every seat the game's own ending places first resign, so that others are first instead?"""
+    return bool(resigned) and bool(outcome.ranking) and set(outcome.ranking[0]) <= set(resigned)
+
+
+def ending_told(event: Mapping[str, Any], result: Outcome) -> Mapping[str, Any]:
+    """A game's ``game-ended`` event (its wire form) told as ``result`` says the game ended, for a
+    game whose own winners resigned (:func:`winners_resigned`): its ``text`` is the result's, and
+    the fields of its ``data`` that say the result (a ``winner``, a ``ranking``, a ``text``) are the
+    result's too. Otherwise it read "ann wins", above a result ranking ann last."""
+    data = event.get("data")
+    if isinstance(data, Mapping):
+        said = {
+            "winner": result.winner,
+            "ranking": [list(place) for place in result.ranking],
+            "text": result.text,
+        }
+        data = {key: said.get(key, value) for key, value in data.items()}
+    return {**event, "text": result.text, "data": data}
 
 
 def _names(names: Sequence[str], seats: Sequence[int]) -> str:

@@ -22,7 +22,7 @@ from games import ActionError, Bot, Game, Match, Outcome, Settings
 from protocol import AWAY_MOVES, MAX_LEGAL, Error, Message, Notice, State, Tables
 
 from .journal import GameBegun, GameOver, Moved, OptionsChanged, Record, SeatRecord, StandInSet, TimedOut
-from .resign import resigned_last
+from .resign import ending_told, resigned_last, winners_resigned
 
 log = logging.getLogger("notty.host")
 #: The most a notice's ``seconds`` may say (docs/PROTOCOL.md).
@@ -261,6 +261,9 @@ def states(
     if table.turn_seconds and outcome is None and not bot_turn and now is not None:
         left = table.turn_seconds - table.turn_elapsed(now)
         shared["turn_left"] = min(table.turn_seconds, max(0, math.ceil(left)))
+    # The game's own end names its winners: where they resigned, it is told as the result says it.
+    own = match.outcome() if outcome is not None and table.resigned and table.conceded is None else None
+    retold = outcome if own is not None and winners_resigned(own, table.resigned) else None
     out: list[Outgoing] = []
     for conn, seat in to:
         view = {
@@ -277,6 +280,8 @@ def states(
             "body": match.view(seat),
         }
         seen = tuple([match.event(event, seat) for event in events])
+        if retold is not None:
+            seen = tuple([ending_told(e, retold) if e.get("kind") == "game-ended" else e for e in seen])
         # Built from the game's own view and events, which need no checking (see
         # protocol.Message.unchecked; tests hold it to the checked message).
         out.append((conn, State.unchecked(table=table.id, view=view, events=seen)))

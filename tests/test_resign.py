@@ -29,6 +29,7 @@ from protocol import (
     Leave,
     ListTables,
     Notice,
+    PlayForMe,
     ProtocolError,
     Resign,
     Seated,
@@ -536,7 +537,10 @@ def test_a_game_a_bot_won_for_one_who_resigned_lists_and_replays_who_came_first(
             break
     else:
         pytest.fail("no seed had ann's bot go out")
-    assert "; but bob and cy share first place (ann resigned, so ranked last)" in bob.view["result"]["text"]
+    said = "bob and cy share first place (last card played; ann resigned, so ranked last)"
+    assert bob.view["result"]["text"] == said
+    (ended,) = [e for e in bob.last(State).events if e["kind"] == "game-ended"]  # not "ann wins"
+    assert ended["text"] == said and _places(ended["data"]) == [[1, 2], [0]]
     store = Store(tmp_path / "notty.db")
     store.write(net.host.take_journal())
     listed = io.StringIO()
@@ -550,4 +554,45 @@ def test_a_game_a_bot_won_for_one_who_resigned_lists_and_replays_who_came_first(
         out.getvalue().splitlines()[-1]
         == "(those who resigned rank last; ranking: bob = cy, then ann (resigned))"
     )
+    assert "ann wins" not in out.getvalue() and said in out.getvalue()
     store.close()
+
+
+def test_a_last_card_stolen_from_one_who_resigned_is_no_win_anywhere(tmp_path: Path) -> None:
+    """bob resigned holding 2 cards, and ann stole from him twice: the game's end read "bob wins:
+    their last card was stolen", to ann, to a watcher and in the replay, under a result line saying
+    that ann and expert-3 shared first place. Each now says what the result says."""
+    for seed in range(20):
+        net = Net(seed=seed)
+        ann, bob = _table(net, "notty", 2, ("expert",))
+        eve = net.client("eve")
+        eve.send(Watch(ann.table.id))
+        bob.send(Resign())
+        table = ann.table
+        for _ in range(1000):
+            net.run_bots()
+            if table.over:
+                break
+            hands, legal = ann.view["body"]["hands"], ann.view["legal"]
+            ann.send(Act("steal 1") if len(hands[1]) <= 2 and "steal 1" in legal else PlayForMe())
+        if table.over and ann.view["result"]["reason"] == "stolen":
+            break
+    else:
+        pytest.fail("no seed had ann steal bob's last card")
+    said = "ann and expert-3 share first place (last card stolen; bob resigned, so ranked last)"
+    for client in (ann, bob, eve):
+        result = client.view["result"]
+        assert _places(result) == [[0, 2], [1]] and result["text"] == said
+        (ended,) = [e for e in client.last(State).events if e["kind"] == "game-ended"]
+        assert ended["text"] == said and ended["data"] == {"winner": None, "reason": "stolen"}
+        assert not any(
+            "bob wins" in e["text"] for m in client.inbox if isinstance(m, State) for e in m.events
+        )
+    ui = ui_for("notty")
+    shown = ui.state_text(table.id, read_view(ann.view, ui), ann.last(State).events, False)
+    assert "bob wins" not in shown and f"game over: {said}" in shown, shown
+    _, replayed = _recorded(net, tmp_path, table.id)
+    assert "bob wins" not in replayed and said in replayed.splitlines()[-3], replayed
+    assert replayed.splitlines()[-1] == (
+        "(those who resigned rank last; ranking: ann = expert-3, then bob (resigned))"
+    )

@@ -47,7 +47,10 @@ def test_the_resigned_go_last_and_the_text_stays_within_400_characters() -> None
     outcome = Outcome(((1,), (0, 2), (3,)), "out", "x" * 400)
     moved = resigned_last(outcome, NAMES, [2, 1])
     assert moved.ranking == ((0,), (3,), (1, 2)) and moved.reason == "out"
-    assert moved.text == "x" * 400
+    moved = resigned_last(outcome, NAMES, [2, 0])
+    assert moved.ranking == ((1,), (3,), (0, 2)) and moved.text == "x" * 400
+    long = ["x" * 24 + str(seat) for seat in range(20)]
+    assert len(resigned_last(Outcome(((0,), tuple(range(1, 20))), "out", "won"), long, [0]).text) == 400
     short = resigned_last(Outcome(((1,), (0, 2)), "out", "bob went out"), NAMES, [0])
     assert short.text == "bob went out (ann resigned, so ranked last)"
     assert short.ranking == ((1,), (2,), (0,))
@@ -55,11 +58,16 @@ def test_the_resigned_go_last_and_the_text_stays_within_400_characters() -> None
 
 def test_a_winner_who_resigned_is_said_to_be_ranked_last_and_who_is_first_instead() -> None:
     """A bot went out for ann, who had resigned: the end read "ann wins (ann resigned, so ranked last)"
-    while bob was told he shared first place."""
-    won = resigned_last(Outcome(((0,), (1, 2, 3)), "out", "ann wins"), NAMES, [0])
-    assert won.ranking == ((1, 2, 3), (0,))
+    while bob was told he shared first place; then "ann wins; but bob, cy and dee share first place",
+    which still said ann won. It says who is first, why the game ended, and who is last, as the
+    client says a result."""
+    won = resigned_last(Outcome(((0,), (1, 2, 3)), "stolen", "ann wins"), NAMES, [0])
+    assert won.ranking == ((1, 2, 3), (0,)) and won.winner is None
     assert (
-        won.text == f"ann wins; but {spoken_list(NAMES[1:])} share first place (ann resigned, so ranked last)"
+        won.text
+        == f"{spoken_list(NAMES[1:])} share first place (last card stolen; ann resigned, so ranked last)"
     )
-    alone = resigned_last(Outcome(((0,), (1,), (2, 3)), "out", "ann wins"), NAMES, [0, 2])
-    assert alone.text.startswith(f"ann wins; but {NAMES[1]} comes first (")
+    alone = resigned_last(Outcome(((0,), (1,), (2, 3)), "went-out", "ann wins"), NAMES, [0, 2])
+    assert alone.text == "bob wins (went out; ann and cy resigned, so ranked last)" and alone.winner == 1
+    unknown = resigned_last(Outcome(((0,), (1, 2, 3)), "its-own-way", "ann wins"), NAMES, [0])
+    assert "(its own way; ann resigned" in unknown.text

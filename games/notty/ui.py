@@ -386,10 +386,13 @@ _RANKED_LAST = " resigned, so ranked last)"
 
 def _ranked_last(text: str) -> str:
     """Who resigned and was ranked last, as the server's result text notes it at its end ("bob
-    resigned, so ranked last"); ``""`` if it notes none. (Names hold no brackets.)"""
+    resigned, so ranked last", after the ending's words where the game's winner resigned: "ann and
+    cy share first place (last card stolen; bob resigned, so ranked last)"); ``""`` if it notes
+    none. (Names hold no brackets nor semicolons.)"""
     if not text.endswith(_RANKED_LAST) or " (" not in text:
         return ""
-    return text[text.rindex(" (") + 2 : -1]
+    note = text[text.rindex(" (") + 2 : -1]
+    return note[note.rfind("; ") + 2 :] if "; " in note else note
 
 
 #: The results a turn's end brings about: the game ends then, and no one is to play next.
