@@ -484,6 +484,9 @@ class Client:
         elif isinstance(message, Error):
             self.errors[message.code] += 1
         output = self.session.receive(message)
+        if output.refused is not None and not self.terminal.interactive and self.script_line is not None:
+            # A line the client refuses once the server's answer says why (a seat no table has).
+            self.refused = self.refused or (*self.script_line, output.refused, "the client")
         if isinstance(message, Goodbye) and self._says_goodbye_last():
             # Said once, in the last words, which also say the server ended the connection: not as
             # it comes, nor as the error before it that gave the same reason.

@@ -101,6 +101,9 @@ class Reply:
     arm: str | None = None  # a command that, typed as the very next one, confirms this one
     refused: bool = False  # ``say`` is why the line was refused (a script stops there)
     show_table: bool = False  # the table again, as the session last drew it
+    # 'join TABLE SEAT' of a seat past any table's, at a table no list has shown: the table and the
+    # seat typed, refused once the list sent for says how many seats the table has (client.session).
+    seat_asked: tuple[int, int] | None = None
 
 
 #: What ``leave`` says, and sends nothing, during a game under way: the next ``leave`` sends it.
@@ -209,7 +212,13 @@ def _interpret(
             if not 1 <= len(args) <= 2:
                 return Reply(say="usage: join TABLE [SEAT]", refused=True)
             number = _table(args[0])
-            seat = _seat(args[1], number, seats or {}) if len(args) > 1 else None
+            try:
+                seat = _seat(args[1], number, seats or {}) if len(args) > 1 else None
+            except UnlistedSeat as unlisted:
+                if table is not None and not (view is not None and view.over):
+                    raise  # where we are comes first: the session says so
+                # No message can ask for it, and this table's seats are not known here: the list says.
+                return Reply((ListTables(),), seat_asked=(number, unlisted.seat))
             return _elsewhere_from(Join(number, seat), table, view)
         case "watch":
             if len(args) != 1:
@@ -464,20 +473,37 @@ def _table(text: str) -> int:
     return number
 
 
+class UnlistedSeat(ValueError):
+    """A seat number past any table's (:data:`protocol.MAX_SEATS`), at a table no list has shown: a
+    ``join`` cannot ask for it, and what its table has is not known without a list."""
+
+    def __init__(self, seat: int, table: int) -> None:
+        super().__init__(no_seat(seat, table, None))
+        self.seat = seat
+
+
 def _seat(text: str, table: int, seats: Mapping[int, int]) -> int:
     """A seat of ``table`` as people number them, from 1 (the wire's index, from 0), which has
     ``seats[table]`` seats if a list named it (else at most :data:`protocol.MAX_SEATS`, as every table)."""
     number = _number(text, "seat")
     count = seats.get(table)
     if not 1 <= number <= (MAX_SEATS if count is None else count):
-        if count is not None:
-            has = f": it has seats 1 to {count}"
-        elif number == 0:
-            has = ": seats are numbered from 1"
-        else:  # a table no list has shown us
-            has = f": no table has more than {MAX_SEATS} ('tables' lists them, with their seats)"
-        raise ValueError(f"there is no seat {number} at table {table}{has}")
+        if count is None and number > 0:
+            raise UnlistedSeat(number, table)
+        raise ValueError(no_seat(number, table, count))
     return number - 1
+
+
+def no_seat(number: int, table: int, count: int | None) -> str:
+    """Why seat ``number`` (as people number them) of ``table`` cannot be taken: past its ``count``
+    seats, if a list said how many it has (``None``: none did)."""
+    if count is not None:
+        has = f": it has seats 1 to {count}"
+    elif number == 0:
+        has = ": seats are numbered from 1"
+    else:  # a table no list has shown
+        has = f": no table has more than {MAX_SEATS} ('tables' lists them, with their seats)"
+    return f"there is no seat {number} at table {table}{has}"
 
 
 def elsewhere(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import shlex
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -45,7 +46,7 @@ from protocol import (
 )
 
 from .catalog import Catalog, table_line
-from .commands import GAME_OVER, Reply, completions, elsewhere, interpret, why_not
+from .commands import GAME_OVER, Reply, completions, elsewhere, interpret, no_seat, why_not
 from .generic import plain_hint
 from .sgr import plain
 from .tokens import SeatStore, StoredSeat
@@ -94,6 +95,8 @@ class Output:
     log: tuple[str, ...] | None = None  # None: the log shows ``lines``
     table: str | None = None  # the table now, for its own pane; None: unchanged
     moves: tuple[str, ...] | None = None  # None: the log's lines
+    # Why a line typed earlier is refused, now that the server's answer says (a script stops there).
+    refused: str | None = None
 
     @property
     def log_lines(self) -> tuple[str, ...]:
@@ -155,6 +158,10 @@ class Session:
         self.tables_asked = 0  # table lists asked for and not yet answered; any other is seat news
         self._games_of: dict[int, str] = {}  # each table's game, from every list seen
         self._seats_of: dict[int, int] = {}  # each table's number of seats, from every list seen
+        # What each list asked for and not yet answered is for, in order: the table and seat of a
+        # 'join' whose seat its answer tells of (Reply.seat_asked), or None (the list itself).
+        self._lists_for: deque[tuple[int, int] | None] = deque()
+        self._seat_to_ask: tuple[int, int] | None = None  # typed; its list not yet sent
         self.goodbye: str | None = None  # why the server said goodbye, once it has
         self.said_bye = False  # we said bye first: the server's goodbye is only its answer
         self._refused: str | None = None  # the text of the last refusal shown
@@ -199,6 +206,7 @@ class Session:
         self.open_seats = self._bots_only = 0  # a table asked for on a lost connection is not waiting here
         self.welcome_heard = self.shutting_down = False
         self.too_fast = self._refused = None
+        self._lists_for.clear()  # a list asked for on a lost connection is not answered on this one
         self.offered_seat = self.seat_unanswered = self.token is not None
         return Hello(PROTOCOL_VERSION, self.name, self.token)
 
@@ -236,6 +244,7 @@ class Session:
         )
         if hint and not reply.messages:  # refused here: no hint goes on its way
             self._hint_typed = False
+        self._seat_to_ask = reply.seat_asked
         self._armed = reply.arm  # a confirmation holds for the next command only
         if reply.show_table:
             return self._table_again()
@@ -276,6 +285,8 @@ class Session:
             self._bots_only = 0
         elif isinstance(message, ListTables):
             self.tables_asked += 1
+            self._lists_for.append(self._seat_to_ask)
+            self._seat_to_ask = None
         elif isinstance(message, AskHint):
             self._hint_asked, self._hint_typed = True, False
 
@@ -378,6 +389,7 @@ class Session:
                 return Output((f"connected to {server}{asking}",))
             case Tables(tables):
                 self.tables_asked -= 1
+                asked_for = self._lists_for.popleft() if self._lists_for else None
                 tables = tuple(sorted(tables, key=lambda info: info["table"]))  # oldest first
                 self._note_tables(tables)
                 self.tables_seen = [info["table"] for info in tables]
@@ -390,6 +402,8 @@ class Session:
                     and not info["over"]
                     and any(seat["name"] is None and seat["bot"] is None for seat in info["seats"])
                 ]
+                if asked_for is not None:  # sent for a 'join' of a seat past any table's: say why not
+                    return self._no_such_seat(*asked_for, tables)
                 lines = [self._table_line(info) for info in tables] + self._our_seat_named(tables)
                 return Output(tuple(lines or ["no tables yet: 'new' creates one"]))
             case Seated(table, seat, token):
@@ -647,6 +661,18 @@ class Session:
             return ui.hint_text(text, actions, data, self.colour)
         except GameDataError as error:
             return f"the server sent a hint this client cannot read ({error})"
+
+    def _no_such_seat(self, table: int, seat: int, tables: Sequence[Mapping[str, Any]]) -> Output:
+        """'join TABLE SEAT' of a seat no table has, at a table no list had shown: refused, now that
+        the list says how many seats it has (it said "no table has more than 8" of a table of 3)."""
+        count = next((len(info["seats"]) for info in tables if info["table"] == table), None)
+        why = no_seat(seat, table, count)
+        if count is None:
+            why = (
+                f"there is no seat {seat} at table {table}: the server lists no table {table} "
+                "('tables' shows its list)"
+            )
+        return Output((why,), refused=why)
 
     def _note_tables(self, tables: Sequence[Mapping[str, Any]]) -> None:
         self._games_of.update((info["table"], info["game"]) for info in tables)

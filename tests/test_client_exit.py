@@ -47,6 +47,7 @@ from protocol import (
     ConnectionState,
     Error,
     Join,
+    ListTables,
     Message,
     Notice,
     PlayForMe,
@@ -250,6 +251,13 @@ def test_line_mode_gives_the_terminal_back_when_it_ends_mid_line(
 
 def _listed(session: Session, seats: dict[int, int]) -> Session:
     """``session`` having been told of tables of these many seats (by a list it asked for)."""
+    session.tables_asked += 1
+    session.receive(_tables(seats))
+    return session
+
+
+def _tables(seats: dict[int, int]) -> Tables:
+    """The server's list of tables of these many seats, each waiting for players."""
     infos = [
         {
             "table": number,
@@ -264,13 +272,7 @@ def _listed(session: Session, seats: dict[int, int]) -> Session:
         }
         for number, count in seats.items()
     ]
-    session.tables_asked += 1
-    session.receive(Tables(tuple(infos)))
-    return session
-
-
-#: What a seat number past any table's says of a table no list has shown.
-UNLISTED = f": no table has more than {MAX_SEATS} ('tables' lists them, with their seats)"
+    return Tables(tuple(infos))
 
 
 @pytest.mark.parametrize(
@@ -284,8 +286,6 @@ UNLISTED = f": no table has more than {MAX_SEATS} ('tables' lists them, with the
         ("join 2 4", "there is no seat 4 at table 2: it has seats 1 to 3"),  # seats are numbered from 1
         ("join 2 0", "there is no seat 0 at table 2: it has seats 1 to 3"),
         ("join 5 0", "there is no seat 0 at table 5: seats are numbered from 1"),
-        ("join 5 99", f"there is no seat 99 at table 5{UNLISTED}"),  # a table not listed: as any may have
-        (f"join 5 {MAX_SEATS + 1}", f"there is no seat {MAX_SEATS + 1} at table 5{UNLISTED}"),
         ("join 99999999999 1", "there is no table 99999999999: 'tables' lists them"),
     ],
 )
@@ -293,6 +293,44 @@ def test_join_and_watch_name_tables_and_seats_in_words(line: str, says: str) -> 
     reply = _listed(welcomed(), {2: 3}).typed(line)
     assert (reply.messages, reply.say, reply.refused) == ((), says, True)
     assert "join." not in reply.say and "outside" not in reply.say
+
+
+@pytest.mark.parametrize(
+    ("line", "listed", "says"),
+    [
+        ("join 23 9", {23: 3}, "there is no seat 9 at table 23: it has seats 1 to 3"),
+        (
+            f"join 5 {MAX_SEATS + 1}",
+            {2: 3, 5: 4},
+            f"there is no seat {MAX_SEATS + 1} at table 5: it has seats 1 to 4",
+        ),
+        (
+            "join 5 99",
+            {2: 3},
+            "there is no seat 99 at table 5: the server lists no table 5 ('tables' shows its list)",
+        ),
+    ],
+)
+def test_a_seat_past_any_tables_at_a_table_not_listed_is_refused_as_the_list_says_its_seats(
+    line: str, listed: dict[int, int], says: str
+) -> None:
+    """'join 23 9' at a table of 3 the client had not listed said "no table has more than 8": true of
+    every table, and nothing of this one. No join can ask for the seat: the list is asked for, and
+    the refusal says what it says of the table (only that, not the whole list)."""
+    session = _listed(welcomed(), {2: 3})
+    reply = session.typed(line)
+    assert (reply.messages, reply.say, reply.refused) == ((ListTables(),), "", False)
+    session.sending(ListTables())
+    session.sending(ListTables())  # 'tables' typed next: its list is shown as ever
+    answer = session.receive(_tables(listed))
+    assert (answer.lines, answer.refused) == ((says,), says)
+    assert session.receive(_tables(listed)).refused is None
+    if "no table" not in says:  # listed now: refused at once, as the list said
+        assert session.typed(line) == Reply(say=says, refused=True)
+    assert (
+        _listed(welcomed(), {}).typed("join 5 0").say
+        == "there is no seat 0 at table 5: seats are numbered from 1"
+    )
 
 
 def test_tables_and_seats_there_may_be_are_sent() -> None:
@@ -497,6 +535,27 @@ def test_a_script_asking_help_on_a_word_is_answered_and_goes_on(server_port: int
     assert ran.returncode == 0 and ran.stderr == "", (ran.stdout, ran.stderr)
     assert "  play CARD... [to GROUP]" in ran.stdout and "huxxy (huxxy):\n  new huxxy" in ran.stdout
     assert "no help on 'nonsense'" in ran.stdout and "no tables yet" in ran.stdout  # the last line ran
+
+
+def test_a_script_joining_a_seat_past_any_tables_is_refused_with_that_tables_seats(
+    server_port: int, tmp_path: Path
+) -> None:
+    """A play-test: 'join 23 9' at a table of 3 seats said "no table has more than 8". The client,
+    which had listed no table, asks for the list and says what it says of that table; a script stops
+    there, as at any refusal."""
+    ann, _ = _line_mode(tmp_path, f"127.0.0.1:{server_port}", "--name", "ann")
+    ann.expect("connected to")
+    ann.sendline("new classic 3")
+    ann.expect(r"you sit at table (\d+), seat 1")
+    table = ann.match.group(1)
+    ran = _script(tmp_path, server_port, f"join {table} 9\ntables\n", name="bob")
+    says = f"there is no seat 9 at table {table}: it has seats 1 to 3"
+    assert ran.returncode == 1, (ran.stdout, ran.stderr)
+    assert says in ran.stdout and "no table has more than" not in ran.stdout
+    assert ran.stderr == f"notty-client: the client refused line 1 of the script ('join {table} 9'): {says}\n"
+    assert "ann" not in ran.stdout  # the list asked for says why, and is not shown; the next line is not run
+    ann.sendline("quit")
+    assert _status(ann) == 0
 
 
 @pytest.mark.parametrize("line", ["draw 1", "auto", "leave", "hint"])
