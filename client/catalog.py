@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 
 from games import Option, Variant
-from games._ui import GameUI, game_and_variant, ui_for
+from games._ui import GameUI, game_and_variant, spoken_list, ui_for
 
 from .generic import GenericUI
 
@@ -128,8 +128,7 @@ def table_line(info: Mapping[str, Any], catalog: Catalog, here: int | None) -> s
         status = f"playing turn {info['turn']}"
     present = info["spectators"] or any(seat["connected"] and seat["bot"] is None for seat in info["seats"])
     if status.startswith("playing") and not present:  # a bot's seat counts as connected: nobody else is
-        waits = "its bots play while someone is there" if bots else "it goes on when its players are back"
-        status = status.replace("playing", "paused at", 1) + f" ({waits})"
+        status = status.replace("playing", "paused at", 1) + f" ({_paused(info['seats'], bots)})"
     free = not info["started"] and any(seat["name"] is None for seat in info["seats"])
     then = f"'join {info['table']}'" if free else f"'watch {info['table']}'"
     if info["table"] == here:
@@ -139,3 +138,24 @@ def table_line(info: Mapping[str, Any], catalog: Catalog, here: int | None) -> s
     if info["turn_seconds"]:  # past it, a bot plays the rest of the turn: worth knowing before joining
         kind += f", {info['turn_seconds']} s a turn"
     return f"table {info['table']}: {kind}, {status}, seats: {seats} · {then}"
+
+
+def _paused(seats: Sequence[Mapping[str, Any]], bots: Sequence[int]) -> str:
+    """Why a game under way that nobody is at (no player connected, nobody watching) is paused, and
+    what sets it going, as the server does it: nothing is played while nobody is there. Its players
+    away keep their seats to come back to; while someone watches, its bots play their turns, and a
+    bot stands in for each player still away once their seat's hold (the server's grace) is over."""
+    away = [
+        seat["name"] or f"seat {index + 1}" for index, seat in enumerate(seats) if _held(seat, index, bots)
+    ]
+    if not away:  # bots alone, or stand-ins for every player away: they play whenever someone watches
+        return "its bots play while someone watches"
+    who, them = spoken_list(away), away[0] if len(away) == 1 else "each"
+    playing = "its bots play, and " if bots else ""
+    stand_in = f"a bot plays for {them} past the server's grace"
+    return f"waiting for {who} to come back; if someone watches, {playing}{stand_in}"
+
+
+def _held(seat: Mapping[str, Any], index: int, bots: Sequence[int]) -> bool:
+    """Is ``seat`` a player's held for them while they are away, with no bot playing it yet?"""
+    return seat["bot"] is None and not seat["connected"] and index not in bots

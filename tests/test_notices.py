@@ -423,9 +423,10 @@ def test_the_lobby_line_marks_bot_seats_and_the_turn() -> None:
     older = {key: value for key, value in info.items() if key not in ("turn", "bots")}  # a server before
     assert "playing, seats: ann, bob, expert-3 (bot) ·" in table_line(older, Catalog(()), None)
     gone = {**info, "seats": [{**seat, "connected": seat["bot"] is not None} for seat in info["seats"]]}
-    assert "paused at turn 12 (its bots play while someone is there), seats:" in table_line(
-        gone, Catalog(()), None
-    )
+    assert (  # bob has a stand-in already; ann's seat is held for her
+        "paused at turn 12 (waiting for ann to come back; if someone watches, its bots play, "
+        "and a bot plays for ann past the server's grace), seats:"
+    ) in table_line(gone, Catalog(()), None)
     watched = {**gone, "spectators": 1}  # someone watches: its bots play
     assert "playing turn 12, seats:" in table_line(watched, Catalog(()), None)
     people = {
@@ -433,9 +434,41 @@ def test_the_lobby_line_marks_bot_seats_and_the_turn() -> None:
         "seats": [{**seat, "bot": None, "connected": False} for seat in info["seats"]],
         "bots": [],
     }
-    assert "paused at turn 12 (it goes on when its players are back), seats:" in table_line(  # no bots
-        people, Catalog(()), None
+    assert (  # no bots
+        "paused at turn 12 (waiting for ann, bob and expert-3 to come back; if someone watches, "
+        "a bot plays for each past the server's grace), seats:"
+    ) in table_line(people, Catalog(()), None)
+    stood_in = {**gone, "bots": [0, 1, 2]}  # a bot plays every seat: nobody's is held for them
+    assert "paused at turn 12 (its bots play while someone watches), seats:" in table_line(
+        stood_in, Catalog(()), None
     )
+
+
+def test_a_game_waiting_for_a_player_away_is_listed_as_the_server_plays_it() -> None:
+    """A game whose player dropped was listed "paused at turn 3 (its bots play while someone is there)",
+    as if it were a game of bots: it waits for its player, and a watcher sets its bots going, and a bot
+    playing for the player once their seat's hold is over. Each part of the line, as the server does it."""
+    net = Net(grace=30.0)
+    ann, cy = net.client("ann"), net.client("cy")
+    ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
+    table = ann.table
+    net.run_bots()
+    assert table.match is not None and table.match.current == 0  # her turn
+    ann.send(Act("end"))
+    net.drop(ann)
+    (listed,) = cy.send(ListTables())[0].tables
+    line = table_line(listed, Catalog(()), None)
+    assert (
+        "paused at turn 2 (waiting for ann to come back; if someone watches, its bots play, and a bot plays"
+        in line
+    )
+    assert net.run_bots() == 0  # nobody is there: nothing is played
+    net.tick(60)
+    assert net.run_bots() == 0 and not table.seats[0].stand_in  # past the grace too: nobody came
+    cy.send(Watch(table.id))
+    assert net.run_bots() > 0  # a watcher: greedy plays its turn
+    net.tick(1)  # ann's grace is over: a bot plays for her too
+    assert table.seats[0].stand_in and net.run_bots() > 0
 
 
 def test_the_client_lists_tables_oldest_first_whatever_order_they_come_in() -> None:
