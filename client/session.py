@@ -66,6 +66,8 @@ AUTOPILOT_ALREADY = {
 RESIGNED_STAND_IN = "a bot plays your seat to the end of the game"
 #: Back after the grace ran out: a bot played our turns meanwhile, and stops now.
 BACK = "you are back: a bot played your turns while you were away, and stops now"
+#: What heads the last move, shown again with the table when a seat is taken back.
+LAST_MOVE = "the last move before you were back:"
 #: What another 'hint' is answered while one is on its way: it is not sent.
 HINT_ON_ITS_WAY = "a hint is on its way: wait for it"
 #: Why a script's game action is refused, not held for a turn of ours that will not come (the
@@ -177,6 +179,7 @@ class Session:
         self.unsaved: str | None = None  # why our seat could not be kept on disk, if it could not
         # The name our seat is kept under on disk: its name at the table, once known (None: not kept).
         self.kept_as: str | None = None
+        self._back = False  # a kept seat taken back: its first view repeats the last move, said as such
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
         self._bots_only = 0  # the seats of a table asked for with a bot in each: we are to watch it
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
@@ -512,6 +515,7 @@ class Session:
         self.table, self.token, self.arrived = table, token, True
         self._seat, self._seat_name, self._view_table = seat, None, None
         self._autopilot = False  # a new seat, or one resumed: the server says again if it is on
+        self._back = self.kept_as is not None
         self.game = self._joining or self.game
         problem = None
         if self.kept_as is None:  # a new seat (one resumed is kept already), on disk before we say so
@@ -565,6 +569,11 @@ class Session:
             happened = tuple(_played_for_you(line) for line in happened) if played_for_us else happened
             happened = tuple(_bot_turn(line) for line in happened) if ours_to_a_bot else happened
             happened = (while_away(view.away), *_turns_a_bot_played(happened)) if view.away else happened
+            text = "\n".join([*happened, bare]) if above else text
+        back, self._back = self._back and before is None, False
+        if back and happened and not view.away and not played_for_us:
+            # A play-tester back after a drop read the move they had made before it as a new one.
+            happened = (LAST_MOVE, *happened)
             text = "\n".join([*happened, bare]) if above else text
         table_text = bare if self.colour else ui.state_text(table, view, (), True, width)
         if happened and not view.away and _within_a_bots_turn(before, view):

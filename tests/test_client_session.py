@@ -14,7 +14,7 @@ import attrs
 import pytest
 import trio
 
-from client.session import Session, end_summary
+from client.session import LAST_MOVE, Session, end_summary
 from client.tokens import SeatStore, StoredSeat
 from games import GAMES, describe
 from games._ui import ui_for
@@ -1224,3 +1224,18 @@ async def test_the_count_down_goes_on_when_a_timed_turn_begins_with_nothing_type
         await trio.sleep(3.5)
         assert screen.draws >= 3  # noticed, then a second at a time: 30, 29, 28, 27
         nursery.cancel_scope.cancel()
+
+
+def test_the_last_move_shown_again_on_taking_a_seat_back_is_said_to_be_the_last() -> None:
+    """Back after a drop, a play-tester read 'you move 8S from group 2 to group 3', the move they had
+    made before it, with nothing to say it was not a new one."""
+    moved = ({"kind": "played", "text": "bob draws a card", "data": {}},)
+    back = welcomed(NOTTY)
+    back.token, back.table, back.kept_as = TOKEN, 3, "ann"  # as the client resumes what it kept
+    back.receive(Seated(3, 0, TOKEN))
+    lines = shown(back, State(3, notty_view(), moved))
+    assert lines[0] == LAST_MOVE and "bob draws a card" in lines[1]
+    assert LAST_MOVE not in shown(back, State(3, notty_view(turn=13), moved))  # the next move is news
+    new = welcomed(NOTTY)  # a seat just taken: its first moves are news too
+    new.receive(Seated(3, 0, TOKEN))
+    assert LAST_MOVE not in shown(new, State(3, notty_view(), moved))
