@@ -525,6 +525,7 @@ class Client:
             and not self.terminal.interactive
             and self.script_line is not None
             and self.refused is None
+            and self.session.rewatching is None  # the answer to watching again: no line of the script's
         ):
             self.refused = (*self.script_line, message.message, "the server")
 
@@ -1062,11 +1063,12 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
 
 
 async def _seat_answered(client: Client, where: str, timeout: float) -> None:
-    """A script's next line is for the seat its hello offered: wait for the server's answer, which may
-    come in a later read than the welcome (a resumed script's 'hint' was refused as made from the
-    lobby). A seat asked for (--resume) that the server no longer holds stops the script."""
+    """A script's next line is for the seat its hello offered, or the table it watched: wait for the
+    server's answer, which may come in a later read than the welcome (a resumed script's 'hint' was
+    refused as made from the lobby). A seat asked for (--resume) that the server no longer holds
+    stops the script."""
     session = client.session
-    await client.wait_for(lambda: not session.seat_unanswered, timeout)
+    await client.wait_for(lambda: not session.seat_unanswered and session.rewatching is None, timeout)
     if client.resuming is not None and not session.seat_unanswered:
         if session.token is None:  # bad-token: its game is over, or it never began
             client.seat_gone = f"the server at {where} no longer holds your seat at table {client.resuming}"

@@ -201,6 +201,9 @@ class Session:
         self.offered_seat = False
         # ... and the server has not answered it yet: a script's lines wait for that answer.
         self.seat_unanswered = False
+        # The table we watched when the connection went, asked to watch again on the new one (as a
+        # seat is asked back), until the server answers: a script's lines wait for that answer too.
+        self.rewatching: int | None = None
 
     # -- what we say ---------------------------------------------------------------
 
@@ -377,12 +380,8 @@ class Session:
             case Welcome(_, server, games):
                 self.catalog = Catalog.from_welcome(games)
                 self.welcome_heard, self.connection_down = True, False
-                if self.token is None and self.table is not None:
-                    # We watched a table on the last connection; a new one starts in the lobby.
-                    watched = self.table
-                    self.back_to_lobby()
-                    again = f"'watch {watched}' watches table {watched} again"
-                    return Output((f"connected to {server}; you are in the lobby ({again})",))
+                if self.token is None and (self.table is not None or self.rewatching is not None):
+                    return self._watch_again(server)
                 # Only asked for: the server may answer bad-token (a table that had not begun, a
                 # game over), and a line claiming "resuming" was then followed by "is gone".
                 asking = ""
@@ -415,6 +414,9 @@ class Session:
                 self.table, self.game, self.arrived = table, self._joining, True
                 self._view_table = None  # a watcher back after a drop sees the table, not a move alone
                 seats, self._bots_only = self._bots_only, 0
+                if self.rewatching is not None:
+                    self.rewatching = None
+                    return Output((f"you are watching table {table} again",))
                 if seats:  # 'new' named a bot for every seat: say why we watch rather than play
                     bots = f"bots sit in all {seats} of its seats, as you asked"
                     return Output((f"you are watching table {table}: {bots} (name one fewer to play)",))
@@ -476,6 +478,13 @@ class Session:
                 return Output((text,))
             case Error("turn-time", text, _):
                 return Output((text,))  # news of our turn, not the refusal of anything we sent
+            case Error(code, text, _) if self.rewatching is not None:
+                # The answer to watching again the table we watched: it is gone, or may not be watched.
+                table, self.rewatching = self.rewatching, None
+                why = "is gone" if code == "no-such-table" else f"could not be watched again ({text})"
+                line = f"table {table} {why}, so you are not watching it: you are in the lobby"
+                # as on arriving without a seat: show a person what could be joined
+                return Output((line,), (ListTables(),) if self.interactive else ())
             case Error(code, text, rule):
                 self.open_seats = 0  # perhaps the table we asked for: no seat waits now
                 self._refused = text
@@ -486,6 +495,24 @@ class Session:
                     return Output()
                 return Output((f"server says goodbye: {reason}",))
         return Output()
+
+    def _watch_again(self, server: str) -> Output:
+        """Welcomed again after we watched a table (or were asking to watch it again): a watcher
+        holds no seat for the hello to take back, so the table is asked for by a ``watch``, as the
+        user would; a game of bots alone is kept after a restart only for a watcher to come back to
+        it. A game that was over is not: that table goes once nobody is at it."""
+        watched = self.table if self.table is not None else self.rewatching
+        assert watched is not None
+        over = self.table is not None and self.game_over
+        if self.table is not None and self.game is not None:  # the game it plays, for 'watching'
+            self._games_of[watched] = self.game
+        self.back_to_lobby()
+        if over:
+            self.rewatching = None
+            ended = f"the game you watched at table {watched} is over"
+            return Output((f"connected to {server}; you are in the lobby ({ended})",))
+        self.rewatching = watched
+        return Output((f"connected to {server} (watching table {watched} again)",), (Watch(watched),))
 
     def _about_me(self, notice: Notice) -> bool:
         """A notice of our own autopilot or resignation, of the bot that plays our seat since we

@@ -12,12 +12,14 @@ thing changed in the client is the budget (:data:`client.app.RECONNECT_SECONDS`)
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import json
 import os
 import re
 import sys
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
 from pathlib import Path
@@ -66,6 +68,8 @@ RESTARTING = (
 )
 #: The reconnect budget, in seconds, where a test waits for it to run out.
 BUDGET = 2.0
+#: Seconds a restarted server keeps a game of bots alone for its watcher, where a test says.
+GRACE = 6
 #: ``notty-client`` itself, with only the reconnect budget shortened.
 CLIENT = f"import sys; from client import app; app.RECONNECT_SECONDS = {BUDGET!r}; sys.exit(app.main())"
 
@@ -89,9 +93,9 @@ def _line_mode(tmp_path: Path, *args: str, budget: bool = False) -> tuple[pexpec
     return child, transcript
 
 
-def _restarted(servers: list[ServerProcess], db: Path) -> ServerProcess:
-    """The server started again on the same database and port, as its host would."""
-    servers.append(server := ServerProcess(db, "--port", str(servers[-1].port)))
+def _restarted(servers: list[ServerProcess], db: Path, *args: str) -> ServerProcess:
+    """The server started again on the same database and port, as its host would (with ``args``)."""
+    servers.append(server := ServerProcess(db, "--port", str(servers[-1].port), *args))
     return server
 
 
@@ -334,12 +338,12 @@ def test_a_server_not_back_within_the_budget_ends_the_client_with_its_seat_kept(
     assert "refused" not in transcript.getvalue() and "Traceback" not in transcript.getvalue()
 
 
-async def test_a_client_turned_away_as_the_server_stops_keeps_one_budget_and_a_watcher_is_back_in_the_lobby(
+async def test_a_client_turned_away_as_the_server_stops_keeps_one_budget_and_a_watcher_watches_again(
     tmp_path: Path,
 ) -> None:
     """The server stops (connection 1), turns the first try away as it stops (connection 2: no new
     budget, nothing said again), then is back (connection 3). A client that watched a table has no
-    seat to resume: it is in the lobby, and says so."""
+    seat to resume: it watches that table again by itself, and says so."""
     connections = 0
     back = trio.Event()
 
@@ -356,11 +360,12 @@ async def test_a_client_turned_away_as_the_server_stops_keeps_one_budget_and_a_w
                     match message:
                         case Hello():
                             await stream.send_all(server.send(WELCOME))
-                            if number == 3:
-                                back.set()
-                        case Watch(table):
+                        case Watch(table) if number == 1:
                             await stream.send_all(server.send(Watching(table)) + _stopping(server))
                             return
+                        case Watch(table):
+                            await stream.send_all(server.send(Watching(table)))
+                            back.set()
 
     async def script(send: trio.MemorySendChannel[str | None]) -> None:
         async with send:
@@ -376,7 +381,62 @@ async def test_a_client_turned_away_as_the_server_stops_keeps_one_budget_and_a_w
     assert screen.lines[0] == "connected to test"
     assert screen.lines[1] == "you are watching table 1"
     assert re.fullmatch(RESTARTING, screen.lines[2])
-    assert screen.lines[3:] == ["connected to test; you are in the lobby ('watch 1' watches table 1 again)"]
+    assert screen.lines[3:] == [
+        "connected to test (watching table 1 again)",
+        "you are watching table 1 again",
+    ]
+
+
+async def test_a_watcher_whose_connection_drops_watches_again_and_a_table_gone_leaves_it_in_the_lobby(
+    tmp_path: Path,
+) -> None:
+    """Connection 1 drops (no goodbye, as in a crash) while the client watches table 1; on connection
+    2 the client asks to watch it again by itself, and the table is gone: it says so and stays in
+    the lobby, and a script goes on (the refusal answers no line of its)."""
+    connections, watched = 0, []
+    back = trio.Event()
+
+    async def serve(stream: trio.SocketStream) -> None:
+        nonlocal connections
+        connections += 1
+        number, server = connections, Connection(Sender.SERVER)
+        async with stream, aclosing(_messages(stream, server)) as messages:
+            async for message in messages:
+                match message:
+                    case Hello():
+                        await stream.send_all(server.send(WELCOME))
+                    case Watch(table) if number == 1:
+                        await stream.send_all(server.send(Watching(table)))
+                        await trio.sleep(0.3)
+                        return  # dropped
+                    case Watch(table):
+                        watched.append(table)
+                        gone = f"there is no table {table} (any more): 'tables' lists them now"
+                        await stream.send_all(server.send(Error("no-such-table", gone)))
+                        back.set()
+                    case ListTables():
+                        await stream.send_all(server.send(Tables(())))
+
+    async def script(send: trio.MemorySendChannel[str | None]) -> None:
+        async with send:
+            await send.send("watch 1")
+            await back.wait()
+            await send.send("tables")  # a script's next line is carried out in the lobby
+            await send.send(None)
+
+    screen = Screen()
+    client = app.Client(screen, Session("jo", seats=SeatStore(tmp_path / "seats.json")))
+    code = await _against(serve, client, screen, script, seconds=10)
+    assert (code, connections, watched) == (0, 2, [1])
+    assert screen.lines == [
+        "connected to test",
+        "you are watching table 1",
+        "connection lost (the server closed the connection); reconnecting",
+        "connected to test (watching table 1 again)",
+        "table 1 is gone, so you are not watching it: you are in the lobby",
+        "no tables yet: 'new' creates one",
+    ]
+    assert client.session.table is None and client.refused is None
 
 
 async def test_a_turn_that_comes_in_the_same_read_as_the_stop_still_gets_its_held_line(
@@ -516,3 +576,40 @@ async def test_a_drop_then_a_server_stopping_ends_as_a_stop_with_the_seat_kept(
     assert code == 1 and connections >= 2, said
     assert f"notty-client: the server at 127.0.0.1:{port} shut down, and it was not back within 3 s" in said
     assert "your seat at table 3 is kept" in said and "lost the connection" not in said
+
+
+def test_a_watcher_watches_its_table_again_after_the_server_is_killed_and_restarted(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    """A play-test: dan watched a game of bots alone; the server was killed and restarted, and the
+    client said only that 'watch 14' would watch it again. Nobody did within the grace, and the
+    server gave the game up (docs/SERVER.md keeps it for a watcher to watch it again)."""
+    db = tmp_path / "notty.db"
+    servers.append(server := ServerProcess(db, "--watch-delay", "0.3"))  # slow enough to watch
+    dan, transcript = _line_mode(tmp_path, f"127.0.0.1:{server.port}", "--name", "dan")
+    dan.expect("connected to")
+    dan.sendline("new five-colour 3 qlearn expert-easy greedy")
+    dan.expect(r"you are watching table (\d+)")
+    table = dan.match.group(1)
+    dan.expect(r"turn (\d+) of 300")
+    dan.expect(r"turn (\d+) of 300")  # the game goes on, watched
+    server.kill()  # no goodbye: a crash
+    dan.expect(r"connection lost \(the server closed the connection\); reconnecting")
+    # The restarted server keeps the game for GRACE seconds for a watcher to come back: the client
+    # comes back within it (its tries back off to 3 s or so apart by then), and the game goes on past it.
+    _restarted(servers, db, "--watch-delay", "0.3", "--grace", str(GRACE))
+    restarted = time.monotonic()
+    dan.expect(rf"connected to notty \(watching table {table} again\)")
+    dan.expect(rf"you are watching table {table} again")
+    dan.expect(r"turn (\d+) of 300")
+    turn = int(dan.match.group(1))
+    dan.expect(rf"turn {turn + 1} of 300")  # its bots play again
+    trio.run(trio.sleep, max(0.0, restarted + GRACE + 1 - time.monotonic()))
+    seen = ""  # what came meanwhile; then a move past the grace, unless the game ended meanwhile
+    with contextlib.suppress(pexpect.TIMEOUT):
+        while True:
+            seen += dan.read_nonblocking(65536, timeout=0.2)
+    if "the game ended after" not in seen:
+        dan.expect(r"turn \d+ of 300")
+    said = _quit(dan, transcript)
+    assert "you are in the lobby" not in said and "refused" not in said and "Traceback" not in said

@@ -37,6 +37,8 @@ from protocol import (
     Seated,
     State,
     Tables,
+    Watch,
+    Watching,
     Welcome,
 )
 from server.limits import DEFAULT_LIMITS, announced
@@ -122,6 +124,33 @@ def test_the_welcome_says_which_games_the_server_hosts() -> None:
     assert "expert-hard" in notty.bots and notty.options["level"].choices == ("easy", "medium", "hard")
     assert (notty.options["turn_limit"].low, notty.options["turn_limit"].high) == (0, 100_000)
     assert parlour.variants["grand"].max_players == 6 and parlour.options["points"].default == 100
+
+
+def test_a_watcher_welcomed_again_watches_its_table_again_unless_its_game_was_over() -> None:
+    """A play-test: after a restart the client said only that 'watch 14' would watch table 14 again,
+    and the server gave up the game of bots alone nobody came back to watch."""
+    session = welcomed()
+    session.sending(Watch(14))
+    session.receive(Watching(14))
+    session.receive(State(14, notty_view(seat=None), ()))
+    session.hello()
+    out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+    assert out.lines == ("connected to test (watching table 14 again)",) and out.send == (Watch(14),)
+    session.hello()  # dropped again before the server answered: asked again on the next connection
+    out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+    assert out.send == (Watch(14),)
+    session.sending(Watch(14))
+    assert shown(session, Watching(14)) == ["you are watching table 14 again"]
+    assert session.game == "notty" and session.rewatching is None
+    session.receive(
+        State(14, notty_view(seat=None, result={"ranking": [[0], [1]], "reason": "x", "text": "y"}), ())
+    )
+    session.hello()
+    out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))  # a game over: nothing to watch
+    assert out.lines == (
+        "connected to test; you are in the lobby (the game you watched at table 14 is over)",
+    )
+    assert out.send == () and session.table is None and session.rewatching is None
 
 
 def test_a_seat_offered_back_is_named_on_arrival_as_asked_for_not_resumed() -> None:
