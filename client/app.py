@@ -890,12 +890,14 @@ async def _play(
                 return 0
             if welcome_by is None:
                 nursery.cancel_scope.cancel()
-                if reconnecting.restart:  # as when the server ends the connection: the seat is kept
+                # As when the server ends the connection, the seat is kept, and said so with how to
+                # take it back: after a crash too (the full screen's lines on reconnecting go with it).
+                if reconnecting.restart:
                     back = f"it was not back within {reconnecting.seconds:g} s"
                     gone = f"notty-client: the server at {where} shut down, and {back}"
-                    terminal.last_words([gone, *client.session.leaving()])
                 else:
-                    sys.stderr.write(f"notty-client: lost the connection to {where}: {reconnecting.why}\n")
+                    gone = f"notty-client: lost the connection to {where}: {reconnecting.why}"
+                terminal.last_words([gone, *client.session.leaving()])
                 return 1
             deadline = welcome_by
     return 0  # pragma: no cover
