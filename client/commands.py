@@ -61,8 +61,9 @@ commands:
                       or 'resign yes')
   leave               leave the table (in a game under way, asks you to
                       confirm: a bot takes your seat for the rest of the game)
-  help [all | WORD]   this text (at a table, with its game's commands; 'all':
-                      every game's; WORD: a command's lines, or a game's help)
+  help [all | WORD]   this text, with the commands of your table's game (in the
+                      lobby, an overview); 'all': every game's; WORD: a
+                      command's lines, or a game's help ('help notty')
   rules [GAME]        the rules of your game (or of GAME)
   quit                leave the server"""
 
@@ -368,18 +369,65 @@ def rules_text(
     return catalog.ui(name).rules(view.variant if view is not None and same else None)
 
 
+#: The lobby's commands, as :data:`HELP` says them (without what each says of a table's game over).
+LOBBY_HELP = f"""\
+commands in the lobby:
+  tables              list the tables on this server
+  {USAGE}
+                      create a table and sit at it ('help new' says how)
+  join TABLE [SEAT]   take a seat (numbered from 1); 'join' alone: the one
+                      table waiting for players in the last list
+  watch TABLE         watch a table
+  rules [GAME]        a game's rules
+  help WORD           a command's lines ('help new', 'help join')
+  quit                leave the server"""
+#: What the lobby's help says of the commands at a table, which 'help' there shows.
+AT_A_TABLE = (
+    "at a table, 'help' shows the commands there (start, hint, table, auto, resign,\nleave) and its game's"
+)
+
+
 def help_text(catalog: Catalog | None, at: str | None = None, every: bool = False) -> str:
     """The client's commands, then each hosted game's; at a table of the game ``at`` (unless
     ``every`` game's are asked for), that game's alone, last, where the screen ends: a first-time
-    player's own commands were two pages up, under two other games'."""
+    player's own commands were two pages up, under two other games'. In the lobby (no ``at``), an
+    overview that fits a screen: its commands, the games hosted and how to get each one's help (every
+    game's was about 100 lines, and an 80x24 screen showed the end of the last game's)."""
     if catalog is None:
         return HELP
+    if at is None and not every:
+        return lobby_help(catalog)
     shown = [game for game in catalog.games.values() if every or at is None or game.name == at] or list(
         catalog.games.values()
     )
     games = [f"{game.title} ({game.name}):\n{catalog.ui(game.name).help}" for game in shown]
     others = len(shown) < len(catalog.games)
     return "\n".join([HELP, *games] + (["(the other games' commands: 'help all')"] if others else []))
+
+
+def lobby_help(catalog: Catalog) -> str:
+    """``help`` in the lobby: its commands, then each game hosted, by the command that shows its
+    help, with its variants (the first the default), and the commands at a table."""
+    games = []
+    for game in catalog.games.values():
+        names = list(game.variants)
+        variants = [f"{names[0]} (the default)", *names[1:]] if len(names) > 1 else []
+        listed = ", ".join(variants[:-1]) + f" or {variants[-1]}" if variants else ""
+        games.append(_entry(f"help {game.name}", f"{game.title}: {listed}" if listed else game.title))
+    heading = ["the games here, and how to get each one's commands:"] if games else []
+    every = _entry("help all", "every command: the client's, then every game's")
+    return "\n".join([LOBBY_HELP, *heading, *games, every, AT_A_TABLE])
+
+
+def _entry(command: str, description: str) -> str:
+    """A help entry laid out as :data:`HELP`'s: the command, and its description from column
+    :data:`DESCRIPTION` (on the next line, under a command too long to leave it room)."""
+    lines = textwrap.wrap(description, WIDTH - DESCRIPTION)
+    first = f"  {command}"
+    if len(first) > DESCRIPTION - 2:
+        return "\n".join([first, *(" " * DESCRIPTION + line for line in lines)])
+    rest = [" " * DESCRIPTION + line for line in lines[1:]]
+    return "\n".join([first.ljust(DESCRIPTION) + lines[0], *rest])
 
 
 #: Other words for a client command, as ``interpret`` reads them.
@@ -399,7 +447,7 @@ def help_on(word: str, catalog: Catalog | None, at: str | None = None) -> str:
     named = games.get(word) or next((info for info in games.values() if word in info.variants), None)
     if catalog is not None and named is not None:
         body = f"{named.title} ({named.name}):\n{catalog.ui(named.name).help}"
-        return f"{body}\n(its rules: 'rules {named.name}'; every command: 'help')"
+        return f"{body}\n(its rules: 'rules {named.name}'; every command: 'help all')"
     here = [name for name in games if name == at] or list(games)
     found = [_about(word, HELP), *_games_about(word, catalog, here)]
     if not any(found) and at in games:  # another game's command, at a table of this one: said so
@@ -431,6 +479,8 @@ def _commands(catalog: Catalog | None, game: str) -> tuple[str, ...]:
 
 #: The columns help is laid out for (tests/test_help_text.py); the most of a word it echoes.
 WIDTH, ECHOED = 80, 20
+#: The column a help entry's description starts at.
+DESCRIPTION = 22
 
 
 def _entries(text: str) -> list[list[str]]:

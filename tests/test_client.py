@@ -616,7 +616,7 @@ def test_tab_offers_at_our_turn_only_what_may_be_played() -> None:
 
 
 def test_help_says_how_to_choose_a_level() -> None:
-    help_text = welcomed().typed("help").say
+    help_text = welcomed().typed("help all").say
     assert "new [PRESET] [SEATS] [BOT|human...] [LEVEL]" in help_text
     assert "'human' to keep a seat" in help_text
     assert all(level in help_text for level in ("easy", "medium", "hard"))

@@ -566,7 +566,7 @@ def test_line_mode_on_a_narrow_terminal_wraps_each_help_description_as_one(
     child, transcript = _spawn(state_home, f"127.0.0.1:{server_port}", "--name", "ann")
     child.setwinsize(40, 60)
     child.expect("no tables yet")
-    child.sendline("help")
+    child.sendline("help all")  # the client's commands, then every game's
     child.expect("leave the server")
     child.sendline("quit")
     child.expect(pexpect.EOF)

@@ -171,8 +171,8 @@ def test_a_seat_offered_back_is_named_on_arrival_as_asked_for_not_resumed() -> N
     assert shown(back, Seated(7, 0, TOKEN)) == ["you sit at table 7, seat 1"]  # the answer that says so
 
 
-def test_help_lists_the_clients_commands_then_each_games() -> None:
-    help_text = welcomed(NOTTY, PARLOUR).typed("help").say
+def test_help_all_lists_the_clients_commands_then_each_games() -> None:
+    help_text = welcomed(NOTTY, PARLOUR).typed("help all").say
     assert help_text.startswith("commands:\n  tables")
     assert "new [GAME] [VARIANT] [SEATS] [BOT|human...] [OPTION...]" in help_text
     notty = help_text.index("Notty (notty):")
@@ -193,6 +193,9 @@ def test_help_at_a_table_lists_its_games_commands_alone_and_help_all_every_games
     every = session.typed("help all").say
     assert "Notty (notty):" in every and "Parlour (parlour):" in every and "help all')" not in every
     unknown = session.typed("help me")  # a word help knows nothing of: said, and never a refusal
+    lobby = welcomed(NOTTY, PARLOUR).typed("help").say  # in the lobby, an overview: each game's help apart
+    assert "  help notty " in lobby and "  help parlour " in lobby and "  help all " in lobby
+    assert "Notty (notty):" not in lobby and "discard CARDS" not in lobby
     assert not unknown.refused and unknown.say.startswith("no help on 'me'")
 
 

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from client.catalog import Catalog
-from client.commands import HELP, help_text, interpret
+from client.commands import HELP, help_text, interpret, lobby_help
 from client.sgr import blocks, columns, parse, wrap, wrap_lines
 from games import GAMES, describe
 
@@ -21,6 +21,9 @@ WIDTH = 80
 #: Where the help's descriptions start.
 DESCRIPTION = 22
 CATALOG = Catalog.from_welcome([describe(game) for game in GAMES.values()])
+#: Every help of the client's: 'help all', and the lobby's overview.
+EVERY = help_text(CATALOG, every=True)
+HELPS = [EVERY, help_text(CATALOG)]
 
 
 def _too_long(text: str) -> list[str]:
@@ -29,9 +32,36 @@ def _too_long(text: str) -> list[str]:
 
 def test_the_clients_help_fits_80_columns() -> None:
     assert _too_long(HELP) == []
+    assert all(f"{game.title} ({game.name}):" in EVERY for game in CATALOG.games.values())  # every game's
+    assert _too_long(EVERY) == []
+    assert _too_long(help_text(CATALOG)) == []
+
+
+def test_the_lobbys_help_is_an_overview_that_fits_an_80_by_24_screen() -> None:
+    """A play-test: 'help' in the lobby was the client's commands and every game's, about 100 lines,
+    and an 80x24 screen showed the end of huxxy's. In the lobby it is its commands, the games hosted
+    with the command that shows each one's help, and 'help all'; on the full screen's log (20 rows
+    in the lobby at 24) with the line typed."""
     text = help_text(CATALOG)
-    assert all(f"{game.title} ({game.name}):" in text for game in CATALOG.games.values())  # every game's
-    assert _too_long(text) == []
+    assert len(text.splitlines()) <= 19, text
+    assert text.startswith("commands in the lobby:\n  tables ")
+    for game in CATALOG.games.values():
+        (line,) = [line for line in text.splitlines() if line.startswith(f"  help {game.name} ")]
+        assert game.title in line and all(variant in text for variant in game.variants), line
+        said = interpret(f"help {game.name}", CATALOG, None, None)  # and what it names says that game's
+        assert said.say.startswith(f"{game.title} ({game.name}):\n") and not said.refused
+    assert re.search(r"^  help all +every command", text, re.MULTILINE)
+    assert "discard CARDS" not in text and "take two" not in text  # no game's own commands
+    assert help_text(CATALOG, "notty").startswith(HELP)  # at a table, as ever
+
+
+def test_a_game_whose_name_leaves_no_room_has_its_line_of_the_lobbys_help_below_it() -> None:
+    from test_client_session import PARLOUR
+
+    long = {**PARLOUR, "name": "a-very-long-game-name"}
+    text = lobby_help(Catalog.from_welcome([long]))
+    below = " " * DESCRIPTION + "Parlour: duel (the default) or grand"
+    assert f"  help a-very-long-game-name\n{below}\n" in text
 
 
 @pytest.mark.parametrize("word", ["new", "play", "draw", "hint", "help", "huxxy", "part2", "xyzzy"])
@@ -54,7 +84,7 @@ def test_each_games_rules_fit_80_columns(game: str, variant: str | None) -> None
 def test_the_help_keeps_its_two_columns() -> None:
     """Each command line's description starts at one column; a description's further lines start
     there too."""
-    for line in help_text(CATALOG).splitlines():
+    for line in "\n".join(HELPS).splitlines():
         if not line.startswith("  ") or columns(line) <= DESCRIPTION:
             continue
         if line[2] == " ":  # a description's further line
@@ -67,7 +97,7 @@ def test_a_wrapped_help_lines_rows_start_under_its_description() -> None:
     """On a full screen narrower than the help, a description goes on under itself, never in the
     command column."""
     wrapped = 0
-    for line in help_text(CATALOG).splitlines():
+    for line in EVERY.splitlines():
         if not re.match(rf"  \S.{{{DESCRIPTION - 5}}}  \S", line):
             continue
         rows = ["".join(span.text for span in row) for row in wrap(parse(line), 60)]
@@ -84,7 +114,7 @@ def test_a_narrower_screen_wraps_each_description_as_one(width: int) -> None:
     under = re.compile(rf" {{{DESCRIPTION}}}\S")  # a line of description alone
     beside = re.compile(rf"  \S.{{{DESCRIPTION - 5}}}  \S")  # a command, then its description
     runs: list[list[str]] = []  # a description's lines: its first, then those starting under it
-    for line in help_text(CATALOG).splitlines():
+    for line in EVERY.splitlines():
         if runs and under.match(line) and (under.match(runs[-1][-1]) or beside.match(runs[-1][-1])):
             runs[-1].append(line)
         else:
@@ -137,7 +167,7 @@ def test_the_rules_say_whose_documents_hold_the_whole_rules(game: str) -> None:
 def test_every_usage_of_new_shows_the_turn_time() -> None:
     """``time SECONDS`` is every game's (client/new.py): the client's ``new`` line, each game's, and
     the usage a misplaced word is answered with all show it, not the client's line alone."""
-    usages = [line for line in help_text(CATALOG).splitlines() if line.startswith("  new ")]
+    usages = [line for line in EVERY.splitlines() if line.startswith("  new ")]
     assert len(usages) == 1 + len(CATALOG.games)  # the client's, then each game's
     assert all(line.endswith(" [time SECONDS]") for line in usages), usages
     for game in CATALOG.games:

@@ -417,7 +417,7 @@ def test_the_help_shown_then_narrowed_wraps_each_description_as_one(server_port:
     wrapped as one, at whatever width the screen has."""
     ida = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "ida", rows=40, cols=80)
     ida.see("connected to")
-    ida.enter("help")
+    ida.enter("help all")
     ida.see("commands to")  # huxxy's help comes last: its hint's description ends the log
     assert ida.log()[-2:] == [
         "  hint                the solver's best turn from your hand, as the commands to",
@@ -820,3 +820,21 @@ def test_raw_page_up_and_down_scroll_the_log_and_a_sequence_read_in_pieces_is_on
     for key in "\x1b[6~\x1bOM":  # Page Down; the keypad's Enter
         line, _ = screen.press(key)
     assert screen.scroll == 0 and line == ""
+
+
+def test_help_in_the_lobby_of_an_80_by_24_screen_fits_it(server_port: int, tmp_path: Path) -> None:
+    """A play-test: 'help' in the lobby printed about 100 lines, the commands and every game's, and
+    the screen showed the end of huxxy's. It is an overview that fits, saying how to get the rest."""
+    ann = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "ann", rows=24, cols=80)
+    ann.see("no tables yet")
+    ann.enter("help")
+    ann.see(r"help all +every")
+    log = ann.log()
+    assert "notty> help" in log, ann.text()  # the line typed, and all that answers it, on the screen
+    shown = "\n".join(log[log.index("notty> help") :])
+    assert all(f"  {command} " in shown for command in ("tables", "new", "join", "watch", "rules", "quit"))
+    for game in ("notty", "ochos-locos", "huxxy"):  # the games hosted, each with how to get its commands
+        assert re.search(rf"^  help {game} ", shown, re.MULTILINE), shown
+    assert "discard CARDS" not in shown and "take two" not in shown  # no game's commands themselves
+    ann.enter("quit")
+    assert ann.finish() == 0
