@@ -134,10 +134,10 @@ def test_a_watcher_welcomed_again_watches_its_table_again_unless_its_game_was_ov
     session.receive(Watching(14))
     session.receive(State(14, notty_view(seat=None), ()))
     session.hello()
-    out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+    out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS))
     assert out.lines == ("connected to test (watching table 14 again)",) and out.send == (Watch(14),)
     session.hello()  # dropped again before the server answered: asked again on the next connection
-    out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))
+    out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS))
     assert out.send == (Watch(14),)
     session.sending(Watch(14))
     assert shown(session, Watching(14)) == ["you are watching table 14 again"]
@@ -146,7 +146,9 @@ def test_a_watcher_welcomed_again_watches_its_table_again_unless_its_game_was_ov
         State(14, notty_view(seat=None, result={"ranking": [[0], [1]], "reason": "x", "text": "y"}), ())
     )
     session.hello()
-    out = session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,)))  # a game over: nothing to watch
+    out = session.receive(
+        Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS)
+    )  # a game over: nothing to watch
     assert out.lines == (
         "connected to test; you are in the lobby (the game you watched at table 14 is over)",
     )
