@@ -314,9 +314,14 @@ def test_a_script_line_waiting_for_its_turn_through_a_restart_is_carried_out_aft
     assert status == 0
 
 
+@pytest.mark.parametrize("how", ["stopped", "killed"])
 def test_a_server_not_back_within_the_budget_ends_the_client_with_its_seat_kept(
-    tmp_path: Path, servers: list[ServerProcess]
+    tmp_path: Path, servers: list[ServerProcess], how: str
 ) -> None:
+    """Stopped (it says goodbye) or killed (a crash: nothing said), a server not back within the
+    budget ends the client, which says where the seat is kept and how to take it back: after a
+    crash it said only that it lost the connection (a play-test), and the full screen's lines about
+    reconnecting go with it."""
     servers.append(server := ServerProcess(tmp_path / "notty.db"))
     address = f"127.0.0.1:{server.port}"
     cy, transcript = _line_mode(tmp_path, address, "--name", "cy", budget=True)
@@ -326,44 +331,23 @@ def test_a_server_not_back_within_the_budget_ends_the_client_with_its_seat_kept(
     table = cy.match.group(1)
     cy.expect("your turn")
     token = _kept_token(tmp_path, server.port, "cy")
-    server.stop()
-    cy.expect(RESTARTING)
-    assert cy.match.group(1) == f"{BUDGET:g}"
-    cy.expect(rf"notty-client: the server at {re.escape(address)} shut down, and it was not back within 2 s")
+    if how == "stopped":
+        server.stop()
+        cy.expect(RESTARTING)
+        assert cy.match.group(1) == f"{BUDGET:g}"
+        gave_up = rf"the server at {re.escape(address)} shut down, and it was not back within 2 s"
+        cy.expect(rf"notty-client: {gave_up}")
+    else:
+        server.kill()
+        cy.expect(r"connection lost \(the server closed the connection\); reconnecting")
+        gave_up = rf"lost the connection to {re.escape(address)}: the server closed the connection"
+        cy.expect(rf"notty-client: {gave_up}")
     cy.expect(rf"your seat at table {table} is kept: run notty-client {re.escape(address)} --name cy again")
     cy.expect(pexpect.EOF, timeout=10)
     cy.close()
     assert cy.exitstatus == 1
     assert _kept_token(tmp_path, server.port, "cy") == token  # so running it again takes the seat back
     assert "refused" not in transcript.getvalue() and "Traceback" not in transcript.getvalue()
-
-
-def test_a_server_killed_and_not_back_within_the_budget_ends_the_client_saying_its_seat_is_kept(
-    tmp_path: Path, servers: list[ServerProcess]
-) -> None:
-    """A play-test: after a crash (no goodbye) the client gave up saying only that it lost the
-    connection; the full screen's lines about reconnecting go with it, so nothing said the seat was
-    kept, nor how to take it back, as it is said after a graceful stop."""
-    servers.append(server := ServerProcess(tmp_path / "notty.db"))
-    address = f"127.0.0.1:{server.port}"
-    hal, transcript = _line_mode(tmp_path, address, "--name", "hal", budget=True)
-    hal.expect("connected to")
-    hal.sendline("new classic 2 greedy")
-    hal.expect(r"you sit at table (\d+), seat 1")
-    table = hal.match.group(1)
-    hal.expect("your turn")
-    token = _kept_token(tmp_path, server.port, "hal")
-    server.kill()
-    hal.expect(r"connection lost \(the server closed the connection\); reconnecting")
-    hal.expect(
-        rf"notty-client: lost the connection to {re.escape(address)}: the server closed the connection"
-    )
-    hal.expect(rf"your seat at table {table} is kept: run notty-client {re.escape(address)} --name hal again")
-    hal.expect(pexpect.EOF, timeout=10)
-    hal.close()
-    assert hal.exitstatus == 1
-    assert _kept_token(tmp_path, server.port, "hal") == token  # so running it again takes the seat back
-    assert "Traceback" not in transcript.getvalue()
 
 
 async def test_a_client_turned_away_as_the_server_stops_keeps_one_budget_and_a_watcher_watches_again(
