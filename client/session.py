@@ -66,6 +66,10 @@ AUTOPILOT_ALREADY = {
 RESIGNED_STAND_IN = "a bot plays your seat to the end of the game"
 #: Back after the grace ran out: a bot played our turns meanwhile, and stops now.
 BACK = "you are back: a bot played your turns while you were away, and stops now"
+#: What the server's goodbye says when it answers our ``bye``: no news (another reason is).
+BYE = "bye"
+#: The errors that answer a ``watch`` (docs/PROTOCOL.md): any other is about something else.
+WATCH_REFUSALS = frozenset({"no-such-table", "too-many-watchers", "not-now"})
 #: What heads the last move, shown again with the table when a seat is taken back.
 LAST_MOVE = "the last move before you were back:"
 #: What another 'hint' is answered while one is on its way: it is not sent.
@@ -213,6 +217,7 @@ class Session:
         self.welcome_heard = self.shutting_down = False
         self.too_fast = self._refused = None
         self._lists_for.clear()  # a list asked for on a lost connection is not answered on this one
+        self._seat_to_ask = None  # nor is a 'join T S' typed while it was down
         self.offered_seat = self.seat_unanswered = self.token is not None
         return Hello(PROTOCOL_VERSION, self.name, self.token)
 
@@ -478,7 +483,7 @@ class Session:
                 return Output((text,))
             case Error("turn-time", text, _):
                 return Output((text,))  # news of our turn, not the refusal of anything we sent
-            case Error(code, text, _) if self.rewatching is not None:
+            case Error(code, text, _) if self.rewatching is not None and code in WATCH_REFUSALS:
                 # The answer to watching again the table we watched: it is gone, or may not be watched.
                 table, self.rewatching = self.rewatching, None
                 why = "is gone" if code == "no-such-table" else f"could not be watched again ({text})"
@@ -491,7 +496,7 @@ class Session:
                 return Output((f"refused: {text}" + (f" [{rule}]" if rule else f" [{code}]"),))
             case Goodbye(reason):
                 self.goodbye = reason
-                if reason == self._refused or self.said_bye:  # said already, or the answer to ours
+                if reason == self._refused or (self.said_bye and reason == BYE):  # said, or answers ours
                     return Output()
                 return Output((f"server says goodbye: {reason}",))
         return Output()

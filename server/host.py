@@ -584,7 +584,8 @@ class Host:
         address = session.address
         mine = [table for table in self.tables.values() if table.address == address]
         if address is not None and self._full(mine, self.tables_per_address):
-            raise Refusal("too-many-tables", self._too_many_tables(address, mine))
+            open_now = [table for table in mine if table.id in self.tables]  # _full forgot the finished
+            raise Refusal("too-many-tables", self._too_many_tables(address, open_now))
         game = self.games.get(request.game)
         if game is None:
             raise Refusal(
@@ -858,7 +859,10 @@ class Host:
         table, seat = self._my_seat(session)
         match = unfinished(table)
         _not_resigned(table, seat)
-        solve = match.hint(seat, table.bots.get(seat))  # the bot 'auto' asks: the hint says its move
+        # The bot 'auto' asks: the hint says its move. Not while that bot plays this very turn (in a
+        # worker thread, its state changing as the twin is taken): a fresh adviser's then.
+        busy = table.job_out and match.current == seat
+        solve = match.hint(seat, None if busy else table.bots.get(seat))
         if solve is None:
             raise Refusal("no-hints", f"{table.game.title} has no hints")
         # One hint out per seat, so asking again cannot queue more work.

@@ -155,6 +155,33 @@ def test_a_watcher_welcomed_again_watches_its_table_again_unless_its_game_was_ov
     assert out.send == () and session.table is None and session.rewatching is None
 
 
+def test_only_a_watch_refusal_answers_watching_again() -> None:
+    """A review: any error that came while the client watched again was taken for the watch's answer
+    (a rate-limit said the table 'could not be watched again')."""
+    session = welcomed()
+    session.sending(Watch(14))
+    session.receive(Watching(14))
+    session.receive(State(14, notty_view(seat=None), ()))
+    session.hello()
+    session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS))
+    assert shown(session, Error("rate-limit", "too fast")) == ["refused: too fast [rate-limit]"]
+    assert session.rewatching == 14  # still waiting for the watch's own answer
+    assert shown(session, Error("no-such-table", "there is no table 14"))[0].startswith("table 14 is gone")
+    assert session.rewatching is None
+
+
+def test_a_join_typed_while_the_connection_was_down_is_not_answered_by_a_later_list() -> None:
+    """A review: 'join 5 99' typed while down left its seat to ask, and the next table list, asked for
+    another reason on the next connection, was read as its answer."""
+    session = welcomed()
+    session.typed("join 5 99")
+    session.hello()
+    session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS))
+    session.sending(ListTables())
+    lines = shown(session, Tables(()))
+    assert not any("seat 99" in line for line in lines)
+
+
 def test_a_seat_offered_back_is_named_on_arrival_as_asked_for_not_resumed() -> None:
     """A play-test read "(resuming your seat at table 21)" and on the next line "your seat at table 21
     is gone": the welcome only says what was asked; the server's answer says how it went."""
@@ -1227,6 +1254,10 @@ def test_the_goodbye_that_answers_our_bye_is_not_shown() -> None:
     session = welcomed(NOTTY)
     assert session.bye() == Bye()
     assert shown(session, Goodbye("bye")) == [] and session.goodbye == "bye"
+    stopping = welcomed(NOTTY)  # a goodbye for another reason, crossing our bye, is still news
+    stopping.bye()
+    why = "the server is stopping"
+    assert shown(stopping, Goodbye(why)) == [f"server says goodbye: {why}"]
 
 
 async def test_the_count_down_goes_on_when_a_timed_turn_begins_with_nothing_typed(

@@ -406,6 +406,30 @@ def test_the_hint_names_the_move_auto_then_makes() -> None:
     assert compared >= 20
 
 
+def test_a_hint_asked_while_its_seat_s_bot_plays_the_turn_asks_no_twin_of_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A review: the twin is taken on the event loop while that bot may be choosing in a worker thread
+    (ann typed 'auto', then 'hint'), its state half changed: a fresh adviser answers then."""
+    from games.notty.game import NottyMatch
+
+    asked: list[object] = []
+    real = NottyMatch.hint
+    monkeypatch.setattr(
+        NottyMatch, "hint", lambda self, seat, adviser=None: asked.append(adviser) or real(self, seat)
+    )
+    net = Net()
+    ann = net.client("ann")
+    ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
+    net.run_bots()
+    ann.send(AskHint())
+    ann.send(PlayForMe())
+    (_job,) = net.host.bot_jobs()  # ann's bot is out, playing her turn
+    (hint,) = ann.send(AskHint())
+    assert isinstance(hint, Hint)
+    assert asked[0] is ann.table.bots[0] and asked[1] is None
+
+
 def test_no_hint_and_no_play_for_me_once_the_game_is_over() -> None:
     net = Net()
     ann = net.client("ann")

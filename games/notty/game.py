@@ -321,10 +321,11 @@ def per_million(chance: float) -> int:
 
 
 def _put_back_in(view: View, card: Card) -> View:
-    """``view`` once ``card`` is put back (the deck's contents follow from the hands)."""
+    """``view`` once ``card`` is put back (the deck's contents follow from the hands; its size is one
+    more). Whether every hand is as the turn began is left as it was: the view cannot say."""
     seat = view.current
     hands = tuple(tuple(_without(hand, card)) if at == seat else hand for at, hand in enumerate(view.hands))
-    return attrs.evolve(view, hands=hands, must_put_back=False)
+    return attrs.evolve(view, hands=hands, must_put_back=False, deck_size=view.deck_size + 1)
 
 
 def _put_back(hand: Sequence[Card], rules: Rules, own: View | None = None) -> tuple[Card, str]:

@@ -123,7 +123,8 @@ class ExpertBot(Bot):
         what ``auto`` would do, off the table's thread, and the table's bot plays on unchanged."""
         twin = ExpertBot(self._rng, self.level)
         twin.thefts = copy.copy(self.thefts)  # counts, and the last view seen (immutable)
-        twin._plan = None if self._plan is None else (self._plan[0], list(self._plan[1]))
+        plan = self._plan  # read once: a bot playing in a worker thread may be changing it
+        twin._plan = None if plan is None else (plan[0], list(plan[1]))
         twin._freed = self._freed
         return twin
 
