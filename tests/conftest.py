@@ -22,7 +22,13 @@ from hypothesis import settings
 
 from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules, has_group, parse_cards
 from games.notty.engine import Action, Game, IllegalAction, Rule
-from protocol import CreateTable
+from protocol import PROTOCOL_VERSION, CreateTable, Welcome
+from server.limits import DEFAULT_LIMITS, announced
+
+#: What a server at its default limits says of them in its welcome.
+LIMITS = announced(DEFAULT_LIMITS)
+#: The welcome of a server that hosts no game, at its default limits.
+WELCOME = Welcome(PROTOCOL_VERSION, "test", limits=LIMITS)
 
 # No per-example deadlines: this is a noisy 2-core machine and speed lives in
 # bench/. In CI, examples are derived from the test, so a red run reproduces.

@@ -27,7 +27,7 @@ from pathlib import Path
 import pexpect
 import pytest
 import trio
-from conftest import ServerProcess
+from conftest import LIMITS, WELCOME, ServerProcess
 from pexpect.popen_spawn import PopenSpawn
 from test_client_resume import Screen
 from test_screen import STATUS, Person
@@ -55,13 +55,8 @@ from protocol import (
     Watching,
     Welcome,
 )
-from server.limits import DEFAULT_LIMITS, announced
 
 BIN = Path(sys.executable).parent
-#: What a server at its default limits says of them in its welcome.
-LIMITS = announced(DEFAULT_LIMITS)
-#: The welcome of a server that hosts no game, at its default limits.
-WELCOME = Welcome(PROTOCOL_VERSION, "test", limits=LIMITS)
 #: What the client says when the server tells it that it is stopping.
 RESTARTING = (
     r"the server is shutting down or restarting; trying to reconnect for up to (\d+) s \(Ctrl-C quits\)"

@@ -27,6 +27,7 @@ import pexpect
 import pytest
 import trio
 import trio.testing
+from conftest import WELCOME
 
 from client import app, tokens
 from client.app import Client, Terminal
@@ -50,13 +51,8 @@ from protocol import (
     Tables,
     Welcome,
 )
-from server.limits import DEFAULT_LIMITS, announced
 
 BIN = Path(sys.executable).parent
-#: What a server at its default limits says of them in its welcome.
-LIMITS = announced(DEFAULT_LIMITS)
-#: The welcome of a server that hosts no game, at its default limits.
-WELCOME = Welcome(PROTOCOL_VERSION, "test", limits=LIMITS)
 BOGUS_TOKEN = "x" * 40  # well formed, held by no seat
 
 

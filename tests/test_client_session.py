@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 import pytest
 import trio
+from conftest import LIMITS
 
 from client.session import LAST_MOVE, Session, end_summary
 from client.tokens import SeatStore, StoredSeat
@@ -41,11 +42,8 @@ from protocol import (
     Watching,
     Welcome,
 )
-from server.limits import DEFAULT_LIMITS, announced
 
 NOTTY = describe(GAMES["notty"])
-#: What a server at its default limits says of them in its welcome.
-LIMITS = announced(DEFAULT_LIMITS)
 #: A game the server hosts and this client has no UI for.
 PARLOUR = {
     "name": "parlour",
