@@ -218,6 +218,7 @@ class Session:
         self.too_fast = self._refused = None
         self._lists_for.clear()  # a list asked for on a lost connection is not answered on this one
         self._seat_to_ask = None  # nor is a 'join T S' typed while it was down
+        self.tables_seen = []  # a list from before (a server since restarted): Tab offers the next one's
         self.offered_seat = self.seat_unanswered = self.token is not None
         return Hello(PROTOCOL_VERSION, self.name, self.token)
 

@@ -1302,3 +1302,13 @@ def test_the_last_move_shown_again_on_taking_a_seat_back_is_said_to_be_the_last(
     new = welcomed(NOTTY)  # a seat just taken: its first moves are news too
     new.receive(Seated(3, 0, TOKEN))
     assert LAST_MOVE not in shown(new, State(3, notty_view(), moved))
+
+
+def test_tab_offers_no_table_of_a_list_from_before_a_reconnection() -> None:
+    """Tab completed table numbers from the last list even after a restart had closed those tables."""
+    session = welcomed()
+    session.sending(ListTables())
+    session.receive(Tables((table_info(7, ["bob", None]),)))
+    assert session.tables_seen == [7] and "7" in session.completions("join ", "")
+    session.hello()
+    assert session.tables_seen == [] and session.completions("join ", "") == []
