@@ -63,7 +63,7 @@ HELP = """\
   end                 end your turn
   hint                the most you can discard now, and how; on your turn, the
                       chance each way to draw or steal gives of going out this
-                      turn, and the move the expert bot would make"""
+                      turn, and the move 'auto' would make"""
 
 COMMANDS = ("draw", "steal", "discard", "dd", "putback", "end")
 #: The bot the table's level is for, and the stand-in for a person (``expert-hard`` keeps its own).
