@@ -582,10 +582,11 @@ class Host:
                 "or try again when a game is over",
             )
         address = session.address
-        mine = [table for table in self.tables.values() if table.address == address]
-        if address is not None and self._full(mine, self.tables_per_address):
-            open_now = [table for table in mine if table.id in self.tables]  # _full forgot the finished
-            raise Refusal("too-many-tables", self._too_many_tables(address, open_now))
+        if address is not None:
+            mine = [table for table in self.tables.values() if table.address == address]
+            if self._full(mine, self.tables_per_address):
+                open_now = [table for table in mine if table.id in self.tables]  # _full forgot the finished
+                raise Refusal("too-many-tables", self._too_many_tables(address, open_now))
         game = self.games.get(request.game)
         if game is None:
             raise Refusal(
