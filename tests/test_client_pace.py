@@ -10,9 +10,11 @@ lower ones of its own, which its welcome says (protocol version 8).
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
+import pexpect
 import trio
 from conftest import ServerProcess
 from test_client_exit import _line_mode, _status
@@ -47,20 +49,27 @@ def _refused_tables(text: str) -> list[int]:
     return [int(number) for number in re.findall(r"there is no table (\d+)", plain(text))]
 
 
-def test_pasted_lines_in_line_mode_are_all_carried_out_in_order_and_the_client_stays(
-    server_port: int, tmp_path: Path
-) -> None:
-    bob, transcript = _line_mode(tmp_path, f"127.0.0.1:{server_port}", "--name", "bob")
+def _all_carried_out(bob: pexpect.spawn, transcript: io.StringIO, pasted: int, timeout: float) -> None:
+    """Paste ``pasted`` watches into ``bob``'s line mode: each is refused by the server once, in order,
+    none over the rate, and ``bob`` stays connected to answer the next line, then quits."""
     bob.expect("no tables yet")
-    bob.send(_watches())
-    bob.expect(f"there is no table {FIRST + PASTED - 1}", timeout=30)
+    bob.send(_watches(pasted))
+    bob.expect(f"there is no table {FIRST + pasted - 1}", timeout=timeout)
     bob.sendline("new classic 2 greedy")  # still connected: the next line is answered
     bob.expect(r"you sit at table \d+, seat 1")
     bob.sendline("quit")
     assert _status(bob) == 0
     said = transcript.getvalue()
-    assert "rate-limit" not in said and "ended the connection" not in said, said
-    assert _refused_tables(said) == list(range(FIRST, FIRST + PASTED))  # each once, in order
+    assert "rate-limit" not in said and "too many messages" not in said, said
+    assert "ended the connection" not in said, said
+    assert _refused_tables(said) == list(range(FIRST, FIRST + pasted))  # each once, in order
+
+
+def test_pasted_lines_in_line_mode_are_all_carried_out_in_order_and_the_client_stays(
+    server_port: int, tmp_path: Path
+) -> None:
+    bob, transcript = _line_mode(tmp_path, f"127.0.0.1:{server_port}", "--name", "bob")
+    _all_carried_out(bob, transcript, PASTED, timeout=30)
 
 
 def test_pasted_lines_on_the_full_screen_are_all_carried_out_and_the_client_stays(
@@ -91,17 +100,7 @@ def test_a_paste_to_a_server_of_lower_limits_keeps_to_its_own_and_is_never_refus
     ``--rate`` and ``--burst`` was refused over the rate, and the tenth refusal in a row dropped it."""
     servers.append(server := ServerProcess(tmp_path / "notty.db", *LOW_LIMITS))
     bob, transcript = _line_mode(tmp_path, f"127.0.0.1:{server.port}", "--name", "bob")
-    bob.expect("no tables yet")
-    bob.send(_watches(SLOW_PASTE))
-    bob.expect(f"there is no table {FIRST + SLOW_PASTE - 1}", timeout=60)
-    bob.sendline("new classic 2 greedy")  # still connected: the next line is answered
-    bob.expect(r"you sit at table \d+, seat 1")
-    bob.sendline("quit")
-    assert _status(bob) == 0
-    said = transcript.getvalue()
-    assert "rate-limit" not in said and "too many messages" not in said, said
-    assert "ended the connection" not in said, said
-    assert _refused_tables(said) == list(range(FIRST, FIRST + SLOW_PASTE))  # each once, in order
+    _all_carried_out(bob, transcript, SLOW_PASTE, timeout=60)
 
 
 def test_the_pace_spends_half_a_burst_at_once_then_keeps_to_the_rate() -> None:
