@@ -6,7 +6,8 @@ order); each move's events are told as a spectator was told them
 (:meth:`games.Match.event`), with the cards chance gave it, which the record
 holds and a spectator of a game with hidden hands was not shown (a draw's). A move a bot made on
 a person's seat (after they resigned or left, or the rest of a turn out of time) is marked
-``(bot for ann)``, or it would read as the person's own.
+``(bot for ann)``, or it would read as the person's own; where nothing else says why, with the
+reason: ``(bot for ann: auto)``, ``autopilot``, or ``away`` (a stand-in past the grace).
 """
 
 from __future__ import annotations
@@ -119,8 +120,8 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
         ran_out |= dict.fromkeys(timed_out.get(move.number - 1, ()), turn)
         step = replay_move(match, move)
         told = _told(match, move.seat, step, [seat for seat, _ in saved.resigned])
-        if move.number > given_up.get(move.seat, move.number) or ran_out.get(move.seat) == turn:
-            told = _by_a_bot(told, match.names[move.seat])
+        if move.by or move.number > given_up.get(move.seat, move.number) or ran_out.get(move.seat) == turn:
+            told = _by_a_bot(told, match.names[move.seat], move.by)
         texts = "; ".join(told)
         out.write(f"{move.number:5}. turn {turn}: {texts}\n")
     _said(notes.get(len(saved.moves), ()), out)
@@ -166,12 +167,14 @@ def _told(match: Match, seat: int, step: Step, resigned: Sequence[int] = ()) -> 
     return texts
 
 
-def _by_a_bot(texts: list[str], name: str) -> list[str]:
+def _by_a_bot(texts: list[str], name: str, by: str = "") -> list[str]:
     """A move a bot made for ``name``'s person, marked so as the client marks one made for you ("you
     draw 1 card: R3 (played for you)"): with the move, its first event that names the mover, before
     what follows it ("ann ends the turn (bot for ann); bob to play"); after them all where none does
-    (a turn's end that is the game's end alone: "the game ended at its turn limit ...")."""
-    tag = BOT_FOR.format(name=name)
+    (a turn's end that is the game's end alone: "the game ended at its turn limit ..."). ``by``, the
+    record's reason, is said where no line of the replay says it (``auto``, autopilot, away)."""
+    why = BOT_BECAUSE.get(by)
+    tag = BOT_FOR.format(name=name) if why is None else BOT_FOR_BECAUSE.format(name=name, why=why)
     at = next((index for index, text in enumerate(texts) if text.startswith(f"{name} ")), None)
     if at is None:
         return [*texts[:-1], f"{texts[-1]} {tag}"] if texts else texts
@@ -179,8 +182,12 @@ def _by_a_bot(texts: list[str], name: str) -> list[str]:
     return [*texts[:at], f"{move} {tag}{semicolon}{after}", *texts[at + 1 :]]
 
 
-#: Marks a move a bot made on a person's seat: after a resignation, a ``leave``, or a turn out of time.
+#: Marks a move a bot made on a person's seat: after a resignation, a ``leave``, or a turn out of time,
+#: which a line of its own says.
 BOT_FOR = "(bot for {name})"
+#: ... and where no line says why: the person asked for it, or was away.
+BOT_FOR_BECAUSE = "(bot for {name}: {why})"
+BOT_BECAUSE = {"auto": "auto", "autopilot": "autopilot", "away": "away"}
 
 
 def _words(text: str, mover: str) -> collections.Counter[str]:

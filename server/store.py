@@ -166,6 +166,12 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE seats ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;
     """,
+    # 10: why a bot made a move on a person's seat (journal.PLAYED_BY), which a replay says: their
+    # 'auto' or autopilot, a stand-in while they were away. '' before v10, where the seat's
+    # resignation, leaving and timeouts still tell.
+    """
+    ALTER TABLE moves ADD COLUMN played_by TEXT NOT NULL DEFAULT '';
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -590,8 +596,17 @@ class Store:
                 )
             case Moved():
                 db.execute(
-                    "INSERT INTO moves (game, number, seat, action, outcome, at) VALUES (?, ?, ?, ?, ?, ?)",
-                    (record.table, record.number, record.seat, record.action, " ".join(record.outcome), now),
+                    "INSERT INTO moves (game, number, seat, action, outcome, at, played_by)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record.table,
+                        record.number,
+                        record.seat,
+                        record.action,
+                        " ".join(record.outcome),
+                        now,
+                        record.by,
+                    ),
                 )
             case SeatLeft():
                 db.execute(
@@ -699,15 +714,16 @@ class Store:
             asked=None if asked is None else tuple(_asked(asked)),
         )
         rows = self._db.execute(
-            "SELECT number, seat, action, outcome, at FROM moves WHERE game = ? ORDER BY number", (game_id,)
+            "SELECT number, seat, action, outcome, at, played_by FROM moves WHERE game = ? ORDER BY number",
+            (game_id,),
         ).fetchall()
         if [number for number, *_ in rows] != list(range(1, len(rows) + 1)):  # replayed, another game
             raise ValueError("its moves are not numbered 1, 2, 3, ... (one is missing or out of place)")
         moves = tuple(
-            Moved(game_id, number, seat, action, tuple(outcome.split()))
-            for number, seat, action, outcome, _ in rows
+            Moved(game_id, number, seat, action, tuple(outcome.split()), str(by or ""))
+            for number, seat, action, outcome, _, by in rows
         )
-        times = [at for *_, at in rows]
+        times = [at for *_, at, _ in rows]
         left = frozenset(index for index, seat in enumerate(seats) if seat[3] is not None)
         # Since v7 a seat records how many moves came before it left. Before, only the time it left
         # tells: moves are stamped as they are written, so those stamped no later came first.

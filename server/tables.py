@@ -73,6 +73,22 @@ class Seat:
         return self.bot is not None or self.stand_in or self.auto or self.autopilot or self.resigned
 
     @property
+    def played_by(self) -> str:
+        """Why a bot plays this seat for its person, as the record keeps it (journal.PLAYED_BY); ''
+        for a seat that is a bot's own."""
+        if self.resigned:
+            return "resigned"
+        if self.timed_out:
+            return "time"
+        if self.autopilot:
+            return "autopilot"
+        if self.auto:
+            return "auto"
+        if self.stand_in:  # a seat given up for good has no token left to come back with
+            return "away" if self.token_hash is not None else "left"
+        return ""
+
+    @property
     def played_here(self) -> bool:
         """Its person is at the table and plays it: not on autopilot, not resigned (a turn's "play
         for me", or a turn's time run out, leaves it theirs). A bot's seat, one given up, and one a
@@ -377,8 +393,9 @@ class Driver:
         log.info("table %d: %s started between %s", table.id, table.settings.game, ", ".join(names))
         return self.broadcast(table, match.opening)
 
-    def apply(self, table: Table, seat: int, action: Any, now: float) -> list[Outgoing]:
-        return self.broadcast(table, self._step(table, seat, action, now))
+    def apply(self, table: Table, seat: int, action: Any, now: float, by: str = "") -> list[Outgoing]:
+        """Make and record ``seat``'s move; ``by``: why a bot made it for a person (journal.PLAYED_BY)."""
+        return self.broadcast(table, self._step(table, seat, action, now, by))
 
     def take_back(self, table: Table, now: float) -> list[Any]:
         """Take back what the turn under way did and has not made final (a game ending in its
@@ -391,7 +408,7 @@ class Driver:
             for event in self._step(table, match.current, action, now)
         ]
 
-    def _step(self, table: Table, seat: int, action: Any, now: float) -> Sequence[Any]:
+    def _step(self, table: Table, seat: int, action: Any, now: float, by: str = "") -> Sequence[Any]:
         """Apply and record one action; the events it made, for everyone to be sent."""
         match = running(table)
         if table.conceded is not None:  # a resignation ended the game before the match did
@@ -402,7 +419,7 @@ class Driver:
         except ActionError as error:
             raise Refusal(error.code, error.message, error.rule) from None
         table.moves += 1
-        self._journal.append(Moved(table.id, table.moves, seat, match.action_text(action), step.outcome))
+        self._journal.append(Moved(table.id, table.moves, seat, match.action_text(action), step.outcome, by))
         self.note_end(table)
         if match.turn != turn:  # a new turn: "play for me" and a time run out were for the last one
             for other in table.seats:
@@ -521,9 +538,10 @@ class Driver:
         if not table.running or table.moves != job.moves or not table.seats[job.seat].bot_controls:
             return []
         match = running(table)
+        by = table.seats[job.seat].played_by
         if action is not None:
             try:
-                return self.apply(table, job.seat, action, now)
+                return self.apply(table, job.seat, action, now, by)
             except Refusal as refusal:
                 # The code and rule only: the message may name the bot's own hidden cards.
                 log.error(
@@ -534,7 +552,7 @@ class Driver:
                     refusal.rule,
                 )
         fallback = match.fallback_action(job.seat)
-        return [] if fallback is None else self.apply(table, job.seat, fallback, now)
+        return [] if fallback is None else self.apply(table, job.seat, fallback, now, by)
 
     def tick(self, now: float, grace: float, abandon_after: float) -> list[Outgoing]:
         """Let time pass: dropped players past their grace get a stand-in; slow turns get help;

@@ -192,8 +192,9 @@ def test_a_resigned_game_replays_from_the_record(tmp_path: Path) -> None:
 def test_a_replay_marks_the_moves_a_bot_made_for_one_who_resigned(tmp_path: Path, then_leaves: bool) -> None:
     """After ann resigned, a bot played her seat to the end, and the replay told its moves as hers
     ("ann draws 1 card: R7"), as if she had played on. Each is marked "(bot for ann)" now, as the
-    client marks a move made for you; her own moves before it, and the others', are not. Leaving
-    the table some moves after resigning changes nothing: the bot played from the resignation."""
+    client marks a move made for you; her own moves before it are not, and the others' are marked as
+    their autopilot's. Leaving the table some moves after resigning changes nothing: the bot played
+    from the resignation."""
     net = Net()
     ann, bob, cy = _table(net, "notty", 3)
     bob.send(Autopilot(True))
@@ -219,7 +220,8 @@ def test_a_replay_marks_the_moves_a_bot_made_for_one_who_resigned(tmp_path: Path
     assert [told for at, told in hers if at < said] == ["ann ends the turn; bob to play"] * 2  # her own
     by_a_bot = [told for at, told in hers if at > said]
     assert by_a_bot and all(re.match(r"ann [^;]* \(bot for ann\)(;|$)", told) for told in by_a_bot), by_a_bot
-    assert not any("(bot for" in told for _, told in moves if not told.startswith("ann "))
+    others = [told for _, told in moves if not told.startswith("ann ")]  # bob's and cy's, on autopilot
+    assert others and all(re.search(r"\(bot for (bob|cy): autopilot\)", told) for told in others), others
 
 
 def test_a_restart_keeps_the_order_of_resignations_with_no_move_between_them(tmp_path: Path) -> None:

@@ -27,7 +27,19 @@ from games.notty import CLASSIC, FIVE_COLOUR
 from games.notty.bots import ExpertBot
 from games.notty.engine import Action, Deal, EndTurn, Game, View
 from games.notty.game import NottyMatch
-from protocol import GAME_ENDED, PROTOCOL_VERSION, Act, Error, Hello, Join, Leave, Seated, State
+from protocol import (
+    GAME_ENDED,
+    PROTOCOL_VERSION,
+    Act,
+    Autopilot,
+    Error,
+    Hello,
+    Join,
+    Leave,
+    PlayForMe,
+    Seated,
+    State,
+)
 from server import cli, net
 from server import replay as server_replay
 from server.host import Host
@@ -551,6 +563,54 @@ def test_a_replay_marks_the_moves_a_bot_made_for_a_person_who_left_or_ran_out_of
     assert bobs and rest and marked == bobs | rest, (marked, bobs, rest)
     assert all("(bot for bob)" in told[number] for number in bobs)
     assert all("(bot for ann)" in told[number] for number in rest)
+
+
+def test_a_replay_says_why_a_bot_played_a_persons_move(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A replay showed the moves of 'auto', of autopilot and of a stand-in for a dropped player as
+    the person's own: the record now keeps why a bot made each, and the replay says it."""
+    host = new_host(store)
+    table = seat_two(host, store)
+    match = host.tables[table].match
+    assert match is not None
+    first = match.current  # asks for 'auto' on this turn; the other seat turns autopilot on
+    other = 1 - first
+    host.handle(first + 1, PlayForMe(), 0.0)
+    bots_play(host, store, 1)  # a move of the turn 'auto' plays
+    host.handle(other + 1, Autopilot(True), 0.0)
+    store.write(host.take_journal())
+    while match.current != other:
+        bots_play(host, store, 1)  # the rest of the turn 'auto' plays
+    bots_play(host, store, 1)  # one move of autopilot's
+    host.handle(other + 1, Autopilot(False), 0.0)
+    host.disconnect(first + 1, 0.0)
+    host.tick(host.grace + 1)  # past the grace: a bot stands in for the dropped seat
+    store.write(host.take_journal())
+    rng = random.Random(3)
+    for _ in range(60):  # the person at the other seat plays their own turns
+        if match.over:
+            break
+        if match.current == other:
+            host.handle(other + 1, Act(rng.choice(match.legal_actions(other))), 0.0)
+            store.write(host.take_journal())
+        else:
+            bots_play(host, store, 1)
+    saved = store.game(table)
+    assert saved is not None
+    made = {move.number: move.by for move in saved.moves}
+    seats = {move.number: move.seat for move in saved.moves}
+    assert made[1] == "auto" and "autopilot" in made.values() and "away" in made.values()
+    assert {by for number, by in made.items() if seats[number] == other} == {"", "autopilot"}
+    print_game(saved, sys.stdout)
+    numbered = (re.match(r" *(\d+)\. ", line) for line in capsys.readouterr().out.splitlines())
+    told = {int(found.group(1)): found.string for found in numbered if found}
+    names = ("ann", "bob")
+    for number, by in made.items():
+        if by:
+            assert f"(bot for {names[seats[number]]}: {by})" in told[number], told[number]
+        else:
+            assert "(bot for" not in told[number], told[number]
 
 
 def test_a_replay_of_an_unfinished_game_does_not_say_its_server_is_stopped(
