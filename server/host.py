@@ -378,6 +378,8 @@ class Host:
             self._forget_if_empty(table)  # the last one gone: the finished game leaves the list
             return gone
         held = f"{seat.name} dropped; their seat is held for {whole_seconds(self.grace)} s"
+        if seat.autopilot and table.running:  # it plays on: "held" alone reads as a game that waits
+            held += ", and their autopilot plays their turns"
         return table.notice(session.seat, "dropped", held, self.grace)
 
     def tick(self, now: float) -> list[Outgoing]:

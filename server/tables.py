@@ -176,13 +176,23 @@ class Table:
             "turn_seconds": self.turn_seconds,
             "options": dict(self.settings.options),
             "turn": self.match.turn if self.running and self.match is not None else None,
-            "bots": self.bot_seats(),
+            "bots": self.listed_bots(),
         }
 
     def bot_seats(self) -> list[int]:
         """The seats a bot plays now: its own, or a stand-in for a person who dropped or left. Only
         these: a person's "play for me" is their choice for a turn, not a bot in their seat."""
         return [index for index, seat in enumerate(self.seats) if seat.bot is not None or seat.stand_in]
+
+    def listed_bots(self) -> list[int]:
+        """The seats the lobby's list shows as a bot's: those a bot plays now, and a person's on
+        autopilot while they are away, whose every turn a bot plays at once. (At the table their
+        view keeps their name: they are told of the drop and the autopilot.)"""
+        return [
+            index
+            for index, seat in enumerate(self.seats)
+            if seat.bot is not None or seat.stand_in or (seat.autopilot and seat.conn is None)
+        ]
 
     def notice(
         self, index: int, kind: str, text: str, seconds: float | None = None, skip: ConnId | None = None

@@ -35,6 +35,7 @@ from protocol import (
     NOTICE_KINDS,
     PROTOCOL_VERSION,
     Act,
+    Autopilot,
     Connection,
     CreateTable,
     Error,
@@ -47,6 +48,7 @@ from protocol import (
     ProtocolError,
     Seated,
     Sender,
+    Start,
     State,
     Tables,
     Watch,
@@ -469,6 +471,33 @@ def test_a_game_waiting_for_a_player_away_is_listed_as_the_server_plays_it() -> 
     assert net.run_bots() > 0  # a watcher: greedy plays its turn
     net.tick(1)  # ann's grace is over: a bot plays for her too
     assert table.seats[0].stand_in and net.run_bots() > 0
+
+
+def test_a_player_away_on_autopilot_is_listed_as_a_bots_seat() -> None:
+    """The lobby said of a game whose player dropped on autopilot that it waited for them, and that a
+    bot would play for them past the grace: their autopilot plays every turn of theirs at once."""
+    net = Net(grace=30.0)
+    ann, bob, cy = net.client("ann"), net.client("bob"), net.client("cy")
+    ann.send(notty("classic", 3, ("greedy",), bot_delay_ms=0))
+    table = ann.table
+    bob.send(Join(table.id))
+    if table.match is None:
+        ann.send(Start())
+    ann.send(Autopilot(True))
+    start = len(bob.inbox)
+    net.drop(ann)
+    told = bob.inbox[start:]
+    assert any(
+        isinstance(message, Notice)
+        and message.text == "ann dropped; their seat is held for 30 s, and their autopilot plays their turns"
+        for message in told
+    ), told
+    (listed,) = cy.send(ListTables())[0].tables
+    assert 0 in listed["bots"]
+    assert "seats: ann (bot), bob, greedy" in table_line(listed, Catalog(()), None)
+    bob.send(Leave())  # gives his seat up: nobody is at the table
+    (listed,) = cy.send(ListTables())[0].tables
+    assert "(its bots play while someone watches)" in table_line(listed, Catalog(()), None)
 
 
 def test_the_client_lists_tables_oldest_first_whatever_order_they_come_in() -> None:
