@@ -136,8 +136,6 @@ def test_every_action_reads_back_from_its_text_in_either_case(action: Any) -> No
         ("move 7H to 2", "7H is already in group 2: move to another group, or to new"),
         ("move 7H to 1 to 2", "say 'to' once"),
         ("move 7H from new", "groups are numbered from 1"),
-        ("move 2C to 1", "no group holds 2C: say move CARD from GROUP"),
-        ("move 5D", "groups 3, 4 each hold 5D: say which"),
     ],
 )
 def test_text_that_names_no_action_is_refused_saying_what_to_type(text: str, says: str) -> None:
@@ -147,6 +145,32 @@ def test_text_that_names_no_action_is_refused_saying_what_to_type(text: str, say
         match.parse_action(text)
     assert refused.value.code == "bad-action" and says in refused.value.message, refused.value.message
     assert snapshot(match.engine) == before
+
+
+def test_a_move_no_group_answers_is_refused_after_the_rules_that_bar_any_move_now() -> None:
+    """'move 7H to 2' (no 'from') before opening was answered "no group holds 7H", where the rule
+    is that no table card may move yet: the rules barring a move now come first, then the slip."""
+
+    def refusal(match: HuxxyMatch, seat: int, text: str) -> ActionError:
+        before = snapshot(match.engine)
+        with pytest.raises(ActionError) as refused:
+            match.apply(seat, match.parse_action(text))
+        assert snapshot(match.engine) == before
+        return refused.value
+
+    closed = table_match(["2C 2D", "3C"], [*TABLE, "5H 5D 5C"], [False, False])
+    assert refusal(closed, 0, "move 2C to 1").rule == "not-opened"
+    assert refusal(closed, 1, "move 2C to 1").rule == "not-your-turn"
+    opened = table_match(["2C 2D JS", "3C"], [*TABLE, "5H 5D 5C"], [True, True])
+    assert refusal(opened, 0, "move 2C to 1").rule == "first-from-hand"
+    opened.apply(0, opened.parse_action("play JS to new"))
+    for text, says in [
+        ("move 2C to 1", "no group holds 2C: say move CARD from GROUP"),
+        ("move 5D", "groups 3, 4 each hold 5D: say which"),
+    ]:
+        refused = refusal(opened, 0, text)
+        assert refused.code == "bad-action" and says in refused.message, refused.message
+    assert str(opened.parse_action("move 7H to 5")) == "move 7H from 2 to 5"  # one group holds it
 
 
 # -- the record -----------------------------------------------------------------------------------

@@ -36,6 +36,11 @@ class ParseError(ValueError):
     """Text that names no action; the message says what was expected."""
 
 
+class NoHolder(ParseError):
+    """A ``move`` that leaves out ``from``, where not one group alone holds its cards: a player who
+    may not move table cards now is told that first (:meth:`Game.parse_action`)."""
+
+
 @attrs.frozen
 class Place:
     """Cards from the hand to group ``target`` (0-based), or all to one new group (``None``)."""
@@ -219,6 +224,6 @@ def holder(cards: Sequence[Card], table: Sequence[Sequence[Card]]) -> int:
     if len(holders) == 1:
         return holders[0]
     if not holders:
-        raise ParseError(f"no group holds {named}: say move CARD from GROUP")
+        raise NoHolder(f"no group holds {named}: say move CARD from GROUP")
     numbers = ", ".join(str(index + 1) for index in holders)
-    raise ParseError(f"groups {numbers} each hold {named}: say which, move {named} from GROUP")
+    raise NoHolder(f"groups {numbers} each hold {named}: say which, move {named} from GROUP")

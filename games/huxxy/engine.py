@@ -283,6 +283,20 @@ class Engine:
         if seat != self.current:
             raise IllegalAction(Reason.NOT_YOUR_TURN, f"it is player {self.current + 1}'s turn")
 
+    def check_may_move(self, seat: int) -> None:
+        """:class:`IllegalAction` unless ``seat`` may move a table card now, wherever it is."""
+        self.check_turn(seat)
+        self._check_may_move(seat, len(self._made))
+
+    def _check_may_move(self, seat: int, made: int) -> None:
+        if not self.opened[seat]:
+            raise IllegalAction(
+                Reason.NOT_OPENED,
+                "until you have opened you may only play cards from your hand, not move table cards",
+            )
+        if made == 0:
+            raise IllegalAction(Reason.FIRST_FROM_HAND, "a turn's first play must be a card from your hand")
+
     def check_plays(self, seat: int, plays: Sequence[Play]) -> None:
         """:class:`IllegalAction` unless ``plays``, made in order from now, are each allowed."""
         self.check_turn(seat)
@@ -301,15 +315,7 @@ class Engine:
                     raise IllegalAction(Reason.NOT_HELD, _not_held(play.card, held, plays))
                 hand[play.card] -= 1
             else:
-                if not self.opened[seat]:
-                    raise IllegalAction(
-                        Reason.NOT_OPENED,
-                        "until you have opened you may only play cards from your hand, not move table cards",
-                    )
-                if made == 0:
-                    raise IllegalAction(
-                        Reason.FIRST_FROM_HAND, "a turn's first play must be a card from your hand"
-                    )
+                self._check_may_move(seat, made)
                 if not 0 <= play.source < len(groups):
                     missing = no_group(play.source, len(groups), target=False)
                     raise IllegalAction(Reason.NO_SUCH_GROUP, missing)

@@ -34,7 +34,19 @@ from games._interface import (
 
 from ._cards import Card, CardError, reading_order
 from ._plays import Play
-from .actions import Action, Draw, End, Move, ParseError, Place, Undo, action_of, help_text, parse_action
+from .actions import (
+    Action,
+    Draw,
+    End,
+    Move,
+    NoHolder,
+    ParseError,
+    Place,
+    Undo,
+    action_of,
+    help_text,
+    parse_action,
+)
 from .bots import BOTS, GREEDY, SeatView, hint_for, make_bot
 from .engine import (
     HAND_SIZE,
@@ -61,6 +73,15 @@ def rules_for(settings: Settings) -> Rules:
 
 
 # -- events ---------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Unresolved:
+    """A ``move`` without ``from`` that no one group answers: refused when applied, once the rules
+    that bar any move of the mover's now have had their say ("no group holds 7H" read as a slip of
+    the card before opening, where no move is allowed)."""
+
+    message: str
 
 
 @attrs.frozen
@@ -230,18 +251,20 @@ class HuxxyMatch:
                     ]
         return actions
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: str) -> Action | Unresolved:
         try:
             return parse_action(text, self.engine.table, self.engine.rules.jokers)
+        except NoHolder as error:  # refused as the mover applies it: the rules that bar a move come first
+            return Unresolved(str(error))
         except ParseError as error:
             raise ActionError("bad-action", str(error)) from None
 
     def action_text(self, action: Action) -> str:
         return str(action)
 
-    def apply(self, seat: int, action: Action, outcome: tuple[str, ...] | None = None) -> Step:
+    def apply(self, seat: int, action: Action | Unresolved, outcome: tuple[str, ...] | None = None) -> Step:
         engine = self.engine
-        if not isinstance(action, Place | Move | Undo | Draw | End):
+        if not isinstance(action, Place | Move | Undo | Draw | End | Unresolved):
             raise ActionError("bad-action", help_text(engine.rules.jokers))
         if outcome and not isinstance(action, Draw):
             raise ActionError("bad-outcome", "only a draw has a chance outcome")
@@ -259,8 +282,11 @@ class HuxxyMatch:
             events.append(GameEnded(result))
         return Step(tuple(events), drawn)
 
-    def _apply(self, seat: int, action: Action, outcome: tuple[str, ...] | None) -> list[Any]:
+    def _apply(self, seat: int, action: Action | Unresolved, outcome: tuple[str, ...] | None) -> list[Any]:
         engine = self.engine
+        if isinstance(action, Unresolved):
+            engine.check_may_move(seat)  # not your turn, not opened, a first play not from the hand
+            raise ActionError("bad-action", action.message)
         if isinstance(action, Place | Move):
             before = len(engine.table)
             made = engine.play(seat, action.plays(before))
