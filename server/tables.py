@@ -614,6 +614,8 @@ class Driver:
         return out
 
     def abandon(self, table: Table, why: str) -> None:
+        if table.running and table.match is not None:  # the record ends as the turn found it, not with
+            self.take_back(table, table.turn_started)  # a huxxy turn's plays half made (nobody is told)
         del self.tables[table.id]
         self.listing += 1
         self._journal.append(GameOver(table.id, None, ABANDONED))

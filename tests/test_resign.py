@@ -317,6 +317,31 @@ def test_a_game_ended_mid_turn_by_resigning_takes_the_turn_back_and_replays_so(t
     assert "      bob resigns\n" in text
 
 
+def test_a_game_abandoned_mid_turn_is_recorded_as_the_turn_found_it(tmp_path: Path) -> None:
+    """A huxxy game nobody came back to ended in its record with a turn's plays half made, the table
+    left invalid: it is taken back, as for a resignation, before the game is given up."""
+    net = Net()
+    ann, bob = _table(net, "huxxy", 2)
+    table = ann.table
+    match: Any = table.match
+    mover = (ann, bob)[match.current]
+    hand, start = list(match.engine.hands[match.current]), [list(group) for group in match.engine.table]
+    for card in hand[:2]:
+        (answer, *_) = mover.send(Act(f"play {card}"))
+        assert not isinstance(answer, Error), answer
+    net.drop(ann)
+    net.drop(bob)
+    net.tick(1)  # the clock starts: nobody is at the table
+    net.tick(net.host.abandon_after + 1)
+    assert table.id not in net.host.tables
+    saved, text = _recorded(net, tmp_path, table.id)
+    assert saved.over is not None and saved.over.reason == "abandoned"
+    assert [move.action for move in saved.moves] == [f"play {hand[0]}", f"play {hand[1]}", "undo", "undo"]
+    assert sorted(match.engine.hands[match.current]) == sorted(hand)
+    assert [list(group) for group in match.engine.table] == start
+    assert "(abandoned: nobody was left at the table)" in text
+
+
 # -- the client asks before what cannot be undone ------------------------------------------------------
 
 
