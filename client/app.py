@@ -693,7 +693,7 @@ async def run(
                 key = server_key(*address)
                 session = Session(name, interactive=interactive, colour=colour, seats=seats, server=key)
                 built_in = False
-                missing = _take_back(session, forget, resume, table, terminal)
+                missing = _take_back(session, forget, resume, table, terminal, take_over=asked and resume)
                 if missing is not None and asked:
                     if not interactive:  # its lines are for that seat's game: not to be played in the lobby
                         nursery.cancel_scope.cancel()
@@ -722,12 +722,20 @@ async def run(
 
 
 def _take_back(
-    session: Session, forget: bool, resume: bool, table: int | None, terminal: Terminal
+    session: Session,
+    forget: bool,
+    resume: bool,
+    table: int | None,
+    terminal: Terminal,
+    take_over: bool = False,
 ) -> str | None:
     """The seat kept for this server and name: forgotten, resumed (``session`` offers it in its
     hello), or said why not. A name holding seats at several tables (two games at once) takes back
-    the one kept last, and says how to take back each other one: ``--table``, as it was told.
-    Unless forgetting, that no seat is kept (at ``table``), if none is: the caller says it, or stops."""
+    the one kept last, and says how to take back each other one: ``--table``, as it was told. A
+    seat another client of this user sits at now is taken back only when asked for (``take_over``:
+    ``--resume`` or ``--table``), since the server would send that client away; a person with a
+    second game kept gets that one instead. Unless forgetting, that no seat is kept (at ``table``),
+    if none is: the caller says it, or stops."""
     seats, key, name = session.seats, session.server, session.name
     assert seats is not None
     at = f" at table {table}" if table is not None else ""
@@ -743,6 +751,18 @@ def _take_back(
     kept = [seat for seat in seats.seats(key, name) if table is None or seat.table == table]
     if not kept:
         return f"no seat kept for {name}{at} on {key}"
+    if resume and not take_over:
+        held = {seat: seats.locks.holder(key, seat.token) for seat in kept}
+        for seat, pid in held.items():
+            if pid is not None:
+                process = f" (process {pid})" if pid else ""
+                terminal.show(
+                    f"your seat at table {seat.table} on {key} is played by another notty-client here"
+                    f"{process}: not taken over; quit that one, or take it over with --table {seat.table}"
+                )
+        kept = [seat for seat in kept if held[seat] is None]
+        if not kept:
+            return None
     chosen = kept[-1]
     if resume:
         session.token, session.table, session.kept_as = chosen.token, chosen.table, name
@@ -1306,7 +1326,8 @@ def _main(argv: Sequence[str] | None) -> int:
         metavar="TABLE",
         help="where seats at several tables are kept under your name on this server, the table of the one "
         "to take back (or, with --forget, to drop); without it, the one kept last is taken back; "
-        "a script finding none kept there stops, with status 1 (see --resume)",
+        "it takes the seat over from another notty-client of yours playing it (without it, one that "
+        "is played is left alone); a script finding none kept there stops, with status 1 (see --resume)",
     )
     parser.add_argument(
         "--plain",

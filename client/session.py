@@ -584,6 +584,8 @@ class Session:
         self.game_over = view.over
         if self.game_over and view.seat is not None:
             self.drop_seat()  # nothing left to resume
+        elif view.seat is not None:
+            self.hold_seat()  # at once if just seated; else once a client we took it over from is gone
         kept = self._kept_by_name_here(view)
         width = self.layout_width() or LAYOUT_WIDTH
         text = ui.state_text(table, view, events, self.colour, width)
@@ -787,8 +789,16 @@ class Session:
         return problem
 
     def drop_seat(self) -> None:
-        if self.seats is not None and self.token is not None and self.kept_as is not None:
-            self.seats.forget(self.server, self.kept_as, self.token)
+        if self.seats is not None and self.token is not None:
+            self.seats.locks.release(self.server, self.token)
+            if self.kept_as is not None:
+                self.seats.forget(self.server, self.kept_as, self.token)
+
+    def hold_seat(self) -> None:
+        """Mark our seat as played by this client, so that another of this user's does not take it
+        over unasked (client.tokens.SeatLocks)."""
+        if self.seats is not None and self.token is not None:
+            self.seats.locks.hold(self.server, self.token)
 
     def turn_time_left(self) -> int | None:
         """Whole seconds left of the timed turn under way, as last told; None where none is timed."""

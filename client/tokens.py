@@ -17,11 +17,16 @@ never half of one. Changes hold a lock on its folder while they read, change
 and write, so clients of one user that save at once (a player and a
 friend on one machine) do not undo each other's seat. A missing, corrupt or unreadable file counts as empty: a
 lost token costs a seat, which is far better than a client that will not start.
+
+A client sitting at a seat holds a lock on a file of that seat's (:class:`SeatLocks`), so that
+another client run by the same user does not take the seat over unasked: the server gives a seat
+to the newest connection that offers its token, and sends the older one away.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -73,6 +78,7 @@ class SeatStore:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
+        self.locks = SeatLocks(self.path.parent / "in-use")
 
     def seats(self, server: str, name: str) -> list[StoredSeat]:
         """Every seat kept under ``name`` on ``server``, oldest first."""
@@ -121,6 +127,8 @@ class SeatStore:
             if not seats:
                 del servers[server]
             self._write(servers)
+            for entry in dropped:
+                self.locks.discard(server, entry["token"])
             return [StoredSeat(entry["token"], entry["table"]) for entry in dropped]
 
     @contextlib.contextmanager
@@ -143,14 +151,7 @@ class SeatStore:
             os.close(fd)  # closing releases the lock
 
     def _make_folder(self) -> None:
-        """The folder and any missing parents 0700, as the XDG spec asks of a base directory it makes
-        (``~/.local/state``): ``mkdir(parents=True)`` would make the parents 0755."""
-        from server.store import make_directory  # as the server makes its database's
-
-        folder = self.path.parent
-        make_directory(folder)
-        with contextlib.suppress(OSError):  # not ours to change, perhaps; the file is 0600 anyway
-            folder.chmod(0o700)
+        make_private_directory(self.path.parent)
 
     def _read(self) -> _Servers:
         try:
@@ -204,3 +205,95 @@ class SeatStore:
                 os.unlink(temp)
             return error.strerror or str(error)
         return None
+
+
+class SeatLocks:
+    """The seats this user's clients sit at now: each client holds an exclusive lock on a file of
+    its seat's (named by a hash of the server and token, never the token) while it sits there. The
+    lock goes with its process, however it ends, so a seat left by a client killed is free again."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._held: dict[Path, int] = {}  # lock file, its descriptor: the seats this client holds
+
+    def _path(self, server: str, token: str) -> Path:
+        return self.folder / (hashlib.sha256(f"{server} {token}".encode()).hexdigest()[:32] + ".lock")
+
+    def holder(self, server: str, token: str) -> int | None:
+        """The process id of another client sitting at this seat (0 where it cannot be read), or None
+        if none is."""
+        path = self._path(server, token)
+        if fcntl is None or path in self._held:
+            return None
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            return None  # no file: nobody has sat there since it was forgotten
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            text = os.read(fd, 32).decode("ascii", "replace").strip()
+            return int(text) if text.isdigit() else 0
+        except OSError:
+            return None  # a file system without locks: nobody can be said to hold it
+        finally:
+            os.close(fd)  # and the shared lock taken with it
+        return None
+
+    def hold(self, server: str, token: str) -> bool:
+        """Lock this seat as ours while this client sits there; False if another client still holds
+        it (one this client took the seat over from, not yet gone: asked again, it is then)."""
+        path = self._path(server, token)
+        if fcntl is None or path in self._held:
+            return True
+        try:
+            make_private_directory(self.folder)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+        except OSError:
+            os.close(fd)
+            return False
+        self._held[path] = fd
+        return True
+
+    def discard(self, server: str, token: str) -> None:
+        """A seat forgotten: its file goes, unless a client sits there still (or this one does)."""
+        path = self._path(server, token)
+        if fcntl is None or path in self._held:
+            return
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            path.unlink()
+        except OSError:
+            pass  # held: its client removes it as it leaves the seat
+        finally:
+            os.close(fd)
+
+    def release(self, server: str, token: str) -> None:
+        """The seat is given up (left, or its game over): its file goes, and its lock with it."""
+        path = self._path(server, token)
+        fd = self._held.pop(path, None)
+        if fd is None:
+            return
+        with contextlib.suppress(OSError):
+            path.unlink()  # before the lock goes: nobody else can be holding it meanwhile
+        os.close(fd)
+
+
+def make_private_directory(folder: Path) -> None:
+    """The folder and any missing parents 0700, as the XDG spec asks of a base directory it makes
+    (``~/.local/state``): ``mkdir(parents=True)`` would make the parents 0755."""
+    from server.store import make_directory  # as the server makes its database's
+
+    make_directory(folder)
+    with contextlib.suppress(OSError):  # not ours to change, perhaps; the files are 0600 anyway
+        folder.chmod(0o700)

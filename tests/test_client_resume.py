@@ -158,7 +158,8 @@ def test_a_seat_taken_over_by_another_connection_is_said_once_and_exits_1(
     ann.sendline("new classic 2 greedy")
     table = ann.expect(r"you sit at table (\d+), seat 1").group(1)
     ann.expect("notty> ")
-    again = Person(state_home, address, "--name", "ann")  # the same seat file: it resumes ann's seat
+    # The same seat file, and asked by the table's number: it takes ann's seat over from the first.
+    again = Person(state_home, address, "--name", "ann", "--table", table)
     again.expect(rf"you sit at table {table}, seat 1")
     why = "your seat was resumed from another connection, which has it now"
     ann.expect(rf"notty-client: the server at {re.escape(address)} ended the connection: {why}")
@@ -168,6 +169,41 @@ def test_a_seat_taken_over_by_another_connection_is_said_once_and_exits_1(
     assert ann.log.getvalue().count(why) == 1, ann.log.getvalue()
     assert "goodbye" not in ann.log.getvalue()
     assert again.quit() == 0
+
+
+def test_a_second_client_of_the_same_name_does_not_take_a_seat_in_play_unasked(
+    server_port: int, state_home: Path
+) -> None:
+    """A second notty-client run by the same user under the same name took the seat the first was
+    playing, and the server sent the first away. It leaves it to the first now (and takes back a
+    seat of another game of that name, if one is kept); once the first has quit, a run takes it."""
+    address = f"127.0.0.1:{server_port}"
+    ann = Person(state_home, address, "--name", "ann")
+    ann.expect("connected to")
+    ann.sendline("new classic 2 greedy")
+    table = ann.expect(r"you sit at table (\d+), seat 1").group(1)
+    ann.expect("notty> ")
+    pid = ann.child.pid
+    second = Person(state_home, address, "--name", "ann")
+    second.expect(
+        rf"your seat at table {table} on {re.escape(address)} is played by another notty-client here"
+        rf" \(process {pid}\): not taken over; quit that one, or take it over with --table {table}"
+    )
+    listed = second.expect(r"connected to ([^\r\n]*)").group(1)
+    assert "your seat" not in listed  # it arrives in the lobby
+    second.expect(r"· you are here|'watch \d+'")
+    ann.sendline("table")  # the first plays on: it was not sent away
+    ann.expect(rf"table {table} · ")
+    assert "ended the connection" not in ann.log.getvalue()
+    assert second.quit() == 0
+    ann.expect("notty> ")
+    ann.sendline("quit")
+    ann.expect(rf"your seat at table {table} is kept")
+    ann.child.expect(pexpect.EOF)
+    third = Person(state_home, address, "--name", "ann")  # the first is gone: its seat is free to take
+    third.expect(rf"you sit at table {table}, seat 1")
+    assert "played by another" not in third.log.getvalue()
+    assert third.quit() == 0
 
 
 def test_leaving_forgets_the_seat_and_the_next_run_starts_in_the_lobby(
@@ -185,6 +221,7 @@ def test_leaving_forgets_the_seat_and_the_next_run_starts_in_the_lobby(
     bea.sendline("leave")
     bea.expect(rf"you left table {table}")
     assert _kept(seats_file) == {}
+    assert list((state_home / "notty" / "in-use").iterdir()) == []  # nor is it marked as played here
     assert bea.quit() == 0
 
     again = Person(state_home, address, "--name", "bea")
@@ -391,7 +428,8 @@ def test_an_unwritable_seat_file_costs_only_the_resume(
     assert fay.quit() == 0
     said = fay.log.getvalue()
     assert "could not be kept on this machine" in said and "is kept: run" not in said  # no false promise
-    assert seats_file.is_dir() and list(seats_file.parent.iterdir()) == [seats_file]  # no temp files left
+    left = [path for path in seats_file.parent.iterdir() if path.name != "in-use"]  # the seats played here
+    assert seats_file.is_dir() and left == [seats_file]  # no temp files left
 
 
 def test_forget_drops_the_kept_seat(server_port: int, state_home: Path, seats_file: Path) -> None:
