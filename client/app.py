@@ -273,6 +273,22 @@ class Terminal:
         if waits:
             self._handled.set()
 
+    def typed_ahead(self) -> list[str]:
+        """The lines typed or pasted that wait in the terminal, not yet read (the reader reads the
+        next only once a line is handled): taken from it, so that they are not carried out."""
+        if not self.interactive or self.holding or not sys.stdin.isatty():
+            return []  # (while a line is held the reader reads on: the lines are in the queue)
+        import fcntl
+
+        lines: list[str] = []
+        fd = sys.stdin.fileno()
+        try:  # the terminal is in canonical mode between lines: whole lines alone can be read
+            while int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, bytes(4)), sys.byteorder) > 0:
+                lines += os.read(fd, 65536).decode("utf-8", "replace").splitlines()
+        except OSError:
+            pass
+        return lines
+
     async def until_handled(self) -> None:
         if not self.holding:
             await self._handled.wait()
@@ -1066,14 +1082,23 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
         if reply.messages and not terminal.interactive:
             client.script_line = (client.lines_read, line)
         client.line_sent = False
+        errors = client.errors.total()
         try:
-            unsent = await _carry_out(client, reply, terminal, answered=not terminal.interactive)
+            # A person's game action is answered before the next line is read: one typed ahead or
+            # pasted (a hint's commands) is checked against the table the action left.
+            answered = not terminal.interactive or reply.action
+            unsent = await _carry_out(client, reply, terminal, answered=answered)
         except BaseException:  # the connection is lost (or the client stops)
             if not client.line_sent and not terminal.interactive and reply.messages:
                 client.cut_off = line  # nothing of it went out: carried out on the next connection
             raise
+        else:  # before the reader reads on: the lines typed ahead of a refusal are still to be read
+            refused = reply.refused or (reply.action and client.errors.total() > errors)
+            ended = terminal.interactive and refused and _drop_typed_ahead(lines, terminal)
         finally:  # a connection lost while sending must not leave the reader waiting
             terminal.line_handled()
+        if ended:
+            break  # the input ended among the lines dropped
         if (reply.refused or unsent) and not terminal.interactive and client.refused is None:
             client.refused = (client.lines_read, line, unsent or reply.say, "the client")  # could not be sent
         if client.refused is not None:  # the lines after it expect what was refused
@@ -1082,6 +1107,38 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
         while await client.wait_for(lambda count=client.received: client.received > count, 0.5):
             pass
     await _say_bye(client, terminal)
+
+
+def _drop_typed_ahead(lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal) -> bool:
+    """A line was refused: the lines typed or pasted after it, before its refusal was shown, may
+    count on it (the rest of a hint's commands), so they are not carried out, and are named to be
+    typed again. Whether the input ended among them."""
+    dropped = [line.strip() for line in terminal.typed_ahead() if line.strip()]  # not read yet
+    ended = False
+    while True:
+        try:
+            line = lines.receive_nowait()
+        except (trio.WouldBlock, trio.EndOfChannel):
+            break
+        if line is None:
+            ended = True
+            break
+        if line.strip():
+            dropped.append(line.strip())
+    if dropped:
+        shown = "; ".join(dropped[:DROPPED_NAMED]) + ("; ..." if len(dropped) > DROPPED_NAMED else "")
+        said = TYPED_AHEAD_DROPPED[len(dropped) == 1]
+        terminal.show(said.format(count=len(dropped), shown=shown))
+    return ended
+
+
+#: What a refused line says of the lines typed ahead after it, which are not carried out (one, several).
+TYPED_AHEAD_DROPPED = {
+    True: "the line typed after it was not carried out, since it may count on the line refused: {shown}",
+    False: "the {count} lines typed after it were not carried out, since they may count on it: {shown}",
+}
+#: How many of those lines it names.
+DROPPED_NAMED = 6
 
 
 async def _seat_answered(client: Client, where: str, timeout: float) -> None:
@@ -1169,7 +1226,11 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
                 terminal.show(why)
                 return why
         elif answered:
-            await client.wait_for(lambda count=count: client.received > count, 10)
+            terminal.line_waits(True)  # the lines after it are read meanwhile, to wait after it
+            try:
+                await client.wait_for(lambda count=count: client.received > count, 10)
+            finally:
+                terminal.line_waits(False)
             if isinstance(message, Resign):
                 # A resignation that ends the game is answered, then the game's end follows: the
                 # script's next line meets the game over, not a turn that is gone.

@@ -250,6 +250,10 @@ class Screen(Terminal):
         self._log_height = 1
         self._width = 80
 
+    def typed_ahead(self) -> list[str]:
+        """None wait in the terminal: the keys are read as they come, the lines queued at once."""
+        return []
+
     # -- what the session shows ------------------------------------------------------
 
     def show(self, text: str) -> None:

@@ -86,6 +86,90 @@ def test_pasted_lines_on_the_full_screen_are_all_carried_out_and_the_client_stay
     assert "rate-limit" not in bob.output and "ended the connection" not in bob.output
 
 
+def _huxxy_turn(tmp_path: Path, port: int) -> tuple[pexpect.spawn, io.StringIO, list[str]]:
+    """bob in line mode at a huxxy table against ``greedy``, at his turn: and his hand."""
+    bob, transcript = _line_mode(tmp_path, f"127.0.0.1:{port}", "--name", "bob")
+    bob.expect("connected to")
+    bob.sendline("new huxxy 2 greedy")
+    bob.expect(r"your hand: ([^\r\n]*)\r\n(?:[^\r\n]*\r\n)*?[^\r\n]*your turn", timeout=60)
+    hand = plain(bob.match.group(1)).split()
+    bob.expect("notty> ")
+    return bob, transcript, hand
+
+
+def test_pasted_lines_are_each_checked_against_the_table_the_line_before_left(
+    server_port: int, tmp_path: Path
+) -> None:
+    """A play-tester pasted a hint's commands after plays of his own ('undo', 'undo', 'undo', then the
+    hint's play): each line was checked against the table as it was before the lines above it took
+    effect, so the undos were refused and the play with them ("nothing has been played this turn")."""
+    bob, transcript, hand = _huxxy_turn(tmp_path, server_port)
+    start = len(transcript.getvalue())
+    bob.send(f"play {hand[0]}\rundo\rplay {hand[1]}\rundo\r")
+    bob.expect(f"bob takes back {hand[1]}|bob undoes|you undo|undo[^\r\n]*{hand[1]}", timeout=20)
+    bob.sendline("table")
+    bob.expect("your turn")
+    said = plain(transcript.getvalue()[start:])
+    assert "nothing has been played" not in said and "refused" not in said, said
+    bob.sendline("quit")
+    bob.expect(pexpect.EOF)
+
+
+def test_the_lines_pasted_after_a_refused_one_are_not_carried_out(server_port: int, tmp_path: Path) -> None:
+    """The play-tester's paste of 'play 9C', 'move 7S 8H from 1 to 4', 'play 6D to 4': the middle line
+    was refused and the last still made, a play he never meant. The lines pasted after a refusal may
+    count on it: they are dropped, named to be typed again."""
+    bob, transcript, hand = _huxxy_turn(tmp_path, server_port)
+    start = len(transcript.getvalue())
+    bob.send(f"undo\rplay {hand[0]}\rplay {hand[1]}\r")  # nothing to undo: refused
+    bob.expect("nothing has been played this turn")
+    bob.expect(
+        f"the 2 lines typed after it were not carried out, since they may count on it: "
+        f"play {hand[0]}; play {hand[1]}"
+    )
+    bob.sendline("table")
+    bob.expect("your turn")
+    said = plain(transcript.getvalue()[start:])
+    assert f"plays {hand[0]}" not in said and f"play {hand[0]} " not in said.split("not carried out")[0]
+    bob.sendline("quit")
+    bob.expect(pexpect.EOF)
+
+
+def test_on_the_full_screen_pasted_lines_are_each_checked_against_the_table_the_line_before_left(
+    server_port: int, tmp_path: Path
+) -> None:
+    """Where the play-tester met it first: the full screen queues a paste's lines at once."""
+    bob = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "bob")
+    bob.see("connected to")
+    bob.enter("new huxxy 2 greedy")
+    hand = bob.see(r"your hand: ([^\n]*)", timeout=60).group(1).split()
+    bob.see(r"your turn\s*$", timeout=30)
+    bob.type(f"play {hand[0]}\rplay {hand[1]}\rundo\rundo\rplay {hand[2]} {hand[3]}\r")
+    bob.see(rf"you play {hand[2]} to a new group \d+\s+you play {hand[3]} to group \d+")
+    assert "nothing has been played" not in bob.output and "not carried out" not in bob.output
+    bob.enter("quit")
+    assert bob.finish() == 0
+
+
+def test_on_the_full_screen_too_the_lines_pasted_after_a_refused_one_are_not_carried_out(
+    server_port: int, tmp_path: Path
+) -> None:
+    bob = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "bob")
+    bob.see("connected to")
+    bob.enter("new huxxy 2 greedy")
+    hand = bob.see(r"your hand: ([^\n]*)", timeout=60).group(1).split()
+    bob.see(r"your turn\s*$", timeout=30)
+    bob.type(f"play {hand[0]}\rundo\rundo\rplay {hand[1]}\rplay {hand[2]}\r")  # the second undo: refused
+    bob.see("nothing has been played this turn")
+    bob.see(
+        "the 2 lines typed after it were not carried out, since they may count on it: "
+        f"play {hand[1]}; play {hand[2]}"
+    )
+    assert f"you play {hand[1]}" not in bob.output
+    bob.enter("quit")
+    assert bob.finish() == 0
+
+
 #: A server's own limits, far below the defaults: four messages a second, four at once.
 LOW_LIMITS = ("--rate", "4", "--burst", "4")
 #: Lines pasted to it: ten seconds' worth at its rate, where the defaults would send twenty at once.
