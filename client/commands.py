@@ -60,7 +60,8 @@ commands:
   resign              concede the game (asks you to confirm: 'resign' again,
                       or 'resign yes')
   leave               leave the table (in a game under way, asks you to
-                      confirm: a bot takes your seat for the rest of the game)
+                      confirm: a bot takes your seat for the rest of the game;
+                      with no other person there, the game ends unless watched)
   help [all | WORD]   this text, with the commands of your table's game (in the
                       lobby, an overview); 'all': every game's; WORD: a
                       command's lines, or a game's help ('help notty')
@@ -109,6 +110,11 @@ class Reply:
 
 #: What ``leave`` says, and sends nothing, during a game under way: the next ``leave`` sends it.
 LEAVE_WARNING = "leaving hands your seat to a bot for the rest of the game; type 'leave' again to leave"
+#: ... where every other seat is a bot's: a game of bots alone is played only while someone watches.
+LEAVE_ALONE_WARNING = (
+    "no other person plays here: as you leave the game ends unfinished, unless someone watches"
+    " or a player away comes back; type 'leave' again to leave"
+)
 #: What ``resign`` says first: ``resign`` as the next command, or ``resign yes``, sends it.
 RESIGN_WARNING = (
     "resigning cannot be undone: you are ranked last in this game; "
@@ -229,7 +235,7 @@ def _interpret(
             return Reply((Start(),))
         case "leave":
             if armed != "leave" and _playing(view):
-                return Reply(say=LEAVE_WARNING, arm="leave")
+                return Reply(say=LEAVE_ALONE_WARNING if bots_besides(view) else LEAVE_WARNING, arm="leave")
             return Reply((Leave(),))
         case "hint":
             return Reply((AskHint(),))
@@ -308,6 +314,14 @@ def _over(view: TableView | None) -> bool:
     """Is the game at our table over? Then ``new``, ``join`` and ``watch`` leave it, as ``leave``
     would, without a word."""
     return view is not None and view.over
+
+
+def bots_besides(view: TableView | None) -> bool:
+    """Do bots play every seat but ours (their own, or a stand-in's)? Once we leave, the server
+    plays such a game only while someone watches it (or until a player away comes back)."""
+    if view is None or view.seat is None:
+        return False
+    return all(seat in view.bots for seat in range(len(view.names)) if seat != view.seat)
 
 
 def _playing(view: TableView | None) -> bool:

@@ -46,7 +46,7 @@ from protocol import (
 )
 
 from .catalog import Catalog, table_line
-from .commands import GAME_OVER, Reply, completions, elsewhere, interpret, no_seat, why_not
+from .commands import GAME_OVER, Reply, bots_besides, completions, elsewhere, interpret, no_seat, why_not
 from .generic import plain_hint
 from .sgr import plain
 from .tokens import SeatStore, StoredSeat
@@ -244,8 +244,10 @@ class Session:
         over = self.view is not None and self.view.over  # then 'resign' is refused as the end says
         if self.resigned and not over and [word.lower() for word in line.split()[:1]] == ["resign"]:
             return Reply(say=f"already done: {RESIGNED}", refused=True)
-        # A seat already given up to a bot (we resigned) needs no warning before 'leave'.
-        armed = "leave" if self.resigned and self._armed is None else self._armed
+        # A seat already given up to a bot (we resigned) needs no warning before 'leave', unless the
+        # game goes as we do: nobody else plays at the table.
+        given_up = self.resigned and self._armed is None and not bots_besides(self.view)
+        armed = "leave" if given_up else self._armed
         hint = _asks_hint(line)
         if hint and self._hint_asked:
             self._hint_typed = False

@@ -13,10 +13,11 @@ from typing import Any
 import pexpect
 import pytest
 from test_client import _new_table, _spawn
+from test_client_session import notty_view, seated, welcomed
 from test_host import Client as HostClient
 from test_host import Net
 
-from client.commands import LEAVE_WARNING, RESIGN_WARNING
+from client.commands import LEAVE_ALONE_WARNING, LEAVE_WARNING, RESIGN_WARNING
 from client.session import read_view
 from games._ui import ui_for
 from protocol import (
@@ -350,17 +351,38 @@ def test_the_client_asks_before_leaving_a_game_under_way(server_port: int) -> No
     table = _new_table(child, "new classic 2 greedy")
     child.expect(r"· turn 1 ")
     child.sendline("leave")
-    child.expect_exact(LEAVE_WARNING)
+    child.expect_exact(LEAVE_ALONE_WARNING)  # nobody else plays here: the game goes as she does
     child.sendline("tables")  # another command: the warning no longer holds
     child.expect(rf"{table}")
     child.sendline("leave")
-    child.expect_exact(LEAVE_WARNING)
+    child.expect_exact(LEAVE_ALONE_WARNING)
     child.sendline("leave")
     child.expect(rf"you left table {table}")
     child.sendline("leave")  # in the lobby: nothing to warn about, and nothing to leave
     child.expect("you are not at a table")
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_leaving_warns_that_a_game_of_bots_alone_ends_as_the_last_person_goes() -> None:
+    """A play-tester read "leaving hands your seat to a bot for the rest of the game", left a game
+    against bots, and found it abandoned: nobody else played there. After resigning, the same
+    'leave' went with no warning at all, and ended a game of 159 moves."""
+    people = welcomed(interactive=True)
+    seated(people, notty_view(bots=[]))  # bob is a person
+    assert people.typed("leave").say == LEAVE_WARNING
+    against_bots = welcomed(interactive=True)
+    seated(against_bots, notty_view(bots=[1]))
+    assert against_bots.typed("leave").say == LEAVE_ALONE_WARNING
+    assert against_bots.typed("leave").messages == (Leave(),)  # confirmed
+    resigned = welcomed(interactive=True)
+    seated(resigned, notty_view(bots=[0, 1]))
+    resigned.resigned = True
+    assert resigned.typed("leave").say == LEAVE_ALONE_WARNING
+    resigned_among_people = welcomed(interactive=True)
+    seated(resigned_among_people, notty_view(bots=[0]))
+    resigned_among_people.resigned = True
+    assert resigned_among_people.typed("leave").messages == (Leave(),)  # given up already: no warning
 
 
 def test_the_client_asks_before_resigning(server_port: int) -> None:
