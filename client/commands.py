@@ -14,7 +14,15 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
-from games._ui import MAX_DIGITS, GameUI, TableView, did_you_mean, is_number, nothing_after
+from games._ui import (
+    MAX_DIGITS,
+    GameUI,
+    TableView,
+    bot_plays_our_turn,
+    did_you_mean,
+    is_number,
+    nothing_after,
+)
 from protocol import (
     MAX_SEATS,
     Act,
@@ -80,6 +88,8 @@ _ALONE = frozenset({"tables", "start", "leave", "hint", "table"})
 NOT_CONNECTED = "not connected yet: wait a moment"
 WATCHING = "you are only watching: 'leave', then 'join' a table to play"
 GAME_OVER = "the game is over: 'leave' returns to the lobby"
+#: Why a move of ours is not made while a bot plays our turn: the card named may well be gone already.
+BOT_PLAYS_IT = "a bot plays this turn of yours ('auto', autopilot, or its time ran out): wait for it to end"
 NOT_AT_A_TABLE = "you are not at a table: 'new' makes one, 'join TABLE' takes a seat"
 #: The longest line read as a command: the longest any game needs is under 100 characters.
 MAX_LINE = 500
@@ -304,7 +314,10 @@ def _other_games_command(verb: str, catalog: Catalog | None, game: GameUI | None
 
 
 def _nothing_to_play(view: TableView | None) -> str | None:
-    """Why nothing may be played at our table, if nothing may: we watch, or the game is over."""
+    """Why nothing may be played at our table, if nothing may: we watch, the game is over, or a bot
+    plays our turn (checked against the hand it plays, a move was refused for a card it put back)."""
+    if view is not None and bot_plays_our_turn(view):
+        return BOT_PLAYS_IT
     if view is None or (view.seat is not None and not view.over):
         return None
     return WATCHING if view.seat is None else GAME_OVER

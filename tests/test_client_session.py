@@ -15,6 +15,7 @@ import pytest
 import trio
 from conftest import LIMITS
 
+from client.commands import BOT_PLAYS_IT
 from client.session import LAST_MOVE, Session, end_summary
 from client.tokens import SeatStore, StoredSeat
 from games import GAMES, describe
@@ -1312,3 +1313,14 @@ def test_tab_offers_no_table_of_a_list_from_before_a_reconnection() -> None:
     assert session.tables_seen == [7] and "7" in session.completions("join ", "")
     session.hello()
     assert session.tables_seen == [] and session.completions("join ", "") == []
+
+
+def test_a_move_typed_while_a_bot_plays_our_turn_is_refused_saying_so() -> None:
+    """A play-tester's time ran out mid-turn; 'putback Y1', typed after the bot had put Y1 back,
+    was refused "you do not hold Y1": checked against the hand the bot was playing."""
+    session = welcomed(interactive=True)
+    seated(session, notty_view(current=0, bot_turn=True))
+    reply = session.typed("discard R1 R2 R3")
+    assert reply.refused and reply.say == BOT_PLAYS_IT and not reply.messages
+    seated(session, notty_view(current=0))  # our turn again, ours to play: checked as ever
+    assert session.typed("discard R1 R2 R3").say != BOT_PLAYS_IT
