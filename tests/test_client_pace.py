@@ -135,15 +135,21 @@ def test_the_lines_pasted_after_a_refused_one_are_not_carried_out(server_port: i
     bob.expect(pexpect.EOF)
 
 
-def test_on_the_full_screen_pasted_lines_are_each_checked_against_the_table_the_line_before_left(
-    server_port: int, tmp_path: Path
-) -> None:
-    """Where the play-tester met it first: the full screen queues a paste's lines at once."""
-    bob = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "bob")
+def _huxxy_turn_on_screen(tmp_path: Path, port: int) -> tuple[Person, list[str]]:
+    """bob on the full screen at a huxxy table against ``greedy``, at his turn: and his hand."""
+    bob = Person(tmp_path, f"127.0.0.1:{port}", "--name", "bob")
     bob.see("connected to")
     bob.enter("new huxxy 2 greedy")
     hand = bob.see(r"your hand: ([^\n]*)", timeout=60).group(1).split()
     bob.see(r"your turn\s*$", timeout=30)
+    return bob, hand
+
+
+def test_on_the_full_screen_pasted_lines_are_each_checked_against_the_table_the_line_before_left(
+    server_port: int, tmp_path: Path
+) -> None:
+    """Where the play-tester met it first: the full screen queues a paste's lines at once."""
+    bob, hand = _huxxy_turn_on_screen(tmp_path, server_port)
     bob.type(f"play {hand[0]}\rplay {hand[1]}\rundo\rundo\rplay {hand[2]} {hand[3]}\r")
     bob.see(rf"you play {hand[2]} to a new group \d+\s+you play {hand[3]} to group \d+")
     assert "nothing has been played" not in bob.output and "not carried out" not in bob.output
@@ -154,11 +160,7 @@ def test_on_the_full_screen_pasted_lines_are_each_checked_against_the_table_the_
 def test_on_the_full_screen_too_the_lines_pasted_after_a_refused_one_are_not_carried_out(
     server_port: int, tmp_path: Path
 ) -> None:
-    bob = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "bob")
-    bob.see("connected to")
-    bob.enter("new huxxy 2 greedy")
-    hand = bob.see(r"your hand: ([^\n]*)", timeout=60).group(1).split()
-    bob.see(r"your turn\s*$", timeout=30)
+    bob, hand = _huxxy_turn_on_screen(tmp_path, server_port)
     bob.type(f"play {hand[0]}\rundo\rundo\rplay {hand[1]}\rplay {hand[2]}\r")  # the second undo: refused
     bob.see("nothing has been played this turn")
     bob.see(

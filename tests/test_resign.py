@@ -287,19 +287,26 @@ def test_a_replay_ended_by_resigning_ends_with_its_ranking_marking_who_resigned(
     assert last == "(ended by resignation; ranking: greedy-3, then ann (resigned) = bob (resigned))"
 
 
+def _two_plays_made(ann: HostClient, bob: HostClient) -> tuple[Any, list[Any], list[list[Any]]]:
+    """At ann and bob's huxxy table, two plays of the player to move, the table left invalid as a
+    turn under way may leave it: the match, that player's hand and the table before them."""
+    match: Any = ann.table.match
+    mover = (ann, bob)[match.current]
+    hand, start = list(match.engine.hands[match.current]), [list(group) for group in match.engine.table]
+    for card in hand[:2]:
+        (answer, *_) = mover.send(Act(f"play {card}"))
+        assert not isinstance(answer, Error), answer
+    assert len(match.engine.plays) == 2
+    return match, hand, start
+
+
 def test_a_game_ended_mid_turn_by_resigning_takes_the_turn_back_and_replays_so(tmp_path: Path) -> None:
     # huxxy's plays are final only when the turn ends: a game that ends in the middle of one
     # ends with the table and the hands as that turn found them, and its record says so.
     net = Net()
     ann, bob = _table(net, "huxxy", 2)
     table = ann.table
-    match: Any = table.match
-    mover = (ann, bob)[match.current]
-    hand, start = list(match.engine.hands[match.current]), [list(group) for group in match.engine.table]
-    for card in hand[:2]:  # two plays, and a table left invalid, as a turn under way may leave it
-        (answer, *_) = mover.send(Act(f"play {card}"))
-        assert not isinstance(answer, Error), answer
-    assert len(match.engine.plays) == 2
+    match, hand, start = _two_plays_made(ann, bob)
     sent = len(ann.inbox)
     bob.send(Resign())
     assert table.over and not match.engine.plays
@@ -324,12 +331,7 @@ def test_a_game_abandoned_mid_turn_is_recorded_as_the_turn_found_it(tmp_path: Pa
     net = Net()
     ann, bob = _table(net, "huxxy", 2)
     table = ann.table
-    match: Any = table.match
-    mover = (ann, bob)[match.current]
-    hand, start = list(match.engine.hands[match.current]), [list(group) for group in match.engine.table]
-    for card in hand[:2]:
-        (answer, *_) = mover.send(Act(f"play {card}"))
-        assert not isinstance(answer, Error), answer
+    match, hand, start = _two_plays_made(ann, bob)
     net.drop(ann)
     net.drop(bob)
     net.tick(1)  # the clock starts: nobody is at the table
