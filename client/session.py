@@ -258,6 +258,9 @@ class Session:
         )
         if hint and not reply.messages:  # refused here: no hint goes on its way
             self._hint_typed = False
+        verb = line.split()[0].lower() if line.split() else ""
+        if self.resigned and not over and (reply.action or (ui is not None and ui.is_action(verb))):
+            return Reply(say=RESIGNED, refused=True)  # not "not your turn", nor "a bot plays this turn"
         self._seat_to_ask = reply.seat_asked
         self._armed = reply.arm  # a confirmation holds for the next command only
         if reply.show_table:

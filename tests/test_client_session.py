@@ -15,8 +15,8 @@ import pytest
 import trio
 from conftest import LIMITS
 
-from client.commands import BOT_PLAYS_IT
-from client.session import LAST_MOVE, Session, end_summary
+from client.commands import BOT_PLAYS_IT, Reply
+from client.session import LAST_MOVE, RESIGNED, Session, end_summary
 from client.tokens import SeatStore, StoredSeat
 from games import GAMES, describe
 from games._ui import ui_for
@@ -1324,3 +1324,6 @@ def test_a_move_typed_while_a_bot_plays_our_turn_is_refused_saying_so() -> None:
     assert reply.refused and reply.say == BOT_PLAYS_IT and not reply.messages
     seated(session, notty_view(current=0))  # our turn again, ours to play: checked as ever
     assert session.typed("discard R1 R2 R3").say != BOT_PLAYS_IT
+    session.resigned = True  # a bot plays every turn of ours to the end: that is what is said
+    for line in ("discard R1 R2 R3", "auto", "end"):
+        assert session.typed(line) == Reply(say=RESIGNED, refused=True), line
