@@ -196,6 +196,7 @@ class Terminal:
         self.prompt = "notty> "
         self.prompt_drawn = False  # readline has drawn the prompt and reads what is typed
         self.drawing = threading.Lock()
+        self._reading = threading.Lock()  # held while readline reads a line from the terminal
         self._handled = trio.Event()
         self.holding = False  # the line being acted on waits its turn to be sent (:class:`Pace`)
         self.dropping = False  # the last line typed was dropped: the queue of lines held was full
@@ -234,7 +235,8 @@ class Terminal:
         readline.set_pre_input_hook(prompt_drawn)
         line = None
         try:
-            line = _input(self.prompt)
+            with self._reading:  # the terminal's input is readline's until the line is read
+                line = _input(self.prompt)
             return line
         finally:
             if not held:
@@ -276,8 +278,10 @@ class Terminal:
     def typed_ahead(self) -> list[str]:
         """The lines typed or pasted that wait in the terminal, not yet read (the reader reads the
         next only once a line is handled): taken from it, so that they are not carried out."""
-        if not self.interactive or self.holding or not sys.stdin.isatty():
-            return []  # (while a line is held the reader reads on: the lines are in the queue)
+        if not self.interactive or not sys.stdin.isatty():
+            return []
+        if not self._reading.acquire(blocking=False):  # readline reads on: what it reads is carried out
+            return []
         import fcntl
 
         lines: list[str] = []
@@ -287,6 +291,8 @@ class Terminal:
                 lines += os.read(fd, 65536).decode("utf-8", "replace").splitlines()
         except OSError:
             pass
+        finally:
+            self._reading.release()
         return lines
 
     async def until_handled(self) -> None:
@@ -1112,15 +1118,18 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
 def _drop_typed_ahead(lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal) -> bool:
     """A line was refused: the lines typed or pasted after it, before its refusal was shown, may
     count on it (the rest of a hint's commands), so they are not carried out, and are named to be
-    typed again. Whether the input ended among them."""
-    dropped = [line.strip() for line in terminal.typed_ahead() if line.strip()]  # not read yet
-    ended = False
+    typed again. Whether the input ended among them, or a quit was typed there (it is carried out)."""
+    waiting: list[str | None] = []
     while True:
         try:
-            line = lines.receive_nowait()
+            waiting.append(lines.receive_nowait())
         except (trio.WouldBlock, trio.EndOfChannel):
             break
-        if line is None:
+    waiting += terminal.typed_ahead()  # after those: typed too, not read from the terminal yet
+    dropped: list[str] = []
+    ended = False
+    for line in waiting:
+        if line is None or terminal.quits(line):  # the end of input; a quit is carried out still
             ended = True
             break
         if line.strip():
@@ -1225,12 +1234,16 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
                 why = f"{_not_asked(reply.messages[-1])}: the server has not said you left this one"
                 terminal.show(why)
                 return why
-        elif answered:
+        elif answered and terminal.interactive:
+            # Its answer, not any message (a notice, another seat's move): all the server said to
+            # what we sent is in once the pong to a ping sent after it is.
             terminal.line_waits(True)  # the lines after it are read meanwhile, to wait after it
             try:
-                await client.wait_for(lambda count=count: client.received > count, 10)
+                await client.settle(10)
             finally:
                 terminal.line_waits(False)
+        elif answered:
+            await client.wait_for(lambda count=count: client.received > count, 10)
             if isinstance(message, Resign):
                 # A resignation that ends the game is answered, then the game's end follows: the
                 # script's next line meets the game over, not a turn that is gone.

@@ -162,7 +162,9 @@ def interpret(
     verb, args = words[0].lower(), words[1:]
     try:
         at = playing or (view.game if view is not None else None)  # before the start, no view says it
-        return _interpret(verb, args, catalog, game, view, armed if ask else verb, seats or {}, table, at)
+        return _interpret(
+            verb, args, catalog, game, view, armed if ask else verb, seats or {}, table, at, ask
+        )
     except ValueError as error:  # the UIs', the protocol's and our own refusals: nothing is sent
         return Reply(say=str(error), refused=True)
 
@@ -205,6 +207,7 @@ def _interpret(
     seats: Mapping[int, int] | None = None,
     table: int | None = None,
     playing: str | None = None,
+    person: bool = True,
 ) -> Reply:
     if verb in _ALONE:
         nothing_after(verb, args)
@@ -267,6 +270,10 @@ def _interpret(
         return Reply(say=unknown, refused=True)
     if ui.is_action(verb) and (why := _nothing_to_play(view)):  # before its usage
         return Reply(say=why, refused=True)
+    if ui.is_action(verb) and person and view is not None and bot_plays_our_turn(view):
+        # Checked against the hand the bot plays, a move was refused for a card it had put back.
+        # (A script's move waits for a turn of ours: this one is not.)
+        return Reply(say=BOT_PLAYS_IT, refused=True)
     try:
         action = ui.action(verb, args, view)
     except ValueError:
@@ -315,10 +322,7 @@ def _other_games_command(verb: str, catalog: Catalog | None, game: GameUI | None
 
 
 def _nothing_to_play(view: TableView | None) -> str | None:
-    """Why nothing may be played at our table, if nothing may: we watch, the game is over, or a bot
-    plays our turn (checked against the hand it plays, a move was refused for a card it put back)."""
-    if view is not None and bot_plays_our_turn(view):
-        return BOT_PLAYS_IT
+    """Why nothing may be played at our table, if nothing may: we watch, or the game is over."""
     if view is None or (view.seat is not None and not view.over):
         return None
     return WATCHING if view.seat is None else GAME_OVER

@@ -183,6 +183,7 @@ class Session:
         self.unsaved: str | None = None  # why our seat could not be kept on disk, if it could not
         # The name our seat is kept under on disk: its name at the table, once known (None: not kept).
         self.kept_as: str | None = None
+        self._holding: str | None = None  # the token of the seat this client holds the lock of
         self._back = False  # a kept seat taken back: its first view repeats the last move, said as such
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
         self._bots_only = 0  # the seats of a table asked for with a bot in each: we are to watch it
@@ -371,6 +372,7 @@ class Session:
             self._hint_asked = self._hint_typed = False
         if isinstance(message, Seated) or (isinstance(message, Error) and message.code == "bad-token"):
             self.seat_unanswered = False  # the seat offered in the hello is ours again, or gone
+        self.hold_seat()  # if not yet: a client we took the seat over from may be gone by now
         if isinstance(message, Pong):
             return Output()  # the heartbeat's answer: not news, and not the reply a script waits for
         if isinstance(message, Notice) and message.kind == "timed-out":
@@ -437,6 +439,7 @@ class Session:
                 # for the token resumes it once the server is back. (A game we never saw begin
                 # was not recorded at all: nothing to keep.)
                 command = self.command_to_resume()
+                self.let_seat_go()  # kept, but no longer played here: a client run again may take it
                 self.token = None
                 self.back_to_lobby()
                 if command is None:
@@ -485,6 +488,7 @@ class Session:
             case Error("resumed-elsewhere", text, _):
                 # The seat is the other connection's now, and so is its token on disk: nothing of
                 # it is ours to keep, drop or speak of on leaving.
+                self.let_seat_go()
                 self.token = None
                 return Output((text,))
             case Error("turn-time", text, _):
@@ -551,6 +555,7 @@ class Session:
 
     def _seated(self, table: int, seat: int, token: str) -> list[str]:
         self.table, self.token, self.arrived = table, token, True
+        self.hold_seat()  # before the game begins too: a seat at a table waiting is resumed as well
         self._seat, self._seat_name, self._view_table = seat, None, None
         self._autopilot = False  # a new seat, or one resumed: the server says again if it is on
         self._back = self.kept_as is not None
@@ -589,8 +594,6 @@ class Session:
         self.game_over = view.over
         if self.game_over and view.seat is not None:
             self.drop_seat()  # nothing left to resume
-        elif view.seat is not None:
-            self.hold_seat()  # at once if just seated; else once a client we took it over from is gone
         kept = self._kept_by_name_here(view)
         width = self.layout_width() or LAYOUT_WIDTH
         text = ui.state_text(table, view, events, self.colour, width)
@@ -794,16 +797,24 @@ class Session:
         return problem
 
     def drop_seat(self) -> None:
-        if self.seats is not None and self.token is not None:
-            self.seats.locks.release(self.server, self.token)
-            if self.kept_as is not None:
-                self.seats.forget(self.server, self.kept_as, self.token)
+        self.let_seat_go()
+        if self.seats is not None and self.token is not None and self.kept_as is not None:
+            self.seats.forget(self.server, self.kept_as, self.token)
 
     def hold_seat(self) -> None:
         """Mark our seat as played by this client, so that another of this user's does not take it
-        over unasked (client.tokens.SeatLocks)."""
-        if self.seats is not None and self.token is not None:
-            self.seats.locks.hold(self.server, self.token)
+        over unasked (client.tokens.SeatLocks): once seated, and until that holds (a client we took
+        the seat over from still going), again at each message."""
+        if self.seats is None or self.token is None or self._holding == self.token:
+            return
+        if self.seats.locks.hold(self.server, self.token):
+            self._holding = self.token
+
+    def let_seat_go(self) -> None:
+        """Our seat is no longer played here (given up, over, or another connection's now)."""
+        if self.seats is not None and self._holding is not None:
+            self.seats.locks.release(self.server, self._holding)
+        self._holding = None
 
     def turn_time_left(self) -> int | None:
         """Whole seconds left of the timed turn under way, as last told; None where none is timed."""

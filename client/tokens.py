@@ -253,6 +253,8 @@ class SeatLocks:
             return False
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.fstat(fd).st_ino != os.stat(path).st_ino:  # removed as we opened it: locked for nobody
+                raise FileNotFoundError(path)
             os.ftruncate(fd, 0)
             os.write(fd, str(os.getpid()).encode())
         except OSError:

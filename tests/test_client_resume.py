@@ -206,6 +206,25 @@ def test_a_second_client_of_the_same_name_does_not_take_a_seat_in_play_unasked(
     assert third.quit() == 0
 
 
+def test_a_seat_at_a_table_still_waiting_is_not_taken_over_unasked_either(
+    server_port: int, state_home: Path
+) -> None:
+    """Before its game begins no view comes, and the seat was marked as played only at a view."""
+    address = f"127.0.0.1:{server_port}"
+    ann = Person(state_home, address, "--name", "ann")
+    ann.expect("connected to")
+    ann.sendline("new classic 2 human")
+    table = ann.expect(r"you sit at table (\d+), seat 1").group(1)
+    ann.expect("notty> ")
+    second = Person(state_home, address, "--name", "ann")
+    second.expect(rf"your seat at table {table} on {re.escape(address)} is played by another notty-client")
+    assert second.quit() == 0
+    ann.sendline("tables")
+    ann.expect(rf"table {table}: .*· you are here")  # still hers
+    assert "ended the connection" not in ann.log.getvalue()
+    assert ann.quit() == 0
+
+
 def test_leaving_forgets_the_seat_and_the_next_run_starts_in_the_lobby(
     server_port: int, state_home: Path, seats_file: Path
 ) -> None:

@@ -1322,6 +1322,11 @@ def test_a_move_typed_while_a_bot_plays_our_turn_is_refused_saying_so() -> None:
     seated(session, notty_view(current=0, bot_turn=True))
     reply = session.typed("discard R1 R2 R3")
     assert reply.refused and reply.say == BOT_PLAYS_IT and not reply.messages
+    for line in ("auto off", "auto on", "resign yes", "hint"):  # what is not a move goes as ever
+        assert not session.typed(line).refused, line
+    script = welcomed()  # a script's move waits for a turn of ours: it is not refused
+    seated(script, notty_view(current=0, bot_turn=True))
+    assert not script.typed("end").refused
     seated(session, notty_view(current=0))  # our turn again, ours to play: checked as ever
     assert session.typed("discard R1 R2 R3").say != BOT_PLAYS_IT
     session.resigned = True  # a bot plays every turn of ours to the end: that is what is said
