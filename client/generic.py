@@ -30,6 +30,7 @@ MOST_SHOWN = 40
 class GenericUI:
     variant_noun = "variant"
     default_bot = None
+    filler_bot = None
     default_seats = None
     number_words: Mapping[str, NumberWord] = {}
     asides: Mapping[str, str] = {}

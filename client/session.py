@@ -573,7 +573,7 @@ class Session:
         if self.open_seats > 0:
             others = "1 more player" if self.open_seats == 1 else f"{self.open_seats} more players"
             ui = self.game_ui()
-            bots = f"{ui.default_bot} bots" if ui is not None and ui.default_bot else "bots"
+            bots = f"{ui.filler_bot} bots" if ui is not None and ui.filler_bot else "bots"
             then = f"'start' begins now, with {bots} in the empty seats"
             lines.append(f"waiting for {others}: they type 'join {table}'; {then}")
         self.open_seats = 0

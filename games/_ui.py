@@ -93,8 +93,13 @@ class GameUI(Protocol):
 
     @property
     def default_bot(self) -> str | None:
-        """The bot ``new`` seats when told nothing, and the one named as filling empty seats;
-        ``None``: the first of the bots the server lists."""
+        """The bot ``new`` seats when told nothing; ``None``: the first of the bots the server lists."""
+        ...
+
+    @property
+    def filler_bot(self) -> str | None:
+        """The bot the server seats in the seats left empty on ``start`` (the game's stand-in);
+        ``None``: not known, so not named."""
         ...
 
     @property

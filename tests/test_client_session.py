@@ -690,6 +690,17 @@ def test_a_table_waiting_for_people_says_how_they_join_and_who_fills_the_rest() 
         "waiting for 2 more players: they type 'join 4'; "
         "'start' begins now, with expert bots in the empty seats",
     ]
+    ochos = welcomed(describe(GAMES["ochos-locos"]))  # its 'new' seats rule bots, and 'start' experts
+    ochos.sending(ochos.typed("new ochos-locos 4 human human human").messages[0])
+    assert shown(ochos, Seated(5, 0, TOKEN))[1].endswith("with expert bots in the empty seats")
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_each_games_ui_names_the_bot_the_server_fills_empty_seats_with(name: str) -> None:
+    """A play-tester was told 'rule bots' would fill an Ochos Locos table, and got experts."""
+    game = GAMES[name]
+    ui = ui_for(name)
+    assert ui is not None and ui.filler_bot == game.stand_in(game.settings(None, 2, {}))
 
 
 # -- a Notty table ------------------------------------------------------------------------

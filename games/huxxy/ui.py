@@ -120,6 +120,7 @@ class HuxxyUI:
     help = HELP
     variant_noun = "variant"
     default_bot = "greedy"
+    filler_bot = "greedy"  # the game's stand-in: what 'start' seats in empty seats
     default_seats = MAX_PLAYERS  # "4 players (a table may also be created for 2 or 3)"
     number_words: Mapping[str, NumberWord] = MappingProxyType({})
     #: The rules' "take the whole table turn back", typed as a command: what does it here.

@@ -144,6 +144,7 @@ class NottyUI:
     help = HELP
     variant_noun = "preset"
     default_bot = EXPERT
+    filler_bot = EXPERT  # the game's stand-in: what 'start' seats in empty seats
     default_seats = None  # the rules name no number: the fewest, a game against one bot
     number_words: Mapping[str, NumberWord] = MappingProxyType(
         {

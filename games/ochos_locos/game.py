@@ -52,7 +52,7 @@ from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
 from .strategy import rule_choice, rule_move
 
 NAME = "ochos-locos"
-#: The automatic strategy of the rules text: stand-ins and early-start fillers play it.
+#: The automatic strategy of the rules text: the bot ``new`` seats when told none.
 RULE = "rule"
 RANDOM = "random"
 #: Plays out every move it could make in many sampled deals (:mod:`.expert`).

@@ -89,6 +89,7 @@ class OchosUI:
     help = HELP
     variant_noun = "variant"
     default_bot = "rule"
+    filler_bot = "expert"  # the game's stand-in: what 'start' seats in empty seats
     default_seats = 3  # "3 players by default"
     number_words: Mapping[str, NumberWord] = MappingProxyType({})
     asides: Mapping[str, str] = MappingProxyType({})
