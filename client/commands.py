@@ -270,10 +270,11 @@ def _interpret(
         return Reply(say=unknown, refused=True)
     if ui.is_action(verb) and (why := _nothing_to_play(view)):  # before its usage
         return Reply(say=why, refused=True)
-    if ui.is_action(verb) and person and view is not None and bot_plays_our_turn(view):
-        # Checked against the hand the bot plays, a move was refused for a card it had put back.
-        # (A script's move waits for a turn of ours: this one is not.)
-        return Reply(say=BOT_PLAYS_IT, refused=True)
+    if ui.is_action(verb) and person and view is not None and (why := _not_ours_now(view)):
+        # Checked against the hand the bot plays, a move was refused for a card it had put back;
+        # out of turn, for a card just played ("you hold no B8"). (A script's move waits for a
+        # turn of ours: it is not refused.)
+        return Reply(say=why, refused=True)
     try:
         action = ui.action(verb, args, view)
     except ValueError:
@@ -332,6 +333,15 @@ def _over(view: TableView | None) -> bool:
     """Is the game at our table over? Then ``new``, ``join`` and ``watch`` leave it, as ``leave``
     would, without a word."""
     return view is not None and view.over
+
+
+def _not_ours_now(view: TableView) -> str | None:
+    """Why a move of ours is not for now, if it is not: a bot plays our turn, or it is another's."""
+    if bot_plays_our_turn(view):
+        return BOT_PLAYS_IT
+    if view.seat is not None and not view.over and view.current != view.seat:
+        return f"it is {view.names[view.current]}'s turn, not yours"
+    return None
 
 
 def bots_besides(view: TableView | None) -> bool:

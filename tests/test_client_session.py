@@ -1335,6 +1335,8 @@ def test_a_move_typed_while_a_bot_plays_our_turn_is_refused_saying_so() -> None:
     assert reply.refused and reply.say == BOT_PLAYS_IT and not reply.messages
     for line in ("auto off", "auto on", "resign yes", "hint"):  # what is not a move goes as ever
         assert not session.typed(line).refused, line
+    seated(session, notty_view(current=1))  # bob's turn: said before the cards are looked at
+    assert session.typed("discard R1 R2 R3").say == "it is bob's turn, not yours"
     script = welcomed()  # a script's move waits for a turn of ours: it is not refused
     seated(script, notty_view(current=0, bot_turn=True))
     assert not script.typed("end").refused
