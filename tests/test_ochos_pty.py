@@ -419,8 +419,8 @@ def test_illegal_moves_are_refused_and_the_turn_goes_on(port: int, state_home: P
     may = ", ".join(screen.legal)
     ann.refused(f"play {absent}", f"you hold no {absent}")
     ann.refused(f"play {stuck[0]}", f"{stuck[0]} cannot be played on ")
-    ann.refused("draw", f"you may not draw now; you may {may}")
-    ann.refused("take two", f"you may not take two now; you may {may}")
+    ann.refused("draw", f"you must play when you can; you may {may}")
+    ann.refused("take two", f"there is no 2 to answer; you may {may}")
     ann.refused("play G9", "'G9' is not a card (a colour R, Y, G or B and a number 1 to 8)")
     eights = [card for card in screen.playable if f"play {card} COLOUR" in screen.legal]
     if eights:
@@ -435,9 +435,10 @@ def test_illegal_moves_are_refused_and_the_turn_goes_on(port: int, state_home: P
     assert ann.quit() == 0
 
 
-def test_a_move_out_of_turn_is_refused_by_the_server(port: int, state_home: Path) -> None:
-    """Between two people, the client cannot judge a move made at another's turn: the server
-    refuses it, naming whose turn it is, and that player's turn goes on."""
+def test_a_move_out_of_turn_is_refused_naming_whose_turn_it_is(port: int, state_home: Path) -> None:
+    """Between two people, a move made at another's turn is refused, naming whose turn it is (by
+    the client, from the table it was last sent, before the move's cards are looked at), and that
+    player's turn goes on."""
     ann = Person(port, state_home)
     ann.arrive()
     table = ann.new_table("new ochos-locos 3 human rule")
@@ -458,7 +459,7 @@ def test_a_move_out_of_turn_is_refused_by_the_server(port: int, state_home: Path
         pytest.fail("bob's turn never came")
     ann.since = ""
     ann.child.sendline("draw")
-    ann.expect(r"refused: it is bob's turn, not yours \[not-your-turn\]")
+    ann.expect(r"it is bob's turn, not yours\r\n")
     assert not TABLE.search(ann.since), ann.since
     screen = bob.screen()  # bob's turn goes on: he plays
     line = screen.choose()

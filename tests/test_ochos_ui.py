@@ -227,8 +227,10 @@ def test_actions_are_checked_against_the_legal_ones_at_our_turn() -> None:
     ]:
         with pytest.raises(CommandError, match=says):
             UI.action("play", args, view)
-    with pytest.raises(CommandError, match="you may not draw now"):
+    with pytest.raises(CommandError, match="you must play when you can; you may play G3"):
         UI.action("draw", [], view)
+    with pytest.raises(CommandError, match="there is no 2 to answer"):
+        UI.action("take", ["two"], view)
     with pytest.raises(CommandError, match="usage: take two"):
         UI.action("take", ["three"], view)
     assert UI.action("draw", [], None) == "draw" and UI.action("take", ["Two"], None) == "take two"
@@ -239,6 +241,8 @@ def test_actions_are_checked_against_the_legal_ones_at_our_turn() -> None:
     with pytest.raises(CommandError, match=r"Y5 cannot be played on Y8 \(green named\); you may play G3"):
         UI.action("play", ["Y5"], named)
     two = _read(ochos_view(current=0, legal=["play B2", "take two"], body={"top": "Y2", "two_pending": True}))
+    with pytest.raises(CommandError, match="a 2 is answered with a 2, or by taking two: not by drawing"):
+        UI.action("draw", [], two)
     with pytest.raises(
         CommandError, match="G3 cannot be played on Y2: a 2 must be answered with a 2; you may"
     ):

@@ -332,7 +332,9 @@ def _play(args: Sequence[str], view: TableView | None) -> str:
         raise CommandError(f"name a colour after the 8: play {card} {COLOUR_WORDS}")
     if len(args) == 2 and f"play {card}" in view.legal:
         # An 8 names none as the last card, or where the rules have no naming eights; no other card ever.
-        why = f"{card} names no colour now" if card.number == EIGHT else "only an 8 names a colour"
+        last = _body(view).hand is not None and len(_body(view).hand or ()) == 1
+        named = "as your last card, an 8 names no colour" if last else f"{card} names no colour now"
+        why = named if card.number == EIGHT else "only an 8 names a colour"
         raise CommandError(f"{why}: play {card}")
     raise CommandError(
         f"{card} cannot be played {_on_what(_body(view))}; you may {legal_summary(view.legal)}"
@@ -356,7 +358,17 @@ def _on_what(body: Body) -> str:
 
 
 def _checked(text: str, view: TableView | None) -> str:
-    """``draw`` or ``take two``, refused at our turn when it is not one of the legal actions."""
+    """``draw`` or ``take two``, refused at our turn when it is not one of the legal actions, saying
+    the rule: one who can play must (and a 2 must be answered with a 2 by one who holds one)."""
     if view is not None and view.legal and text not in view.legal:
-        raise CommandError(f"you may not {text} now; you may {legal_summary(view.legal)}")
+        pending = _body(view).two_pending
+        if text == "take two":
+            why = "a 2 must be answered with a 2, and you hold one" if pending else "there is no 2 to answer"
+        elif pending:
+            why = "a 2 is answered with a 2, or by taking two: not by drawing"
+        elif any(action.startswith("play ") for action in view.legal):
+            why = "you must play when you can"
+        else:
+            why = f"you may not {text} now"
+        raise CommandError(f"{why}; you may {legal_summary(view.legal)}")
     return text
