@@ -46,7 +46,7 @@ E = TypeVar("E", bound=BaseException)
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="notty-server",
-        description="Host Notty tables for players on your network.",
+        description="Host tables of Notty, huxxy and Ochos Locos for players on your network.",
         epilog="Also: 'notty-server games' lists the recorded games, 'notty-server replay GAME_ID' "
         "prints one move by move (both take --db, before or after the command).",
     )

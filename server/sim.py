@@ -240,13 +240,15 @@ def _parser() -> argparse.ArgumentParser:
         "--variant",
         "--preset",
         default=None,
-        help="the game's variant (default its first; notty: " + ", ".join(GAMES[DEFAULT_GAME].variants) + ")",
+        help="the game's variant (default its first; "
+        + "; ".join(f"{name}: {', '.join(game.variants)}" for name, game in GAMES.items())
+        + ")",
     )
     parser.add_argument(
         "--players",
         default=None,
-        help="the bots, comma separated, one a seat (default: the game's first bot and random; notty: "
-        + ", ".join(GAMES[DEFAULT_GAME].bots)
+        help="the bots, comma separated, one a seat (default: the game's first bot and random; "
+        + "; ".join(f"{name}: {', '.join(game.bots)}" for name, game in GAMES.items())
         + ")",
     )
     parser.add_argument("--seed", type=int, default=0, help="base seed: the same seed plays the same games")
