@@ -144,6 +144,7 @@ def test_cards_are_coloured_and_groups_checked_locally(server_port: int) -> None
     child.expect("connected to")
     child.sendline("new classic 2 greedy")
     child.expect(r"\x1b\[1;3\dm[RYGB]\d+\x1b\[0m")  # a coloured card
+    child.expect("your turn")  # (out of turn, a move is refused for that first)
     child.sendline("discard B4 B6 B7")  # the hand is dealt at random: cards not held are named first
     child.expect(r"not a group: .*B5 missing|you do not hold B|you hold 1 B")
     child.sendline("tab")  # not a command: told so, nothing sent

@@ -266,8 +266,8 @@ def test_two_people_and_two_bots_play_huxxy_over_tcp(port: int, tmp_path: Path) 
         f"refused: group {new} ({card}) is not valid: it has 1 card; a group needs at least 3; "
         f"an opening needs 24 points from your hand: these plays make {value}, {24 - value} short",
     )
-    # Out of turn, the server says whose turn it is; before opening, the client refuses a move.
-    watcher.refused("draw", f"refused: it is {name}'s turn, not yours")
+    # Out of turn, the client says whose turn it is; before opening, it refuses a move.
+    watcher.refused("draw", f"it is {name}'s turn, not yours")
     mover.refused(f"move {card} from {new} to new", "until you have opened you may only play cards")
 
     # Undo: the card goes back, for both.
