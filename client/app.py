@@ -53,6 +53,7 @@ from protocol import (
     DEFAULT_PORT,
     NAME,
     AskHint,
+    Autopilot,
     Bye,
     Connection,
     ConnectionState,
@@ -197,6 +198,7 @@ class Terminal:
         self.prompt_drawn = False  # readline has drawn the prompt and reads what is typed
         self.drawing = threading.Lock()
         self._reading = threading.Lock()  # held while readline reads a line from the terminal
+        self.line_in_flight = False  # a line readline has read, not yet in the queue
         self._handled = trio.Event()
         self.holding = False  # the line being acted on waits its turn to be sent (:class:`Pace`)
         self.dropping = False  # the last line typed was dropped: the queue of lines held was full
@@ -237,6 +239,7 @@ class Terminal:
         try:
             with self._reading:  # the terminal's input is readline's until the line is read
                 line = _input(self.prompt)
+                self.line_in_flight = line is not None  # read, and not yet queued
             return line
         finally:
             if not held:
@@ -584,6 +587,7 @@ async def _read_lines(terminal: Terminal, send: trio.MemorySendChannel[str | Non
                 line = line.rstrip("\n") if line else None
             if line is not None and terminal.interactive:
                 queue_typed(send, line, terminal)
+                terminal.line_in_flight = False
             else:  # a script's line waits for room (the pipe holds the rest), as the end of input does
                 await send.send(line)
             if line is None:
@@ -1092,7 +1096,7 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
         try:
             # A person's game action is answered before the next line is read: one typed ahead or
             # pasted (a hint's commands) is checked against the table the action left.
-            answered = not terminal.interactive or reply.action
+            answered = not terminal.interactive or reply.action or _changes_who_plays(reply)
             unsent = await _carry_out(client, reply, terminal, answered=answered)
         except BaseException:  # the connection is lost (or the client stops)
             if not client.line_sent and not terminal.interactive and reply.messages:
@@ -1100,6 +1104,10 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
             raise
         else:  # before the reader reads on: the lines typed ahead of a refusal are still to be read
             refused = reply.refused or (reply.action and client.errors.total() > errors)
+            if terminal.interactive and refused:
+                with trio.move_on_after(1):  # a line read from the terminal but not yet queued
+                    while terminal.line_in_flight:
+                        await trio.sleep(0.005)
             ended = terminal.interactive and refused and _drop_typed_ahead(lines, terminal)
         finally:  # a connection lost while sending must not leave the reader waiting
             terminal.line_handled()
@@ -1113,6 +1121,12 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
         while await client.wait_for(lambda count=client.received: client.received > count, 0.5):
             pass
     await _say_bye(client, terminal)
+
+
+def _changes_who_plays(reply: Reply) -> bool:
+    """'auto on', 'auto off': answered, as a move is, before a person's next line is read, which
+    is judged on whether a bot plays our turn."""
+    return any(isinstance(message, Autopilot) for message in reply.messages)
 
 
 def _drop_typed_ahead(lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal) -> bool:
@@ -1236,12 +1250,9 @@ async def _carry_out(client: Client, reply: Reply, terminal: Terminal, answered:
                 return why
         elif answered and terminal.interactive:
             # Its answer, not any message (a notice, another seat's move): all the server said to
-            # what we sent is in once the pong to a ping sent after it is.
-            terminal.line_waits(True)  # the lines after it are read meanwhile, to wait after it
-            try:
-                await client.settle(10)
-            finally:
-                terminal.line_waits(False)
+            # what we sent is in once the pong to a ping sent after it is. The lines after it wait
+            # in the terminal meanwhile, unread: if it is refused, they are taken from there.
+            await client.settle(10)
         elif answered:
             await client.wait_for(lambda count=count: client.received > count, 10)
             if isinstance(message, Resign):

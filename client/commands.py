@@ -143,13 +143,16 @@ def interpret(
     seats: Mapping[int, int] | None = None,
     table: int | None = None,
     playing: str | None = None,
+    view_current: bool = True,
 ) -> Reply:
     """The meaning of one typed line, given the server's games (``None`` before its welcome), the
     UI of the game at our table (``None`` if none is known), its latest view (if any), and the
     command the last line asked to have confirmed (``armed``: see :attr:`Reply.arm`). ``ask``:
     confirm what cannot be undone first (a person typing; a script's lines are meant as written).
     ``seats``: the number of seats of each table the lists seen named (a table's seats never change).
-    ``table``: the table we sit at or watch (whose game may not be known yet: joined by number)."""
+    ``table``: the table we sit at or watch (whose game may not be known yet: joined by number).
+    ``view_current``: ``view`` is the table as it stands (not while the connection is down), so a
+    person's move out of turn is refused as such."""
     words = line.split()
     if not words:
         return Reply(arm=armed)  # a blank line is no command: a confirmation still stands
@@ -163,7 +166,16 @@ def interpret(
     try:
         at = playing or (view.game if view is not None else None)  # before the start, no view says it
         return _interpret(
-            verb, args, catalog, game, view, armed if ask else verb, seats or {}, table, at, ask
+            verb,
+            args,
+            catalog,
+            game,
+            view,
+            armed if ask else verb,
+            seats or {},
+            table,
+            at,
+            ask and view_current,
         )
     except ValueError as error:  # the UIs', the protocol's and our own refusals: nothing is sent
         return Reply(say=str(error), refused=True)

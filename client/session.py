@@ -255,7 +255,16 @@ class Session:
             return Reply(say=HINT_ON_ITS_WAY, refused=True)
         ui, seats = self.game_ui(), self._seats_of
         reply = interpret(
-            line, self.catalog, ui, self.view, armed, self.interactive, seats, self.table, self.game
+            line,
+            self.catalog,
+            ui,
+            self.view,
+            armed,
+            self.interactive,
+            seats,
+            self.table,
+            self.game,
+            view_current=not self.connection_down,  # the turn may have moved on: not judged on it
         )
         if hint and not reply.messages:  # refused here: no hint goes on its way
             self._hint_typed = False
@@ -805,9 +814,11 @@ class Session:
         """Mark our seat as played by this client, so that another of this user's does not take it
         over unasked (client.tokens.SeatLocks): once seated, and until that holds (a client we took
         the seat over from still going), again at each message."""
-        if self.seats is None or self.token is None or self._holding == self.token:
-            return
-        if self.seats.locks.hold(self.server, self.token):
+        if self.seats is None or self.token is None or self._holding == self.token or self.game_over:
+            return  # (a game over is forgotten: no file is left behind for it)
+        if self._holding is not None:  # another seat's, before: no longer ours
+            self.let_seat_go()
+        if self.seats.locks.hold(self.server, self.token) is not False:  # held, or cannot be here
             self._holding = self.token
 
     def let_seat_go(self) -> None:

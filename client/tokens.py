@@ -240,26 +240,32 @@ class SeatLocks:
             os.close(fd)  # and the shared lock taken with it
         return None
 
-    def hold(self, server: str, token: str) -> bool:
+    def hold(self, server: str, token: str) -> bool | None:
         """Lock this seat as ours while this client sits there; False if another client still holds
-        it (one this client took the seat over from, not yet gone: asked again, it is then)."""
+        it (one this client took the seat over from, not yet gone: asked again, it is then); None
+        if no lock can be had here (no folder to write, no locks on its file system): not asked again."""
         path = self._path(server, token)
-        if fcntl is None or path in self._held:
+        if fcntl is None:
+            return None
+        if path in self._held:
             return True
         try:
             make_private_directory(self.folder)
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError:
-            return False
+            return None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            if os.fstat(fd).st_ino != os.stat(path).st_ino:  # removed as we opened it: locked for nobody
-                raise FileNotFoundError(path)
+            if not _same_file(fd, path):  # removed as we opened it: locked for nobody (try again)
+                raise BlockingIOError(path)
             os.ftruncate(fd, 0)
             os.write(fd, str(os.getpid()).encode())
-        except OSError:
+        except BlockingIOError:
             os.close(fd)
             return False
+        except OSError:
+            os.close(fd)
+            return None
         self._held[path] = fd
         return True
 
@@ -289,6 +295,13 @@ class SeatLocks:
         with contextlib.suppress(OSError):
             path.unlink()  # before the lock goes: nobody else can be holding it meanwhile
         os.close(fd)
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        return os.fstat(fd).st_ino == os.stat(path).st_ino
+    except FileNotFoundError:
+        return False
 
 
 def make_private_directory(folder: Path) -> None:

@@ -148,6 +148,24 @@ def _huxxy_turn_on_screen(tmp_path: Path, port: int) -> tuple[Person, list[str]]
     return bob, list(dict.fromkeys(hand))  # each card once: two packs may deal one twice
 
 
+def test_the_lines_pasted_after_a_move_the_server_refuses_are_none_of_them_carried_out(
+    server_port: int, tmp_path: Path
+) -> None:
+    """A review's probe: after 'end' refused by the server (the table invalid), a line read from the
+    terminal but not yet queued as the refusal came was carried out after the rest were dropped."""
+    bob, transcript, hand = _huxxy_turn(tmp_path, server_port)
+    start = len(transcript.getvalue())
+    junk = "".join(f"play Z{number:02}\r" for number in range(20))  # each would be refused: not a card
+    bob.send(f"play {hand[0]}\rend\r{junk}")
+    bob.expect("the 20 lines typed after it were not carried out")
+    bob.sendline("table")
+    bob.expect("your turn")
+    said = plain(transcript.getvalue()[start:])
+    assert "is not a card" not in said, said
+    bob.sendline("quit")
+    bob.expect(pexpect.EOF)
+
+
 def test_on_the_full_screen_pasted_lines_are_each_checked_against_the_table_the_line_before_left(
     server_port: int, tmp_path: Path
 ) -> None:

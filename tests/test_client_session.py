@@ -1345,3 +1345,24 @@ def test_a_move_typed_while_a_bot_plays_our_turn_is_refused_saying_so() -> None:
     session.resigned = True  # a bot plays every turn of ours to the end: that is what is said
     for line in ("discard R1 R2 R3", "auto", "end"):
         assert session.typed(line) == Reply(say=RESIGNED, refused=True), line
+
+
+def test_a_seat_is_marked_as_played_here_while_seated_and_not_after_its_game(tmp_path: Path) -> None:
+    """The lock a seated client holds (client.tokens.SeatLocks): taken once seated, before any view;
+    let go at the game's end, and not taken again by the next message (a file left per game)."""
+    store = SeatStore(tmp_path / "seats.json")
+    session = welcomed(interactive=True, seats=store, server="h:1")
+    in_use = tmp_path / "in-use"
+    session.receive(Seated(3, 0, TOKEN))
+    assert store.locks.holder("h:1", TOKEN) is None and len(list(in_use.iterdir())) == 1  # ours
+    over = {"ranking": [[0], [1]], "reason": "went-out", "text": "ann wins"}
+    seated(session, notty_view(result=over))
+    session.receive(Pong(1))
+    assert list(in_use.iterdir()) == []
+
+
+def test_a_move_typed_while_the_connection_is_down_is_not_judged_on_the_turn_last_seen() -> None:
+    session = welcomed(interactive=True)
+    seated(session, notty_view(current=1))
+    session.connection_down = True  # the turn may have come round meanwhile: the client says why not sent
+    assert session.typed("end").messages == (Act("end"),)
