@@ -171,6 +171,16 @@ def test_a_seat_taken_over_by_another_connection_is_said_once_and_exits_1(
     assert again.quit() == 0
 
 
+def _ann_at_a_new_table(state_home: Path, address: str, command: str) -> tuple[Person, str]:
+    """ann at a table ``command`` makes, at her prompt: and the table's number."""
+    ann = Person(state_home, address, "--name", "ann")
+    ann.expect("connected to")
+    ann.sendline(command)
+    table = ann.expect(r"you sit at table (\d+), seat 1").group(1)
+    ann.expect("notty> ")
+    return ann, table
+
+
 def test_a_second_client_of_the_same_name_does_not_take_a_seat_in_play_unasked(
     server_port: int, state_home: Path
 ) -> None:
@@ -178,11 +188,7 @@ def test_a_second_client_of_the_same_name_does_not_take_a_seat_in_play_unasked(
     playing, and the server sent the first away. It leaves it to the first now (and takes back a
     seat of another game of that name, if one is kept); once the first has quit, a run takes it."""
     address = f"127.0.0.1:{server_port}"
-    ann = Person(state_home, address, "--name", "ann")
-    ann.expect("connected to")
-    ann.sendline("new classic 2 greedy")
-    table = ann.expect(r"you sit at table (\d+), seat 1").group(1)
-    ann.expect("notty> ")
+    ann, table = _ann_at_a_new_table(state_home, address, "new classic 2 greedy")
     pid = ann.child.pid
     second = Person(state_home, address, "--name", "ann")
     second.expect(
@@ -211,11 +217,7 @@ def test_a_seat_at_a_table_still_waiting_is_not_taken_over_unasked_either(
 ) -> None:
     """Before its game begins no view comes, and the seat was marked as played only at a view."""
     address = f"127.0.0.1:{server_port}"
-    ann = Person(state_home, address, "--name", "ann")
-    ann.expect("connected to")
-    ann.sendline("new classic 2 human")
-    table = ann.expect(r"you sit at table (\d+), seat 1").group(1)
-    ann.expect("notty> ")
+    ann, table = _ann_at_a_new_table(state_home, address, "new classic 2 human")
     second = Person(state_home, address, "--name", "ann")
     second.expect(rf"your seat at table {table} on {re.escape(address)} is played by another notty-client")
     assert second.quit() == 0
