@@ -173,8 +173,7 @@ def _by_a_bot(texts: list[str], name: str, by: str = "") -> list[str]:
     what follows it ("ann ends the turn (bot for ann); bob to play"); after them all where none does
     (a turn's end that is the game's end alone: "the game ended at its turn limit ..."). ``by``, the
     record's reason, is said where no line of the replay says it (``auto``, autopilot, away)."""
-    why = BOT_BECAUSE.get(by)
-    tag = BOT_FOR.format(name=name) if why is None else BOT_FOR_BECAUSE.format(name=name, why=why)
+    tag = BOT_FOR_BECAUSE.format(name=name, why=by) if by in SAID_WHY else BOT_FOR.format(name=name)
     at = next((index for index, text in enumerate(texts) if text.startswith(f"{name} ")), None)
     if at is None:
         return [*texts[:-1], f"{texts[-1]} {tag}"] if texts else texts
@@ -187,7 +186,7 @@ def _by_a_bot(texts: list[str], name: str, by: str = "") -> list[str]:
 BOT_FOR = "(bot for {name})"
 #: ... and where no line says why: the person asked for it, or was away.
 BOT_FOR_BECAUSE = "(bot for {name}: {why})"
-BOT_BECAUSE = {"auto": "auto", "autopilot": "autopilot", "away": "away"}
+SAID_WHY = frozenset({"auto", "autopilot", "away"})
 
 
 def _words(text: str, mover: str) -> collections.Counter[str]:

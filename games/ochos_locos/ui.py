@@ -332,7 +332,7 @@ def _play(args: Sequence[str], view: TableView | None) -> str:
         raise CommandError(f"name a colour after the 8: play {card} {COLOUR_WORDS}")
     if len(args) == 2 and f"play {card}" in view.legal:
         # An 8 names none as the last card, or where the rules have no naming eights; no other card ever.
-        last = _body(view).hand is not None and len(_body(view).hand or ()) == 1
+        last = hand is not None and len(hand) == 1
         named = "as your last card, an 8 names no colour" if last else f"{card} names no colour now"
         why = named if card.number == EIGHT else "only an 8 names a colour"
         raise CommandError(f"{why}: play {card}")
