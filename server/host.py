@@ -843,10 +843,12 @@ class Host:
         name = seat.name or f"seat-{index}"
         people = [i for i, other in enumerate(table.seats) if other.bot is None and other.token_hash]
         ends = ends_at_once(len(table.seats), [*table.resigned, index], people)
-        # The turn under way never ends: what it did and has not made final is taken back.
+        # The turn under way never ends: what it did and has not made final is taken back, after the
+        # resignation in the record (which says why: journal.TAKEN_BACK).
+        resigned_after = table.moves
         taken_back = self.driver.take_back(table, now) if ends else []
         seat.resigned = True
-        self._journal.append(Resigned(table.id, index, table.moves, len(table.resigned)))
+        self._journal.append(Resigned(table.id, index, resigned_after, len(table.resigned)))
         table.resigned.append(index)
         self._stirred.add(table.id)
         if ends:

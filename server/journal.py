@@ -50,12 +50,16 @@ class Moved:
     seat: int
     action: str  # the action's text form, which the game's parse_action reads back
     outcome: tuple[str, ...]  # what chance gave, as the game records it (Notty: cards drawn or stolen)
-    by: str = ""  # why a bot made it on a person's seat (PLAYED_BY); '' if the seat's own player or bot did
+    by: str = ""  # why someone else made it for the seat (PLAYED_BY); '' if the seat's own player or bot did
 
 
 #: Why a bot made a move on a person's seat, as :class:`Moved` keeps it: the person asked it to
-#: (``auto``, ``autopilot``), was away past the grace, left for good, resigned, or ran out of time.
-PLAYED_BY = ("auto", "autopilot", "away", "left", "resigned", "time")
+#: (``auto``, ``autopilot``), was away past the grace, left for good, resigned, or ran out of time;
+#: or why the server made it (:data:`TAKEN_BACK`).
+PLAYED_BY = ("auto", "autopilot", "away", "left", "resigned", "time", "ended")
+#: A play of a turn the game ended in the middle of (a resignation, an abandonment), taken back by
+#: the server so that the record ends as the turn found it: nobody at the table chose it.
+TAKEN_BACK = "ended"
 
 
 @attrs.frozen

@@ -22,7 +22,7 @@ from typing import TextIO
 from games import DEFAULT_GAME, GAMES, Game, Match, Step
 from games._ui import game_and_variant, spoken_list
 
-from .journal import SavedGame
+from .journal import TAKEN_BACK, SavedGame
 from .record import dealt, replay_move
 from .resign import REASONS, RESIGNED, ending_told, resigned_last, winners_resigned
 from .store import GameSummary
@@ -120,7 +120,9 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
         ran_out |= dict.fromkeys(timed_out.get(move.number - 1, ()), turn)
         step = replay_move(match, move)
         told = _told(match, move.seat, step, [seat for seat, _ in saved.resigned])
-        if move.by or move.number > given_up.get(move.seat, move.number) or ran_out.get(move.seat) == turn:
+        if move.by == TAKEN_BACK:
+            told = _marked(told, match.names[move.seat], TAKEN_BACK_TAG)
+        elif move.by or move.number > given_up.get(move.seat, move.number) or ran_out.get(move.seat) == turn:
             told = _by_a_bot(told, match.names[move.seat], move.by)
         texts = "; ".join(told)
         out.write(f"{move.number:5}. turn {turn}: {texts}\n")
@@ -174,6 +176,11 @@ def _by_a_bot(texts: list[str], name: str, by: str = "") -> list[str]:
     (a turn's end that is the game's end alone: "the game ended at its turn limit ..."). ``by``, the
     record's reason, is said where no line of the replay says it (``auto``, autopilot, away)."""
     tag = BOT_FOR_BECAUSE.format(name=name, why=by) if by in SAID_WHY else BOT_FOR.format(name=name)
+    return _marked(texts, name, tag)
+
+
+def _marked(texts: list[str], name: str, tag: str) -> list[str]:
+    """``tag`` after the move of ``name``'s it says something of (see _by_a_bot)."""
     at = next((index for index, text in enumerate(texts) if text.startswith(f"{name} ")), None)
     if at is None:
         return [*texts[:-1], f"{texts[-1]} {tag}"] if texts else texts
@@ -187,6 +194,8 @@ BOT_FOR = "(bot for {name})"
 #: ... and where no line says why: the person asked for it, or was away.
 BOT_FOR_BECAUSE = "(bot for {name}: {why})"
 SAID_WHY = frozenset({"auto", "autopilot", "away"})
+#: Marks a play the server took back because the game ended in the middle of its turn.
+TAKEN_BACK_TAG = "(taken back: the game ended in the middle of the turn)"
 
 
 def _words(text: str, mover: str) -> collections.Counter[str]:

@@ -21,7 +21,17 @@ import attrs
 from games import ActionError, Bot, Game, Match, Outcome, Settings
 from protocol import AWAY_MOVES, MAX_LEGAL, Error, Message, Notice, State, Tables
 
-from .journal import GameBegun, GameOver, Moved, OptionsChanged, Record, SeatRecord, StandInSet, TimedOut
+from .journal import (
+    TAKEN_BACK,
+    GameBegun,
+    GameOver,
+    Moved,
+    OptionsChanged,
+    Record,
+    SeatRecord,
+    StandInSet,
+    TimedOut,
+)
 from .resign import ending_told, resigned_last, winners_resigned
 
 log = logging.getLogger("notty.host")
@@ -415,7 +425,7 @@ class Driver:
         return [
             event
             for action in match.unfinished_turn()
-            for event in self._step(table, match.current, action, now)
+            for event in self._step(table, match.current, action, now, TAKEN_BACK)
         ]
 
     def _step(self, table: Table, seat: int, action: Any, now: float, by: str = "") -> Sequence[Any]:

@@ -41,7 +41,7 @@ from protocol import (
     message_from_wire,
 )
 from server.journal import GameOver, Resigned, SeatLeft
-from server.replay import print_game, print_games
+from server.replay import TAKEN_BACK_TAG, print_game, print_games
 from server.store import MIGRATIONS, Store
 
 GAMES = ("notty", "ochos-locos", "huxxy")
@@ -320,9 +320,14 @@ def test_a_game_ended_mid_turn_by_resigning_takes_the_turn_back_and_replays_so(t
     for client in (ann, bob):
         assert [list(group) for group in client.view["body"]["table"]] == [[str(c) for c in g] for g in start]
     saved, text = _recorded(net, tmp_path, table.id)
-    assert saved.resigned == ((1, 4),)  # after two plays and their two undos
+    # Resigned after the two plays; the server then took them back, which the replay says (it read
+    # "ann undoes a play" before "bob resigns", as if a player had).
+    assert saved.resigned == ((1, 2),)
     assert [move.action for move in saved.moves] == [f"play {hand[0]}", f"play {hand[1]}", "undo", "undo"]
-    assert "      bob resigns\n" in text
+    assert [move.by for move in saved.moves] == ["", "", "ended", "ended"]
+    lines = text.splitlines()
+    at = lines.index("      bob resigns")
+    assert [line.endswith(TAKEN_BACK_TAG) for line in lines[at - 2 : at + 3]] == [0, 0, 0, 1, 1], lines
 
 
 def test_a_game_abandoned_mid_turn_is_recorded_as_the_turn_found_it(tmp_path: Path) -> None:
@@ -343,6 +348,8 @@ def test_a_game_abandoned_mid_turn_is_recorded_as_the_turn_found_it(tmp_path: Pa
     assert sorted(match.engine.hands[match.current]) == sorted(hand)
     assert [list(group) for group in match.engine.table] == start
     assert "(abandoned: nobody was left at the table)" in text
+    undone = [line for line in text.splitlines() if "undoes" in line]
+    assert len(undone) == 2 and all(line.endswith(TAKEN_BACK_TAG) for line in undone), undone
 
 
 # -- the client asks before what cannot be undone ------------------------------------------------------
