@@ -51,12 +51,12 @@ import math
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 import trio
 
-from games._ui import OUR_SEAT, game_and_variant, to_play
+from games._ui import OUR_HAND, OUR_SEAT, game_and_variant, to_play
 
 from .app import LineReader, Terminal, queue_typed
 from .commands import echoed
@@ -142,23 +142,30 @@ async def play(run: Callable[[Terminal], Awaitable[int]]) -> int:
     return code
 
 
-def _with_our_seat(
-    pane: list[tuple[list[Span], int]], ours: list[int], starts: list[int], cut: int
+def _with_our_lines(
+    pane: list[tuple[list[Span], int]], keeps: Sequence[Sequence[int]], starts: list[int], cut: int
 ) -> list[tuple[list[Span], int]]:
     """The rows a pane too short for its table shows: the whole lines from ``cut`` on (its end:
     whose turn, what may be done), never the tail of a line cut above them, but with our own
-    seat's line whole above them if the cut would hide any of it. Only whole lines make room for
-    it, from the top of what is shown, never the last line."""
+    lines whole above them if the cut would hide any of them: ``keeps``, each a line's rows, the
+    most wanted first (a hand of its own before our seat's line: a play-tester's short window kept
+    the seat and lost the hand). Only whole lines make room for them, from the top of what is
+    shown, never the last line; a line kept takes room only if every line before it in ``keeps``
+    has it too."""
     shown = len(pane) - cut
     whole = next((start for start in starts if start >= cut), None)
-    tail = pane[cut:] if whole is None else pane[whole:]  # None: the last line alone is too long
-    if not ours or ours[0] >= cut or len(ours) >= shown:
-        return tail
-    room = shown - len(ours)
-    after = [start for start in starts if start > ours[-1] and len(pane) - start <= room]
-    if not after:  # the last line alone takes the room: it stays, as without our seat
-        return tail
-    return [pane[row] for row in ours] + pane[after[0] :]
+    best = pane[cut:] if whole is None else pane[whole:]  # None: the last line alone is too long
+    for wanted in range(1, len(keeps) + 1):
+        kept = sorted(row for rows in keeps[:wanted] for row in rows)
+        fits = [
+            start
+            for start in starts
+            if len([row for row in kept if row < start]) + len(pane) - start <= shown
+        ]
+        if not fits:  # the last line alone takes the room: it stays
+            break
+        best = [pane[row] for row in kept if row < fits[0]] + pane[fits[0] :]
+    return best
 
 
 def _terminal_width() -> int | None:
@@ -433,7 +440,7 @@ class Screen(Terminal):
         pane_height = min(len(pane), room if room <= 1 else room - LEAST_LOG if fits else room - 1)
         if pane_height < len(pane):  # too short for the whole table: its end (your turn), and your seat
             cut = len(pane) - pane_height + (1 if pane_height > 1 else 0)
-            visible = _with_our_seat(pane, ours, starts, cut) if pane_height > 1 else pane[cut:]
+            visible = _with_our_lines(pane, ours, starts, cut) if pane_height > 1 else pane[cut:]
             cut = len(pane) - len(visible)
             more = f"({cut} rows above: a taller window shows the whole table)"
             if len(more) > width:  # cut off, it would break mid-sentence: the count alone fits more
@@ -499,9 +506,9 @@ class Screen(Terminal):
         highlighted, over the table; a word when there is no table."""
         return self._pane(width)[0]
 
-    def _pane(self, width: int) -> tuple[list[tuple[list[Span], int]], list[int], list[int]]:
-        """The table pane's rows (:meth:`_pane_rows`), which of them are our own seat's line, and
-        where each line's rows start."""
+    def _pane(self, width: int) -> tuple[list[tuple[list[Span], int]], list[list[int]], list[int]]:
+        """The table pane's rows (:meth:`_pane_rows`), the rows of our own lines to keep in sight (a
+        hand shown on a line of its own, then our seat's line), and where each line's rows start."""
         session = self.session
         if session is not None and session.arrived and session.table is not None and session.view is None:
             seated = (
@@ -514,16 +521,21 @@ class Screen(Terminal):
             return [(row, 0) for row in wrap(parse(away), width)], [], [0]
         last = self.last_action if self.last_action_at == session.table else ()
         rows: list[tuple[list[Span], int]] = []
-        ours: list[int] = []
+        hand: list[int] = []
+        seat: list[int] = []
         starts: list[int] = []
         lines = [(line, curses.A_BOLD) for line in last] + [(line, 0) for line in self.table.split("\n")]
         for index, (line, look) in enumerate(lines):
             wrapped = wrap(parse(line), width)
-            if index >= len(last) and OUR_SEAT.search(plain(line)):  # kept in sight when the table is cut
-                ours += range(len(rows), len(rows) + len(wrapped))
+            here = range(len(rows), len(rows) + len(wrapped))
+            if index >= len(last):  # kept in sight when the table is cut
+                if OUR_HAND.match(plain(line)):
+                    hand += here
+                elif OUR_SEAT.search(plain(line)):
+                    seat += here
             starts.append(len(rows))
             rows += [(row, look) for row in wrapped]
-        return rows, ours, starts
+        return rows, [ours for ours in (hand, seat) if ours], starts
 
     def _draw_log(self, top: int, height: int, width: int) -> None:
         if height <= 0:

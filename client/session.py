@@ -186,6 +186,8 @@ class Session:
         self._holding: str | None = None  # the token of the seat this client holds the lock of
         self._back = False  # a kept seat taken back: its first view repeats the last move, said as such
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
+        self._listed_waiting: dict[int, Mapping[str, Any]] = {}  # tables waiting, as last listed
+        self._join_listed: Mapping[str, Any] | None = None  # ... the one we asked to join
         self._bots_only = 0  # the seats of a table asked for with a bot in each: we are to watch it
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
         # A hint asked for and not yet answered (by the hint, or an error): another waits for it, so
@@ -238,11 +240,12 @@ class Session:
         return interpret(line, self.catalog, self.game_ui(), self.view).quit
 
     def typed(self, line: str) -> Reply:
-        if [word.lower() for word in line.split()] == ["join"] and self.table is None:
+        over = self.view is not None and self.view.over  # then 'resign' is refused as the end says
+        # From a game over, as from the lobby, another table is joined ('join 3' is, too).
+        if [word.lower() for word in line.split()] == ["join"] and (self.table is None or over):
             if len(self.waiting) != 1:  # the one table that waits for players, or say which
                 return Reply(say=self._which_to_join(), refused=True)
             line = f"join {self.waiting[0]}"
-        over = self.view is not None and self.view.over  # then 'resign' is refused as the end says
         if self.resigned and not over and [word.lower() for word in line.split()[:1]] == ["resign"]:
             return Reply(say=f"already done: {RESIGNED}", refused=True)
         # A seat already given up to a bot (we resigned) needs no warning before 'leave', unless the
@@ -310,6 +313,7 @@ class Session:
         elif isinstance(message, Join | Watch):
             self._joining = self._games_of.get(message.table)
             self._bots_only = 0
+            self._join_listed = self._listed_waiting.get(message.table) if isinstance(message, Join) else None
         elif isinstance(message, ListTables):
             self.tables_asked += 1
             self._lists_for.append(self._seat_to_ask)
@@ -429,7 +433,7 @@ class Session:
                 if asked_for is not None:  # sent for a 'join' of a seat past any table's: say why not
                     return self._no_such_seat(*asked_for, tables)
                 lines = [self._table_line(info) for info in tables] + self._our_seat_named(tables)
-                return Output(tuple(lines or ["no tables yet: 'new' creates one"]))
+                return Output(tuple(lines or ["no tables now: 'new' creates one"]))
             case Seated(table, seat, token):
                 return Output(tuple(self._seated(table, seat, token)))
             case Watching(table):
@@ -585,7 +589,9 @@ class Session:
             bots = f"{ui.filler_bot} bots" if ui is not None and ui.filler_bot else "bots"
             then = f"'start' begins now, with {bots} in the empty seats"
             lines.append(f"waiting for {others}: they type 'join {table}'; {then}")
-        self.open_seats = 0
+        elif self._join_listed is not None:
+            lines += _waiting_after_join(self._join_listed, seat, self.game_ui())
+        self.open_seats, self._join_listed = 0, None
         return lines
 
     def _state(self, table: int, raw: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Output:
@@ -598,6 +604,8 @@ class Session:
         # The view this one follows, at this table since we sat or came back (a resume repeats the
         # last move, which alone would not show the table).
         before = self.view if self._view_table == table else None
+        if before is None and self.waiting:  # a game under way here: the last list is old by its end
+            self._listed_before_table, self.waiting = True, []
         self.view, self.game, self._view_table = view, view.game, table
         self.turn_ends = None if view.turn_left is None or view.over else self.clock() + view.turn_left
         self.game_over = view.over
@@ -737,6 +745,11 @@ class Session:
 
     def _note_tables(self, tables: Sequence[Mapping[str, Any]]) -> None:
         self._games_of.update((info["table"], info["game"]) for info in tables)
+        for info in tables:
+            if info["started"] or info["over"]:
+                self._listed_waiting.pop(info["table"], None)
+            else:
+                self._listed_waiting[info["table"]] = info
         self._seats_of.update((info["table"], len(info["seats"])) for info in tables)
 
     def _which_to_join(self) -> str:
@@ -835,8 +848,6 @@ class Session:
 
     def back_to_lobby(self) -> None:
         """No table any more: nothing to resume, nothing to show, no game whose end stops a script."""
-        if self.view is not None and self.waiting:  # a game went by since the last list: it is old
-            self._listed_before_table, self.waiting = True, []  # 'join' alone took a seat long gone
         self.drop_seat()
         self.table, self.token, self.view, self.game, self._joining = None, None, None, None, None
         self.arrived, self.unsaved, self.kept_as = False, None, None
@@ -965,6 +976,20 @@ def _played_for_us(before: TableView | None, view: TableView) -> bool:
         and (before.game, before.names) == (view.game, view.names)
         and bot_plays_our_turn(before)
     )
+
+
+def _waiting_after_join(info: Mapping[str, Any], seat: int, ui: GameUI | None) -> list[str]:
+    """What comes next at a table we joined, as its last list showed it: a play-tester who joined
+    was told only where they sat, and typed a move before the game had begun. Nothing where our seat
+    was the last free one (the game's first view follows)."""
+    free = [index for index, other in enumerate(info["seats"]) if other["name"] is None and index != seat]
+    people = [other["name"] for other in info["seats"] if other["name"] is not None and other["bot"] is None]
+    if not free:
+        return []
+    others = "1 more player" if len(free) == 1 else f"{len(free)} more players"
+    bots = f"{ui.filler_bot} bots" if ui is not None and ui.filler_bot else "bots"
+    starter = people[0] if people else "its creator"
+    return [f"waiting for {others}, or for {starter} to 'start' (with {bots} in the empty seats)"]
 
 
 def while_away(moves: int) -> str:

@@ -238,6 +238,8 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
 YOU, BOT, BOT_FOR_YOU = "(you)", "(bot)", "(a bot plays for you)"
 #: This client's own seat's line, however it is played: for a screen to keep it in sight.
 OUR_SEAT = re.compile(rf" (?:{re.escape(YOU)}|{re.escape(BOT_FOR_YOU)})$")
+#: ... and the line of a hidden hand, where a game shows it apart from the seats (huxxy, Ochos Locos).
+OUR_HAND = re.compile(r"your hand: ")
 
 
 def seat_lines(

@@ -156,12 +156,12 @@ def test_cards_are_coloured_and_groups_checked_locally(server_port: int) -> None
 def test_tab_completes_commands(server_port: int) -> None:
     child = _spawn(f"127.0.0.1:{server_port}", "--name", "cat")
     child.expect("connected to")
-    child.expect(r"no tables yet|· '(join|watch) \d+'")  # the list on arrival, which says 'tables' too
+    child.expect(r"no tables now|· '(join|watch) \d+'")  # the list on arrival, which says 'tables' too
     child.expect("notty> ")
     child.send("tab\t")
     child.expect("tables")
     child.sendline("")
-    child.expect(r"no tables yet|table \d+")
+    child.expect(r"no tables now|table \d+")
     child.send("wat\t1")  # a command completed alone takes its space: the next word follows at once
     child.expect("watch 1")
     child.sendline("")
@@ -196,7 +196,7 @@ def test_scripted_use_waits_for_the_turn_and_prints_plain_text(server_port: int)
     out = result.stdout
     assert "\x1b[" not in out
     assert "you sit at table" in out and "hint: " in out
-    assert "no tables yet" not in out and " · '" not in out  # a script gets no table list it did not ask for
+    assert "no tables now" not in out and " · '" not in out  # a script gets no table list it did not ask for
     assert len(re.findall(r"you draw 1 card", out)) == 2  # each draw waited for eve's turn
     assert "refused" not in out
     assert "goodbye" not in out  # the server's answer to the script's own bye is not news

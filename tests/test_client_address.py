@@ -116,7 +116,7 @@ def test_colon_port_reaches_a_real_server_on_this_machine(server_port: int, env:
     )
     assert (ran.returncode, ran.stderr) == (0, "")
     assert ran.stdout.startswith("connected to notty\n")
-    assert "no tables yet" in ran.stdout
+    assert "no tables now" in ran.stdout
 
 
 # -- 4. a listener that never answers ---------------------------------------------------------------

@@ -516,7 +516,7 @@ def test_a_script_line_not_valid_utf8_is_refused_in_words(
         assert ran.returncode == 1, (out, err)
         assert "that line is not valid UTF-8 text" in out and "udc" not in out + err
         assert err == f"notty-client: the client refused line 1 of the script ({shown}): {NOT_UTF8}\n"
-        assert "no tables yet" not in out  # the script stopped there
+        assert "no tables now" not in out  # the script stopped there
 
 
 def test_a_line_not_valid_utf8_is_refused_before_any_word_of_it_is_read() -> None:
@@ -534,7 +534,7 @@ def test_a_script_asking_help_on_a_word_is_answered_and_goes_on(server_port: int
     ran = _script(tmp_path, server_port, "help\nhelp new\nhelp play\nhelp huxxy\nhelp nonsense\ntables\n")
     assert ran.returncode == 0 and ran.stderr == "", (ran.stdout, ran.stderr)
     assert "  play CARD... [to GROUP]" in ran.stdout and "huxxy (huxxy):\n  new huxxy" in ran.stdout
-    assert "no help on 'nonsense'" in ran.stdout and "no tables yet" in ran.stdout  # the last line ran
+    assert "no help on 'nonsense'" in ran.stdout and "no tables now" in ran.stdout  # the last line ran
 
 
 def test_a_script_joining_a_seat_past_any_tables_is_refused_with_that_tables_seats(
@@ -570,7 +570,7 @@ def test_a_script_line_with_no_table_to_act_at_is_refused_and_stops_the_script(
     assert (
         ran.stderr == f"notty-client: the client refused line 1 of the script ({line!r}): {NOT_AT_A_TABLE}\n"
     )
-    assert "no tables yet" not in ran.stdout  # the line after it was not acted on
+    assert "no tables now" not in ran.stdout  # the line after it was not acted on
 
 
 def test_a_scripted_move_by_a_spectator_is_refused_at_once(server_port: int, tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ import pexpect
 import pytest
 import trio
 from test_client_exit import _listed
-from test_client_session import NOTTY, PARLOUR, TOKEN, notty_view, welcomed
+from test_client_session import NOTTY, PARLOUR, TOKEN, notty_view, table_info, welcomed
 from test_huxxy_ui import HUXXY, MY_TURN
 from test_ochos_ui import OCHOS, ochos_view
 
@@ -42,9 +42,11 @@ from protocol import (
     Join,
     Leave,
     Left,
+    ListTables,
     Message,
     Seated,
     State,
+    Tables,
     Watch,
     Watching,
 )
@@ -93,7 +95,7 @@ def _garbled_prompts(transcript: str) -> list[str]:
 def test_the_prompt_is_drawn_once_after_refusals_and_answers(server_port: int, state_home: Path) -> None:
     child, transcript = _spawn(state_home, f"127.0.0.1:{server_port}", "--name", "ann")
     child.expect("connected to")
-    child.expect("no tables yet")
+    child.expect("no tables now")
     child.sendline("new classic 2 human")
     child.expect("waiting for 1 more player")
     lines = [
@@ -507,7 +509,7 @@ def test_line_mode_at_a_terminal_wraps_prose_and_the_tables_rows_to_its_width(
     width = 30
     child, transcript = _spawn(state_home, f"127.0.0.1:{server_port}", "--name", "ann")
     child.setwinsize(40, width)
-    child.expect("no tables yet")
+    child.expect("no tables now")
     child.sendline("new poker")
     child.expect(r"human\)")
     child.sendline("new classic 2 greedy")
@@ -565,7 +567,7 @@ def test_line_mode_on_a_narrow_terminal_wraps_each_help_description_as_one(
     laid-out lines broken again into a long row and a short one."""
     child, transcript = _spawn(state_home, f"127.0.0.1:{server_port}", "--name", "ann")
     child.setwinsize(40, 60)
-    child.expect("no tables yet")
+    child.expect("no tables now")
     child.sendline("help all")  # the client's commands, then every game's
     child.expect("leave the server")
     child.sendline("quit")
@@ -647,7 +649,12 @@ def test_join_and_watch_at_a_game_that_is_over_leave_it_then_ask_as_new_does() -
     seen = "you see table 3 already: its game is over ('new' makes another table)"
     assert session.why_not(Watch(3), ConnectionState.SEATED) == seen
     # What is wrong with the line itself is what is said, not "'leave' it first".
-    assert _refusal(session, "join") == "usage: join TABLE [SEAT]"
+    # 'join' alone goes by a list: not one seen before this game, but one asked for after it.
+    gone_by = "usage: join TABLE [SEAT]: a game went by since the last list ('tables' lists them now)"
+    assert _refusal(session, "join") == gone_by
+    session.sending(ListTables())
+    session.receive(Tables([table_info(3, ["ann", "bob"]) | {"over": True}, table_info(6, ["cy", None])]))
+    assert session.typed("join").messages == (Leave(), Join(6, None))  # it said "usage: join ..."
     assert _refusal(session, "watch x") == "table must be a number, not 'x'"
     watcher = _listed(welcomed(), {5: 2})
     watcher.receive(Watching(4))

@@ -52,7 +52,7 @@ def _refused_tables(text: str) -> list[int]:
 def _all_carried_out(bob: pexpect.spawn, transcript: io.StringIO, pasted: int, timeout: float) -> None:
     """Paste ``pasted`` watches into ``bob``'s line mode: each is refused by the server once, in order,
     none over the rate, and ``bob`` stays connected to answer the next line, then quits."""
-    bob.expect("no tables yet")
+    bob.expect("no tables now")
     bob.send(_watches(pasted))
     bob.expect(f"there is no table {FIRST + pasted - 1}", timeout=timeout)
     bob.sendline("new classic 2 greedy")  # still connected: the next line is answered
@@ -76,7 +76,7 @@ def test_pasted_lines_on_the_full_screen_are_all_carried_out_and_the_client_stay
     server_port: int, tmp_path: Path
 ) -> None:
     bob = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "bob")
-    bob.see("no tables yet")
+    bob.see("no tables now")
     bob.type(_watches())
     bob.see(f"there is no table {FIRST + PASTED - 1}", timeout=30)
     bob.enter("new classic 2 greedy")
@@ -314,7 +314,7 @@ def test_quit_after_a_paste_longer_than_the_queue_quits_at_once(
     # however slowly a loaded machine reads the paste.
     servers.append(server := ServerProcess(tmp_path / "notty.db", *LOW_LIMITS))
     bob, transcript = _line_mode(tmp_path, f"127.0.0.1:{server.port}", "--name", "bob")
-    bob.expect("no tables yet")
+    bob.expect("no tables now")
     bob.send(_watches(LINES_HELD + 60) + "quit\r")
     bob.expect("quitting now", timeout=30)
     assert _status(bob) == 0  # within the pexpect timeout: not after the 200 lines waiting

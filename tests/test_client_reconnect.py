@@ -128,7 +128,7 @@ def test_a_client_that_cannot_reconnect_gives_up_once_the_budget_is_spent(
     try:
         child = _client(proxy.port, env, "tables")
         child.expect("connected to notty")
-        child.expect("no tables yet")
+        child.expect("no tables now")
         proxy.cut()
         cut = time.monotonic()
         child.expect(r"connection lost \(the server closed the connection\); reconnecting")
@@ -186,7 +186,7 @@ def test_a_client_turned_away_for_connecting_too_fast_tries_again_by_itself(
         child = _client(server.port, env, "tables")
         child.expect("the server takes connections from this address more slowly just now; trying again")
         child.expect("connected to notty", timeout=BUDGET + 5)
-        child.expect("no tables yet")
+        child.expect("no tables now")
         child.sendeof()
         status, said = _ends(child, within=15)
     finally:

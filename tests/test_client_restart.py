@@ -441,7 +441,7 @@ async def test_a_watcher_whose_connection_drops_watches_again_and_a_table_gone_l
         "connection lost (the server closed the connection); reconnecting",
         "connected to test (watching table 1 again)",
         "table 1 is gone, so you are not watching it: you are in the lobby",
-        "no tables yet: 'new' creates one",
+        "no tables now: 'new' creates one",
     ]
     assert client.session.table is None and client.refused is None
 

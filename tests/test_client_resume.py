@@ -142,7 +142,7 @@ def test_a_killed_client_run_again_resumes_its_seat_and_sees_its_hand(
     again.expect(rf"your seat at table {table} is kept")  # quitting mid-game keeps it too
     again.child.expect(pexpect.EOF)
     assert _kept(seats_file)[address]["ann"]["token"] == kept["token"]
-    listed = re.compile(r"no tables yet|· '(join|watch) \d+'|· you are here")
+    listed = re.compile(r"no tables now|· '(join|watch) \d+'|· you are here")
     assert listed.search(ann.log.getvalue()), "a person arriving sees the tables"
     assert not listed.search(again.log.getvalue()), "one resuming a seat goes straight back to it"
 
@@ -248,7 +248,7 @@ def test_leaving_forgets_the_seat_and_the_next_run_starts_in_the_lobby(
     again = Person(state_home, address, "--name", "bea")
     assert "your seat" not in again.expect(r"connected to ([^\r\n]*)").group(1)
     again.sendline("tables")  # her seat was given up for good: its game of bots alone has gone too
-    again.expect("no tables yet")
+    again.expect("no tables now")
     assert again.quit() == 0
 
 
@@ -308,7 +308,7 @@ def test_a_seat_the_server_no_longer_holds_leaves_the_client_in_the_lobby(
     dan.expect(r"asking for your seat at table 7 back")
     dan.expect(r"your seat at table 7 is gone [^\r\n]*; you are in the lobby")
     assert "resuming" not in dan.log.getvalue()  # no claim the next line contradicts
-    dan.expect(r"no tables yet: 'new' creates one|table \d+: ")  # the lobby's list, as on arriving
+    dan.expect(r"no tables now: 'new' creates one|table \d+: ")  # the lobby's list, as on arriving
     assert _kept(seats_file) == {}
     dan.sendline("new classic 2 greedy")  # the lobby works as ever
     table = dan.expect(r"you sit at table (\d+), seat 1").group(1)
@@ -507,7 +507,7 @@ def test_a_script_without_a_seat_asked_for_or_only_forgetting_one_plays_in_the_l
     for args in [[], ["--forget", "--table", "5"]]:
         ran = _script(state_home, address, *args, lines="tables\n")
         assert ran.returncode == 0 and ran.stderr == "", (args, ran.stdout, ran.stderr)
-        assert "no tables yet" in ran.stdout
+        assert "no tables now" in ran.stdout
 
 
 def test_the_built_in_game_keeps_no_seat(state_home: Path) -> None:
@@ -700,7 +700,7 @@ async def test_an_idle_client_pings_every_heartbeat_and_shows_nothing_of_it(
         [app.HEARTBEAT_SECONDS, sent + app.HEARTBEAT_SECONDS, sent + 2 * app.HEARTBEAT_SECONDS]
     )
     assert len({m.nonce for _, m in pings}) == 3
-    assert screen.lines == ["connected to test", "no tables yet: 'new' creates one"]  # no pongs
+    assert screen.lines == ["connected to test", "no tables now: 'new' creates one"]  # no pongs
     assert client.received == 2  # welcome and tables: a pong is not a reply a script waits for
 
 

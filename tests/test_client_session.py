@@ -647,6 +647,27 @@ def test_join_alone_takes_the_one_table_waiting_for_players_or_says_which() -> N
     )
 
 
+def test_joining_a_table_still_waiting_says_what_begins_its_game() -> None:
+    """A play-tester who joined was told only "you sit at table 3, seat 2", and typed a move
+    before the game had begun: the creator had not typed 'start', and one seat was still free."""
+    session = welcomed()
+    session.sending(ListTables())
+    bot = {"name": "greedy-4", "bot": "greedy", "connected": True}
+    waiting = table_info(3, ["ann", None, None]) | {
+        "seats": [*table_info(3, ["ann", None, None])["seats"], bot]
+    }
+    session.receive(Tables([waiting, table_info(5, ["cy", None])]))
+    session.sending(session.typed("join 3").messages[0])
+    assert shown(session, Seated(3, 1, TOKEN)) == [
+        "you sit at table 3, seat 2",
+        "waiting for 1 more player, or for ann to 'start' (with expert bots in the empty seats)",
+    ]
+    session.receive(Left(3))
+    session.sending(session.typed("join 5").messages[0])  # the last seat: the game's view follows
+    assert shown(session, Seated(5, 1, TOKEN)) == ["you sit at table 5, seat 2"]
+    session.receive(Left(5))
+
+
 def test_join_alone_goes_by_the_lists_asked_for_not_news_of_our_own_table() -> None:
     """The one-table list of our own new table, news and not asked for, replaced the last list:
     after leaving that table (gone with us), 'join' alone sent a join to it."""
@@ -950,7 +971,7 @@ def test_a_lost_seat_sends_a_person_back_to_the_tables() -> None:
 
 def test_a_seat_from_disk_that_is_gone_lists_the_tables_once() -> None:
     """The bad-token asked for the list, and so did the arrival that followed the welcome (the seat
-    already dropped): "no tables yet" was said twice."""
+    already dropped): "no tables now" was said twice."""
     person = Session("ann", interactive=True)
     person.token, person.table = TOKEN, 2  # as the client resumes a seat kept on disk
     assert person.hello().token == TOKEN

@@ -22,7 +22,7 @@ from pyte.screens import Margins
 from test_client_session import notty_view, welcomed
 
 from client.commands import echoed
-from client.screen import LOG_LINES, Screen, _with_our_seat
+from client.screen import LOG_LINES, Screen, _with_our_lines
 from client.session import HINT_ON_ITS_WAY, Output, Session
 from client.sgr import PLAIN, Span, Style, columns, fit, parse, plain, render, wrap
 from games._ui import ANSI, coloured
@@ -730,6 +730,24 @@ def test_a_window_too_short_for_the_table_still_shows_our_own_seat(server_port: 
     assert dee.finish() == 0
 
 
+def test_a_window_too_short_for_a_huxxy_table_keeps_the_hand_before_our_seat(
+    server_port: int, tmp_path: Path
+) -> None:
+    """A play-tester's 7-row window showed their seat's line and the turn line, and not the hand."""
+    eve = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "eve")
+    eve.see("connected to")
+    eve.enter("new huxxy 2 greedy")
+    eve.see(r"your hand: ")
+    eve.resize(7, 80)  # 4 rows for the table: the count of those above, the hand and the turn line
+    eve.wait(lambda: "rows above" in eve.row(1), "the rows above counted")
+    eve.wait(lambda: eve.row(2).startswith("your hand: "), "the hand in the short pane")
+    eve.resize(8, 80)  # a row more: our seat too, above the hand
+    eve.wait(lambda: re.search(r"eve\s+\[\d+\].*\(you\)", eve.row(2)) is not None, "our seat as well")
+    assert eve.row(3).startswith("your hand: "), eve.rows
+    eve.enter("quit")
+    assert eve.finish() == 0
+
+
 def test_our_seat_is_kept_by_dropping_whole_lines_never_part_of_the_last_or_of_ours() -> None:
     """Rows for our seat once took the place of whatever rows came first below the cut: the turn
     line shown as 'group), end', or our own wrapped line cut to its first rows."""
@@ -746,22 +764,44 @@ def test_our_seat_is_kept_by_dropping_whole_lines_never_part_of_the_last_or_of_o
 
     # header, our seat, bob, cy, the turn line over two rows; 4 rows to show
     pane, starts = rows(("head", 1), ("ann", 1), ("bob", 1), ("cy", 1), ("turn", 2))
-    assert shown(_with_our_seat(pane, [1], starts, len(pane) - 4)) == ["ann.0", "cy.0", "turn.0", "turn.1"]
-    assert shown(_with_our_seat(pane, [1], starts, len(pane) - 3)) == ["ann.0", "turn.0", "turn.1"]
+    assert shown(_with_our_lines(pane, [[1]], starts, len(pane) - 4)) == ["ann.0", "cy.0", "turn.0", "turn.1"]
+    assert shown(_with_our_lines(pane, [[1]], starts, len(pane) - 3)) == ["ann.0", "turn.0", "turn.1"]
     # our seat over three rows, the cut inside it: the whole of it, then the end
     pane, starts = rows(("head", 1), ("ann", 3), ("bob", 1), ("turn", 1))
-    assert shown(_with_our_seat(pane, [1, 2, 3], starts, 1)) == ["ann.0", "ann.1", "ann.2", "bob.0", "turn.0"]
-    assert shown(_with_our_seat(pane, [1, 2, 3], starts, 2)) == ["ann.0", "ann.1", "ann.2", "turn.0"]
+    assert shown(_with_our_lines(pane, [[1, 2, 3]], starts, 1)) == [
+        "ann.0",
+        "ann.1",
+        "ann.2",
+        "bob.0",
+        "turn.0",
+    ]
+    assert shown(_with_our_lines(pane, [[1, 2, 3]], starts, 2)) == ["ann.0", "ann.1", "ann.2", "turn.0"]
     # no room for our line beside the last: the whole lines at the end alone, not our line's tail
-    assert shown(_with_our_seat(pane, [1, 2, 3], starts, 3)) == ["bob.0", "turn.0"]
+    assert shown(_with_our_lines(pane, [[1, 2, 3]], starts, 3)) == ["bob.0", "turn.0"]
     # a spectator: the whole lines below the cut, never the tail of the one it cuts
     pane, starts = rows(("head", 1), ("bob", 1), ("result", 3), ("next", 1))
-    assert shown(_with_our_seat(pane, [], starts, 3)) == ["next.0"]
-    assert shown(_with_our_seat(pane, [], starts, 2)) == ["result.0", "result.1", "result.2", "next.0"]
+    assert shown(_with_our_lines(pane, [], starts, 3)) == ["next.0"]
+    assert shown(_with_our_lines(pane, [], starts, 2)) == ["result.0", "result.1", "result.2", "next.0"]
     pane, starts = rows(("head", 1), ("turn", 4))  # the last line longer than the room: its end
-    assert shown(_with_our_seat(pane, [], starts, 2)) == ["turn.1", "turn.2", "turn.3"]
+    assert shown(_with_our_lines(pane, [], starts, 2)) == ["turn.1", "turn.2", "turn.3"]
     pane, starts = rows(("ann", 1), ("turn", 3))
-    assert shown(_with_our_seat(pane, [0], starts, 1)) == ["turn.0", "turn.1", "turn.2"]
+    assert shown(_with_our_lines(pane, [[0]], starts, 1)) == ["turn.0", "turn.1", "turn.2"]
+    # A hand on a line of its own comes before our seat's line: a play-tester's short huxxy window
+    # showed the seat and the turn line, and not the hand.
+    pane, starts = rows(("head", 1), ("ann", 1), ("bob", 1), ("group", 2), ("hand", 1), ("turn", 1))
+    assert shown(_with_our_lines(pane, [[5], [1]], starts, 5)) == ["hand.0", "turn.0"]
+    assert shown(_with_our_lines(pane, [[5], [1]], starts, 4)) == ["ann.0", "hand.0", "turn.0"]
+    assert shown(_with_our_lines(pane, [[5], [1]], starts, 3)) == ["ann.0", "hand.0", "turn.0"]  # lines whole
+    assert shown(_with_our_lines(pane, [[5], [1]], starts, 2)) == [
+        "ann.0",
+        "group.0",
+        "group.1",
+        "hand.0",
+        "turn.0",
+    ]
+    pane, starts = rows(("head", 1), ("ann", 1), ("hand", 2), ("turn", 1))  # the hand cut: whole again
+    assert shown(_with_our_lines(pane, [[2, 3], [1]], starts, 2)) == ["hand.0", "hand.1", "turn.0"]
+    assert shown(_with_our_lines(pane, [[2, 3], [1]], starts, 3)) == ["turn.0"]  # no room beside the last
 
 
 def test_tab_again_on_the_same_line_lists_its_options_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -826,7 +866,7 @@ def test_help_in_the_lobby_of_an_80_by_24_screen_fits_it(server_port: int, tmp_p
     """A play-test: 'help' in the lobby printed about 100 lines, the commands and every game's, and
     the screen showed the end of huxxy's. It is an overview that fits, saying how to get the rest."""
     ann = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "ann", rows=24, cols=80)
-    ann.see("no tables yet")
+    ann.see("no tables now")
     ann.enter("help")
     ann.see(r"help all +every")
     log = ann.log()
