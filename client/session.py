@@ -71,7 +71,7 @@ BYE = "bye"
 #: The errors that answer a ``watch`` (docs/PROTOCOL.md): any other is about something else.
 WATCH_REFUSALS = frozenset({"no-such-table", "too-many-watchers", "not-now"})
 #: What heads the last move, shown again with the table when a seat is taken back.
-LAST_MOVE = "the last move before you were back:"
+LAST_MOVE = "what happened last, before you were back:"
 #: What another 'hint' is answered while one is on its way: it is not sent.
 HINT_ON_ITS_WAY = "a hint is on its way: wait for it"
 #: Why a script's game action is refused, not held for a turn of ours that will not come (the

@@ -80,6 +80,10 @@ TYPED = [
     ("play 7H, 8S,9H", "play 7H 8S 9H"),
     ("play 7H,8S to 3", "play 7H 8S to 3"),
     ("move 7H, 8S from 2 to 1", "move 7H 8S from 2 to 1"),
+    # As a play-tester typed them: a group said with its word, and suits as symbols.
+    ("play 7H to group 3", "play 7H to 3"),
+    ("move 7H from group 2 to group new", "move 7H from 2"),
+    ("play 7♥ 8♠ 9♡", "play 7H 8S 9H"),
     ("undo", "undo"),
     ("draw", "draw"),
     ("  End ", "end"),

@@ -389,6 +389,7 @@ def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
     assert UI.action("move", ["5H", "to", "3", "from", "2"], view) == "move 5H from 2 to 3"  # either order
     assert UI.action("play", ["8s,9h", "to", "3"], view) == "play 8S 9H to 3"  # commas, as in Notty
     assert UI.action("play", ["8S,", "9H"], view) == "play 8S 9H"
+    assert UI.action("play", ["8♠", "9♥", "to", "group", "3"], view) == "play 8S 9H to 3"  # as people write
     with pytest.raises(CommandError, match="there are no jokers in huxxy: huxxy-jokers has two"):
         UI.action("play", ["XX"], attrs.evolve(view, variant="huxxy"))
     for verb, args, says in [

@@ -14,6 +14,8 @@ import attrs
 VALUES = "A234567890JQK"
 #: Suits; spades and clubs are black, hearts and diamonds red.
 SUITS = "SHDC"
+#: The suits' symbols, read as their letters (``7♥`` is 7H), filled or not.
+SUIT_SYMBOLS = str.maketrans("♠♥♦♣♤♡♢♧", "SHDCSHDC")
 RED = frozenset("HD")
 #: Copies of each card: two packs.
 COPIES = 2
@@ -55,7 +57,7 @@ class Card:
 
         ``jokers``: whether the game has them. Without, the error for a word that is no card does not
         offer ``XX`` (which is still read, so that the rules may say there is no joker to play)."""
-        word = text.strip().upper()
+        word = text.strip().upper().translate(SUIT_SYMBOLS)
         if word == "XX":
             return JOKER
         if len(word) == 3 and word.startswith("10"):  # ten as people also write it (shown 0H)

@@ -179,7 +179,8 @@ def same_group(cards: Sequence[Card], group: int, *, said_from: bool) -> str:
 
 def clauses(words: Sequence[str]) -> dict[str, list[str]]:
     """The cards, and the words after ``to`` and after ``from``, in either order (``move 9C to 6
-    from 5`` as well as ``move 9C from 5 to 6``); the cards are the words before either."""
+    from 5`` as well as ``move 9C from 5 to 6``); the cards are the words before either. A group
+    may be said as people say it: ``to group 6``."""
     found: dict[str, list[str]] = {"": []}
     clause = ""
     for word in words:
@@ -189,6 +190,8 @@ def clauses(words: Sequence[str]) -> dict[str, list[str]]:
                 raise ParseError(f"say {lowered!r} once")
             clause = lowered
             found[clause] = []
+        elif clause and lowered == "group" and not found[clause]:
+            continue
         else:
             found[clause].append(word)
     return found
