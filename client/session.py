@@ -516,7 +516,10 @@ class Session:
             case Error(code, text, rule):
                 self.open_seats = 0  # perhaps the table we asked for: no seat waits now
                 self._refused = text
-                return Output((f"refused: {text}" + (f" [{rule}]" if rule else f" [{code}]"),))
+                # The code is for a script to match; a person reads the words (two play-testers
+                # took "[opening-short]" for debugging output left in).
+                said = "" if self.interactive else f" [{rule or code}]"
+                return Output((f"refused: {text}{said}",))
             case Goodbye(reason):
                 self.goodbye = reason
                 if reason == self._refused or (self.said_bye and reason == BYE):  # said, or answers ours

@@ -163,7 +163,9 @@ def test_only_a_watch_refusal_answers_watching_again() -> None:
     session.receive(State(14, notty_view(seat=None), ()))
     session.hello()
     session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS))
-    assert shown(session, Error("rate-limit", "too fast")) == ["refused: too fast [rate-limit]"]
+    assert shown(session, Error("rate-limit", "too fast")) == ["refused: too fast [rate-limit]"]  # a script's
+    person = welcomed(interactive=True)  # a person reads the words alone
+    assert shown(person, Error("not-your-turn", "it is bob's turn", "turn")) == ["refused: it is bob's turn"]
     assert session.rewatching == 14  # still waiting for the watch's own answer
     assert shown(session, Error("no-such-table", "there is no table 14"))[0].startswith("table 14 is gone")
     assert session.rewatching is None
