@@ -53,6 +53,7 @@ test: $(TESTING)
 bench: $(BENCHING)
 	$(BIN)/python bench/solver_vs_ilp.py
 	$(BIN)/python bench/huxxy_solver.py
+	$(BIN)/python bench/huxxy_big_hands.py
 	$(BIN)/python bench/huxxy_unlimited_vs_ilp.py
 	$(BIN)/python bench/sim_throughput.py
 	$(BIN)/python bench/ochos_throughput.py

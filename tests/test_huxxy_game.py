@@ -18,6 +18,7 @@ from test_host import Net
 from test_huxxy_engine import junk, needs_solver, position, snapshot
 from test_private_views import words
 
+import solver.huxxy
 from games import GAMES, ActionError, DealRecord, SettingsError
 from games.autoplay import seeded_match
 from games.huxxy import CARDS, JOKER, cards_of
@@ -640,6 +641,37 @@ def _in_order(match: HuxxyMatch, seat: int, plays: Any, order: list[int], groups
             return None
         actions.append(action)
     return actions
+
+
+@needs_solver
+def test_a_hint_for_a_hand_of_sixty_cards_is_bounded_and_says_so() -> None:
+    """A security review held the server's one hint thread for seconds a hint with a hand grown to
+    some 60 cards by drawing; its search now stops at a count of sets (solver: most_sets)."""
+    table = ["3H 4S 5H", "7C 7H 7D", "JS QH KS"]
+    deck = [str(card) for card in CARDS for _ in range(2)]
+    for card in " ".join([*table, "2C"]).split():
+        deck.remove(card)
+    random.Random(5).shuffle(deck)
+    answer = hint(table_match([" ".join(deck[:60]), "2C"], table, [True]))
+    assert answer.text.endswith("(the search stopped at its limit: a better turn may exist)"), answer.text
+    assert len(answer.data["placed"]) == 6 and answer.actions[-1] == "end"  # the most a turn plays
+
+
+@needs_solver
+@pytest.mark.parametrize("name", ["greedy", "expert"])
+def test_bots_bound_the_sets_they_weigh(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bots plan in threads every table shares: a hand of 60 cards is searched within a bound, as a
+    hint's is (wider), and not for seconds."""
+    asked: list[int | None] = []
+
+    def bounded(*args: Any, most_sets: int | None = None, **kwargs: Any) -> Any:
+        asked.append(most_sets)
+        return best_turn(*args, most_sets=most_sets, **kwargs)
+
+    monkeypatch.setattr(solver.huxxy, "best_turn", bounded)
+    match = table_match(["7H 8S 9H 5C 2D", "2C"], ["5S 5H 5D"], [True])
+    make_bot(name, random.Random(0)).choose(match.bot_view(0))
+    assert asked and set(asked) == {bots_module.BOT_SETS}
 
 
 @needs_solver

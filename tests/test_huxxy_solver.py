@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
@@ -589,3 +590,22 @@ def test_a_search_bounded_in_states_gives_the_best_turn_it_found_marked_not_exac
     assert nothing is not None and not nothing.exact and nothing.plays == () and nothing.placed == ()
     small = best_turn(cards("7H 2H"), table_of("3H 4S 5H 6S"), True, most_visits=2_000)
     assert small is not None and small.exact  # a search within the bound is exact, as without one
+
+
+def test_a_hand_of_sixty_cards_bounded_in_sets_gives_a_whole_turn_of_its_best_cards() -> None:
+    """A player who draws turn after turn reaches some 60 cards; its hint weighed hundreds of
+    thousands of sets of them, seconds of the server's one hint thread (a security review)."""
+    rng = random.Random(5)
+    deck = [card for card in CARDS for _ in range(COPIES)]
+    rng.shuffle(deck)
+    hand, table = deck[:60], [cards("3H 4S 5H"), cards("7C 7H 7D"), cards("JS QH KS")]
+    bounded = best_turn(hand, table, True, most_sets=20_000)
+    assert bounded is not None and not bounded.exact and len(bounded.placed) == 6
+    check_turn(hand, table, True, bounded)
+    assert best_turn(hand, table, True, most_sets=20_000) == bounded  # a count: the same each time
+    # The cards are weighed highest first, so a search cut short has weighed the high ones: the
+    # best turn (the full search's) places six of the seven kings, 78 points, and so does this one.
+    assert bounded.points == 78, bounded
+    unopened = best_turn(hand, table, False, most_sets=20_000)
+    assert unopened is not None and len(unopened.placed) == 6 and not unopened.exact
+    assert all(play.source is None for play in unopened.plays)  # an opening from the hand alone

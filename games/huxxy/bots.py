@@ -32,8 +32,15 @@ from .engine import MAX_PLAYS, OPENING_POINTS
 
 RANDOM, GREEDY, EXPERT = "random", "greedy", "expert"
 #: The states a hint's search may visit for turns that move table cards: about a second on the
-#: standard machine. A hint is asked for by any player, so it is bounded; bots search in full.
+#: standard machine. A hint is asked for by any player, so it is bounded; bots search them in full.
 HINT_VISITS = 10_000
+#: ... and the sets of cards and of parts of a turn it may weigh for turns without moves: a hand
+#: of 60 cards, drawn for turn after turn, took seconds of the hint thread without a bound; with
+#: it, some 0.1 s, and a turn as good or nearly (docs/HUXXY.md). Mid-game hands never reach it.
+HINT_SETS = 20_000
+#: The same bound for bots (which plan in threads the server's tables share), wider: some 0.2 s
+#: on such a hand; none of the bench's 400 mid-game positions comes near it.
+BOT_SETS = 50_000
 BOTS = (GREEDY, EXPERT, RANDOM)
 
 Table = tuple[tuple[Card, ...], ...]
@@ -77,7 +84,7 @@ class PlanningBot:
     def plan(self, hand: Sequence[Card], table: Table, view: SeatView) -> tuple[Play, ...]:
         from solver.huxxy import best_turn
 
-        turn = best_turn(hand, table, view.opened[view.seat])
+        turn = best_turn(hand, table, view.opened[view.seat], most_sets=BOT_SETS)
         return () if turn is None else turn.plays
 
     def choose(self, view: SeatView) -> Action:
@@ -156,7 +163,7 @@ def hint_for(view: SeatView) -> HintAnswer:
 
     hand, table = view.turn_start()
     opened = view.opened[view.seat]
-    turn = best_turn(hand, table, opened, most_visits=HINT_VISITS)
+    turn = best_turn(hand, table, opened, most_visits=HINT_VISITS, most_sets=HINT_SETS)
     if turn is not None and not turn.plays:
         why = "the search stopped at its limit before it found a turn (one that moves table cards may exist)"
         return HintAnswer(f"draw: {why}", ("draw",), {"placed": [], "points": 0})

@@ -29,7 +29,7 @@ from itertools import combinations
 from ._cards import CARDS, Card
 from ._groups import valid_group
 from ._plays import Play
-from .bots import EXPERT, PlanningBot, SeatView, Table
+from .bots import BOT_SETS, EXPERT, PlanningBot, SeatView, Table
 
 #: What a card that could follow next turn is worth against one placed now.
 NEXT_TURN = 0.6
@@ -77,14 +77,14 @@ class ExpertBot(PlanningBot):
         from solver.huxxy import best_turn
 
         opened = view.opened[view.seat]
-        best = best_turn(hand, table, opened)
+        best = best_turn(hand, table, opened, most_sets=BOT_SETS)
         if best is None or len(best.placed) == len(hand):
             return () if best is None else best.plays
         candidates = {best.plays: best}
         for card in sorted(set(best.placed)):
             kept = list(hand)
             kept.remove(card)
-            other = best_turn(kept, table, opened)
+            other = best_turn(kept, table, opened, most_sets=BOT_SETS)
             if other is not None:
                 candidates.setdefault(other.plays, other)
         if len(candidates) == 1:

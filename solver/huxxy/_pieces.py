@@ -75,15 +75,22 @@ class Piece:
     moves: int
 
 
-def hand_pieces(hand: list[int], table: list[list[int]], budget: int) -> list[Piece]:
-    """Every piece without moves: hand cards added to one table group, or a new group of hand cards.
+def hand_pieces(
+    hand: list[int], table: list[list[int]], budget: int, most_sets: int | None = None
+) -> tuple[list[Piece], bool]:
+    """Every piece without moves: hand cards added to one table group, or a new group of hand cards;
+    and whether that is every one.
 
     Cards are added in increasing order (so each set of cards once); a set is dropped as soon as
-    no card can make it valid, or more are needed than the budget or the hand has left."""
+    no card can make it valid, or more are needed than the budget or the hand has left.
+    ``most_sets`` bounds the sets weighed, shared out evenly between the groups and a new one
+    (a hand of 60 cards has hundreds of thousands: seconds of a hint's thread); past a group's
+    share, the pieces found so far for it stand."""
     held = [0] * (JOKER_ID + 1)
     for card in hand:
         held[card] += 1
-    distinct = sorted(set(hand))
+    # The most points first: a search cut short (most_sets) has weighed the best cards.
+    distinct = sorted(set(hand), key=lambda card: (-_POINTS[card], card))
     # from_here[i]: hand cards of the kinds distinct[i:].
     from_here = [0] * (len(distinct) + 1)
     for index in range(len(distinct) - 1, -1, -1):
@@ -91,14 +98,23 @@ def hand_pieces(hand: list[int], table: list[list[int]], budget: int) -> list[Pi
     originals = len(table)
     pieces: list[Piece] = []
     added: list[int] = []
+    share = None if most_sets is None else max(1, most_sets // (originals + 1))
+    left = 0  # sets the group may still weigh
+    exact = True
 
     def grow(group: int, content: tuple[int, ...], start: int) -> None:
+        nonlocal left, exact
         if len(added) >= budget:
             return
         for index in range(start, len(distinct)):
             card = distinct[index]
             if not held[card]:
                 continue
+            if share is not None:
+                if left <= 0:
+                    exact = False
+                    return
+                left -= 1
             bigger = with_card(content, card)
             missing = need(bigger)
             held[card] -= 1
@@ -111,13 +127,16 @@ def hand_pieces(hand: list[int], table: list[list[int]], budget: int) -> list[Pi
             held[card] += 1
 
     for group in range(originals):
+        left = share or 0
         grow(group, tuple(sorted(table[group])), 0)
+    left = share or 0
     grow(originals, (), 0)
-    return pieces
+    return pieces, exact
 
 
-def _moveless(group: int, originals: int, hand: tuple[int, ...], content: tuple[int, ...]) -> Piece:
+def _moveless(group: int, originals: int, added: tuple[int, ...], content: tuple[int, ...]) -> Piece:
     new = group == originals
+    hand = tuple(sorted(added))  # played lowest first, however they were found
     return Piece(
         groups=0 if new else 1 << group,
         hand=hand,

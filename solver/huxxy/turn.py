@@ -50,7 +50,7 @@ class Turn:
     placed: tuple[Card, ...]
     points: int
     table: tuple[tuple[Card, ...], ...]
-    #: False when the search stopped at its ``most_visits``: the best turn it found, perhaps not the best.
+    #: False when the search stopped at a bound (``most_visits``, ``most_sets``): the best turn found.
     exact: bool = True
 
 
@@ -60,6 +60,7 @@ def best_turn(
     opened: bool,
     max_plays: int = MOST_PLAYS,
     most_visits: int | None = None,
+    most_sets: int | None = None,
 ) -> Turn | None:
     """The table turn that places the most hand cards, then the most points of them (a joker 48),
     then makes the fewest plays; ``None`` when there is none and the player must draw.
@@ -68,16 +69,19 @@ def best_turn(
     The same question always gets the same turn. ``most_visits`` bounds the search for turns with
     moves (a few seconds for a small hand on a big table are rare, but a hint must not take them):
     past it, the best turn found so far, marked not :attr:`Turn.exact` (with no plays if it found
-    none); a count, not a clock, so the answer is still always the same."""
+    none); a count, not a clock, so the answer is still always the same. ``most_sets`` bounds the
+    same way the turns without moves weighed (sets of hand cards, and sets of those turns' parts):
+    a hand of 60 cards, drawn for turn after turn, has hundreds of thousands of them."""
     budget = max(0, max_plays)
     hand_ids = [card_id(card) for card in hand]
     table_ids = [[card_id(card) for card in group] for group in table]
     if not budget or not hand_ids:
         return None
-    pieces = hand_pieces(hand_ids, table_ids, budget)
-    chosen = _pack(pieces, hand_ids, budget, opened)
+    pieces, exact = hand_pieces(hand_ids, table_ids, budget, most_sets)
+    chosen, packed = _pack(pieces, hand_ids, budget, opened, most_sets)
+    exact = exact and packed
     moveless_most = sum(len(piece.hand) for piece in chosen)
-    if opened:
+    if opened and exact:
         # Pieces with moves: those with one move, then two, and so on (each round is cheaper than the
         # next, and a better turn found tightens the bounds), while a turn placing as many hand
         # cards as the best so far could afford the moves.
@@ -85,7 +89,6 @@ def best_turn(
         reach: _Reach | None = None
         known: list[Piece] = []  # the pieces found before a round: a piece found joins them
         move_limit = 1
-        exact = True
         while exact:
             placed = sum(len(piece.hand) for piece in chosen)
             most_moves = budget - max(placed, 1)
@@ -114,10 +117,13 @@ def best_turn(
                 explorer.explore(move_limit, best)
             except SearchCut:  # each piece found is whole: the best turn of those stands
                 exact = False
-            chosen = _pack(pieces + list(explorer.pieces.values()), hand_ids, budget, opened)
+            chosen, packed = _pack(
+                pieces + list(explorer.pieces.values()), hand_ids, budget, opened, most_sets
+            )
+            exact = exact and packed
             move_limit += 1
-        if not exact:  # no plays at all: it found none in time, though there may be one
-            return attrs.evolve(_turn(chosen, table_ids), exact=False)
+    if not exact:  # no plays at all: it found none in time, though there may be one
+        return attrs.evolve(_turn(chosen, table_ids), exact=False)
     return _turn(chosen, table_ids) if chosen else None
 
 
@@ -173,7 +179,7 @@ def _best_with(piece: Piece, others: list[Piece], hand: list[int], budget: int) 
     for card in piece.hand:
         left.remove(card)
     fitting = [other for other in others if not other.groups & piece.groups]
-    chosen = [piece, *_pack(fitting, left, budget - len(piece.plays), True)] if fitting else [piece]
+    chosen = [piece, *_pack(fitting, left, budget - len(piece.plays), True)[0]] if fitting else [piece]
     return (
         sum(len(p.hand) for p in chosen),
         sum(p.points for p in chosen),
@@ -185,9 +191,13 @@ def _worth(piece: Piece) -> int:
     return len(piece.hand) * _PER_CARD + piece.points * _PER_POINT - len(piece.plays)
 
 
-def _pack(pieces: list[Piece], hand: list[int], budget: int, opened: bool) -> list[Piece]:
+def _pack(
+    pieces: list[Piece], hand: list[int], budget: int, opened: bool, most_sets: int | None = None
+) -> tuple[list[Piece], bool]:
     """The best set of pieces sharing no table group and no hand card, within ``budget`` plays
-    (and, before opening, worth the opening's points); empty if no set is a turn."""
+    (and, before opening, worth the opening's points), empty if no set is a turn; and whether it is
+    the best. ``most_sets`` bounds the sets weighed: past it, the best found so far (the most
+    valuable pieces are tried first)."""
     order = sorted(pieces, key=lambda piece: (-_worth(piece), piece.groups, piece.hand, piece.plays))
     worths = [_worth(piece) for piece in order]
     costs = [len(piece.plays) for piece in order]
@@ -212,11 +222,15 @@ def _pack(pieces: list[Piece], hand: list[int], budget: int, opened: bool) -> li
     best: list[Piece] = []
     best_worth = 0
     chosen: list[Piece] = []
+    visits_left = -1 if most_sets is None else most_sets
 
     def extend(start: int, left: int, groups: int, worth: int, points: int) -> None:
-        nonlocal best, best_worth
+        nonlocal best, best_worth, visits_left
         if chosen and worth > best_worth and (opened or points >= OPENING_POINTS):
             best, best_worth = list(chosen), worth
+        if visits_left == 0:
+            raise SearchCut
+        visits_left -= 1
         for index in range(start, len(order)):
             if worth + most[index][left] <= best_worth:
                 return
@@ -242,8 +256,11 @@ def _pack(pieces: list[Piece], hand: list[int], budget: int, opened: bool) -> li
             for card, count in use:
                 held[card] += count
 
-    extend(0, budget, 0, 0, 0)
-    return best
+    try:
+        extend(0, budget, 0, 0, 0)
+    except SearchCut:
+        return best, False
+    return best, True
 
 
 def _counts(cards: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
