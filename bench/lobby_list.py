@@ -8,7 +8,7 @@ change checks again only the entries that changed.
 
 The baseline, in the same run, is what each request cost before: build the
 list, check it, and pack the checked message for the wire. The figure is the
-host's answer plus the frame the server sends (``server.net.ListFrame``: packed
+host's answer plus the frame the server sends (``server.net.SharedFrames``: packed
 once per change, as the list is built once), between other work:
 a move at a table of the same host comes before every request, so caches are
 as a server sees them, not warm from a tight loop. CPU time (``process_time``).
@@ -46,7 +46,7 @@ from protocol import (
     encode_frame,
 )
 from server.host import MAX_LISTED, Host
-from server.net import ListFrame
+from server.net import SharedFrames
 from server.tables import Seat, Table
 
 
@@ -111,7 +111,7 @@ def measure(tables: int, seats: int, requests: int, changed: bool) -> tuple[floa
     """CPU microseconds a request: built per request (before), the host's (now); and the tables
     listed. ``changed``: a table changes before every request, so the host builds the list again."""
     host, other = _host(tables, seats), _host(tables, seats)
-    frame = ListFrame()  # the server's: the list packed once per change
+    frame = SharedFrames()  # the server's: the list packed once per change
     before = now = 0.0
     listed = 0
     watching = [False]

@@ -127,21 +127,22 @@ class Link:
         return not (self.ending or self.closing)
 
 
-class ListFrame:
-    """The lobby's list, packed once for every request until it changes. It is up to 64 KB and any
-    client may ask for it as often as its rate allows: packed per request, clients that asked and
-    never read made everyone else's replies wait."""
+class SharedFrames:
+    """Messages sent alike to many, packed once. The lobby's list is up to 64 KB and any client may
+    ask for it as often as its rate allows: packed per request, clients that asked and never read
+    made everyone else's replies wait. A table's ``state`` is one for all its spectators
+    (tables.states): packed per watcher, one address's 200 watchers made each move cost 200."""
 
     def __init__(self) -> None:
-        self._kept: tuple[Tables, bytes] | None = None
+        self._kept: dict[type, tuple[Message, bytes]] = {}
 
     def packed(self, message: Message) -> bytes | None:
-        """``message``'s frame if it is a list of tables (else ``None``: pack it as usual)."""
-        if not isinstance(message, Tables):
+        """``message``'s frame if it is of a kind sent alike to many (else ``None``: pack it as usual)."""
+        if not isinstance(message, Tables | State):
             return None
-        kept = self._kept
+        kept = self._kept.get(type(message))
         if kept is None or kept[0] is not message:
-            kept = self._kept = (message, encode_frame(message.wire_body()))
+            kept = self._kept[type(message)] = (message, encode_frame(message.wire_body()))
         return kept[1]
 
 
@@ -173,7 +174,7 @@ class NottyServer:
         self._unrecorded: list[Record] = []
         self._held: list[tuple[Link, Message]] = []
         self._commit_wanted = trio.Event()
-        self._list_frame = ListFrame()
+        self._shared_frames = SharedFrames()
         # Shutting down: a connection that arrives now is turned away, and those waiting for a late
         # refusal are told this one at once (see _slow_down).
         self._stopping = trio.Event()
@@ -679,7 +680,7 @@ class NottyServer:
         if link.protocol.state is ConnectionState.CLOSED and not isinstance(message, (Error, Goodbye)):
             return  # the peer said bye before this reply to an earlier message could go: nobody to tell
         try:
-            data = link.protocol.send(message, frame=self._list_frame.packed(message))
+            data = link.protocol.send(message, frame=self._shared_frames.packed(message))
         except Exception:  # out of turn, too big for one frame, or a game's data msgpack cannot carry
             # A bug on our side: it costs this message, never the task sending it (which, for held
             # replies, serves every connection).

@@ -301,7 +301,11 @@ def states(
     own = match.outcome() if outcome is not None and table.resigned and table.conceded is None else None
     retold = outcome if own is not None and winners_resigned(own, table.resigned) else None
     out: list[Outgoing] = []
+    watched: State | None = None  # every spectator sees the same: made once (and packed once: net)
     for conn, seat in to:
+        if seat is None and watched is not None:
+            out.append((conn, watched))
+            continue
         view = {
             **shared,
             "seat": seat,
@@ -320,7 +324,10 @@ def states(
             seen = tuple([ending_told(e, retold) if e.get("kind") == "game-ended" else e for e in seen])
         # Built from the game's own view and events, which need no checking (see
         # protocol.Message.unchecked; tests hold it to the checked message).
-        out.append((conn, State.unchecked(table=table.id, view=view, events=seen)))
+        state = State.unchecked(table=table.id, view=view, events=seen)
+        if seat is None:
+            watched = state
+        out.append((conn, state))
     return out
 
 

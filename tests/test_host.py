@@ -63,6 +63,7 @@ from protocol import (
     encode_frame,
 )
 from server.host import Host
+from server.net import SharedFrames
 from server.replay import print_game
 from server.store import Store
 from server.tables import Seat, Table, states
@@ -243,6 +244,32 @@ def test_spectator_sees_all_hands_but_cannot_act() -> None:
     assert eve.view["body"]["hands"] == ann.view["body"]["hands"]
     with pytest.raises(ValueError):  # the protocol itself forbids a spectator's act
         eve.client_side.send(Act("end"))
+
+
+def test_every_spectator_is_sent_one_state_packed_once() -> None:
+    """A security review: a move cost one view and one packing per watcher, and one address may
+    watch a table 200 times over. Spectators see the same, so it is made and packed once."""
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))[0].table
+    watchers = [net.client(name) for name in ("eve", "cat", "dan")]
+    for watcher in watchers:
+        watcher.send(Watch(table))
+    bob.send(Watch(table))
+    match = ann.table.match
+    assert match is not None
+    out = states(ann.table, match.opening, ann.table.viewers())
+    sent = {conn: message for conn, message in out}
+    spectators = [sent[client.id] for client in (*watchers, bob)]
+    assert all(state is spectators[0] for state in spectators)  # one object for all of them
+    assert sent[ann.id] is not spectators[0] and sent[ann.id].view["seat"] == 0
+    assert spectators[0].view["seat"] is None and spectators[0].view["legal"] == []
+    frames = SharedFrames()
+    frame = frames.packed(spectators[0])
+    assert frame == encode_frame(spectators[0].wire_body())
+    assert frames.packed(sent[ann.id]) == encode_frame(sent[ann.id].wire_body())
+    again = frames.packed(spectators[1])
+    assert again == frame and all(frames.packed(state) is again for state in spectators[2:])
 
 
 def test_creator_starts_early_and_bots_fill_the_seats() -> None:
