@@ -21,6 +21,7 @@ from games.huxxy._plays import Play
 from games.huxxy.engine import (
     HAND_SIZE,
     MAX_PLAYS,
+    MAX_TURN_PLAYS,
     Deal,
     DealError,
     Engine,
@@ -315,6 +316,25 @@ def test_undo_takes_back_exactly_the_last_play() -> None:
         assert (sorted(engine.hand(0)), by_group(engine.table), engine.plays) == before
     assert engine.table == cards_table("KS KH KD", "5H 6S 7H") and engine.hand(0) == tuple(cards("4H 5C 8D"))
     assert engine.current == 0 and engine.turn == 0
+
+
+def test_a_turn_makes_at_most_so_many_plays_undone_ones_counted() -> None:
+    """A security review: play and undo, again and again, at the message rate, made the record grow
+    without end (each a move kept). A turn's plays are bounded; undo, end and draw stay open."""
+    engine = position(["4H 5C 8D", "2C"], table=["KS KH KD"], opened=[True, True])
+    for _ in range(MAX_TURN_PLAYS // 2):
+        engine.play(0, [hand("8D"), hand("4H", 1)])
+        engine.undo(0)
+        engine.undo(0)
+    before = snapshot(engine)
+    with pytest.raises(IllegalAction) as refused:
+        engine.play(0, [hand("8D")])
+    assert refused.value.reason is Reason.TOO_MANY_TRIES and snapshot(engine) == before
+    assert str(MAX_TURN_PLAYS) in refused.value.message and "'draw'" in refused.value.message
+    engine.draw(0)  # the turn taken back and drawn, as ever
+    engine.play(1, [hand("2C")])  # the next turn counts its own
+    engine.undo(1)
+    assert engine.current == 1 and engine.plays == ()
 
 
 def cards_table(*groups: str) -> list[list[Card]]:

@@ -30,6 +30,9 @@ from .actions import no_group
 HAND_SIZE = 12
 #: The most plays one table turn may make.
 MAX_PLAYS = 6
+#: Plays a turn may make, those undone counted: not a rule of the game but a bound on a turn's
+#: record (play and undo again and again, every one of them a move kept). No player comes near it.
+MAX_TURN_PLAYS = 60
 #: The points an opening turn must play from the hand (a joker counts 0).
 OPENING_POINTS = 24
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -63,6 +66,7 @@ class Reason(enum.StrEnum):
     NOT_OPENED = "not-opened"
     FIRST_FROM_HAND = "first-from-hand"
     TOO_MANY_PLAYS = "too-many-plays"
+    TOO_MANY_TRIES = "too-many-tries"
     NOTHING_TO_UNDO = "nothing-to-undo"
     NOTHING_PLAYED = "nothing-played"
     INVALID_TABLE = "invalid-table"
@@ -198,6 +202,7 @@ class Engine:
         self.over = False
         self._made: list[Play] = []  # each play as made: a new group's target filled in
         self._start: tuple[list[Card], list[list[Card]]] | None = None
+        self._tried = 0  # plays made this turn, those undone counted (MAX_TURN_PLAYS)
         #: Every card ever laid on the table: what all have seen, whoever holds it now.
         self.shown: set[Card] = set()
 
@@ -305,6 +310,12 @@ class Engine:
             raise IllegalAction(
                 Reason.TOO_MANY_PLAYS, too_many_plays(MAX_PLAYS, len(self._made), len(plays), blocked)
             )
+        if self._tried + len(plays) > MAX_TURN_PLAYS:
+            raise IllegalAction(
+                Reason.TOO_MANY_TRIES,
+                f"this turn has made {self._tried} plays, undone ones counted, and may make at most"
+                f" {MAX_TURN_PLAYS}: end it, or 'draw' to take it all back and draw",
+            )
         held = Counter(self.hands[seat])
         hand = held.copy()
         groups = [Counter(group) for group in self.table]
@@ -353,6 +364,7 @@ class Engine:
             self.shown.add(play.card)
             self._made.append(play)
             made.append(play)
+        self._tried += len(made)
         return made
 
     def undo(self, seat: int) -> Play:
@@ -426,6 +438,7 @@ class Engine:
 
     def _pass_turn(self) -> None:
         """The next seat's turn; once the game is over nobody's: the count stays at the last turn."""
+        self._tried = 0
         if not self.over:
             self.turn += 1
             self.current = (self.current + 1) % self.rules.players
