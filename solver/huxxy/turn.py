@@ -122,7 +122,7 @@ def best_turn(
             )
             exact = exact and packed
             move_limit += 1
-    if not exact:  # no plays at all: it found none in time, though there may be one
+    if not exact:  # the best found within the bounds (no plays if none was: there may be one)
         return attrs.evolve(_turn(chosen, table_ids), exact=False)
     return _turn(chosen, table_ids) if chosen else None
 
