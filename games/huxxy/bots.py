@@ -28,7 +28,7 @@ from ._groups import opening_points, score, valid_group
 from ._plays import Play, as_made
 from ._resume import adopt
 from .actions import Action, Draw, End, Undo, action_of, commands
-from .engine import MAX_PLAYS, OPENING_POINTS
+from .engine import MAX_PLAYS, MAX_TURN_PLAYS, OPENING_POINTS
 
 RANDOM, GREEDY, EXPERT = "random", "greedy", "expert"
 #: The states a hint's search may visit for turns that move table cards: about a second on the
@@ -51,7 +51,8 @@ class SeatView:
     """What one seat may see: its own hand, the table and every seat's public state.
 
     ``start`` is the hand and table as the turn found them, while the seat's own turn has plays
-    made (else ``None``); ``plays`` are this turn's plays so far."""
+    made (else ``None``); ``plays`` are this turn's plays so far, and ``plays_left`` how many
+    more it may make, undone ones counted (a stand-in may inherit a turn that has spent most)."""
 
     seat: int
     jokers: bool
@@ -65,6 +66,7 @@ class SeatView:
     plays: tuple[Play, ...]
     turn: int
     start: tuple[tuple[Card, ...], Table] | None = None
+    plays_left: int = MAX_TURN_PLAYS
 
     def turn_start(self) -> tuple[tuple[Card, ...], Table]:
         """The hand and table this turn began with (the plays so far taken back)."""
@@ -81,10 +83,11 @@ class PlanningBot:
         self._turn = -1
         self._plan: tuple[Play, ...] = ()
 
-    def plan(self, hand: Sequence[Card], table: Table, view: SeatView) -> tuple[Play, ...]:
+    def plan(self, hand: Sequence[Card], table: Table, view: SeatView, most: int) -> tuple[Play, ...]:
+        """The turn to make from ``hand`` and ``table`` (the turn's start), in at most ``most`` plays."""
         from solver.huxxy import best_turn
 
-        turn = best_turn(hand, table, view.opened[view.seat], most_sets=BOT_SETS)
+        turn = best_turn(hand, table, view.opened[view.seat], max_plays=most, most_sets=BOT_SETS)
         return () if turn is None else turn.plays
 
     def choose(self, view: SeatView) -> Action:
@@ -92,7 +95,10 @@ class PlanningBot:
         if view.turn != self._turn:
             self._turn = view.turn
             hand, table = view.turn_start()
-            self._plan = adopt(self.plan(hand, table, view), made, hand, table, MAX_PLAYS)
+            for most in within(view):
+                self._plan = adopt(self.plan(hand, table, view, most), made, hand, table, MAX_PLAYS)
+                if new_plays(self._plan, made, len(table)) <= view.plays_left:
+                    break
         plan = self._plan
         if not plan:  # a draw takes back every play made first: one take-back, not an undo a play
             return Draw()
@@ -115,10 +121,23 @@ class RandomBot(PlanningBot):
 
     name = RANDOM
 
-    def plan(self, hand: Sequence[Card], table: Table, view: SeatView) -> tuple[Play, ...]:
-        turns = simple_turns(hand, table, view.opened[view.seat])
+    def plan(self, hand: Sequence[Card], table: Table, view: SeatView, most: int) -> tuple[Play, ...]:
+        turns = [turn for turn in simple_turns(hand, table, view.opened[view.seat]) if len(turn) <= most]
         choice = self._rng.randrange(len(turns) + 1)
         return turns[choice] if choice < len(turns) else ()
+
+
+def within(view: SeatView) -> tuple[int, ...]:
+    """The most plays to plan a turn in: :data:`MAX_PLAYS`, then, if the turn's plays left (undone
+    ones counted) cannot make what that plan adds to the plays made, no more than are left."""
+    return (MAX_PLAYS,) if view.plays_left >= MAX_PLAYS else (MAX_PLAYS, view.plays_left)
+
+
+def new_plays(plan: Sequence[Play], made: Sequence[Play], groups: int) -> int:
+    """The plays ``plan`` (from the turn's start) still makes after the plays made that begin it."""
+    planned = as_made(plan, groups)
+    kept = next((at for at, (a, b) in enumerate(zip(made, planned, strict=False)) if a != b), None)
+    return len(plan) - (min(len(made), len(planned)) if kept is None else kept)
 
 
 def simple_turns(hand: Sequence[Card], table: Table, opened: bool) -> list[tuple[Play, ...]]:
@@ -163,19 +182,25 @@ def hint_for(view: SeatView) -> HintAnswer:
 
     hand, table = view.turn_start()
     opened = view.opened[view.seat]
-    turn = best_turn(hand, table, opened, most_visits=HINT_VISITS, most_sets=HINT_SETS)
+    made = view.plays
+    for most in within(view):
+        turn = best_turn(hand, table, opened, max_plays=most, most_visits=HINT_VISITS, most_sets=HINT_SETS)
+        plays = () if turn is None else adopt(turn.plays, made, hand, table, MAX_PLAYS)  # begun with the
+        if new_plays(plays, made, len(table)) <= view.plays_left:  # plays made that it can keep
+            break
     if turn is not None and not turn.plays:
         why = "the search stopped at its limit before it found a turn (one that moves table cards may exist)"
         return HintAnswer(f"draw: {why}", ("draw",), {"placed": [], "points": 0})
     if turn is None:
         why = (
-            "no turn of at most 6 plays places a card"
+            f"this turn may make {_plays(view.plays_left)} more ({MAX_TURN_PLAYS} a turn, undone ones"
+            " counted), too few for a turn that places a card"
+            if most < MAX_PLAYS
+            else f"no turn of at most {MAX_PLAYS} plays places a card"
             if opened
             else f"no opening of {OPENING_POINTS} points can be made from your hand"
         )
         return HintAnswer(f"draw: {why}", ("draw",), {"placed": [], "points": 0})
-    made = view.plays
-    plays = adopt(turn.plays, made, hand, table, MAX_PLAYS)  # begun with the plays made that it can keep
     planned = as_made(plays, len(table))
     same = [a == b for a, b in zip(made, planned, strict=False)]
     kept = same.index(False) if False in same else len(same)

@@ -228,6 +228,11 @@ class Engine:
         """This turn's plays so far, as made (a new group's number filled in)."""
         return tuple(self._made)
 
+    @property
+    def plays_left(self) -> int:
+        """The plays this turn may still make, those undone counted (:data:`MAX_TURN_PLAYS`)."""
+        return MAX_TURN_PLAYS - self._tried
+
     def turn_start(self) -> tuple[tuple[Card, ...], tuple[tuple[Card, ...], ...]]:
         """The current player's hand and the table as this turn found them (before its plays)."""
         hand, table = self._start if self._start is not None else (self.hands[self.current], self.table)

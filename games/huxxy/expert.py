@@ -73,18 +73,18 @@ def offered(table: Table, hand: Sequence[Card]) -> int:
 class ExpertBot(PlanningBot):
     name = EXPERT
 
-    def plan(self, hand: Sequence[Card], table: Table, view: SeatView) -> tuple[Play, ...]:
+    def plan(self, hand: Sequence[Card], table: Table, view: SeatView, most: int) -> tuple[Play, ...]:
         from solver.huxxy import best_turn
 
         opened = view.opened[view.seat]
-        best = best_turn(hand, table, opened, most_sets=BOT_SETS)
+        best = best_turn(hand, table, opened, max_plays=most, most_sets=BOT_SETS)
         if best is None or len(best.placed) == len(hand):
             return () if best is None else best.plays
         candidates = {best.plays: best}
         for card in sorted(set(best.placed)):
             kept = list(hand)
             kept.remove(card)
-            other = best_turn(kept, table, opened, most_sets=BOT_SETS)
+            other = best_turn(kept, table, opened, max_plays=most, most_sets=BOT_SETS)
             if other is not None:
                 candidates.setdefault(other.plays, other)
         if len(candidates) == 1:

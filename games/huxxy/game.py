@@ -52,6 +52,7 @@ from .engine import (
     HAND_SIZE,
     MAX_PLAYERS,
     MAX_PLAYS,
+    MAX_TURN_PLAYS,
     MIN_PLAYERS,
     Deal,
     DealError,
@@ -236,7 +237,7 @@ class HuxxyMatch:
             actions.append("undo")
             if not engine.problems():
                 actions.append("end")
-        if len(engine.plays) >= MAX_PLAYS:
+        if len(engine.plays) >= MAX_PLAYS or not engine.plays_left:
             return actions
         groups = len(engine.table)
         for card in sorted(set(engine.hand(seat))):
@@ -342,6 +343,7 @@ class HuxxyMatch:
             plays=engine.plays,
             turn=engine.turn,
             start=start,
+            plays_left=engine.plays_left if own and seat == engine.current else MAX_TURN_PLAYS,
         )
 
     def view(self, seat: int | None) -> Mapping[str, Any]:
