@@ -186,8 +186,8 @@ class Session:
         self._holding: str | None = None  # the token of the seat this client holds the lock of
         self._back = False  # a kept seat taken back: its first view repeats the last move, said as such
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
-        self._listed_waiting: dict[int, Mapping[str, Any]] = {}  # tables waiting, as last listed
-        self._join_listed: Mapping[str, Any] | None = None  # ... the one we asked to join
+        # The table we joined, still to say what it waits for: its news that follows our seat says.
+        self._joined: int | None = None
         self._bots_only = 0  # the seats of a table asked for with a bot in each: we are to watch it
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
         # A hint asked for and not yet answered (by the hint, or an error): another waits for it, so
@@ -313,7 +313,6 @@ class Session:
         elif isinstance(message, Join | Watch):
             self._joining = self._games_of.get(message.table)
             self._bots_only = 0
-            self._join_listed = self._listed_waiting.get(message.table) if isinstance(message, Join) else None
         elif isinstance(message, ListTables):
             self.tables_asked += 1
             self._lists_for.append(self._seat_to_ask)
@@ -397,7 +396,8 @@ class Session:
         if isinstance(message, Tables) and not self.tables_asked:
             self._note_tables(message.tables)  # news of our waiting table: not the list to complete
             lines = [self._table_line(info) for info in message.tables]  # from, nor a reply
-            return Output((*lines, *self._our_seat_named(message.tables)))
+            lines += self._our_seat_named(message.tables) + self._what_we_wait_for(message.tables)
+            return Output(tuple(lines))
         self.replies += 1
         return self._answer(message)
 
@@ -587,14 +587,9 @@ class Session:
         if problem:
             lines.append(f"(your seat will not be resumed after a restart: {problem})")
         if self.open_seats > 0:
-            others = "1 more player" if self.open_seats == 1 else f"{self.open_seats} more players"
-            ui = self.game_ui()
-            bots = f"{ui.filler_bot} bots" if ui is not None and ui.filler_bot else "bots"
-            then = f"'start' begins now, with {bots} in the empty seats"
-            lines.append(f"waiting for {others}: they type 'join {table}'; {then}")
-        elif self._join_listed is not None:
-            lines += _waiting_after_join(self._join_listed, seat, self.game_ui())
-        self.open_seats, self._join_listed = 0, None
+            lines += _waiting_for(self.open_seats, table, None, self.game_ui())
+        self._joined = table if self.open_seats <= 0 else None  # a table's news follows if it waits
+        self.open_seats = 0
         return lines
 
     def _state(self, table: int, raw: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Output:
@@ -610,6 +605,7 @@ class Session:
         if before is None and self.waiting:  # a game under way here: the last list is old by its end
             self._listed_before_table, self.waiting = True, []
         self.view, self.game, self._view_table = view, view.game, table
+        self._joined = None  # the game has begun: nothing to wait for
         self.turn_ends = None if view.turn_left is None or view.over else self.clock() + view.turn_left
         self.game_over = view.over
         if self.game_over and view.seat is not None:
@@ -695,6 +691,25 @@ class Session:
         self._seat_name = ours[0]["seats"][self._seat]["name"]
         return self._known_as(ours[0]["table"])
 
+    def _what_we_wait_for(self, tables: Sequence[Mapping[str, Any]]) -> list[str]:
+        """Once, as the table we joined first shows its seats: what begins its game. A play-tester who
+        joined was told only where they sat, and typed a move before the game had begun; told from
+        the list seen before joining, it could be out of date (a seat taken since, by our join the last)."""
+        ours = [info for info in tables if info["table"] == self._joined and self._joined == self.table]
+        if not ours or self._seat is None or ours[0]["started"] or ours[0]["over"]:
+            return []
+        self._joined = None
+        info, seat = ours[0], self._seat
+        free = sum(1 for index, other in enumerate(info["seats"]) if other["name"] is None and index != seat)
+        people = [
+            other["name"]
+            for index, other in enumerate(info["seats"])
+            if other["name"] is not None and other["bot"] is None and index != seat
+        ]
+        # The first still seated may start it (its creator, or who took over as they left); with
+        # nobody else seated, our join made the table ours.
+        return _waiting_for(free, info["table"], people[0] if people else None, self.game_ui())
+
     def _known_as(self, table: int) -> list[str]:
         """Say once, at a table where our seat has another name than ours, which one: the others
         name us by it (Notty's 'steal ann-2'). The server numbers a name another player there has;
@@ -748,11 +763,6 @@ class Session:
 
     def _note_tables(self, tables: Sequence[Mapping[str, Any]]) -> None:
         self._games_of.update((info["table"], info["game"]) for info in tables)
-        for info in tables:
-            if info["started"] or info["over"]:
-                self._listed_waiting.pop(info["table"], None)
-            else:
-                self._listed_waiting[info["table"]] = info
         self._seats_of.update((info["table"], len(info["seats"])) for info in tables)
 
     def _which_to_join(self) -> str:
@@ -981,17 +991,16 @@ def _played_for_us(before: TableView | None, view: TableView) -> bool:
     )
 
 
-def _waiting_after_join(info: Mapping[str, Any], seat: int, ui: GameUI | None) -> list[str]:
-    """What comes next at a table we joined, as its last list showed it: a play-tester who joined
-    was told only where they sat, and typed a move before the game had begun. Nothing where our seat
-    was the last free one (the game's first view follows)."""
-    free = [index for index, other in enumerate(info["seats"]) if other["name"] is None and index != seat]
-    people = [other["name"] for other in info["seats"] if other["name"] is not None and other["bot"] is None]
-    if not free:
+def _waiting_for(free: int, table: int, starter: str | None, ui: GameUI | None) -> list[str]:
+    """What begins the game of a table still waiting: ``free`` seats taken, or a 'start' (ours, or
+    ``starter``'s). Nothing where no seat is free (the game's first view follows)."""
+    if free <= 0:
         return []
-    others = "1 more player" if len(free) == 1 else f"{len(free)} more players"
+    others = "1 more player" if free == 1 else f"{free} more players"
     bots = f"{ui.filler_bot} bots" if ui is not None and ui.filler_bot else "bots"
-    starter = people[0] if people else "its creator"
+    if starter is None:
+        then = f"'start' begins now, with {bots} in the empty seats"
+        return [f"waiting for {others}: they type 'join {table}'; {then}"]
     return [f"waiting for {others}, or for {starter} to 'start' (with {bots} in the empty seats)"]
 
 

@@ -642,11 +642,8 @@ class Host:
             [seat.bot for seat in seats if seat.bot],
             dict(settings.options),
         )
-        if humans:
-            out = self._join(conn, session, table, 0, now)
-            if table.match is None:  # it waits for players: its creator sees it as the lobby lists it
-                out.append((conn, Tables((table.info(),))))
-            return out
+        if humans:  # its creator sees it as the lobby lists it, while it waits for players
+            return self._join(conn, session, table, 0, now)
         return self._watch(conn, session, table) + self._begin(table, now)
 
     def _watched_pace(self, asked_ms: int) -> float:
@@ -722,8 +719,8 @@ class Host:
         out += table.notice(index, "joined", f"{name} joined the table", skip=conn)
         if all(not seat.free for seat in table.seats):
             out += self._begin(table, now)
-        else:
-            out += table.seat_news(conn)
+        else:  # the one who sat too: what they wait for is what the table shows now, not an old list
+            out += table.seat_news(None)
         return out
 
     def _watch(self, conn: ConnId, session: Session, table: Table) -> list[Outgoing]:

@@ -260,10 +260,12 @@ class Table:
         seated = [(seat.conn, index) for index, seat in enumerate(self.seats) if seat.conn is not None]
         return seated + [(conn, None) for conn in sorted(self.spectators)]
 
-    def seat_news(self, mover: ConnId) -> list[Outgoing]:
-        """Someone took or gave up a seat at a table still waiting: the others there see its seats.
+    def seat_news(self, mover: ConnId | None) -> list[Outgoing]:
+        """Someone took or gave up a seat at a table still waiting: the others there (and the one
+        who sat, unless ``mover`` names them) see its seats.
 
-        Otherwise a creator waiting for a friend could not tell when to ``start``.
+        Otherwise a creator waiting for a friend could not tell when to ``start``, nor one who
+        joined what the table still waits for.
         """
         told = Tables((self.info(),))
         return [(conn, told) for conn, _ in self.viewers() if conn != mover]

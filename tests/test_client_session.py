@@ -651,23 +651,64 @@ def test_join_alone_takes_the_one_table_waiting_for_players_or_says_which() -> N
 
 def test_joining_a_table_still_waiting_says_what_begins_its_game() -> None:
     """A play-tester who joined was told only "you sit at table 3, seat 2", and typed a move
-    before the game had begun: the creator had not typed 'start', and one seat was still free."""
+    before the game had begun: the creator had not typed 'start', and one seat was still free.
+    It is said from the table's news that follows the seat, not from the last list, which a
+    review found could be out of date."""
     session = welcomed()
     session.sending(ListTables())
     bot = {"name": "greedy-4", "bot": "greedy", "connected": True}
-    waiting = table_info(3, ["ann", None, None]) | {
-        "seats": [*table_info(3, ["ann", None, None])["seats"], bot]
-    }
-    session.receive(Tables([waiting, table_info(5, ["cy", None])]))
+    listed = table_info(3, ["ann", None, None])
+    session.receive(Tables([listed | {"seats": [*listed["seats"], bot]}, table_info(5, ["cy", None])]))
     session.sending(session.typed("join 3").messages[0])
-    assert shown(session, Seated(3, 1, TOKEN)) == [
-        "you sit at table 3, seat 2",
-        "waiting for 1 more player, or for ann to 'start' (with expert bots in the empty seats)",
-    ]
+    assert shown(session, Seated(3, 1, TOKEN)) == ["you sit at table 3, seat 2"]
+    now = table_info(3, ["ann", "zed", None])
+    lines = shown(session, Tables([now | {"seats": [*now["seats"], bot]}]))
+    assert lines[-1] == (
+        "waiting for 1 more player, or for ann to 'start' (with expert bots in the empty seats)"
+    )
+    assert shown(session, Tables([table_info(3, ["ann", "zed", None])]))[-1].startswith("table 3:")  # once
     session.receive(Left(3))
     session.sending(session.typed("join 5").messages[0])  # the last seat: the game's view follows
     assert shown(session, Seated(5, 1, TOKEN)) == ["you sit at table 5, seat 2"]
     session.receive(Left(5))
+
+
+def test_a_join_says_what_the_table_waits_for_now_not_as_last_listed() -> None:
+    """Listed with two seats free; one was taken since: our join took the last, and the game's
+    first view follows with no word of waiting (a review)."""
+    session = welcomed()
+    session.sending(ListTables())
+    session.receive(Tables([table_info(3, ["ann", None, None])]))
+    session.sending(session.typed("join 3").messages[0])
+    assert shown(session, Seated(3, 2, TOKEN)) == ["you sit at table 3, seat 3"]
+    assert not any("waiting" in line for line in shown(session, State(3, notty_view(), [])))
+
+
+def test_a_refused_join_leaves_no_waiting_line_for_the_next_seat() -> None:
+    """After a refused join, a table of our own with a bot in the other seat (its game begins at
+    once) was said to wait for 2 more players, or for ann to start (a review)."""
+    session = welcomed()
+    session.sending(ListTables())
+    session.receive(Tables([table_info(3, ["ann", None, None])]))
+    session.sending(session.typed("join 3").messages[0])
+    session.receive(Error("table-full", "table 3 has no free seat", None))
+    session.sending(table("classic", 2, ["medium"]))
+    assert shown(session, Seated(8, 0, TOKEN)) == ["you sit at table 8, seat 1"]
+
+
+def test_joining_a_table_nobody_else_sits_at_says_we_may_start_it() -> None:
+    """A table kept by a spectator after everyone left has no creator: who sits first may start it
+    (the line named 'its creator', who was nobody)."""
+    session = welcomed()
+    session.sending(ListTables())
+    session.receive(Tables([table_info(4, [None, None])]))
+    session.sending(session.typed("join 4").messages[0])
+    shown(session, Seated(4, 0, TOKEN))
+    lines = shown(session, Tables([table_info(4, ["ann", None])]))
+    assert lines[-1] == (
+        "waiting for 1 more player: they type 'join 4'; "
+        "'start' begins now, with expert bots in the empty seats"
+    )
 
 
 def test_join_alone_goes_by_the_lists_asked_for_not_news_of_our_own_table() -> None:

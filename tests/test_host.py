@@ -353,7 +353,9 @@ def test_everyone_at_a_waiting_table_sees_who_comes_and_goes() -> None:
         assert info["table"] == table and not info["started"]
         return [seat["name"] for seat in info["seats"]]
 
-    assert [type(m) for m in bob.send(Join(table))] == [Seated]  # the newcomer learns its seat, not the list
+    seated, news = bob.send(Join(table))  # the newcomer learns its seat, and what the table waits for now
+    assert isinstance(seated, Seated) and isinstance(news, Tables)
+    assert [seat["name"] for seat in news.tables[0]["seats"]] == ["ann", "bob", None]
     assert seats_ann_saw() == ["ann", "bob", None]
     bob.send(Leave())
     assert seats_ann_saw() == ["ann", None, None]
