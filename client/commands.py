@@ -697,7 +697,7 @@ def _client_commands(view: TableView | None, where: str | None = None) -> list[s
     """The client's commands that may be accepted now: at a table, none that goes to another
     (``new``, ``join``, ``watch``: 'leave' first; but each leaves a game that is over); none
     that needs a seat while we watch, nor a game under way once it is over; no ``start`` once the
-    game has begun, nor for a watcher."""
+    game has begun, nor for a watcher; in the lobby, none that needs a table."""
     barred = {"join", "watch", "new"} if where is not None and not _over(view) else set()
     if where == "watching" or (view is not None and (view.seat is None or view.over)):
         barred |= {"hint", "auto", "resign"}
@@ -705,15 +705,18 @@ def _client_commands(view: TableView | None, where: str | None = None) -> list[s
         barred.add("start")
     if view is None:
         barred.add("table")  # no game's table to show
+    if where is None:  # the lobby: nothing that needs a table
+        barred |= {"start", "hint", "auto", "resign", "leave"}
     return [command for command in COMMANDS if command not in barred]
 
 
 def _now(
     catalog: Catalog | None, game: GameUI | None, view: TableView | None, where: str | None
 ) -> list[str]:
-    """Our game's commands that may be accepted now: at a table, only at our turn (none before the
-    game begins, while we watch, at another's turn, once we resigned or the game is over)."""
-    if where is not None and (view is None or view.seat is None or not view.legal):
+    """Our game's commands that may be accepted now: only at our turn at a table (none in the lobby,
+    where Tab offered 'draw' to be refused with "you are not at a table"; none before the game
+    begins, while we watch, at another's turn, once we resigned or the game is over)."""
+    if where is None or view is None or view.seat is None or not view.legal:
         return []
     return _game_commands(catalog, game, view)
 

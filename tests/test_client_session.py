@@ -1430,3 +1430,13 @@ def test_a_move_typed_while_the_connection_is_down_is_not_judged_on_the_turn_las
     seated(session, notty_view(current=1))
     session.connection_down = True  # the turn may have come round meanwhile: the client says why not sent
     assert session.typed("end").messages == (Act("end"),)
+
+
+def test_tab_in_the_lobby_offers_no_game_command() -> None:
+    """A play-tester's 'dr' Tab in the lobby completed to 'draw', refused with "you are not at a
+    table": only what may be accepted there is offered."""
+    session = welcomed()
+    assert session.completions("", "dr") == [] and session.completions("", "st") == []
+    offered = session.completions("", "")
+    assert "new" in offered and "tables" in offered and "draw" not in offered and "steal" not in offered
+    assert not {"start", "hint", "auto", "resign", "leave"} & set(offered)  # each needs a table

@@ -248,6 +248,12 @@ def test_actions_are_checked_against_the_legal_ones_at_our_turn() -> None:
     ):
         UI.action("play", ["G3"], two)
     assert UI.is_action("take") and not UI.is_action("steal")
+    # A play-tester read "G8 names no colour now" in part1 as a matter of timing: the rules decide it.
+    part1 = _read(ochos_view(current=0, variant="part1", legal=["play G3", "play G8"]))
+    with pytest.raises(
+        CommandError, match=r"^an 8 names no colour in part1 \(it does in part3 and part4\): play G8$"
+    ):
+        UI.action("play", ["G8", "y"], part1)
 
 
 def test_a_real_matchs_views_are_read_for_a_seat_and_a_spectator() -> None:

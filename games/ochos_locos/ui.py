@@ -333,7 +333,11 @@ def _play(args: Sequence[str], view: TableView | None) -> str:
     if len(args) == 2 and f"play {card}" in view.legal:
         # An 8 names none as the last card, or where the rules have no naming eights; no other card ever.
         last = hand is not None and len(hand) == 1
-        named = "as your last card, an 8 names no colour" if last else f"{card} names no colour now"
+        named = (
+            "as your last card, an 8 names no colour"
+            if last
+            else f"an 8 names no colour in {view.variant} (it does in part3 and part4)"
+        )
         why = named if card.number == EIGHT else "only an 8 names a colour"
         raise CommandError(f"{why}: play {card}")
     raise CommandError(
