@@ -79,6 +79,13 @@ HINT_ON_ITS_WAY = "a hint is on its way: wait for it"
 #: The width a table is laid out for when the terminal's is not known (a pipe).
 LAYOUT_WIDTH = 80
 RESIGNED = "you resigned: a bot plays your seat to the end ('leave' returns to the lobby)"
+#: With no address: the client's own server, and a game at it, begun for the player at once.
+BUILT_IN_ARRIVAL = (
+    "no server given: a game of classic Notty begins against the expert bot, on this client's own "
+    "server ('notty-client HOST:PORT' plays with others on theirs)"
+)
+#: 'new' typed there during that game: what it takes to start another.
+BUILT_IN_NEW = "you are at table {table}, this client's own game: 'leave' ends it, then that 'new' starts one"
 #: Quitting mid-game with no address: the server was the client's own, and stops with it.
 BUILT_IN_GAME_ENDS = (
     "the game at table {table} ends here: it was played on the client's built-in server, which stops "
@@ -229,8 +236,8 @@ class Session:
         """What to ask for once welcomed the first time: at the built-in server a table (a plain
         ``new``), or, for a person arriving without a seat, what could be joined. A seat offered
         and gone (bad-token) asks for that list itself, maybe before this: it is shown once."""
-        if built_in:
-            return self.typed("new")
+        if built_in:  # a new user typed the README's 'new ...' here, and was told to leave first
+            return attrs.evolve(self.typed("new"), say=BUILT_IN_ARRIVAL)
         return Reply(
             (ListTables(),) if self.interactive and self.token is None and not self.offered_seat else ()
         )
@@ -324,6 +331,8 @@ class Session:
         """Why the protocol will not send ``message`` where we are: it is not sent."""
         if isinstance(message, AskHint):
             self._hint_typed = False
+        if self.built_in and isinstance(message, CreateTable) and state is ConnectionState.SEATED:
+            return BUILT_IN_NEW.format(table=self.table)
         return why_not(message, state, self.table, self._our_view())
 
     def _our_view(self) -> TableView | None:

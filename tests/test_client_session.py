@@ -25,6 +25,7 @@ from protocol import (
     Act,
     AskHint,
     Bye,
+    ConnectionState,
     CreateTable,
     Error,
     Goodbye,
@@ -1440,3 +1441,17 @@ def test_tab_in_the_lobby_offers_no_game_command() -> None:
     offered = session.completions("", "")
     assert "new" in offered and "tables" in offered and "draw" not in offered and "steal" not in offered
     assert not {"start", "hint", "auto", "resign", "leave"} & set(offered)  # each needs a table
+
+
+def test_with_no_address_new_says_how_to_leave_the_clients_own_game_for_another() -> None:
+    """A play-tester with no address typed the README's 'new ochos-locos' and was told only to
+    leave table 1 first: the game is the client's own, begun for them, and says so."""
+    session = welcomed(built_in=True)
+    arrival = session.arrival(True)
+    assert arrival.messages and "this client's own server" in arrival.say
+    session.sending(arrival.messages[0])
+    session.receive(Seated(1, 0, TOKEN))
+    session.receive(State(1, notty_view(), []))
+    said = session.typed("new classic greedy")
+    why = session.why_not(said.messages[0], ConnectionState.SEATED)  # the protocol will not send it
+    assert why == "you are at table 1, this client's own game: 'leave' ends it, then that 'new' starts one"
