@@ -126,6 +126,11 @@ LEAVE_ALONE_WARNING = (
     "no other person plays here: as you leave the game ends unfinished, unless someone watches"
     " or a player away comes back; type 'leave' again to leave"
 )
+#: ... to a watcher of a game every seat of which a bot plays (a play-tester's went unwarned).
+LEAVE_WATCHED_WARNING = (
+    "bots play every seat here, and a game of bots alone is played only while someone watches: "
+    "unless another watches it, it ends unfinished as you leave; type 'leave' again to leave"
+)
 #: What ``resign`` says first: ``resign`` as the next command, or ``resign yes``, sends it.
 RESIGN_WARNING = (
     "resigning cannot be undone: you are ranked last in this game; "
@@ -262,6 +267,8 @@ def _interpret(
         case "leave":
             if armed != "leave" and _playing(view):
                 return Reply(say=LEAVE_ALONE_WARNING if bots_besides(view) else LEAVE_WARNING, arm="leave")
+            if armed != "leave" and _watching_bots_alone(view):
+                return Reply(say=LEAVE_WATCHED_WARNING, arm="leave")
             return Reply((Leave(),))
         case "hint":
             return Reply((AskHint(),))
@@ -362,6 +369,11 @@ def bots_besides(view: TableView | None) -> bool:
     if view is None or view.seat is None:
         return False
     return all(seat in view.bots for seat in range(len(view.names)) if seat != view.seat)
+
+
+def _watching_bots_alone(view: TableView | None) -> bool:
+    """Do we watch a game under way that bots alone play (their own seats, or stand-ins')?"""
+    return view is not None and view.seat is None and not view.over and len(view.bots) == len(view.names)
 
 
 def _playing(view: TableView | None) -> bool:

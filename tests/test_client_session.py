@@ -1455,3 +1455,20 @@ def test_with_no_address_new_says_how_to_leave_the_clients_own_game_for_another(
     said = session.typed("new classic greedy")
     why = session.why_not(said.messages[0], ConnectionState.SEATED)  # the protocol will not send it
     assert why == "you are at table 1, this client's own game: 'leave' ends it, then that 'new' starts one"
+
+
+def test_a_watcher_leaving_a_game_of_bots_alone_is_warned_first() -> None:
+    """A play-tester, the only watcher of a game of bots, typed 'leave' to watch another table: the
+    game ended unfinished, with no word of it (a person who leaves such a game is warned)."""
+    session = welcomed(interactive=True)  # a script means what it types: nothing to confirm
+    session.sending(Watch(5))
+    session.receive(Watching(5))
+    session.receive(State(5, notty_view(seat=None, bots=[0, 1], body={"hand": None}), []))
+    first = session.typed("leave")
+    assert first.messages == () and first.say.startswith("bots play every seat here")
+    assert session.typed("leave").messages == (Leave(),)
+    session.receive(Left(5))
+    session.sending(Watch(6))
+    session.receive(Watching(6))
+    session.receive(State(6, notty_view(seat=None, bots=[1]), []))  # a person plays: nothing to warn of
+    assert session.typed("leave").messages == (Leave(),)
