@@ -507,8 +507,9 @@ class Screen(Terminal):
         return self._pane(width)[0]
 
     def _pane(self, width: int) -> tuple[list[tuple[list[Span], int]], list[list[int]], list[int]]:
-        """The table pane's rows (:meth:`_pane_rows`), the rows of our own lines to keep in sight (a
-        hand shown on a line of its own, then our seat's line), and where each line's rows start."""
+        """The table pane's rows (:meth:`_pane_rows`), the rows of lines to keep in sight (a hand
+        shown on a line of its own, then our seat's line, then the table's first line: a play-tester's
+        short window hid the draw pile's size), and where each line's rows start."""
         session = self.session
         if session is not None and session.arrived and session.table is not None and session.view is None:
             seated = (
@@ -523,19 +524,22 @@ class Screen(Terminal):
         rows: list[tuple[list[Span], int]] = []
         hand: list[int] = []
         seat: list[int] = []
+        header: list[int] = []
         starts: list[int] = []
         lines = [(line, curses.A_BOLD) for line in last] + [(line, 0) for line in self.table.split("\n")]
         for index, (line, look) in enumerate(lines):
             wrapped = wrap(parse(line), width)
             here = range(len(rows), len(rows) + len(wrapped))
             if index >= len(last):  # kept in sight when the table is cut
-                if OUR_HAND.match(plain(line)):
+                if index == len(last):
+                    header += here
+                elif OUR_HAND.match(plain(line)):
                     hand += here
                 elif OUR_SEAT.search(plain(line)):
                     seat += here
             starts.append(len(rows))
             rows += [(row, look) for row in wrapped]
-        return rows, [ours for ours in (hand, seat) if ours], starts
+        return rows, [ours for ours in (hand, seat, header) if ours], starts
 
     def _draw_log(self, top: int, height: int, width: int) -> None:
         if height <= 0:

@@ -744,6 +744,10 @@ def test_a_window_too_short_for_a_huxxy_table_keeps_the_hand_before_our_seat(
     eve.resize(8, 80)  # a row more: our seat too, above the hand
     eve.wait(lambda: re.search(r"eve\s+\[\d+\].*\(you\)", eve.row(2)) is not None, "our seat as well")
     assert eve.row(3).startswith("your hand: "), eve.rows
+    # Another: the table's first line, with the stock (a play-tester's short Ochos Locos window hid it).
+    eve.resize(9, 80)
+    eve.wait(lambda: eve.row(2).startswith("table "), "the table's first line as well")
+    assert re.search(r"eve\s+\[\d+\].*\(you\)", eve.row(3)) and eve.row(4).startswith("your hand: ")
     eve.enter("quit")
     assert eve.finish() == 0
 
