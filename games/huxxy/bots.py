@@ -133,11 +133,15 @@ def within(view: SeatView) -> tuple[int, ...]:
     return (MAX_PLAYS,) if view.plays_left >= MAX_PLAYS else (MAX_PLAYS, view.plays_left)
 
 
+def kept_plays(plan: Sequence[Play], made: Sequence[Play], groups: int) -> int:
+    """How many of the plays made begin ``plan`` (from the turn's start): those not undone."""
+    same = [a == b for a, b in zip(made, as_made(plan, groups), strict=False)]
+    return same.index(False) if False in same else len(same)
+
+
 def new_plays(plan: Sequence[Play], made: Sequence[Play], groups: int) -> int:
-    """The plays ``plan`` (from the turn's start) still makes after the plays made that begin it."""
-    planned = as_made(plan, groups)
-    kept = next((at for at, (a, b) in enumerate(zip(made, planned, strict=False)) if a != b), None)
-    return len(plan) - (min(len(made), len(planned)) if kept is None else kept)
+    """The plays ``plan`` still makes after the plays made that begin it."""
+    return len(plan) - kept_plays(plan, made, groups)
 
 
 def simple_turns(hand: Sequence[Card], table: Table, opened: bool) -> list[tuple[Play, ...]]:
@@ -202,8 +206,7 @@ def hint_for(view: SeatView) -> HintAnswer:
         )
         return HintAnswer(f"draw: {why}", ("draw",), {"placed": [], "points": 0})
     planned = as_made(plays, len(table))
-    same = [a == b for a, b in zip(made, planned, strict=False)]
-    kept = same.index(False) if False in same else len(same)
+    kept = kept_plays(plays, made, len(table))
     undo = ["undo"] * (len(made) - kept)
     groups = len(table) + sum(1 for play in plays[:kept] if play.target is None)
     said = [str(command) for command in commands(plays[kept:], groups)]
