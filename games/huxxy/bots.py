@@ -205,7 +205,6 @@ def hint_for(view: SeatView) -> HintAnswer:
             else f"no opening of {OPENING_POINTS} points can be made from your hand"
         )
         return HintAnswer(f"draw: {why}", ("draw",), {"placed": [], "points": 0})
-    planned = as_made(plays, len(table))
     kept = kept_plays(plays, made, len(table))
     undo = ["undo"] * (len(made) - kept)
     groups = len(table) + sum(1 for play in plays[:kept] if play.target is None)
@@ -224,7 +223,7 @@ def hint_for(view: SeatView) -> HintAnswer:
         text = f"from the start of your turn (undo your {_plays(len(undo))} first): {text}"
     elif undo:
         text = f"undo your last {_plays(len(undo))} (keep the first {_plays(kept)}), then: {text}"
-    elif kept == len(planned):
+    elif kept == len(plays):
         text = f"your {_plays(kept)} so far make the best turn: {text}"
     elif kept:
         text = f"after your {_plays(kept)} so far: {text}"
