@@ -409,7 +409,9 @@ def test_illegal_moves_are_refused_and_the_turn_goes_on(port: int, state_home: P
             table = ann.new_table("new ochos-locos 3 rule expert")
             continue
         stuck = [card for card in screen.hand if card not in screen.playable]
-        if screen.playable and stuck and "take two" not in screen.legal:
+        # No 2 to answer: holding a 2, the player may only play it (no 'take two' listed), and a
+        # draw is refused for that reason, not the one this test checks (a CI run met such a turn).
+        if screen.playable and stuck and "take two" not in screen.legal and not screen.top.endswith("2"):
             break
         ann.child.sendline(screen.choose())
     else:
