@@ -149,6 +149,7 @@ def interpret(
     table: int | None = None,
     playing: str | None = None,
     view_current: bool = True,
+    watching: bool = False,
 ) -> Reply:
     """The meaning of one typed line, given the server's games (``None`` before its welcome), the
     UI of the game at our table (``None`` if none is known), its latest view (if any), and the
@@ -157,7 +158,7 @@ def interpret(
     ``seats``: the number of seats of each table the lists seen named (a table's seats never change).
     ``table``: the table we sit at or watch (whose game may not be known yet: joined by number).
     ``view_current``: ``view`` is the table as it stands (not while the connection is down), so a
-    person's move out of turn is refused as such."""
+    person's move out of turn is refused as such. ``watching``: at ``table`` we watch, and hold no seat."""
     words = line.split()
     if not words:
         return Reply(arm=armed)  # a blank line is no command: a confirmation still stands
@@ -181,6 +182,7 @@ def interpret(
             table,
             at,
             ask and view_current,
+            watching,
         )
     except ValueError as error:  # the UIs', the protocol's and our own refusals: nothing is sent
         return Reply(say=str(error), refused=True)
@@ -225,6 +227,7 @@ def _interpret(
     table: int | None = None,
     playing: str | None = None,
     person: bool = True,
+    watching: bool = False,
 ) -> Reply:
     if verb in _ALONE:
         nothing_after(verb, args)
@@ -245,7 +248,7 @@ def _interpret(
         case "new":
             if catalog is None:
                 return Reply(say=NOT_CONNECTED, refused=True)
-            return _elsewhere_from(new_table(args, catalog), table, view)
+            return _elsewhere_from(new_table(args, catalog), table, view, watching)
         case "join":
             if not 1 <= len(args) <= 2:
                 return Reply(say="usage: join TABLE [SEAT]", refused=True)
@@ -257,11 +260,11 @@ def _interpret(
                     raise  # where we are comes first: the session says so
                 # No message can ask for it, and this table's seats are not known here: the list says.
                 return Reply((ListTables(),), seat_asked=(number, unlisted.seat))
-            return _elsewhere_from(Join(number, seat), table, view)
+            return _elsewhere_from(Join(number, seat), table, view, watching)
         case "watch":
             if len(args) != 1:
                 return Reply(say="usage: watch TABLE", refused=True)
-            return _elsewhere_from(Watch(_table(args[0])), table, view)
+            return _elsewhere_from(Watch(_table(args[0])), table, view, watching)
         case "start":
             return Reply((Start(),))
         case "leave":
@@ -304,14 +307,19 @@ def _interpret(
     return Reply((Act(action),), action=True)
 
 
-def _elsewhere_from(message: CreateTable | Join | Watch, table: int | None, view: TableView | None) -> Reply:
-    """``new``, ``join`` or ``watch``, from ``table`` if we are at one. A finished game holds nothing
-    to lose: there it is 'leave', then the message, so a player at its end need not be told to leave
-    first (the client sends the second once the server says we left, :func:`client.app._carry_out`).
-    At a game not over, or for the finished table itself (leaving it frees no seat there, and we see
-    it already), it is the message alone, which the protocol refuses where we are (:func:`why_not`)."""
+def _elsewhere_from(
+    message: CreateTable | Join | Watch, table: int | None, view: TableView | None, watching: bool
+) -> Reply:
+    """``new``, ``join`` or ``watch``, from ``table`` if we are at one. Where leaving loses nothing
+    (:func:`leaves_by_itself`) it is 'leave', then the message, so a player at a game's end, or a
+    watcher going to another table, need not be told to leave first (the client sends the second
+    once the server says we left, :func:`client.app._carry_out`). A watcher may also join the table
+    it watches before its game begins: leaving it may free the seat asked for. Otherwise (a seat in
+    a game not over, or the table we see already) it is the message alone, which the protocol
+    refuses where we are (:func:`why_not`)."""
     ours = isinstance(message, Join | Watch) and message.table == table
-    if table is not None and view is not None and view.over and not ours:
+    sits_down = watching and view is None and isinstance(message, Join)
+    if table is not None and (sits_down or (not ours and leaves_by_itself(view, watching))):
         return Reply((Leave(), message))
     return Reply((message,))
 
@@ -346,6 +354,13 @@ def _nothing_to_play(view: TableView | None) -> str | None:
     if view is None or (view.seat is not None and not view.over):
         return None
     return WATCHING if view.seat is None else GAME_OVER
+
+
+def leaves_by_itself(view: TableView | None, watching: bool) -> bool:
+    """Do ``new``, ``join`` and ``watch`` leave our table first by themselves? At a game that is over
+    (nothing is lost), and where we watch a game that goes on without us; not where we play, nor
+    where we are the watcher a game of bots alone is played for ('leave' warns of that first)."""
+    return _over(view) or (watching and not _watching_bots_alone(view))
 
 
 def _over(view: TableView | None) -> bool:
@@ -677,10 +692,11 @@ def completions(
     ``where``: ``"seated"`` or ``"watching"`` at a table (its game begun or not), ``None`` in the
     lobby. Only what may be accepted there and then is offered."""
     words = before.lower().split()
+    watching = where == "watching"
     if not words:
         candidates = [*_client_commands(view, where), *_now(catalog, game, view, where)]
-    elif words[0] in ("join", "watch", "new") and where is not None and not _over(view):
-        return []  # refused at a table: 'leave' it first (at a game that is over, they leave it themselves)
+    elif words[0] in ("join", "watch", "new") and where is not None and not leaves_by_itself(view, watching):
+        return []  # refused at a table: 'leave' it first (where nothing is lost, they leave it themselves)
     elif words[0] == "new":
         candidates = new_words(catalog, words[1:]) if catalog is not None else []
     elif words[0] in ("join", "watch"):
@@ -707,10 +723,12 @@ def _rules_words(catalog: Catalog) -> list[str]:
 
 def _client_commands(view: TableView | None, where: str | None = None) -> list[str]:
     """The client's commands that may be accepted now: at a table, none that goes to another
-    (``new``, ``join``, ``watch``: 'leave' first; but each leaves a game that is over); none
+    (``new``, ``join``, ``watch``: 'leave' first; but each leaves a game that is over, or one we
+    watch, :func:`leaves_by_itself`); none
     that needs a seat while we watch, nor a game under way once it is over; no ``start`` once the
     game has begun, nor for a watcher; in the lobby, none that needs a table."""
-    barred = {"join", "watch", "new"} if where is not None and not _over(view) else set()
+    stays = where is not None and not leaves_by_itself(view, where == "watching")
+    barred = {"join", "watch", "new"} if stays else set()
     if where == "watching" or (view is not None and (view.seat is None or view.over)):
         barred |= {"hint", "auto", "resign"}
     if view is not None or where == "watching":

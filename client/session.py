@@ -46,7 +46,17 @@ from protocol import (
 )
 
 from .catalog import Catalog, table_line
-from .commands import GAME_OVER, Reply, bots_besides, completions, elsewhere, interpret, no_seat, why_not
+from .commands import (
+    GAME_OVER,
+    Reply,
+    bots_besides,
+    completions,
+    elsewhere,
+    interpret,
+    leaves_by_itself,
+    no_seat,
+    why_not,
+)
 from .generic import plain_hint
 from .sgr import plain
 from .tokens import SeatStore, StoredSeat
@@ -248,8 +258,9 @@ class Session:
 
     def typed(self, line: str) -> Reply:
         over = self.view is not None and self.view.over  # then 'resign' is refused as the end says
-        # From a game over, as from the lobby, another table is joined ('join 3' is, too).
-        if [word.lower() for word in line.split()] == ["join"] and (self.table is None or over):
+        # From a game over, or one we watch, as from the lobby, another table is joined ('join 3' is, too).
+        leaves = self.table is None or leaves_by_itself(self._our_view(), self.token is None)
+        if [word.lower() for word in line.split()] == ["join"] and leaves:
             if len(self.waiting) != 1:  # the one table that waits for players, or say which
                 return Reply(say=self._which_to_join(), refused=True)
             line = f"join {self.waiting[0]}"
@@ -275,6 +286,7 @@ class Session:
             self.table,
             self.game,
             view_current=not self.connection_down,  # the turn may have moved on: not judged on it
+            watching=self.table is not None and self.token is None,
         )
         if hint and not reply.messages:  # refused here: no hint goes on its way
             self._hint_typed = False
@@ -286,14 +298,17 @@ class Session:
         if reply.show_table:
             return self._table_again()
         words = line.split()
-        if reply.refused and self.table is not None and not over and words[0].lower() in ("join", "watch"):
-            # Where we are comes first: from a table, no other can be joined or watched (a game over
-            # is left by itself: what is wrong with the line is what to say).
-            asked = (
-                int(words[1])
-                if words[0].lower() == "join" and len(words) > 1 and is_number(words[1])
-                else None
-            )
+        asked = (
+            int(words[1])
+            if words and words[0].lower() == "join" and len(words) > 1 and is_number(words[1])
+            else None
+        )
+        stays = self.table is not None and not leaves_by_itself(self._our_view(), self.token is None)
+        watched = self.token is None and asked == self.table is not None and self._our_view() is not None
+        if reply.refused and (stays or watched) and words[0].lower() in ("join", "watch"):
+            # Where we are comes first: from a table, no other can be joined or watched (a game over,
+            # or one we watch, is left by itself: what is wrong with the line is what to say); nor
+            # a seat taken at the game we watch.
             said = elsewhere(self.table, self.token is None, asked, self._our_view())
             return attrs.evolve(reply, say=said)
         return reply

@@ -38,7 +38,7 @@ from test_ochos_ui import OCHOS
 from test_screen import Person
 
 from client.app import Terminal, _carry_out
-from client.commands import MAX_TABLE, NOT_UTF8, Reply, quoted_line, why_not
+from client.commands import MAX_TABLE, NOT_UTF8, Reply, quoted_line
 from client.session import Session
 from games.notty.ui import rules_text
 from protocol import (
@@ -47,6 +47,7 @@ from protocol import (
     ConnectionState,
     Error,
     Join,
+    Leave,
     ListTables,
     Message,
     Notice,
@@ -342,17 +343,39 @@ def test_tables_and_seats_there_may_be_are_sent() -> None:
     assert session.typed("watch 7").messages == (Watch(7),)
 
 
-@pytest.mark.parametrize("line", ["join 2 99", "join 2 1", "join 99999999999", "watch x", "join"])
-def test_a_watcher_is_told_first_that_it_watches(line: str) -> None:
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("join 2 99", "there is no seat 99 at table 2: it has seats 1 to 3"),
+        ("join 99999999999", "there is no table 99999999999: 'tables' lists them"),
+        ("watch x", "table must be a number, not 'x'"),
+    ],
+)
+def test_a_watcher_is_told_what_is_wrong_with_the_line(line: str, said: str) -> None:
+    """A watcher may go to another table from where it is (it leaves first by itself): what is
+    wrong with the line is what it needs to hear, not "'leave' it first"."""
     session = _listed(welcomed(), {2: 3})
     session.receive(Watching(2))
     reply = session.typed(line)
+    assert reply.refused and not reply.messages
+    assert reply.say.startswith(said)
+
+
+@pytest.mark.parametrize("line", ["join 5 9", "join 5 1", "join 99999999999", "watch x", "watch 5", "join"])
+def test_the_only_watcher_of_bots_alone_is_told_first_that_it_watches(line: str) -> None:
+    """A game of bots alone is played for its watchers: going elsewhere would end it, which
+    'leave' warns of first, so 'join' and 'watch' do not leave it by themselves."""
+    session = _listed(welcomed(), {2: 3, 5: 2})
+    session.receive(Watching(2))
+    session.receive(State(2, notty_view(seat=None, bots=[0, 1]), ()))
+    reply = session.typed(line)
     if reply.messages:  # well formed: the protocol refuses it as it is sent, in the same words
         (message,) = reply.messages
-        said = why_not(message, ConnectionState.WATCHING, 2)
+        said = session.why_not(message, ConnectionState.WATCHING)
     else:
         said = reply.say
     assert said == "you are watching table 2: 'leave' it first"
+    assert session.completions("", "w") == [] and session.completions("watch ", "") == []
 
 
 UNDER_WAY = "the game at table 2 is under way and its seats are taken: you can only watch it"
@@ -381,22 +404,27 @@ def test_joining_the_table_watched_once_its_game_began_says_its_seats_are_taken(
     assert session.why_not(Join(2, None), ConnectionState.WATCHING).startswith("the game at table 2 is over")
 
 
-def test_joining_the_table_watched_before_its_game_began_still_says_leave_first() -> None:
+def test_joining_the_table_watched_before_its_game_began_leaves_it_then_joins() -> None:
     """A table still waiting for players: leaving, then joining, may find a seat."""
     session = _listed(welcomed(), {2: 2})
     session.receive(Watching(2))
-    assert (
-        session.why_not(Join(2, None), ConnectionState.WATCHING)
-        == "you are watching table 2: 'leave' it first"
-    )
+    assert session.typed("join 2").messages == (Leave(), Join(2, None))
+    assert session.typed("join 2 2").messages == (Leave(), Join(2, 1))
 
 
-def test_watching_the_table_watched_says_so_and_another_says_leave_first() -> None:
-    """'watch 2' while watching table 2 was told to leave it first, as if it were elsewhere."""
+def test_watching_another_table_leaves_the_one_watched_first() -> None:
+    """A play-test: 'watch 3' while watching table 2 was told to leave it first; nothing is lost
+    by leaving a game one only watches, so it leaves by itself. 'watch 2' says we do already."""
     session = _listed(welcomed(), {2: 2, 3: 2})
     session.receive(Watching(2))
+    assert session.typed("watch 2").messages == (Watch(2),)
     assert session.why_not(Watch(2), ConnectionState.WATCHING) == "you are already watching table 2"
-    assert session.why_not(Watch(3), ConnectionState.WATCHING) == "you are watching table 2: 'leave' it first"
+    assert session.typed("watch 3").messages == (Leave(), Watch(3))
+    session.receive(State(2, notty_view(seat=None), ()))  # under way, a person plays it
+    assert session.typed("watch 3").messages == (Leave(), Watch(3))
+    assert session.typed("join 3").messages == (Leave(), Join(3, None))
+    assert session.typed("new classic 2 greedy").messages[0] == Leave()
+    assert session.completions("", "w") == ["watch"] and session.completions("watch ", "") == ["2", "3"]
 
 
 def test_a_script_watching_a_game_under_way_is_told_at_once_it_cannot_join_it(

@@ -696,6 +696,38 @@ def test_a_script_at_a_finished_game_joins_and_watches_another_table(
         waiting.wait()
 
 
+def test_a_script_watching_a_table_watches_another_and_joins_one(server_port: int, state_home: Path) -> None:
+    """Through the real client and server: 'watch' and 'join' from a table we watch leave it first
+    (a play-test was told "'leave' it first"), the leave answered before the next table is asked for."""
+    waiting = []
+    try:
+        for name in ("kit", "lee"):
+            person = subprocess.Popen(
+                [str(BIN / "notty-client"), f"127.0.0.1:{server_port}", "--name", name],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                env=_env(state_home),
+            )
+            waiting.append(person)
+            assert person.stdin is not None and person.stdout is not None
+            person.stdin.write("new classic 2 human\n")
+            person.stdin.flush()
+        first, second = (_table(p.stdout.readline() + p.stdout.readline()) for p in waiting if p.stdout)
+        script = f"watch {first}\nwatch {second}\njoin {first}\ntables\n"
+        result = _script(state_home, server_port, script)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert (
+            f"you are watching table {first}\nyou left table {first}\nyou are watching table {second}\n"
+            f"you left table {second}\nyou sit at table {first}, seat 2"
+        ) in result.stdout, result.stdout
+        assert "'leave' it first" not in result.stdout
+    finally:
+        for person in waiting:
+            person.kill()
+            person.wait()
+
+
 def test_a_person_types_new_as_their_game_ends_and_sits_at_a_new_table(
     server_port: int, state_home: Path
 ) -> None:
