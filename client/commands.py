@@ -231,7 +231,8 @@ def _interpret(
 ) -> Reply:
     if verb in _ALONE:
         nothing_after(verb, args)
-    if verb in ("hint", "auto", "resign") and (why := _nothing_to_play(view)):
+    watched_hint = verb == "hint" and _watchers_hint(game, view)
+    if verb in ("hint", "auto", "resign") and not watched_hint and (why := _nothing_to_play(view)):
         return Reply(say=why, refused=True)  # as a game command is: the server's would read otherwise
     match verb:
         case "help" | "?":
@@ -354,6 +355,13 @@ def _nothing_to_play(view: TableView | None) -> str | None:
     if view is None or (view.seat is not None and not view.over):
         return None
     return WATCHING if view.seat is None else GAME_OVER
+
+
+def _watchers_hint(game: GameUI | None, view: TableView | None) -> bool:
+    """Do we watch a game under way whose watchers may ask for a hint (its hands are face up)?"""
+    return (
+        game is not None and game.watchers_hint and view is not None and view.seat is None and not view.over
+    )
 
 
 def leaves_by_itself(view: TableView | None, watching: bool) -> bool:
@@ -694,7 +702,10 @@ def completions(
     words = before.lower().split()
     watching = where == "watching"
     if not words:
-        candidates = [*_client_commands(view, where), *_now(catalog, game, view, where)]
+        candidates = [
+            *_client_commands(view, where, _watchers_hint(game, view)),
+            *_now(catalog, game, view, where),
+        ]
     elif words[0] in ("join", "watch", "new") and where is not None and not leaves_by_itself(view, watching):
         return []  # refused at a table: 'leave' it first (where nothing is lost, they leave it themselves)
     elif words[0] == "new":
@@ -721,16 +732,16 @@ def _rules_words(catalog: Catalog) -> list[str]:
     return [word for game in catalog.games.values() for word in (game.name, *game.variants)]
 
 
-def _client_commands(view: TableView | None, where: str | None = None) -> list[str]:
+def _client_commands(view: TableView | None, where: str | None = None, hint: bool = False) -> list[str]:
     """The client's commands that may be accepted now: at a table, none that goes to another
     (``new``, ``join``, ``watch``: 'leave' first; but each leaves a game that is over, or one we
-    watch, :func:`leaves_by_itself`); none
-    that needs a seat while we watch, nor a game under way once it is over; no ``start`` once the
-    game has begun, nor for a watcher; in the lobby, none that needs a table."""
+    watch, :func:`leaves_by_itself`); none that needs a seat while we watch (``hint``: unless
+    ``hint``, the game's watchers may ask), nor a game under way once it is over; no ``start`` once
+    the game has begun, nor for a watcher; in the lobby, none that needs a table."""
     stays = where is not None and not leaves_by_itself(view, where == "watching")
     barred = {"join", "watch", "new"} if stays else set()
     if where == "watching" or (view is not None and (view.seat is None or view.over)):
-        barred |= {"hint", "auto", "resign"}
+        barred |= {"auto", "resign"} if hint else {"hint", "auto", "resign"}
     if view is not None or where == "watching":
         barred.add("start")
     if view is None:

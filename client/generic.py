@@ -32,6 +32,7 @@ class GenericUI:
     default_bot = None
     filler_bot = None
     default_seats = None
+    watchers_hint = False  # a game this client does not know: the server would say
     number_words: Mapping[str, NumberWord] = {}
     asides: Mapping[str, str] = {}
 

@@ -765,6 +765,15 @@ class Session:
         return Reply(say=drawn)
 
     def _hint(self, text: str, actions: Sequence[str], data: Any) -> str:
+        view = self._our_view()
+        if view is not None and view.seat is None and 0 <= view.current < len(view.names):
+            # A watcher's: for the hand to play (the server answers for the position as it is, or not at all).
+            return f"for {view.names[view.current]}, whose turn it is:\n" + self._hint_lines(
+                text, actions, data
+            )
+        return self._hint_lines(text, actions, data)
+
+    def _hint_lines(self, text: str, actions: Sequence[str], data: Any) -> str:
         ui = self.game_ui()
         if ui is None:
             return plain_hint(text, actions)

@@ -232,6 +232,13 @@ class Match(Protocol):
         so that ``auto`` then does what the hint said."""
         ...
 
+    def watcher_hint(self) -> Callable[[], HintAnswer] | None:
+        """A pure job answering a watcher's hint: where every hand is face up (Notty), the solver's
+        answer for the hand of the seat to play, without what only its player can use (commands to
+        type, advice for its own turn); ``None`` where hands are hidden: a hint would tell a watcher
+        what a seat keeps from the others."""
+        ...
+
     def unfinished_turn(self) -> Sequence[Any]:
         """The actions that take back what the turn under way has done and not yet made final, for a
         game ending in its middle (a resignation): the host applies and records them like any

@@ -103,6 +103,12 @@ class GameUI(Protocol):
         ...
 
     @property
+    def watchers_hint(self) -> bool:
+        """May a watcher ask for a hint (about the hand of the seat to play)? Where every hand is
+        face up (Notty); a game with hidden hands gives hints to its players alone."""
+        ...
+
+    @property
     def default_seats(self) -> int | None:
         """The seats ``new`` makes when told no number and no players, as the game's rules say
         (huxxy: 4); ``None``: the fewest its variant allows. Kept within what the variant allows."""

@@ -62,7 +62,7 @@ CLIENT_MAY_SEND: dict[ConnectionState, frozenset[type[Message]]] = {
     _S.HELLO: frozenset({Hello}),
     _S.LOBBY: frozenset({CreateTable, Join, Watch, *_ANYWHERE}),
     _S.SEATED: frozenset({Start, Leave, Act, AskHint, PlayForMe, Autopilot, Resign, *_ANYWHERE}),
-    _S.WATCHING: frozenset({Leave, *_ANYWHERE}),
+    _S.WATCHING: frozenset({Leave, AskHint, *_ANYWHERE}),
     _S.CLOSED: frozenset(),
 }
 
@@ -72,7 +72,7 @@ SERVER_MAY_SEND: dict[ConnectionState, frozenset[type[Message]]] = {
     _S.HELLO: frozenset({Welcome, *_ALWAYS}),
     _S.LOBBY: frozenset({Tables, Seated, Watching, Pong, *_ALWAYS}),
     _S.SEATED: frozenset({Tables, State, Notice, Hint, Left, Pong, *_ALWAYS}),
-    _S.WATCHING: frozenset({Tables, State, Notice, Left, Pong, *_ALWAYS}),
+    _S.WATCHING: frozenset({Tables, State, Notice, Hint, Left, Pong, *_ALWAYS}),
     _S.CLOSED: frozenset(_ALWAYS),
 }
 

@@ -192,7 +192,7 @@ class Host:
         self._next_table = first_table
         self._hints: list[HintJob] = []  # asked for, not yet handed to the shell
         # Every hint not yet answered, by table and seat: the shell answers each through hint_ready.
-        self._hints_out: dict[tuple[int | None, int | None], HintJob] = {}
+        self._hints_out: dict[tuple[int | None, int | None] | ConnId, HintJob] = {}  # by _asker
         self._journal: list[Record] = []
         # Tables where a bot may have become due since bot_jobs last looked: checking only
         # these keeps the shell's call after every message independent of the table count.
@@ -858,6 +858,8 @@ class Host:
         return told + self.driver.stand_in(table, index)
 
     def _hint(self, conn: ConnId, session: Session) -> list[Outgoing]:
+        if session.table is not None and session.seat is None:
+            return self._watcher_hint(conn, session, self.tables[session.table])
         table, seat = self._my_seat(session)
         match = unfinished(table)
         _not_resigned(table, seat)
@@ -872,7 +874,22 @@ class Host:
             text = "your last hint is still being worked out: wait for it before asking again"
             raise Refusal("hint-pending", text)
         job = HintJob(conn, solve, table.id, seat, session.address, table.moves)
-        self._hints_out[table.id, seat] = job
+        self._hints_out[_asker(job)] = job
+        self._hints.append(job)
+        return []
+
+    def _watcher_hint(self, conn: ConnId, session: Session, table: Table) -> list[Outgoing]:
+        """A watcher's hint, where the game's hands are face up: the seat to play's, as the game
+        gives it (:meth:`games.Match.watcher_hint`); one out per watcher."""
+        solve = unfinished(table).watcher_hint()
+        if solve is None:
+            text = f"{table.game.title} keeps each hand hidden: only a player has hints, for their own hand"
+            raise Refusal("no-hints", text)
+        if conn in self._hints_out:
+            text = "your last hint is still being worked out: wait for it before asking again"
+            raise Refusal("hint-pending", text)
+        job = HintJob(conn, solve, table.id, None, session.address, table.moves)
+        self._hints_out[_asker(job)] = job
         self._hints.append(job)
         return []
 
@@ -882,8 +899,8 @@ class Host:
 
         Either way the seat's hint is no longer out, and it may ask again.
         """
-        if self._hints_out.get((job.table, job.seat)) is job:
-            del self._hints_out[job.table, job.seat]
+        if self._hints_out.get(_asker(job)) is job:
+            del self._hints_out[_asker(job)]
         if isinstance(answer, Error):
             return [(job.conn, answer)] if job.conn in self.sessions else []
         session = self.sessions.get(job.conn)
@@ -934,6 +951,12 @@ class Host:
 
     def _forget_if_empty(self, table: Table) -> None:
         self.driver.forget_if_empty(table)
+
+
+def _asker(job: HintJob) -> tuple[int | None, int | None] | ConnId:
+    """Who has a hint out: a seat (whichever connection holds it: one taken back asks as the same
+    seat), or a watcher's connection."""
+    return job.conn if job.seat is None else (job.table, job.seat)
 
 
 def _in_lobby(session: Session) -> None:

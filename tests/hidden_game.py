@@ -191,6 +191,9 @@ class HiddenMatch:
         hand = list(self.hands[seat])
         return lambda: HintAnswer(f"play {hand[0]}", (f"play {hand[0]}",), {"card": hand[0]})
 
+    def watcher_hint(self) -> None:
+        return None  # hands are hidden
+
     def unfinished_turn(self) -> tuple[Any, ...]:
         return ()  # every action is final as it is made
 

@@ -19,10 +19,12 @@ import pytest
 from conftest import ServerProcess
 from pexpect.popen_spawn import PopenSpawn
 from test_client_session import HOSTED, TOKEN, notty_view, table, welcomed
+from test_huxxy_ui import huxxy_view
 
 from client.app import NAME_RULE, Terminal, _carry_out, name_from_login
 from client.commands import COMMANDS, Reply, why_not
 from client.session import Session
+from games import HintAnswer
 from protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -32,6 +34,7 @@ from protocol import (
     CreateTable,
     Goodbye,
     Hello,
+    Hint,
     Join,
     Leave,
     ListTables,
@@ -268,6 +271,37 @@ def test_a_service_that_is_not_a_notty_server_ends_the_client_instead_of_reconne
     assert result.returncode == 1
     assert f"127.0.0.1:{port} does not answer as a notty server" in result.stderr
     assert "reconnecting" not in result.stdout
+
+
+def test_a_person_watching_notty_asks_for_a_hint_and_watches_another_table(server_port: int) -> None:
+    """Through the real client and server in a pty: a watcher's 'hint' answers for the hand to play
+    (hands are face up), and 'watch N' from there leaves the table watched first, by itself."""
+    tables = []
+    for name, line in (("bob", "new classic 2 greedy"), ("cy", "new classic 2 human")):
+        person = _spawn(f"127.0.0.1:{server_port}", "--name", name)
+        person.expect("connected to")
+        person.sendline(line)
+        person.expect(r"you sit at table (\d+), seat 1")
+        tables.append((person, person.match.group(1)))
+    (bob, first), (cy, second) = tables
+    ann = _spawn(f"127.0.0.1:{server_port}", "--name", "ann")
+    ann.expect("connected to")
+    ann.sendline(f"watch {first}")  # bob's game against greedy, under way: bob is in no hurry
+    ann.expect(f"you are watching table {first}")
+    ann.expect("notty> ")
+    for _ in range(5):  # a move made while the hint is worked out leaves it stale: ask again
+        ann.sendline("hint")
+        if ann.expect([r"for (\S+), whose turn it is:\r\nhint: ", "the game moved on"], timeout=20) == 0:
+            break
+    else:
+        pytest.fail("no hint came for the hand to play")
+    assert ann.match.group(1) == "bob" or ann.match.group(1).startswith("greedy")  # its seat name
+    ann.sendline(f"watch {second}")  # a game played without her: left by itself
+    ann.expect(f"you left table {first}")
+    ann.expect(f"you are watching table {second}")
+    for child in (ann, bob, cy):
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
 
 
 def test_a_script_plays_at_its_next_table_after_leaving_a_finished_game(server_port: int) -> None:
@@ -559,9 +593,15 @@ def test_a_game_command_from_a_spectator_or_after_the_end_says_so_before_its_usa
     session = welcomed()
     session.receive(Watching(1))
     session.receive(State(1, notty_view(seat=None), ()))
-    for line in ("steal", "draw", "discard", "draw 1", "putback R9", "hint", "auto", "auto on", "resign"):
+    for line in ("steal", "draw", "discard", "draw 1", "putback R9", "auto", "auto on", "resign"):
         reply = session.typed(line)
         assert reply.refused and not reply.messages and reply.say.startswith("you are only watching"), line
+    assert session.typed("hint").messages == (AskHint(),)  # Notty's hands are face up (see below)
+    huxxy = welcomed()
+    huxxy.receive(Watching(2))
+    huxxy.receive(State(2, huxxy_view(seat=None, body={"hand": []}), ()))
+    reply = huxxy.typed("hint")  # hidden hands: hints are the players'
+    assert reply.refused and not reply.messages and reply.say.startswith("you are only watching")
     over = {"ranking": [[0], [1]], "reason": "discard", "text": "ann wins"}
     session = welcomed()
     session.receive(Seated(1, 0, TOKEN))
@@ -576,8 +616,34 @@ def test_tab_offers_a_spectator_no_command_that_needs_a_seat() -> None:
     session.receive(Watching(1))
     session.receive(State(1, notty_view(seat=None), ()))
     offered = session.completions("", "")  # another table's, which leave this one first by themselves
-    assert offered == sorted({"tables", "table", "leave", "help", "rules", "quit", "new", "join", "watch"})
+    commands = {"tables", "table", "leave", "help", "rules", "quit", "new", "join", "watch"}
+    assert offered == sorted({*commands, "hint"})  # Notty's hands are face up: a watcher may ask
     assert session.completions("", "st") == [] and session.completions("", "d") == []
+    huxxy = welcomed()
+    huxxy.receive(Watching(2))
+    huxxy.receive(State(2, huxxy_view(seat=None, body={"hand": []}), ()))
+    assert huxxy.completions("", "") == sorted(commands)  # hidden hands: no hint
+
+
+def _watchers_answer(hand: tuple[str, ...]) -> HintAnswer:
+    """A watcher's hint for ``hand`` at a classic table, as the game's job answers it."""
+    from games.notty import Card, rules_from
+    from games.notty.game import make_hint
+
+    answer = make_hint(tuple(Card.parse(card) for card in hand), rules_from("classic"))
+    return HintAnswer(answer.text, (), answer.data)
+
+
+def test_a_watchers_hint_says_whose_hand_it_is_for() -> None:
+    """A watcher's hint is for the hand to play (the server answers it for the position as it is)."""
+    session = welcomed()
+    session.receive(Watching(1))
+    session.receive(State(1, notty_view(seat=None), ()))  # bob's turn
+    answer = _watchers_answer(("Y5",))  # bob's hand, as the server's job answers for it
+    (shown,) = session.receive(Hint(answer.text, answer.actions, answer.data)).lines
+    lines = shown.split("\n")
+    assert lines[:2] == ["for bob, whose turn it is:", "hint: nothing can be discarded now"]
+    assert not any("type:" in line for line in lines)  # no command: the watcher has no seat
 
 
 def test_tab_offers_cards_in_the_hands_order() -> None:

@@ -24,7 +24,7 @@ import pytest
 import trio
 from test_client_exit import _listed
 from test_client_session import NOTTY, PARLOUR, TOKEN, notty_view, table_info, welcomed
-from test_huxxy_ui import HUXXY, MY_TURN
+from test_huxxy_ui import HUXXY, MY_TURN, huxxy_view
 from test_ochos_ui import OCHOS, ochos_view
 
 from client.app import Client, Terminal, _carry_out
@@ -440,7 +440,7 @@ def test_a_hint_typed_while_another_is_typed_or_on_its_way_is_answered_as_it_is_
     # A hint typed that is not to be sent holds none back: refused here, or by the protocol.
     watcher = welcomed()
     watcher.receive(Watching(4))
-    watcher.receive(State(4, notty_view(seat=None), ()))
+    watcher.receive(State(4, huxxy_view(seat=None, body={"hand": []}), ()))  # hands hidden: no hints
     assert watcher.answered_as_typed("hint") is None and watcher.typed("hint").refused
     assert watcher.answered_as_typed("hint") is None
     lobby = welcomed()

@@ -108,6 +108,7 @@ def test_pasted_lines_are_each_checked_against_the_table_the_line_before_left(
     bob.send(f"play {hand[0]}\rundo\rplay {hand[1]}\rundo\r")
     coloured = rf"(?:\x1b\[[0-9;]*m)?{hand[1]}(?:\x1b\[[0-9;]*m)?"  # a red card is drawn in red
     bob.expect(f"you undo a play: {coloured} goes back", timeout=20)  # the last line, carried out
+    bob.expect("plays this turn", timeout=20)  # the table after it (it may come in a later read)
     said = plain(transcript.getvalue()[start:])
     assert (
         said.count("you undo a play") == 2 and "plays this turn 0/6" in said.split(hand[1] + " goes back")[1]

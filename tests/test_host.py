@@ -459,6 +459,48 @@ def test_a_hint_asked_while_its_seat_s_bot_plays_the_turn_asks_no_twin_of_it(
     assert asked[0] is ann.table.bots[0] and asked[1] is None
 
 
+def test_a_watcher_asks_for_the_hint_of_the_hand_to_play_where_hands_are_face_up() -> None:
+    """Notty's hands are face up: a watcher's hint is the solver's answer for the seat to play, with no
+    command to type; two watchers each have one out. Where hands are hidden it is refused: the hint
+    would tell a watcher what a seat keeps from the others."""
+    net = Net()
+    ann = net.client("ann")
+    ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
+    net.run_bots()
+    watchers = [net.client("cat"), net.client("dan")]
+    for watcher in watchers:
+        watcher.send(Watch(ann.table.id))
+    jobs_before = len(net.host._hints_out)
+    answers = []
+    for watcher in watchers:  # both asked before either is answered
+        start = len(watcher.inbox)
+        watcher.server_side.receive_data(watcher.client_side.send(AskHint()))
+        net.deliver(net.host.handle(watcher.id, watcher.server_side.next_event(), net.now))
+        assert watcher.inbox[start:] == []  # no 'hint-pending': the other watcher's is not theirs
+    jobs = net.host.hint_jobs()
+    assert len(jobs) == 2 and len(net.host._hints_out) == jobs_before + 2
+    for job in jobs:
+        net.deliver(net.host.hint_ready(job, job.solve()))
+    for watcher in watchers:
+        answers.append(watcher.last(Hint))
+    view = watchers[0].view
+    hand = view["body"]["hands"][view["current"]]
+    for hint in answers:
+        assert hint.actions == () and "turn" not in hint.data  # nothing to type, no advice for a turn
+        assert all(card in hand for group in hint.data["best"] for card in group)
+    player = ann.send(AskHint())[-1]  # the player's own hint is unchanged: commands to type, advice
+    assert isinstance(player, Hint) and "turn" in player.data
+    again = watchers[0].send(AskHint())
+    assert isinstance(again[-1], Hint)  # answered, so no longer out
+    bob = net.client("bob")
+    bob.send(CreateTable("huxxy", 2, bots=("greedy",), bot_delay_ms=0))
+    hidden = net.client("eve")
+    hidden.send(Watch(bob.table.id))
+    (refused,) = hidden.send(AskHint())
+    assert isinstance(refused, Error) and refused.code == "no-hints"
+    assert refused.message == "huxxy keeps each hand hidden: only a player has hints, for their own hand"
+
+
 def test_no_hint_and_no_play_for_me_once_the_game_is_over() -> None:
     net = Net()
     ann = net.client("ann")

@@ -1443,14 +1443,14 @@ MODEL_CLIENT_MAY_SEND = {
     "hello": {"hello"},
     "lobby": {"list_tables", "create_table", "join", "watch", "ping", "bye"},
     "seated": {"list_tables", "start", "leave", "act", "hint", "auto", "autopilot", "resign", "ping", "bye"},
-    "watching": {"list_tables", "leave", "ping", "bye"},
+    "watching": {"list_tables", "leave", "hint", "ping", "bye"},
     "closed": set(),
 }
 MODEL_SERVER_MAY_SEND = {
     "hello": {"welcome", "error", "goodbye"},
     "lobby": {"tables", "seated", "watching", "pong", "error", "goodbye"},
     "seated": {"tables", "state", "notice", "hint", "left", "pong", "error", "goodbye"},
-    "watching": {"tables", "state", "notice", "left", "pong", "error", "goodbye"},
+    "watching": {"tables", "state", "notice", "hint", "left", "pong", "error", "goodbye"},
     "closed": {"error", "goodbye"},
 }
 MODEL_MOVES = {
@@ -1556,6 +1556,8 @@ def test_a_whole_session() -> None:
         (Watch(table=1), "lobby"),
         (Watching(table=1), "watching"),
         (FIRST[State], "watching"),
+        (AskHint(), "watching"),
+        (FIRST[Hint], "watching"),
         (ListTables(), "watching"),
         (Tables(tables=[INFO]), "watching"),
         (Ping(nonce=3), "watching"),

@@ -432,6 +432,9 @@ class HuxxyMatch:
         view = self._seat_view(seat)
         return lambda: hint_for(view)
 
+    def watcher_hint(self) -> None:
+        return None  # hands are hidden
+
     def unfinished_turn(self) -> tuple[Undo, ...]:
         """An undo for each play of the turn under way: a turn counts only once it ends."""
         return tuple(Undo() for _ in self.engine.plays)

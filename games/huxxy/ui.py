@@ -122,6 +122,7 @@ class HuxxyUI:
     default_bot = "greedy"
     filler_bot = "greedy"  # the game's stand-in: what 'start' seats in empty seats
     default_seats = MAX_PLAYERS  # "4 players (a table may also be created for 2 or 3)"
+    watchers_hint = False  # hands are hidden
     number_words: Mapping[str, NumberWord] = MappingProxyType({})
     #: The rules' "take the whole table turn back", typed as a command: what does it here.
     asides: Mapping[str, str] = MappingProxyType({"take back": TAKE_BACK})

@@ -262,6 +262,17 @@ class NottyMatch:
         twin = adviser.twin() if isinstance(adviser, ExpertBot) else None  # taken now, on the host's loop
         return lambda: make_hint(hand, rules, put_back, own, twin)
 
+    def watcher_hint(self) -> Callable[[], HintAnswer]:
+        """Hands are face up: the hand to play's best discard, its alternatives and outs, as its
+        player's hint gives them, with no command to type (the watcher has no seat to act for)."""
+        hand, rules = tuple(self.game.hands[self.game.current]), self.game.rules
+
+        def solve() -> HintAnswer:
+            answer = make_hint(hand, rules)
+            return HintAnswer(text=answer.text, actions=(), data=answer.data)
+
+        return solve
+
 
 def make_hint(
     hand: Sequence[Card],

@@ -63,7 +63,8 @@ HELP = """\
   end                 end your turn
   hint                the most you can discard now, and how; on your turn, the
                       chance each way to draw or steal gives of going out this
-                      turn, and the move 'auto' would make"""
+                      turn, and the move 'auto' would make; while you watch,
+                      the most the player to move can discard"""
 
 COMMANDS = ("draw", "steal", "discard", "dd", "putback", "end")
 #: The bot the table's level is for, and the stand-in for a person (``expert-hard`` keeps its own).
@@ -146,6 +147,7 @@ class NottyUI:
     default_bot = EXPERT
     filler_bot = EXPERT  # the game's stand-in: what 'start' seats in empty seats
     default_seats = None  # the rules name no number: the fewest, a game against one bot
+    watchers_hint = True  # hands are face up: a watcher may ask about the hand to play
     number_words: Mapping[str, NumberWord] = MappingProxyType(
         {
             "limit": NumberWord("turn_limit", 0, "a number of turns", 200),

@@ -583,6 +583,9 @@ class OchosMatch:
         bot = adviser.twin() if isinstance(adviser, ExpertBot) else ExpertBot(random.SystemRandom())
         return lambda: expert_hint(view, names, bot)
 
+    def watcher_hint(self) -> None:
+        return None  # hands are hidden
+
     def unfinished_turn(self) -> tuple[Any, ...]:
         return ()  # every action is final as it is made
 

@@ -91,6 +91,7 @@ class OchosUI:
     default_bot = "rule"
     filler_bot = "expert"  # the game's stand-in: what 'start' seats in empty seats
     default_seats = 3  # "3 players by default"
+    watchers_hint = False  # hands are hidden
     number_words: Mapping[str, NumberWord] = MappingProxyType({})
     asides: Mapping[str, str] = MappingProxyType({})
 
