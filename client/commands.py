@@ -87,7 +87,9 @@ COMMANDS = (
 _ALONE = frozenset({"tables", "start", "leave", "hint", "table"})
 
 NOT_CONNECTED = "not connected yet: wait a moment"
-WATCHING = "you are only watching: 'leave', then 'join' a table to play"
+WATCHING = "you are only watching: 'join TABLE' takes a seat at another table, 'new' makes one"
+#: ... where the game is played by bots alone for us: leaving it ends it, which 'leave' warns of.
+WATCHING_BOTS = "you are only watching: 'leave', then 'join' a table to play"
 GAME_OVER = "the game is over: 'leave' returns to the lobby"
 #: Why a move of ours is not made while a bot plays our turn: the card named may well be gone already.
 BOT_PLAYS_IT = "a bot plays this turn of yours ('auto', autopilot, or its time ran out): wait for it to end"
@@ -354,7 +356,9 @@ def _nothing_to_play(view: TableView | None) -> str | None:
     """Why nothing may be played at our table, if nothing may: we watch, or the game is over."""
     if view is None or (view.seat is not None and not view.over):
         return None
-    return WATCHING if view.seat is None else GAME_OVER
+    if view.seat is not None:
+        return GAME_OVER
+    return WATCHING_BOTS if _watching_bots_alone(view) else WATCHING
 
 
 def _watchers_hint(game: GameUI | None, view: TableView | None) -> bool:

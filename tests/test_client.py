@@ -601,7 +601,12 @@ def test_a_game_command_from_a_spectator_or_after_the_end_says_so_before_its_usa
     huxxy.receive(Watching(2))
     huxxy.receive(State(2, huxxy_view(seat=None, body={"hand": []}), ()))
     reply = huxxy.typed("hint")  # hidden hands: hints are the players'
-    assert reply.refused and not reply.messages and reply.say.startswith("you are only watching")
+    assert reply.refused and not reply.messages
+    assert reply.say == "you are only watching: 'join TABLE' takes a seat at another table, 'new' makes one"
+    bots = welcomed()  # a game bots alone play for us: leaving ends it, so 'join' does not leave by itself
+    bots.receive(Watching(3))
+    bots.receive(State(3, notty_view(seat=None, bots=[0, 1]), ()))
+    assert bots.typed("draw 1").say == "you are only watching: 'leave', then 'join' a table to play"
     over = {"ranking": [[0], [1]], "reason": "discard", "text": "ann wins"}
     session = welcomed()
     session.receive(Seated(1, 0, TOKEN))

@@ -607,7 +607,7 @@ def test_a_scripted_move_by_a_spectator_is_refused_at_once(server_port: int, tmp
     assert kit.returncode == 0 and table, kit.stdout
     ran = _script(tmp_path, server_port, f"watch {table.group(1)}\ndraw 1\ntables\n")
     assert ran.returncode == 1, (ran.stdout, ran.stderr)
-    watching = "you are only watching: 'leave', then 'join' a table to play"
+    watching = "you are only watching: 'join TABLE' takes a seat at another table, 'new' makes one"
     assert ran.stderr == f"notty-client: the client refused line 2 of the script ('draw 1'): {watching}\n"
     assert f"table {table.group(1)}:" not in ran.stdout  # 'tables' was not acted on
 
