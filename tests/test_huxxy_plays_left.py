@@ -8,8 +8,10 @@ import logging
 import random
 
 import pytest
+from test_client_session import TOKEN, welcomed
 from test_huxxy_engine import hand
 from test_huxxy_game import table_match
+from test_huxxy_ui import huxxy_view
 from test_store import TOKENS
 
 from games import ActionError
@@ -17,7 +19,7 @@ from games.huxxy.actions import Draw
 from games.huxxy.bots import BOTS, hint_for, make_bot
 from games.huxxy.engine import MAX_TURN_PLAYS
 from games.huxxy.game import HuxxyMatch
-from protocol import PROTOCOL_VERSION, Act, CreateTable, Error, Hello, Join, Seated
+from protocol import PROTOCOL_VERSION, Act, CreateTable, Error, Hello, Join, Seated, State
 from server.host import Host
 
 
@@ -100,6 +102,33 @@ def test_no_play_is_listed_as_legal_once_the_turn_may_make_none() -> None:
         match.apply(0, match.parse_action("play KC to 1"))
     match.apply(0, Draw())
     assert match.engine.current == 1
+
+
+def test_a_turn_that_may_make_no_more_plays_is_told_to_draw() -> None:
+    """A play-test played and undid a card 30 times: 'end' then said "play a card, or draw", though
+    any play was refused, and the turn line still offered 'play'. The view says the plays left."""
+    match = table_match(["7H 8C 9D KC 2D", "2C"], ["KS KH KD"], [True, True])
+    spend(match, 0, left=0)
+    told = "nothing has been played this turn, and it may make no more plays (60 a turn, undone ones counted)"
+    told += ": draw"
+    assert match.engine.problems() == [told]
+    with pytest.raises(ActionError) as refused:
+        match.apply(0, match.parse_action("end"))
+    assert str(refused.value) == told
+    body = match.view(0)
+    assert body["plays_left"] == 0 and match.view(None)["plays_left"] == 0  # anyone may count them
+    session = welcomed()
+    session.receive(Seated(4, 0, TOKEN))
+    raw = huxxy_view(
+        names=["ann", "bob"], current=0, legal=match.legal_actions(0), body=body, variant="huxxy"
+    )
+    (shown,) = session.receive(State(4, raw, ())).lines
+    assert "your turn: draw · no more plays this turn (60 a turn, undone ones counted)" in shown
+    assert session.typed("end").say == told and session.typed("end").refused
+    assert session.typed("undo").say == "nothing has been played this turn to undo"
+    assert "play" not in session.completions("", "") and "draw" in session.completions("", "")
+    match.apply(0, Draw())
+    assert match.view(0)["plays_left"] == MAX_TURN_PLAYS  # the next turn's
 
 
 @pytest.mark.parametrize("seed", [2, 3, 6])  # deals whose first turn has an opening of 3 plays or more

@@ -245,7 +245,7 @@ class Engine:
     def problems(self) -> list[str]:
         """Why the current turn cannot end now, in words; empty if it can."""
         if not self._made:
-            return ["nothing has been played this turn: play a card, or draw"]
+            return [nothing_played(self.plays_left)]
         return self._invalid_groups() + self._opening_short()
 
     def invalid_groups(self) -> list[int]:
@@ -424,9 +424,7 @@ class Engine:
         """End a table turn: the table must be valid and an opening must reach its points."""
         self.check_turn(seat)
         if not self._made:
-            raise IllegalAction(
-                Reason.NOTHING_PLAYED, "nothing has been played this turn: play a card, or draw"
-            )
+            raise IllegalAction(Reason.NOTHING_PLAYED, nothing_played(self.plays_left))
         invalid, short = self._invalid_groups(), self._opening_short()
         if invalid or short:
             raise IllegalAction(
@@ -456,6 +454,18 @@ class Engine:
         for group in self.table:
             total.update(group)
         return total
+
+
+def nothing_played(plays_left: int) -> str:
+    """Why a turn with no play on the table cannot end (or undo): and what it may do instead, which
+    is only to draw once it has made every play a turn may, undone ones counted (a play-test played
+    and undid a card 30 times, then was told to "play a card")."""
+    if plays_left > 0:
+        return "nothing has been played this turn: play a card, or draw"
+    return (
+        f"nothing has been played this turn, and it may make no more plays ({MAX_TURN_PLAYS} a turn, undone"
+        " ones counted): draw"
+    )
 
 
 def too_many_plays(most: int, made: int, asked: int, blocked: str = "") -> str:

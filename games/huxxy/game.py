@@ -358,6 +358,8 @@ class HuxxyMatch:
             "opened": list(engine.opened),
             "plays": len(engine.plays) if on_turn else 0,
             "max_plays": MAX_PLAYS,
+            # Of the plays a turn may make, undone ones counted: at its end, only 'draw' is left.
+            "plays_left": engine.plays_left if on_turn else MAX_TURN_PLAYS,
             "placed": _words(engine.placed()) if on_turn else [],
         }
 

@@ -44,9 +44,11 @@ from .engine import (
     HAND_SIZE,
     MAX_PLAYERS,
     MAX_PLAYS,
+    MAX_TURN_PLAYS,
     MIN_PLAYERS,
     OPENING_POINTS,
     blocked_end,
+    nothing_played,
     too_many_plays,
 )
 
@@ -112,6 +114,7 @@ class Body:
     plays: int
     max_plays: int
     placed: tuple[Card, ...]
+    plays_left: int = MAX_TURN_PLAYS  # the turn's, undone plays counted (a server before it: not said)
 
 
 class HuxxyUI:
@@ -154,10 +157,9 @@ class HuxxyUI:
             case "undo" | "end" | "draw":
                 nothing_after(verb, args)
                 if ours and body is not None and verb != "draw" and body.plays == 0:
-                    raise CommandError(
-                        "nothing has been played this turn"
-                        + (" to undo" if verb == "undo" else ": play a card, or draw")
-                    )
+                    if verb == "undo":
+                        raise CommandError("nothing has been played this turn to undo")
+                    raise CommandError(nothing_played(0 if _spent(body) else 1))
                 return verb
         raise CommandError(f"{verb!r} is not a huxxy command")
 
@@ -202,6 +204,9 @@ class HuxxyUI:
         plays = body.get("plays")
         if type(plays) is not int or not 0 <= plays <= max_plays:
             raise GameDataError(f"body.plays: not a number of plays, 0 to {max_plays}")
+        plays_left = body.get("plays_left", MAX_TURN_PLAYS)
+        if type(plays_left) is not int or not 0 <= plays_left <= MAX_TURN_PLAYS:
+            raise GameDataError(f"body.plays_left: not a number of plays, 0 to {MAX_TURN_PLAYS}")
         return Body(
             hand=None if hand is None else tuple(sorted(_cards(hand, "body.hand"), key=reading_order)),
             table=groups,
@@ -212,6 +217,7 @@ class HuxxyUI:
             plays=plays,
             max_plays=max_plays,
             placed=tuple(_cards(body.get("placed"), "body.placed")),
+            plays_left=plays_left,
         )
 
     def state_text(
@@ -393,10 +399,15 @@ def _flow(cells: Sequence[str], width: int) -> list[str]:
     return lines
 
 
+def _spent(body: Body) -> bool:
+    """Has the turn made every play a turn may, undone ones counted, with room left among its six?"""
+    return body.plays < body.max_plays and body.plays_left == 0
+
+
 def _turn_verbs(view: TableView, body: Body) -> list[str]:
     """The commands our turn may take now, in the order the turn line names them."""
     assert view.seat is not None
-    room = body.plays < body.max_plays
+    room = body.plays < body.max_plays and not _spent(body)
     verbs = (["play"] if room and body.hand else []) + (
         ["move"] if room and body.opened[view.seat] and body.plays else []
     )
@@ -415,7 +426,9 @@ def turn_line(view: TableView, body: Body) -> str:
         return to_play(view) + (f": {made}" if body.plays else "")
     opened = body.opened[view.seat]
     verbs = _turn_verbs(view, body)
-    line = "your turn: " + ", ".join(verbs[:-1]) + f" or {verbs[-1]}"
+    line = "your turn: " + ", ".join(verbs[:-1]) + f" or {verbs[-1]}" if len(verbs) > 1 else "your turn: draw"
+    if _spent(body):
+        line += f" · no more plays this turn ({MAX_TURN_PLAYS} a turn, undone ones counted)"
     if not body.plays:
         return line + (f" · an opening needs {OPENING_POINTS} points from your hand" if not opened else "")
     line += f" · {made}"
