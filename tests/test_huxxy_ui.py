@@ -615,3 +615,13 @@ def test_tab_offers_no_play_or_move_that_would_be_refused() -> None:
     start = huxxy_view(current=0, legal=["draw", "play 7H"], body={"plays": 0, "opened": [True] * 3})
     session.receive(State(3, start, ()))
     assert session.completions("move ", "") == [] and session.completions("play ", "")
+
+
+@pytest.mark.parametrize(
+    ("number", "shown"),
+    [("9" * 19, "9" * 19), ("1" * 40, "1" * 20 + "...")],  # '...' only where the number is cut
+)
+def test_a_group_number_too_big_for_any_table_is_named_as_typed(number: str, shown: str) -> None:
+    with pytest.raises(CommandError) as error:
+        UI.action("play", ["7H", "to", number], _read(MID_TURN))
+    assert str(error.value) == f"there is no group {shown}: no table has that many"

@@ -556,7 +556,8 @@ def _group_number(word: str) -> int:
     """A group's number as typed, 0-based; one past the table's groups is refused by the check
     that knows how many there are (:meth:`Typed.checked`), in the same words at any size."""
     if word.isascii() and word.isdigit() and not is_number(word):
-        raise CommandError(f"there is no group {word[:20]}...: no table has that many")
+        shown = word if len(word) <= 20 else f"{word[:20]}..."  # cut only where it is cut
+        raise CommandError(f"there is no group {shown}: no table has that many")
     if not is_number(word) or int(word) < 1:
         raise CommandError(f"{word[:20]!r} is not a group: groups are numbered from 1")
     return int(word) - 1
