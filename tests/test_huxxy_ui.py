@@ -592,6 +592,9 @@ def test_rules_are_short_true_and_name_the_document() -> None:
         assert "1 to 6 plays" in text and "at least\n    24 points" in text and "12 cards to each" in text
         assert ("written XX" in text) is (variant != "huxxy")
     assert "(106 cards)" in UI.rules("huxxy-jokers") and "(104 cards)" in UI.rules("huxxy")
+    for variant in ("huxxy-jokers", None):  # the jokers' lines, laid out for how they are named
+        first, then = (line for line in UI.rules(variant).splitlines() if "XX:" in line or "48 left" in line)
+        assert len(first) > 70 and then.startswith("    ") and len(then) < 80, (first, then)
 
 
 def test_groups_sharing_lines_line_up_where_columns_of_them_do_not_fit() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -280,10 +281,11 @@ def rules_text(variant: str | None) -> str:
     ]
     if jokers:
         which = "the two jokers" if only else "two jokers (huxxy-jokers)"
-        lines += [
-            f"  {which}, written XX: at most one to a group, as a card",
-            "    the group lacks that makes it valid; 0 towards an opening, 48 left in a hand",
-        ]
+        jokers_text = (
+            f"{which}, written XX: at most one to a group, as a card the group lacks that makes it valid;"
+            " 0 towards an opening, 48 left in a hand"
+        )  # its breaks depend on how the jokers are named: a short line was left in the middle
+        lines += textwrap.wrap(jokers_text, 79, initial_indent="  ", subsequent_indent="    ")
     lines += [
         f"  your turn: 'draw' a card, or make 1 to {MAX_PLAYS} plays: a card from your hand to a",
         "    group or a new one ('play'), or, once opened, a table card to another",
