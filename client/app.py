@@ -259,8 +259,8 @@ class Terminal:
             if self.prompt_drawn:
                 sys.stdout.write("\n")
                 sys.stdout.flush()
-            for line in lines:
-                sys.stderr.write(line + "\n")
+            for line in lines:  # wrapped as 'quit' wraps them (a play-test's broke mid-address)
+                sys.stderr.write(self._wrapped(line) + "\n")
             sys.stderr.flush()
         finally:
             if locked:

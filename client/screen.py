@@ -134,11 +134,12 @@ async def play(run: Callable[[Terminal], Awaitable[int]]) -> int:
                 code = await run(screen)
                 nursery.cancel_scope.cancel()
     finally:
+        width = _terminal_width()
         if screen is not None:
-            for line in screen.farewell(_terminal_width()):
+            for line in screen.farewell(width):
                 sys.stdout.write(line + "\n")
             sys.stdout.flush()
-        sys.stderr.write(stderr.getvalue())
+        sys.stderr.write(wrapped_text(stderr.getvalue(), width))
     return code
 
 
@@ -166,6 +167,16 @@ def _with_our_lines(
             break
         best = [pane[row] for row in kept if row < fits[0]] + pane[fits[0] :]
     return best
+
+
+def wrapped_text(text: str, width: int | None) -> str:
+    """What was said on stderr while the screen was up (a seat kept, on Ctrl-C), wrapped as
+    :meth:`Screen.farewell` wraps what was said on quitting: a play-test's broke mid-address."""
+    if width is None or not text:
+        return text
+    lines = text.removesuffix("\n").split("\n")
+    rows = ["".join(span.text for span in row).rstrip() for row in wrap_lines(lines, width)]
+    return "\n".join(rows) + ("\n" if text.endswith("\n") else "")
 
 
 def _terminal_width() -> int | None:

@@ -133,6 +133,7 @@ def test_a_goodbye_from_the_server_is_said_after_the_full_screen_and_exits_1(
     assert ann.finish() == 1  # and ann says nothing more: the server drops her
     assert ann.terminal_restored()
     after = ann.output[ann.output.rindex("\x1b[?1049l") :]  # what follows the full screen
+    after = re.sub(r"\r?\n +", " ", after)  # wrapped to the terminal's width, its rows indented
     said = re.search(
         rf"notty-client: the server at 127\.0\.0\.1:{idle_port} ended the connection: (.*)", after
     )

@@ -21,8 +21,9 @@ import trio
 from pyte.screens import Margins
 from test_client_session import notty_view, welcomed
 
+from client.app import Terminal
 from client.commands import echoed
-from client.screen import LOG_LINES, Screen, _with_our_lines
+from client.screen import LOG_LINES, Screen, _with_our_lines, wrapped_text
 from client.session import HINT_ON_ITS_WAY, Output, Session
 from client.sgr import PLAIN, Span, Style, columns, fit, parse, plain, render, wrap
 from games._ui import ANSI, coloured
@@ -882,3 +883,25 @@ def test_help_in_the_lobby_of_an_80_by_24_screen_fits_it(server_port: int, tmp_p
     assert "discard CARDS" not in shown and "take two" not in shown  # no game's commands themselves
     ann.enter("quit")
     assert ann.finish() == 0
+
+
+KEPT = "your seat at table 4 is kept: run notty-client 127.0.0.1:47311 --name bob again to take it back"
+
+
+def test_what_was_said_on_stderr_under_the_screen_is_wrapped_at_spaces() -> None:
+    """A play-test's Ctrl-C at 60 columns: 'run notty-client 127.0.0.1:473' / '11 --name bob again'."""
+    rows = wrapped_text(KEPT + "\n", 60).split("\n")
+    assert rows[-1] == "" and all(len(row) <= 60 for row in rows)
+    assert any("127.0.0.1:47311" in row for row in rows), rows  # the address whole on one row
+    assert " ".join(row.strip() for row in rows if row) == KEPT
+    assert wrapped_text(KEPT, None) == KEPT and wrapped_text("", 60) == ""
+
+
+def test_last_words_in_line_mode_are_wrapped_to_the_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    terminal = Terminal(interactive=False, colour=False, wrap=True)
+    monkeypatch.setattr(terminal, "width", lambda: 60)
+    terminal.last_words([KEPT])
+    rows = capsys.readouterr().err.split("\n")
+    assert all(len(row) <= 60 for row in rows) and " ".join(row.strip() for row in rows if row) == KEPT
