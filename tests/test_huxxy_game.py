@@ -393,7 +393,13 @@ def test_a_hint_typed_in_order_is_accepted_and_ends_the_turn(seed: int) -> None:
         steps = [trial.apply(seat, trial.parse_action(text)) for text in answer.actions]
         assert trial.turn == turn + 1, answer
         if answer.actions == ("draw",):
-            assert answer.text.startswith("draw: ") and answer.data["placed"] == []
+            made = len(match.engine.plays)
+            said = (
+                f"draw (it takes back your {made} play{'s' if made != 1 else ''} first): "
+                if made
+                else "draw: "
+            )
+            assert answer.text.startswith(said) and answer.data["placed"] == []
         else:
             assert answer.actions[-1] == "end" and "undo" not in answer.actions[len(match.engine.plays) :]
             (ended,) = (event for event in steps[-1].events if isinstance(event, Ended))

@@ -92,6 +92,15 @@ def test_the_hint_says_why_it_draws_when_too_few_plays_are_left() -> None:
     assert "may make 2 plays more" in answer.text and f"{MAX_TURN_PLAYS} a turn" in answer.text
 
 
+def test_a_hint_to_draw_mid_turn_says_the_plays_made_are_taken_back() -> None:
+    """A play-test asked mid-turn and was told 'draw', not that the draw takes back its plays."""
+    match = table_match(["7H 2D", "2C"], ["KS KH KD"], [True, True])
+    match.engine.play(0, [hand("2D")])  # to a new group: no turn places a card from here
+    answer = hint_for(match._seat_view(0))
+    assert answer.actions == ("draw",)
+    assert answer.text == "draw (it takes back your 1 play first): no turn of at most 6 plays places a card"
+
+
 def test_no_play_is_listed_as_legal_once_the_turn_may_make_none() -> None:
     match = table_match(["7H 8C 9D KC 2D", "2C"], ["KS KH KD"], [True, True])
     spend(match, 0, left=1)

@@ -192,9 +192,10 @@ def hint_for(view: SeatView) -> HintAnswer:
         plays = () if turn is None else adopt(turn.plays, made, hand, table, MAX_PLAYS)  # begun with the
         if new_plays(plays, made, len(table)) <= view.plays_left:  # plays made that it can keep
             break
+    draw = f"draw (it takes back your {_plays(len(made))} first)" if made else "draw"
     if turn is not None and not turn.plays:
         why = "the search stopped at its limit before it found a turn (one that moves table cards may exist)"
-        return HintAnswer(f"draw: {why}", ("draw",), {"placed": [], "points": 0})
+        return HintAnswer(f"{draw}: {why}", ("draw",), {"placed": [], "points": 0})
     if turn is None:
         why = (
             f"this turn may make {_plays(view.plays_left)} more ({MAX_TURN_PLAYS} a turn, undone ones"
@@ -204,7 +205,7 @@ def hint_for(view: SeatView) -> HintAnswer:
             if opened
             else f"no opening of {OPENING_POINTS} points can be made from your hand"
         )
-        return HintAnswer(f"draw: {why}", ("draw",), {"placed": [], "points": 0})
+        return HintAnswer(f"{draw}: {why}", ("draw",), {"placed": [], "points": 0})
     kept = kept_plays(plays, made, len(table))
     undo = ["undo"] * (len(made) - kept)
     groups = len(table) + sum(1 for play in plays[:kept] if play.target is None)
