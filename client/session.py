@@ -58,7 +58,7 @@ from .commands import (
     why_not,
 )
 from .generic import plain_hint
-from .sgr import plain
+from .sgr import plain, reflow
 from .tokens import SeatStore, StoredSeat
 
 #: What we are told of our own seat's notices, in our own words: each answers what we asked.
@@ -291,6 +291,9 @@ class Session:
         if hint and not reply.messages:  # refused here: no hint goes on its way
             self._hint_typed = False
         verb = line.split()[0].lower() if line.split() else ""
+        width = self.layout_width()
+        if verb == "rules" and reply.say and not reply.refused and width is not None and width < LAYOUT_WIDTH:
+            reply = attrs.evolve(reply, say=reflow(reply.say, width))  # laid out for 80 columns
         if self.resigned and not over and (reply.action or (ui is not None and ui.is_action(verb))):
             return Reply(say=RESIGNED, refused=True)  # not "not your turn", nor "a bot plays this turn"
         self._seat_to_ask = reply.seat_asked

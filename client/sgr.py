@@ -186,6 +186,32 @@ def wrap_lines(lines: Sequence[str], width: int) -> list[list[Span]]:
     return rows
 
 
+def reflow(text: str, width: int) -> str:
+    """A text laid out for 80 columns as the games' rules are (a title, then items two columns in,
+    each item's further lines two columns deeper unless it ends in ':' to introduce a list), for
+    a terminal ``width`` columns wide: each item's lines joined, then wrapped as :func:`wrap`
+    wraps a line, its further rows two columns in. Wrapped line by line, a 60-column terminal
+    showed each item as a long row and a short one, twice over ("hand limit" / "20")."""
+    items: list[str] = []
+    for line in text.split("\n"):
+        bare, above = plain(line), plain(items[-1]) if items else ""
+        deeper = _indent(bare) == _indent(above) + 2 >= 4 and not above.rstrip().endswith(
+            ":"
+        )  # not the title
+        if items and bare.strip() and above.strip() and deeper:
+            items[-1] += " " + line.lstrip(" ")
+        else:
+            items.append(line)
+    rows = [row for item in items for row in wrap(parse(item), width)]
+    return "\n".join(
+        render([*row[:-1], Span(row[-1].text.rstrip(" "), row[-1].style)]) if row else "" for row in rows
+    )
+
+
+def _indent(line: str) -> int:
+    return columns(line) - columns(line.lstrip(" "))
+
+
 def blocks(lines: Sequence[str]) -> list[list[str]]:
     """``lines`` in runs of a first line and the lines that go on with its text (:func:`continues`)."""
     runs: list[list[str]] = []

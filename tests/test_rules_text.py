@@ -3,12 +3,16 @@ the numbers in them are the presets' own, and the documents' tables hold the sam
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
 import pytest
+from test_client_session import welcomed
 
+from client.sgr import columns, reflow
 from games import GAMES
+from games._ui import GameUI
 from games.notty import PRESETS
 from games.notty.ui import rules_text
 from games.ochos_locos import rules as ochos_rules
@@ -111,3 +115,52 @@ def test_ochos_locos_rules_agree_with_the_document() -> None:
     assert "the drawn card is not played on the same turn" in OCHOS_MD
     assert "the card drawn is not played this turn" in ochos_rules_text(None)
     assert "An 8 played as the last card names nothing" in OCHOS_MD
+
+
+RULES = [
+    ("notty", "classic"),
+    ("notty", None),
+    ("huxxy", "huxxy-jokers"),
+    ("huxxy", None),
+    ("ochos-locos", None),
+]
+
+
+@pytest.mark.parametrize(("game", "variant"), RULES)
+@pytest.mark.parametrize("width", [40, 60, 79])
+def test_rules_reflowed_for_a_narrow_terminal_keep_every_word_and_fill_their_rows(
+    game: str, variant: str | None, width: int
+) -> None:
+    """At 60 columns each item of the rules showed as a long row and a short one ('hand limit' / '20'),
+    wrapped line by line: its lines are joined, then wrapped, each row filled but the item's last."""
+    text = describe_ui(game).rules(variant)
+    rows = reflow(text, width).split("\n")
+    assert " ".join(text.split()) == " ".join(" ".join(rows).split())  # every word, in order
+    assert all(columns(row) <= width for row in rows)
+    for row, below in itertools.pairwise(rows):
+        if _indent(row) >= 2 and _indent(below) > _indent(row) and not row.endswith(":"):  # goes on below
+            words = below.split()
+            assert columns(row) + 1 + len(words[0]) >= width, (row, below)  # its next word did not fit
+
+
+def test_rules_typed_in_a_narrow_terminal_are_reflowed_and_at_80_columns_kept_as_laid_out() -> None:
+    session = welcomed()
+    laid_out = session.typed("rules classic").say
+    assert laid_out == rules_text("classic")  # a pipe: laid out for 80 columns
+    session.layout_width = lambda: 60
+    assert session.typed("rules classic").say == reflow(rules_text("classic"), 60)
+    assert "hand limit 20; 5 dealt to each" in " ".join(session.typed("rules classic").say.split())
+    session.layout_width = lambda: 80
+    assert session.typed("rules classic").say == rules_text("classic")
+
+
+def _indent(row: str) -> int:
+    return len(row) - len(row.lstrip(" "))
+
+
+def describe_ui(game: str) -> GameUI:
+    from games.huxxy.ui import UI as HUXXY_UI
+    from games.notty.ui import UI as NOTTY_UI
+    from games.ochos_locos.ui import UI as OCHOS_UI
+
+    return {"notty": NOTTY_UI, "huxxy": HUXXY_UI, "ochos-locos": OCHOS_UI}[game]

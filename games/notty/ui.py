@@ -318,7 +318,7 @@ def rules_text(variant: str | None) -> str:
         name = f"{rules.name}: " if len(presets) > 1 else ""
         lines += [
             f"  {name}cards {' '.join(rules.colours)}, 1 to {rules.numbers}, {rules.copies} of each "
-            f"({rules.deck_size} cards); hand limit {rules.hand_limit or 'none'}",
+            f"({rules.deck_size} cards); hand limit {rules.hand_limit or 'none'};",
             f"    {rules.hand_size} dealt to each of {rules.min_players}-{rules.max_players} players; "
             f"a run: {rules.shortest_run}+ cards; a set: {rules.smallest_set}+ cards",
         ]
