@@ -259,8 +259,9 @@ class Terminal:
             if self.prompt_drawn:
                 sys.stdout.write("\n")
                 sys.stdout.flush()
+            wrap = sys.stderr.isatty()  # not where it goes to a file: a command to run again stays whole
             for line in lines:  # wrapped as 'quit' wraps them (a play-test's broke mid-address)
-                sys.stderr.write(self._wrapped(line) + "\n")
+                sys.stderr.write((self._wrapped(line) if wrap else line) + "\n")
             sys.stderr.flush()
         finally:
             if locked:

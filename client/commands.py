@@ -53,15 +53,17 @@ commands:
                       the bots the last ones; one of an option's choices, or
                       'NAME VALUE', anywhere in the line, sets it; 'time 60'
                       gives each turn 60 seconds, past which a bot plays the
-                      rest of it; at a table whose game is over, it leaves that
-                      table first
+                      rest of it; at a table whose game is over, or one you
+                      only watch, it leaves that table first
   join TABLE [SEAT]   take a seat (numbered from 1); 'join' alone: the one
                       table waiting for players in the last list; at a table
-                      whose game is over, it leaves that table first
-  watch TABLE         watch a table; at a table whose game is over, it leaves
-                      that table first
+                      whose game is over, or one you only watch, it leaves that
+                      table first
+  watch TABLE         watch a table; at a table whose game is over, or one you
+                      only watch, it leaves that table first
   start               start now; bots take the empty seats (creator only)
-  hint                the game's best move for you now
+  hint                the game's best move for you now; while you watch a game
+                      whose hands are face up, for the player to move
   table               show the table again
   auto                let the server play the rest of your turn
   auto on / auto off  autopilot: the server plays every one of your turns
@@ -682,7 +684,7 @@ def why_not(
             asked = message.table if isinstance(message, Join) else None
             return elsewhere(table, watching, asked, view)
         case ConnectionState.WATCHING:
-            return WATCHING
+            return WATCHING_BOTS if _watching_bots_alone(view) else WATCHING
         case ConnectionState.LOBBY:
             return NOT_AT_A_TABLE
         case ConnectionState.HELLO:

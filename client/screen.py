@@ -139,7 +139,8 @@ async def play(run: Callable[[Terminal], Awaitable[int]]) -> int:
             for line in screen.farewell(width):
                 sys.stdout.write(line + "\n")
             sys.stdout.flush()
-        sys.stderr.write(wrapped_text(stderr.getvalue(), width))
+        said = stderr.getvalue()
+        sys.stderr.write(wrapped_text(said, width) if sys.stderr.isatty() else said)  # a file: kept whole
     return code
 
 

@@ -770,10 +770,11 @@ class Session:
     def _hint(self, text: str, actions: Sequence[str], data: Any) -> str:
         view = self._our_view()
         if view is not None and view.seat is None and 0 <= view.current < len(view.names):
-            # A watcher's: for the hand to play (the server answers for the position as it is, or not at all).
-            return f"for {view.names[view.current]}, whose turn it is:\n" + self._hint_lines(
-                text, actions, data
-            )
+            # A watcher's: for the hand to play (the server answers for the position as it is, or not at
+            # all); a card to put back is named, but nothing is for a watcher to type.
+            lines = self._hint_lines(text, actions, data).split("\n")
+            shown = "\n".join(line for line in lines if not plain(line).lstrip().startswith("type: "))
+            return f"for {view.names[view.current]}, whose turn it is:\n" + shown
         return self._hint_lines(text, actions, data)
 
     def _hint_lines(self, text: str, actions: Sequence[str], data: Any) -> str:

@@ -192,7 +192,7 @@ class Host:
         self._next_table = first_table
         self._hints: list[HintJob] = []  # asked for, not yet handed to the shell
         # Every hint not yet answered, by table and seat: the shell answers each through hint_ready.
-        self._hints_out: dict[tuple[int | None, int | None] | ConnId, HintJob] = {}  # by _asker
+        self._hints_out: dict[tuple[int | None, ...], HintJob] = {}  # by _asker
         self._journal: list[Record] = []
         # Tables where a bot may have become due since bot_jobs last looked: checking only
         # these keeps the shell's call after every message independent of the table count.
@@ -885,7 +885,7 @@ class Host:
         if solve is None:
             text = f"{table.game.title} keeps each hand hidden: only a player has hints, for their own hand"
             raise Refusal("no-hints", text)
-        if conn in self._hints_out:
+        if (table.id, None, conn) in self._hints_out:
             text = "your last hint is still being worked out: wait for it before asking again"
             raise Refusal("hint-pending", text)
         job = HintJob(conn, solve, table.id, None, session.address, table.moves)
@@ -953,10 +953,11 @@ class Host:
         self.driver.forget_if_empty(table)
 
 
-def _asker(job: HintJob) -> tuple[int | None, int | None] | ConnId:
+def _asker(job: HintJob) -> tuple[int | None, ...]:
     """Who has a hint out: a seat (whichever connection holds it: one taken back asks as the same
-    seat), or a watcher's connection."""
-    return job.conn if job.seat is None else (job.table, job.seat)
+    seat), or a watcher's connection at that table (gone to watch another, it may ask there: the
+    answer for the first is not sent)."""
+    return (job.table, job.seat) if job.seat is not None else (job.table, None, job.conn)
 
 
 def _in_lobby(session: Session) -> None:

@@ -26,7 +26,7 @@ R = TypeVar("R")
 #: Whose share a job comes from: an address (``None``: tables restored from the record share one).
 Owner = Hashable
 #: Jobs that may wait at one table before its hints are refused (its bot's move never is): with
-#: one hint out per seat, only a table of many seats all asking at once meets it.
+#: one hint out per seat, and per watcher, only many seats or watchers asking at once meet it.
 PER_TABLE = 4
 #: Jobs that wait in all before hints are refused: one waiting behind this many would be stale.
 TOTAL = 256

@@ -607,6 +607,9 @@ def test_a_game_command_from_a_spectator_or_after_the_end_says_so_before_its_usa
     bots.receive(Watching(3))
     bots.receive(State(3, notty_view(seat=None, bots=[0, 1]), ()))
     assert bots.typed("draw 1").say == "you are only watching: 'leave', then 'join' a table to play"
+    assert (
+        bots.why_not(Start(), ConnectionState.WATCHING) == bots.typed("draw 1").say
+    )  # as the protocol refuses it
     over = {"ranking": [[0], [1]], "reason": "discard", "text": "ann wins"}
     session = welcomed()
     session.receive(Seated(1, 0, TOKEN))

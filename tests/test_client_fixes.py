@@ -578,7 +578,9 @@ def test_line_mode_on_a_narrow_terminal_wraps_each_help_description_as_one(
     rows = [shown[join], *itertools.takewhile(lambda line: line.startswith(" " * 22), shown[join + 1 :])]
     said = " ".join(row.strip() for row in rows)
     waiting = "the one table waiting for players in the last list"
-    assert said.endswith(f"{waiting}; at a table whose game is over, it leaves that table first")
+    assert said.endswith(
+        f"{waiting}; at a table whose game is over, or one you only watch, it leaves that table first"
+    )
     assert len(rows) == 5 and all(columns(row) > 50 for row in rows[:-1]), rows  # full rows, none cut short
 
 

@@ -501,6 +501,43 @@ def test_a_watcher_asks_for_the_hint_of_the_hand_to_play_where_hands_are_face_up
     assert refused.message == "huxxy keeps each hand hidden: only a player has hints, for their own hand"
 
 
+def test_a_watcher_gone_to_another_table_may_ask_there_while_the_first_hint_is_out() -> None:
+    """A review: watcher hints were kept by connection alone, so a watcher that asked, went to watch
+    another table and asked again was told to wait for a hint that would never be sent."""
+    net = Net()
+    tables = []
+    for name in ("ann", "bob"):
+        player = net.client(name)
+        player.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
+        net.run_bots()
+        tables.append(player.table.id)
+    cat = net.client("cat")
+    cat.send(Watch(tables[0]))
+    cat.server_side.receive_data(cat.client_side.send(AskHint()))
+    net.deliver(net.host.handle(cat.id, cat.server_side.next_event(), net.now))  # out, not yet answered
+    cat.send(Leave())
+    cat.send(Watch(tables[1]))
+    (hint,) = [reply for reply in cat.send(AskHint()) if isinstance(reply, Hint | Error)]
+    assert isinstance(hint, Hint)  # not 'hint-pending'
+
+
+def test_a_watchers_hint_midway_through_a_draw_and_discard_names_the_card_to_put_back() -> None:
+    """A review: the watcher's hint weighed a hand one card too big, the card drawn not yet put back."""
+    net = Net()
+    ann = net.client("ann")
+    ann.send(notty("five-colour", 2, ("greedy",), bot_delay_ms=0))
+    net.run_bots()
+    ann.send(Act("dd"))
+    assert ann.view["body"]["must_put_back"]
+    cat = net.client("cat")
+    cat.send(Watch(ann.table.id))
+    hint = cat.send(AskHint())[-1]
+    assert isinstance(hint, Hint)
+    assert (
+        len(hint.actions) == 1 and hint.actions[0].startswith("putback ") and hint.text.startswith("put back")
+    )
+
+
 def test_no_hint_and_no_play_for_me_once_the_game_is_over() -> None:
     net = Net()
     ann = net.client("ann")

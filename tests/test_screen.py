@@ -902,6 +902,9 @@ def test_last_words_in_line_mode_are_wrapped_to_the_terminal(
 ) -> None:
     terminal = Terminal(interactive=False, colour=False, wrap=True)
     monkeypatch.setattr(terminal, "width", lambda: 60)
+    terminal.last_words([KEPT])  # stderr to a file (captured): the command in it kept whole
+    assert capsys.readouterr().err == KEPT + "\n"
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     terminal.last_words([KEPT])
     rows = capsys.readouterr().err.split("\n")
     assert all(len(row) <= 60 for row in rows) and " ".join(row.strip() for row in rows if row) == KEPT

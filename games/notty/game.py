@@ -265,11 +265,14 @@ class NottyMatch:
     def watcher_hint(self) -> Callable[[], HintAnswer]:
         """Hands are face up: the hand to play's best discard, its alternatives and outs, as its
         player's hint gives them, with no command to type (the watcher has no seat to act for)."""
-        hand, rules = tuple(self.game.hands[self.game.current]), self.game.rules
+        game = self.game
+        hand, rules, put_back = tuple(game.hands[game.current]), game.rules, game.must_put_back
 
-        def solve() -> HintAnswer:
-            answer = make_hint(hand, rules)
-            return HintAnswer(text=answer.text, actions=(), data=answer.data)
+        def solve() -> HintAnswer:  # midway through a draw-and-discard: the card to put back, then
+            answer = make_hint(hand, rules, put_back)
+            return HintAnswer(
+                text=answer.text, actions=answer.actions[:1] if put_back else (), data=answer.data
+            )
 
         return solve
 
