@@ -77,7 +77,7 @@ from protocol import (
 
 from .commands import MAX_TABLE, Reply, quoted_line
 from .session import Output, Session
-from .sgr import Span, blocks, columns, parse, plain, render, wrap, wrap_lines
+from .sgr import blocks, coloured, columns, parse, plain, wrap, wrap_lines
 from .tokens import SeatStore, server_key
 
 #: The protocol's rule for a name (:data:`protocol.NAME`) in words, for the user.
@@ -329,9 +329,9 @@ class Terminal:
             if all(columns(line) <= width for line in bare):
                 rows += block
             elif any(line in self._table for line in bare):
-                rows += [_coloured(row) for line in block for row in wrap(parse(line), width)]
+                rows += [coloured(row) for line in block for row in wrap(parse(line), width)]
             else:
-                rows += [_coloured(row) for row in wrap_lines(block, width)]
+                rows += [coloured(row) for row in wrap_lines(block, width)]
         return "\n".join(rows)
 
     def layout_width(self) -> int | None:
@@ -359,12 +359,6 @@ class Terminal:
             readline.parse_and_bind("tab: complete")
             _completions_unsorted()
         return functools.partial(_read_lines, self)
-
-
-def _coloured(spans: Sequence[Span]) -> str:
-    """A wrapped row, back in colour codes, without the space it was broken at."""
-    last = [Span(spans[-1].text.rstrip(" "), spans[-1].style)] if spans else []
-    return render([*spans[:-1], *last])
 
 
 class Client:

@@ -195,17 +195,18 @@ def reflow(text: str, width: int) -> str:
     items: list[str] = []
     for line in text.split("\n"):
         bare, above = plain(line), plain(items[-1]) if items else ""
-        deeper = _indent(bare) == _indent(above) + 2 >= 4 and not above.rstrip().endswith(
-            ":"
-        )  # not the title
-        if items and bare.strip() and above.strip() and deeper:
+        goes_on = bare.strip() and above.strip() and not above.rstrip().endswith(":")
+        if goes_on and _indent(bare) == _indent(above) + 2 >= 4:  # an item's further line (not the title's)
             items[-1] += " " + line.lstrip(" ")
         else:
             items.append(line)
-    rows = [row for item in items for row in wrap(parse(item), width)]
-    return "\n".join(
-        render([*row[:-1], Span(row[-1].text.rstrip(" "), row[-1].style)]) if row else "" for row in rows
-    )
+    return "\n".join(coloured(row) for item in items for row in wrap(parse(item), width))
+
+
+def coloured(row: Sequence[Span]) -> str:
+    """A wrapped row, back in colour codes, without the space it was broken at."""
+    last = [Span(row[-1].text.rstrip(" "), row[-1].style)] if row else []
+    return render([*row[:-1], *last])
 
 
 def _indent(line: str) -> int:
@@ -234,7 +235,7 @@ def continues(above: str, line: str) -> bool:
     description of a help line (a term, a gap of two spaces or more, a description), or under a
     line of description alone. Both must start at least 8 columns in, so that lines of a list or
     a table, which start nearer the edge, are never run together."""
-    indent = columns(line) - columns(line.lstrip(" "))
+    indent = _indent(line)
     if indent < _DEEP or not line.strip() or not above.strip() or _TWO_COLUMNS.match(line):
         return False
     return indent == _text_column(above)
@@ -245,7 +246,7 @@ def _text_column(line: str) -> int | None:
     found = _TWO_COLUMNS.match(line)
     if found and 2 * columns(line[: found.start(2)]) <= columns(line):
         return columns(found.group(0))
-    indent = columns(line) - columns(line.lstrip(" "))
+    indent = _indent(line)
     return indent if indent >= _DEEP else None
 
 
@@ -258,7 +259,7 @@ def _hanging_indent(text: str) -> int:
     if it has one in the first half of the line, or under its own start if it is deep, else two
     columns in from its indentation."""
     column = _text_column(text)
-    return column if column is not None else columns(text) - columns(text.lstrip(" ")) + 2
+    return column if column is not None else _indent(text) + 2
 
 
 def _spans(cells: list[tuple[str, Style]], indent: int = 0) -> list[Span]:
