@@ -859,39 +859,35 @@ class Host:
 
     def _hint(self, conn: ConnId, session: Session) -> list[Outgoing]:
         if session.table is not None and session.seat is None:
-            return self._watcher_hint(conn, session, self.tables[session.table])
-        table, seat = self._my_seat(session)
-        match = unfinished(table)
-        _not_resigned(table, seat)
-        # The bot 'auto' asks: the hint says its move. Not while that bot plays this very turn (in a
-        # worker thread, its state changing as the twin is taken): a fresh adviser's then.
-        busy = table.job_out and match.current == seat
-        solve = match.hint(seat, None if busy else table.bots.get(seat))
-        if solve is None:
-            raise Refusal("no-hints", f"{table.game.title} has no hints")
-        # One hint out per seat, so asking again cannot queue more work.
-        if (table.id, seat) in self._hints_out:
+            table, seat, solve = self._watcher_hint(self.tables[session.table])
+        else:
+            table, seat = self._my_seat(session)
+            match = unfinished(table)
+            _not_resigned(table, seat)
+            # The bot 'auto' asks: the hint says its move. Not while that bot plays this very turn (in a
+            # worker thread, its state changing as the twin is taken): a fresh adviser's then.
+            busy = table.job_out and match.current == seat
+            given = match.hint(seat, None if busy else table.bots.get(seat))
+            if given is None:
+                raise Refusal("no-hints", f"{table.game.title} has no hints")
+            solve = given
+        job = HintJob(conn, solve, table.id, seat, session.address, table.moves)
+        # One hint out per seat (and per watcher), so asking again cannot queue more work.
+        if _asker(job) in self._hints_out:
             text = "your last hint is still being worked out: wait for it before asking again"
             raise Refusal("hint-pending", text)
-        job = HintJob(conn, solve, table.id, seat, session.address, table.moves)
         self._hints_out[_asker(job)] = job
         self._hints.append(job)
         return []
 
-    def _watcher_hint(self, conn: ConnId, session: Session, table: Table) -> list[Outgoing]:
-        """A watcher's hint, where the game's hands are face up: the seat to play's, as the game
-        gives it (:meth:`games.Match.watcher_hint`); one out per watcher."""
+    def _watcher_hint(self, table: Table) -> tuple[Table, None, Callable[[], HintAnswer]]:
+        """A watcher's hint job, where the game's hands are face up: the seat to play's, as the game
+        gives it (:meth:`games.Match.watcher_hint`)."""
         solve = unfinished(table).watcher_hint()
         if solve is None:
             text = f"{table.game.title} keeps each hand hidden: only a player has hints, for their own hand"
             raise Refusal("no-hints", text)
-        if (table.id, None, conn) in self._hints_out:
-            text = "your last hint is still being worked out: wait for it before asking again"
-            raise Refusal("hint-pending", text)
-        job = HintJob(conn, solve, table.id, None, session.address, table.moves)
-        self._hints_out[_asker(job)] = job
-        self._hints.append(job)
-        return []
+        return table, None, solve
 
     def hint_ready(self, job: HintJob, answer: HintAnswer | Error) -> list[Outgoing]:
         """The hint, if its asker still holds the seat it was for (they may have left meanwhile);

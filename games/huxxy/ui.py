@@ -160,7 +160,7 @@ class HuxxyUI:
                 if ours and body is not None and verb != "draw" and body.plays == 0:
                     if verb == "undo":
                         raise CommandError("nothing has been played this turn to undo")
-                    raise CommandError(nothing_played(0 if _spent(body) else 1))
+                    raise CommandError(nothing_played(body.plays_left))
                 return verb
         raise CommandError(f"{verb!r} is not a huxxy command")
 
