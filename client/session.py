@@ -32,6 +32,7 @@ from protocol import (
     Hello,
     Hint,
     Join,
+    Leave,
     Left,
     ListTables,
     Message,
@@ -228,6 +229,9 @@ class Session:
         # The table we watched when the connection went, asked to watch again on the new one (as a
         # seat is asked back), until the server answers: a script's lines wait for that answer too.
         self.rewatching: int | None = None
+        # The live game we watched and left for another table ('watch 5' from table 3): watched
+        # again if the server refuses the other (a mistyped number, a full table), until it answers.
+        self._switching_from: int | None = None
 
     # -- what we say ---------------------------------------------------------------
 
@@ -238,6 +242,7 @@ class Session:
         self.too_fast = self._refused = None
         self._lists_for.clear()  # a list asked for on a lost connection is not answered on this one
         self._seat_to_ask = None  # nor is a 'join T S' typed while it was down
+        self._switching_from = None  # nor is a table left for another watched again on it
         self.tables_seen = []  # a list from before (a server since restarted): Tab offers the next one's
         self.offered_seat = self.seat_unanswered = self.token is not None
         return Hello(PROTOCOL_VERSION, self.name, self.token)
@@ -296,6 +301,9 @@ class Session:
             reply = attrs.evolve(reply, say=reflow(reply.say, width))  # laid out for 80 columns
         if self.resigned and not over and (reply.action or (ui is not None and ui.is_action(verb))):
             return Reply(say=RESIGNED, refused=True)  # not "not your turn", nor "a bot plays this turn"
+        self._switching_from = self._switching(reply)
+        if self._switching_from is not None and self.game is not None:
+            self._games_of[self._switching_from] = self.game  # what it plays, if watched again
         self._seat_to_ask = reply.seat_asked
         self._armed = reply.arm  # a confirmation holds for the next command only
         if reply.show_table:
@@ -315,6 +323,13 @@ class Session:
             said = elsewhere(self.table, self.token is None, asked, self._our_view())
             return attrs.evolve(reply, say=said)
         return reply
+
+    def _switching(self, reply: Reply) -> int | None:
+        """The live game we watch, if ``reply`` leaves it for another table."""
+        view = self._our_view()  # None: its game has not begun
+        leaves = len(reply.messages) == 2 and isinstance(reply.messages[0], Leave)
+        watching = self.table is not None and self.token is None
+        return self.table if leaves and watching and not (view is not None and view.over) else None
 
     def answered_as_typed(self, line: str) -> str | None:
         """What the full screen answers ``line`` with as it is typed, rather than acting on it once
@@ -462,8 +477,10 @@ class Session:
                 lines = [self._table_line(info) for info in tables] + self._our_seat_named(tables)
                 return Output(tuple(lines or ["no tables now: 'new' creates one"]))
             case Seated(table, seat, token):
+                self._switching_from = None
                 return Output(tuple(self._seated(table, seat, token)))
             case Watching(table):
+                self._switching_from = None
                 self.table, self.game, self.arrived = table, self._joining, True
                 self._view_table = None  # a watcher back after a drop sees the table, not a move alone
                 seats, self._bots_only = self._bots_only, 0
@@ -546,7 +563,14 @@ class Session:
                 # The code is for a script to match; a person reads the words (two play-testers
                 # took "[opening-short]" for debugging output left in).
                 said = "" if self.interactive else f" [{rule or code}]"
-                return Output((f"refused: {text}{said}",))
+                refused = Output((f"refused: {text}{said}",))
+                came_from, self._switching_from = self._switching_from, None
+                if came_from is None or self.table is not None:  # not left yet: the leave was refused
+                    return refused
+                # Left for another table that was refused: back to the game we watched, as if the
+                # connection had dropped (it may have ended meanwhile: then we stay in the lobby).
+                self.rewatching = came_from
+                return Output(refused.lines, (Watch(came_from),))
             case Goodbye(reason):
                 self.goodbye = reason
                 if reason == self._refused or (self.said_bye and reason == BYE):  # said, or answers ours

@@ -275,7 +275,8 @@ def test_a_service_that_is_not_a_notty_server_ends_the_client_instead_of_reconne
 
 def test_a_person_watching_notty_asks_for_a_hint_and_watches_another_table(server_port: int) -> None:
     """Through the real client and server in a pty: a watcher's 'hint' answers for the hand to play
-    (hands are face up), and 'watch N' from there leaves the table watched first, by itself."""
+    (hands are face up), and 'watch N' from there leaves the table watched first, by itself (and
+    goes back to it if the other is refused)."""
     tables = []
     for name, line in (("bob", "new classic 2 greedy"), ("cy", "new classic 2 human")):
         person = _spawn(f"127.0.0.1:{server_port}", "--name", name)
@@ -299,6 +300,12 @@ def test_a_person_watching_notty_asks_for_a_hint_and_watches_another_table(serve
     ann.sendline(f"watch {second}")  # a game played without her: left by itself
     ann.expect(f"you left table {first}")
     ann.expect(f"you are watching table {second}")
+    ann.sendline("watch 99999")  # mistyped: refused, and she is back at the table she watched
+    ann.expect(f"you left table {second}")
+    ann.expect("no table 99999")
+    ann.expect(f"you are watching table {second} again")
+    ann.sendline("tables")
+    ann.expect(f"table {second}: .*you are here")
     for child in (ann, bob, cy):
         child.sendline("quit")
         child.expect(pexpect.EOF)

@@ -48,6 +48,7 @@ from protocol import (
     Error,
     Join,
     Leave,
+    Left,
     ListTables,
     Message,
     Notice,
@@ -426,6 +427,48 @@ def test_watching_another_table_leaves_the_one_watched_first() -> None:
     assert session.typed("join 3").messages == (Leave(), Join(3, None))
     assert session.typed("new classic 2 greedy").messages[0] == Leave()
     assert session.completions("", "w") == ["watch"] and session.completions("watch ", "") == ["2", "3"]
+
+
+@pytest.mark.parametrize("line", ["watch 9", "join 3", "new classic 2 greedy"])
+@pytest.mark.parametrize("begun", [True, False])
+def test_a_watcher_refused_the_table_it_left_for_watches_its_own_again(line: str, begun: bool) -> None:
+    """Noticed in review: 'watch 9' (a mistyped number) from a watched game left it, then was
+    refused, and the watcher was in the lobby. It is the game it watched it goes back to."""
+    session = _listed(welcomed(), {2: 2, 3: 2})
+    session.receive(Watching(2))
+    if begun:
+        session.receive(State(2, notty_view(seat=None), ()))
+    reply = session.typed(line)
+    assert reply.messages[0] == Leave()
+    for message in reply.messages:
+        session.sending(message)
+    session.receive(Left(2))
+    refused = session.receive(Error("no-such-table", "no table 9", None))
+    assert refused.lines[0].startswith("refused: no table 9")
+    assert refused.send == (Watch(2),) and session.rewatching == 2
+    session.sending(Watch(2))
+    assert session.receive(Watching(2)).lines == ("you are watching table 2 again",)
+    assert session.table == 2 and session.rewatching is None
+
+
+def test_a_watcher_whose_switch_succeeds_or_who_left_by_hand_is_not_sent_back() -> None:
+    session = _listed(welcomed(), {2: 2, 3: 2})
+    session.receive(Watching(2))
+    session.receive(State(2, notty_view(seat=None), ()))
+    session.typed("watch 3")
+    session.receive(Left(2))
+    session.receive(Watching(3))
+    assert session.receive(Error("no-such-table", "no table 9", None)).send == ()  # a later refusal
+    session.typed("leave")
+    session.receive(Left(3))
+    session.typed("watch 9")  # from the lobby: nothing to go back to
+    assert session.receive(Error("no-such-table", "no table 9", None)).send == ()
+    over = notty_view(seat=None, result={"ranking": [[1], [0]], "reason": "discard", "text": "bob wins"})
+    session.receive(Watching(2))
+    session.receive(State(2, over, ()))
+    assert session.typed("watch 9").messages == (Leave(), Watch(9))
+    session.receive(Left(2))  # a game over is not watched again
+    assert session.receive(Error("no-such-table", "no table 9", None)).send == ()
 
 
 def test_a_script_watching_a_game_under_way_is_told_at_once_it_cannot_join_it(
