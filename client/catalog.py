@@ -116,19 +116,17 @@ class Catalog:
 
 def table_line(info: Mapping[str, Any], catalog: Catalog, here: int | None) -> str:
     """One table of a list (protocol ``TABLE_INFO``), ending in what the reader may do about it."""
-    bots = info.get("bots")  # a server before notices says only which seats are bots' own
-    if bots is None:
-        bots = [index for index, seat in enumerate(info["seats"]) if seat["bot"] is not None]
+    bots = _bots(info)
     seats = ", ".join(
         (seat["name"] or "(free)") + (" (bot)" if index in bots else "")
         for index, seat in enumerate(info["seats"])
     )
     status = "over" if info["over"] else "playing" if info["started"] else "waiting"
-    if status == "playing" and info.get("turn") is not None:
-        status = f"playing turn {info['turn']}"
-    present = info["spectators"] or any(seat["connected"] and seat["bot"] is None for seat in info["seats"])
-    if status.startswith("playing") and not present:  # a bot's seat counts as connected: nobody else is
-        status = status.replace("playing", "paused at", 1) + f" ({_paused(info['seats'], bots)})"
+    turn = info.get("turn")  # a server before notices does not say
+    if paused(info):
+        status = ("paused" if turn is None else f"paused at turn {turn}") + f" ({_away(info['seats'], bots)})"
+    elif status == "playing" and turn is not None:
+        status = f"playing turn {turn}"
     free = not info["started"] and any(seat["name"] is None for seat in info["seats"])
     then = f"'join {info['table']}'" if free else f"'watch {info['table']}'"
     if info["table"] == here:
@@ -140,20 +138,53 @@ def table_line(info: Mapping[str, Any], catalog: Catalog, here: int | None) -> s
     return f"table {info['table']}: {kind}, {status}, seats: {seats} · {then}"
 
 
-def _paused(seats: Sequence[Mapping[str, Any]], bots: Sequence[int]) -> str:
-    """Why a game under way that nobody is at (no player connected, nobody watching) is paused, and
-    what sets it going, as the server does it: nothing is played while nobody is there. Its players
-    away keep their seats to come back to; while someone watches, its bots play their turns, and a
-    bot stands in for each player still away once their seat's hold (the server's grace) is over."""
-    away = [
+#: What 'paused' means under a list of tables, where some player away keeps a seat ...
+PAUSED_HELD = (
+    "(paused: nobody is at the table; a player away keeps their seat to come back to; once someone"
+    " watches, the game goes on, a bot playing for a player still away past the server's grace)"
+)
+#: ... and where bots alone play.
+PAUSED_BOTS = "(paused: nobody is at the table; its bots play while someone watches)"
+
+
+def paused(info: Mapping[str, Any]) -> bool:
+    """Is the game of this table (protocol ``TABLE_INFO``) under way with nobody at it (no player
+    connected, nobody watching)? A bot's seat counts as connected: nobody else is."""
+    present = info["spectators"] or any(seat["connected"] and seat["bot"] is None for seat in info["seats"])
+    return bool(info["started"] and not info["over"] and not present)
+
+
+def paused_note(tables: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What 'paused' means, once under a list with such a game in it, as the server does it: nothing
+    is played while nobody is there. Its players away keep their seats to come back to; while
+    someone watches, its bots play their turns, and a bot stands in for each player still away
+    once their seat's hold (the server's grace) is over. Said once: on each line, a list of a few
+    such games was mostly this."""
+    if any(paused(info) and _away_from(info["seats"], _bots(info)) for info in tables):
+        return [PAUSED_HELD]
+    return [PAUSED_BOTS] if any(paused(info) for info in tables) else []
+
+
+def _bots(info: Mapping[str, Any]) -> list[int]:
+    """The seats bots play (a server before notices says only which seats are bots' own)."""
+    bots = info.get("bots")
+    if bots is None:
+        return [index for index, seat in enumerate(info["seats"]) if seat["bot"] is not None]
+    return list(bots)
+
+
+def _away(seats: Sequence[Mapping[str, Any]], bots: Sequence[int]) -> str:
+    """Who a paused game waits for (:func:`paused_note` says what sets it going)."""
+    away = _away_from(seats, bots)
+    if not away:  # bots alone, or stand-ins for every player away: they play whenever someone watches
+        return "bots alone"
+    return f"{spoken_list(away)} away"
+
+
+def _away_from(seats: Sequence[Mapping[str, Any]], bots: Sequence[int]) -> list[str]:
+    return [
         seat["name"] or f"seat {index + 1}" for index, seat in enumerate(seats) if _held(seat, index, bots)
     ]
-    if not away:  # bots alone, or stand-ins for every player away: they play whenever someone watches
-        return "its bots play while someone watches"
-    who, them = spoken_list(away), away[0] if len(away) == 1 else "each"
-    playing = "its bots play, and " if bots else ""
-    stand_in = f"a bot plays for {them} past the server's grace"
-    return f"waiting for {who} to come back; if someone watches, {playing}{stand_in}"
 
 
 def _held(seat: Mapping[str, Any], index: int, bots: Sequence[int]) -> bool:

@@ -46,7 +46,7 @@ from protocol import (
     Welcome,
 )
 
-from .catalog import Catalog, table_line
+from .catalog import Catalog, paused_note, table_line
 from .commands import (
     GAME_OVER,
     Reply,
@@ -474,7 +474,8 @@ class Session:
                 ]
                 if asked_for is not None:  # sent for a 'join' of a seat past any table's: say why not
                     return self._no_such_seat(*asked_for, tables)
-                lines = [self._table_line(info) for info in tables] + self._our_seat_named(tables)
+                lines = [self._table_line(info) for info in tables] + paused_note(tables)
+                lines += self._our_seat_named(tables)
                 return Output(tuple(lines or ["no tables now: 'new' creates one"]))
             case Seated(table, seat, token):
                 self._switching_from = None

@@ -27,7 +27,7 @@ from test_ochos_ui import ochos_view
 from test_private_views import Watched
 from test_wire import LIMITS_VALUE
 
-from client.catalog import Catalog, table_line
+from client.catalog import Catalog, paused_note, table_line
 from client.session import duration, end_summary, read_view
 from games import _ui
 from games._ui import ui_for
@@ -74,6 +74,15 @@ NOTICE = {
 
 
 # -- the protocol ---------------------------------------------------------------------------
+
+
+#: What 'paused' means, said once under a list: where a player away keeps their seat ...
+HELD_NOTE = (
+    "(paused: nobody is at the table; a player away keeps their seat to come back to; once someone"
+    " watches, the game goes on, a bot playing for a player still away past the server's grace)"
+)
+#: ... and where bots alone play.
+BOTS_NOTE = "(paused: nobody is at the table; its bots play while someone watches)"
 
 
 def test_a_notice_goes_over_the_wire_and_back_unchanged() -> None:
@@ -425,10 +434,9 @@ def test_the_lobby_line_marks_bot_seats_and_the_turn() -> None:
     older = {key: value for key, value in info.items() if key not in ("turn", "bots")}  # a server before
     assert "playing, seats: ann, bob, expert-3 (bot) ·" in table_line(older, Catalog(()), None)
     gone = {**info, "seats": [{**seat, "connected": seat["bot"] is not None} for seat in info["seats"]]}
-    assert (  # bob has a stand-in already; ann's seat is held for her
-        "paused at turn 12 (waiting for ann to come back; if someone watches, its bots play, "
-        "and a bot plays for ann past the server's grace), seats:"
-    ) in table_line(gone, Catalog(()), None)
+    # bob has a stand-in already; ann's seat is held for her
+    assert "paused at turn 12 (ann away), seats:" in table_line(gone, Catalog(()), None)
+    assert paused_note([info, gone]) == [HELD_NOTE]
     watched = {**gone, "spectators": 1}  # someone watches: its bots play
     assert "playing turn 12, seats:" in table_line(watched, Catalog(()), None)
     people = {
@@ -436,14 +444,12 @@ def test_the_lobby_line_marks_bot_seats_and_the_turn() -> None:
         "seats": [{**seat, "bot": None, "connected": False} for seat in info["seats"]],
         "bots": [],
     }
-    assert (  # no bots
-        "paused at turn 12 (waiting for ann, bob and expert-3 to come back; if someone watches, "
-        "a bot plays for each past the server's grace), seats:"
-    ) in table_line(people, Catalog(()), None)
+    assert "paused at turn 12 (ann, bob and expert-3 away), seats:" in table_line(people, Catalog(()), None)
     stood_in = {**gone, "bots": [0, 1, 2]}  # a bot plays every seat: nobody's is held for them
-    assert "paused at turn 12 (its bots play while someone watches), seats:" in table_line(
-        stood_in, Catalog(()), None
-    )
+    assert "paused at turn 12 (bots alone), seats:" in table_line(stood_in, Catalog(()), None)
+    assert paused_note([stood_in, watched]) == [BOTS_NOTE]
+    assert paused_note([stood_in, people]) == [HELD_NOTE]  # said once: the fuller one
+    assert paused_note([info, watched]) == []
 
 
 def test_a_game_waiting_for_a_player_away_is_listed_as_the_server_plays_it() -> None:
@@ -459,11 +465,8 @@ def test_a_game_waiting_for_a_player_away_is_listed_as_the_server_plays_it() -> 
     ann.send(Act("end"))
     net.drop(ann)
     (listed,) = cy.send(ListTables())[0].tables
-    line = table_line(listed, Catalog(()), None)
-    assert (
-        "paused at turn 2 (waiting for ann to come back; if someone watches, its bots play, and a bot plays"
-        in line
-    )
+    assert "paused at turn 2 (ann away)" in table_line(listed, Catalog(()), None)
+    assert paused_note([listed]) == [HELD_NOTE]
     assert net.run_bots() == 0  # nobody is there: nothing is played
     net.tick(60)
     assert net.run_bots() == 0 and not table.seats[0].stand_in  # past the grace too: nobody came
@@ -497,7 +500,8 @@ def test_a_player_away_on_autopilot_is_listed_as_a_bots_seat() -> None:
     assert "seats: ann (bot), bob, greedy" in table_line(listed, Catalog(()), None)
     bob.send(Leave())  # gives his seat up: nobody is at the table
     (listed,) = cy.send(ListTables())[0].tables
-    assert "(its bots play while someone watches)" in table_line(listed, Catalog(()), None)
+    assert "(bots alone)" in table_line(listed, Catalog(()), None)
+    assert paused_note([listed]) == [BOTS_NOTE]
 
 
 def test_the_client_lists_tables_oldest_first_whatever_order_they_come_in() -> None:
@@ -510,6 +514,14 @@ def test_the_client_lists_tables_oldest_first_whatever_order_they_come_in() -> N
     lines = shown(session, Tables([{**info, "table": 9}, {**info, "table": 2}]))
     assert [line.split(":")[0] for line in lines] == ["table 2", "table 9"]
     assert session.tables_seen == [2, 9]
+    away = {"name": "ann", "bot": None, "connected": False}
+    bot = {"name": "greedy", "bot": "greedy", "connected": True}
+    paused = {**info, "started": True, "seats": [away, bot]}
+    session.sending(ListTables())
+    lines = shown(session, Tables([{**paused, "table": 4}, {**info, "table": 2}, {**paused, "table": 3}]))
+    assert [line.split(":")[0] for line in lines] == ["table 2", "table 3", "table 4", "(paused"]
+    assert lines[1].startswith("table 3: classic, paused (ann away), seats: ann, greedy (bot)")
+    assert lines[-1] == HELD_NOTE  # what 'paused' means, once
 
 
 @pytest.mark.parametrize(
