@@ -103,6 +103,18 @@ def test_a_seat_sees_the_numbered_groups_its_hand_and_whose_turn() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("width", "header"), [(80, "plays this turn 0/6"), (72, "plays this turn 0/6"), (60, "plays 0/6")]
+)
+def test_the_header_is_shortened_rather_than_split_in_a_narrow_terminal(width: int, header: str) -> None:
+    """A play-test at 60 columns: the header's last words went onto a line of their own."""
+    (line,) = [
+        row for row in UI.state_text(3, _read(huxxy_view()), (), False, width).splitlines() if "plays" in row
+    ]
+    assert line == f"table 3 · huxxy-jokers · turn 7 · stock 40 cards · {header}"
+    assert len(line) <= width
+
+
 def test_a_spectator_sees_no_hand_and_an_empty_table_says_so() -> None:
     lines = state_text(huxxy_view(seat=None, body={"hand": None, "table": []}))
     assert lines[1:] == [

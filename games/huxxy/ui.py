@@ -226,10 +226,10 @@ class HuxxyUI:
     ) -> str:
         body = _body(view)
         lines = [colour_cards_in(f"  {event['text']}", colour) for event in events if event.get("text")]
-        lines.append(
-            f"table {table} · {view.variant} · turn {view.turn} · stock {count_cards(body.stock)}"
-            f" · plays this turn {body.plays}/{body.max_plays}"
-        )
+        header = f"table {table} · {view.variant} · turn {view.turn} · stock {count_cards(body.stock)}"
+        plays = f"{body.plays}/{body.max_plays}"
+        long = f"{header} · plays this turn {plays}"  # in a narrow terminal, shorter rather than split
+        lines.append(long if len(long) <= width - MARGIN else f"{header} · plays {plays}")
         details = [
             f" [{size:>2}] {'opened' if opened else 'not opened'}"
             for size, opened in zip(body.sizes, body.opened, strict=True)
