@@ -554,9 +554,13 @@ def help_on(word: str, catalog: Catalog | None, at: str | None = None) -> str:
         dict.fromkeys([*COMMANDS, *(command for name in here for command in _commands(catalog, name))])
     )
     guess = did_you_mean(word, [*known, *games])
-    knows = "'help WORD' knows the commands " + ", ".join(known)
-    knows += f"; and the games {', '.join(games)}" if games else ""
-    lines = [f"no help on {typed!r}" + (f"; {guess}" if guess else ""), *textwrap.wrap(knows, WIDTH)]
+    lines = [f"no help on {typed!r}" + (f"; {guess}" if guess else ""), "'help WORD' knows these words:"]
+    # Laid out as help is (a term, then its text), so a narrower terminal wraps it as it wraps help.
+    for term, words in (("commands", known), ("games", list(games))):
+        if words:
+            lines += textwrap.wrap(
+                ", ".join(words), WIDTH, initial_indent=f"  {term:<10}", subsequent_indent=" " * 12
+            )
     return "\n".join(lines)
 
 

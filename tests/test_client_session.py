@@ -17,6 +17,7 @@ from conftest import LIMITS
 
 from client.commands import BOT_PLAYS_IT, Reply
 from client.session import LAST_MOVE, RESIGNED, Session, end_summary
+from client.sgr import wrap_lines
 from client.tokens import SeatStore, StoredSeat
 from games import GAMES, describe
 from games._ui import ui_for
@@ -262,10 +263,19 @@ def test_help_on_a_game_is_its_help_and_at_a_table_a_command_is_its_games() -> N
 def test_help_on_an_unknown_word_lists_what_help_knows_without_refusing() -> None:
     reply = welcomed(NOTTY, PARLOUR).typed("help stael")
     assert not reply.refused
-    assert reply.say.startswith("no help on 'stael'; did you mean 'steal'?\n'help WORD' knows the commands")
+    assert reply.say.startswith(
+        "no help on 'stael'; did you mean 'steal'?\n"
+        "'help WORD' knows these words:\n  commands  tables, new, join"
+    )
     said = " ".join(reply.say.split())
-    assert "tables, new, join" in said and "steal, discard" in said and "the games notty, parlour" in said
+    assert "steal, discard" in said and "games notty, parlour" in said
     assert all(len(line) <= 80 for line in reply.say.splitlines())
+    # A play-test at 60 columns: each line was wrapped alone, a long row and a short one. Laid
+    # out as help is, each list is wrapped whole: every row of it full but its last.
+    rows = ["".join(span.text for span in row).rstrip() for row in wrap_lines(reply.say.split("\n"), 60)]
+    commands = [row for row in rows[2:] if not row.startswith("  games")]
+    assert commands[0].startswith("  commands  ") and all(row.startswith(" " * 12) for row in commands[1:])
+    assert all(52 <= len(row) <= 60 for row in commands[:-1]), rows
 
 
 def test_help_on_a_command_with_its_arguments_is_help_on_the_command() -> None:
