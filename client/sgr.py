@@ -148,7 +148,9 @@ def wrap(spans: list[Span], width: int) -> list[list[Span]]:
         return [[]]
     cells = [(char, span.style) for span in spans for char in span.text]
     sizes = [_columns(char) for char, _ in cells]
-    hang = min(_hanging_indent("".join(char for char, _ in cells)), width // 2)
+    text = "".join(char for char, _ in cells)
+    hang = min(_hanging_indent(text), width // 2)
+    whole = _inside_commands(text, width - hang)
     rows: list[list[Span]] = []
     start, left = 0, sum(sizes)  # the first cell not yet in a row, and the columns from it on
     room = width  # the columns the next row has for cells
@@ -158,7 +160,8 @@ def wrap(spans: list[Span], width: int) -> list[list[Span]]:
             used += sizes[end]
             end += 1
         end = max(end, start + 1)  # a wide character in a row one column wide: alone, cut off
-        cut = next((at + 1 for at in range(end - 1, start, -1) if cells[at][0] == " "), end)
+        spaces = [at for at in range(end - 1, start, -1) if cells[at][0] == " "]
+        cut = next((at + 1 for at in spaces if at not in whole), spaces[0] + 1 if spaces else end)
         rows.append(_spans(cells[start:cut], hang if rows else 0))
         left -= sum(sizes[start:cut])
         start, room = cut, width - hang
@@ -184,6 +187,25 @@ def wrap_lines(lines: Sequence[str], width: int) -> list[list[Span]]:
             block = [" ".join([block[0], *(line.lstrip(" ") for line in block[1:])])]
         rows += [row for line in block for row in wrap(parse(line), width)]
     return rows
+
+
+#: A quoted command in a line ('join 2', 'help WORD'): its opening quote at the line's start or
+#: after a space or a parenthesis (not an apostrophe: "bob's"), its closing one before a space,
+#: punctuation or the line's end.
+_QUOTED = re.compile(r"(?<![^\s(])'[^'\s][^']*'(?=[\s,.;:)]|$)")
+
+
+def _inside_commands(text: str, longest: int) -> set[int]:
+    """Where the spaces inside ``text``'s quoted commands are, of those no longer than ``longest``
+    columns: a row is broken elsewhere where it can be. A play-test at 60 columns read "'join" at
+    the end of a row and "2'" at the start of the next, which cannot be copied and typed."""
+    return {
+        found.start() + at
+        for found in _QUOTED.finditer(text)
+        if columns(found.group()) <= longest
+        for at, char in enumerate(found.group())
+        if char == " "
+    }
 
 
 def reflow(text: str, width: int) -> str:

@@ -548,6 +548,28 @@ def _texts(rows: list[list[Span]]) -> list[str]:
     return ["".join(span.text for span in row) for row in rows]
 
 
+def _rows(rows: list[list[Span]]) -> list[str]:
+    """Each row's text, less the space it was broken at."""
+    return [text.rstrip(" ") for text in _texts(rows)]
+
+
+def test_wrapping_keeps_a_quoted_command_on_one_row_where_it_fits() -> None:
+    """A play-test at 60 columns: a table's line ended in "'join" on one row, "2'" on the next."""
+    line = "table 2: Notty classic, waiting, seats: bob, (free) · 'join 2'"
+    assert _rows(wrap(parse(line), 60)) == [
+        "table 2: Notty classic, waiting, seats: bob, (free) ·",
+        "  'join 2'",
+    ]
+    assert _rows(wrap(parse(line), 40)) == [
+        "table 2: Notty classic, waiting, seats:",
+        "  bob, (free) · 'join 2'",
+    ]
+    # An apostrophe opens no command; one too long for a row is broken as any text is.
+    said = "bob's turn: type 'help WORD' for bob's help"
+    assert _rows(wrap(parse(said), 24)) == ["bob's turn: type", "  'help WORD' for bob's", "  help"]
+    assert _rows(wrap(parse("type 'a b c d e f g h'"), 12)) == ["type 'a b c", "  d e f g h'"]
+
+
 def test_wrapping_hangs_a_help_lines_rows_under_its_description() -> None:
     """Wrapped, a help line's description went on in the command column: its rows after the first
     start under the description, any other line's two columns in from its own indentation, and
