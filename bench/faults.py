@@ -484,7 +484,11 @@ def recorded_views(
         id=begun.table,
         game=game,
         settings=game.settings(begun.variant, len(begun.seats), begun.options),
-        seats=[tables.Seat(name=seat.name, bot=seat.bot) for seat in begun.seats],
+        # Each person's seat is theirs to come back to (the view's kept): any token will do here.
+        seats=[
+            tables.Seat(name=seat.name, bot=seat.bot, token_hash=None if seat.bot else b"kept")
+            for seat in begun.seats
+        ],
         creator=None,
         bot_delay=begun.bot_delay,
         turn_seconds=begun.turn_seconds,

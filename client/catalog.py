@@ -124,7 +124,7 @@ def table_line(info: Mapping[str, Any], catalog: Catalog, here: int | None) -> s
     status = "over" if info["over"] else "playing" if info["started"] else "waiting"
     turn = info.get("turn")  # a server before notices does not say
     if paused(info):
-        status = ("paused" if turn is None else f"paused at turn {turn}") + f" ({_away(info['seats'], bots)})"
+        status = ("paused" if turn is None else f"paused at turn {turn}") + f" ({_away(info)})"
     elif status == "playing" and turn is not None:
         status = f"playing turn {turn}"
     free = not info["started"] and any(seat["name"] is None for seat in info["seats"])
@@ -160,7 +160,7 @@ def paused_note(tables: Sequence[Mapping[str, Any]]) -> list[str]:
     someone watches, its bots play their turns, and a bot stands in for each player still away
     once their seat's hold (the server's grace) is over. Said once: on each line, a list of a few
     such games was mostly this."""
-    if any(paused(info) and _away_from(info["seats"], _bots(info)) for info in tables):
+    if any(paused(info) and _away_from(info) for info in tables):
         return [PAUSED_HELD]
     return [PAUSED_BOTS] if any(paused(info) for info in tables) else []
 
@@ -173,20 +173,19 @@ def _bots(info: Mapping[str, Any]) -> list[int]:
     return list(bots)
 
 
-def _away(seats: Sequence[Mapping[str, Any]], bots: Sequence[int]) -> str:
+def _away(info: Mapping[str, Any]) -> str:
     """Who a paused game waits for (:func:`paused_note` says what sets it going)."""
-    away = _away_from(seats, bots)
-    if not away:  # bots alone, or stand-ins for every player away: they play whenever someone watches
+    away = _away_from(info)
+    if not away:  # bots alone: they play whenever someone watches
         return "bots alone"
     return f"{spoken_list(away)} away"
 
 
-def _away_from(seats: Sequence[Mapping[str, Any]], bots: Sequence[int]) -> list[str]:
+def _away_from(info: Mapping[str, Any]) -> list[str]:
+    """The players away from a table whose seats are theirs to come back to (a bot may stand in)."""
+    seats = info["seats"]
     return [
-        seat["name"] or f"seat {index + 1}" for index, seat in enumerate(seats) if _held(seat, index, bots)
+        seats[index]["name"] or f"seat {index + 1}"
+        for index in info.get("kept", ())
+        if index < len(seats) and not seats[index]["connected"]
     ]
-
-
-def _held(seat: Mapping[str, Any], index: int, bots: Sequence[int]) -> bool:
-    """Is ``seat`` a player's held for them while they are away, with no bot playing it yet?"""
-    return seat["bot"] is None and not seat["connected"] and index not in bots

@@ -127,8 +127,8 @@ class Reply:
 LEAVE_WARNING = "leaving hands your seat to a bot for the rest of the game; type 'leave' again to leave"
 #: ... where every other seat is a bot's: a game of bots alone is played only while someone watches.
 LEAVE_ALONE_WARNING = (
-    "no other person plays here: as you leave the game ends unfinished, unless someone watches"
-    " or a player away comes back; type 'leave' again to leave"
+    "no other person plays here: as you leave the game ends unfinished, unless someone watches it;"
+    " type 'leave' again to leave"
 )
 #: ... to a watcher of a game every seat of which a bot plays (a play-tester's went unwarned).
 LEAVE_WATCHED_WARNING = (
@@ -393,16 +393,20 @@ def _not_ours_now(view: TableView) -> str | None:
 
 
 def bots_besides(view: TableView | None) -> bool:
-    """Do bots play every seat but ours (their own, or a stand-in's)? Once we leave, the server
-    plays such a game only while someone watches it (or until a player away comes back)."""
+    """Do bots play every seat but ours (their own, or a stand-in's), none of them held for a
+    person away? Once we leave, the server plays such a game only while someone watches it."""
     if view is None or view.seat is None:
         return False
-    return all(seat in view.bots for seat in range(len(view.names)) if seat != view.seat)
+    others = [seat for seat in range(len(view.names)) if seat != view.seat]
+    return all(seat in view.bots and seat not in view.kept for seat in others)
 
 
 def _watching_bots_alone(view: TableView | None) -> bool:
-    """Do we watch a game under way that bots alone play (their own seats, or stand-ins')?"""
-    return view is not None and view.seat is None and not view.over and len(view.bots) == len(view.names)
+    """Do we watch a game under way that bots alone play, no seat held for a person away (a bot
+    standing in for one is not a bot's own seat: the game waits for them as we go)?"""
+    if view is None or view.seat is not None or view.over:
+        return False
+    return len(view.bots) == len(view.names) and not view.kept
 
 
 def _playing(view: TableView | None) -> bool:

@@ -673,8 +673,10 @@ class Session:
             happened = tuple(text[: -len(bare) - 1].split("\n"))
         else:  # a UI that lays its text out otherwise: the server's own words for the events
             happened = tuple(f"  {event['text']}" for event in events if event.get("text"))
-        # Back from a drop, every move of our seat in what we missed was a bot's.
+        # Back from a drop, every move of our seat in what we missed was a bot's; shown again, the
+        # last move is marked as it was live, where the server says a bot made it for us.
         played_for_us = bool(view.away) or _played_for_us(before, view)
+        played_for_us |= view.played_for is not None and view.played_for == view.seat
         ours_to_a_bot = bot_plays_our_turn(view)
         if played_for_us or ours_to_a_bot:
             happened = tuple(_played_for_you(line) for line in happened) if played_for_us else happened
@@ -682,7 +684,7 @@ class Session:
             happened = (while_away(view.away), *_turns_a_bot_played(happened)) if view.away else happened
             text = "\n".join([*happened, bare]) if above else text
         back, self._back = self._back and before is None, False
-        if back and happened and not view.away and not played_for_us:
+        if back and happened and not view.away:
             # A play-tester back after a drop read the move they had made before it as a new one.
             happened = (LAST_MOVE, *happened)
             text = "\n".join([*happened, bare]) if above else text
@@ -1018,7 +1020,9 @@ def read_view(raw: Mapping[str, Any], ui: GameUI) -> TableView:
     seats = [raw["current"], *([] if raw["seat"] is None else [raw["seat"]])]
     seats += [seat for place in ranking for seat in place]
     bots = frozenset(raw.get("bots", ()))  # optional: the seats a bot plays now
-    seats += bots
+    kept = frozenset(raw.get("kept", ()))  # and those a person holds, there or away
+    seats += bots | kept
+    seats += [] if raw.get("played_for") is None else [raw["played_for"]]
     if not names or any(seat >= len(names) for seat in seats):
         raise GameDataError(f"view: a seat beyond the {len(names)} players")
     return TableView(
@@ -1032,10 +1036,12 @@ def read_view(raw: Mapping[str, Any], ui: GameUI) -> TableView:
         result=None if result is None else Outcome(ranking, result["reason"], result["text"]),
         body=ui.read_body(raw["body"], names),
         bots=bots,
+        kept=kept,
         bot_turn=raw.get("bot_turn", raw["current"] in bots and result is None),  # older servers: bots'
         turn_seconds=raw.get("turn_seconds", 0),
         away=raw.get("away", 0),
         turn_left=raw.get("turn_left"),
+        played_for=raw.get("played_for"),
     )
 
 

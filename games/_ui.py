@@ -48,6 +48,8 @@ class TableView:
     result: Outcome | None  # how the game ended, if it has
     body: Any
     bots: frozenset[int] = frozenset()  # the seats a bot plays now: its own, a stand-in, or a resigner's
+    kept: frozenset[int] = frozenset()  # the seats a person holds, there or away: the game waits for them
+    played_for: int | None = None  # the seat a bot made the events' move on for its person
     bot_turn: bool = False  # a bot plays the turn under way (also for a person: 'auto', a time run out)
     turn_seconds: int = 0  # the table's turn time (0: none)
     away: int = 0  # back from a drop: the moves made while we were away, whose events this view follows

@@ -22,8 +22,11 @@ from ._framing import ProtocolError
 #: carry a body each game defines; version 4 adds seat news (``notice``), autopilot and resigning,
 #: bots and turns in the table list, and a finished game's record id and duration; version 5 adds
 #: the view's ``bot_turn`` and ``turn_seconds``; version 6 the view's ``away``; version 7 the view's
-#: ``turn_left``; version 8 the welcome's ``limits``, so that a client keeps to a server's own rates.
-PROTOCOL_VERSION = 8
+#: ``turn_left``; version 8 the welcome's ``limits``, so that a client keeps to a server's own rates;
+#: version 9 the view's and the table map's ``kept``, so that a seat a bot plays for a person away is
+#: not taken for a bot's own, and the view's ``played_for``, so that a move shown again is marked as
+#: one a bot made for its person.
+PROTOCOL_VERSION = 9
 
 #: What ``hello.version`` and ``welcome.version`` may hold.
 VERSION = Int(1, 65535)
@@ -280,8 +283,10 @@ TABLE_INFO = Map(
         # stand-in for its person. Optional: a server before notices sends neither.
         "turn": Optional(Int(1, 2**31 - 1)),
         "bots": List(SEAT, MAX_SEATS),
+        # The seats a person holds, there or away: while one is, the game waits for them.
+        "kept": List(SEAT, MAX_SEATS),
     },
-    optional=frozenset({"turn", "bots"}),
+    optional=frozenset({"turn", "bots", "kept"}),
 )
 #: How a game ended: every seat ranked, first place first (seats tied share a place); and, from a
 #: server that says so, the id its record keeps the game under (``notty-server replay ID``) and
@@ -313,8 +318,10 @@ VIEW = Map(
         "turn_seconds": Int(0, 3600),  # the table's turn time, as in the table map
         "away": Int(1, 2**31 - 1),  # to a player back from a drop: the moves made while they were away
         "turn_left": Int(0, 3600),  # seconds left of a person's turn under way, where turns are timed
+        "kept": List(SEAT, MAX_SEATS),  # the seats a person holds, there or away, as in the table map
+        "played_for": SEAT,  # the seat a bot made the events' move on for its person
     },
-    optional=frozenset({"bots", "bot_turn", "turn_seconds", "away", "turn_left"}),
+    optional=frozenset({"bots", "bot_turn", "turn_seconds", "away", "turn_left", "kept", "played_for"}),
 )
 EVENT = Map({"kind": CODE, "text": Str(0, 400), "data": Data(depth=4, mapping=True)})
 VARIANT_INFO = Map(

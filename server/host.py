@@ -75,6 +75,7 @@ from .tables import (
     Table,
     own_stream,
     own_view,
+    played_for,
     running,
     seat_bots,
     states,
@@ -281,6 +282,8 @@ class Host:
         for index in sorted(saved.left | saved.stood_in):  # bots play these: the game may want to know
             self.driver.stand_in(table, index)  # (nobody to tell)
         table.last_events = last_events  # the last move's, as a player who comes back saw it before
+        if saved.moves:  # and whether a bot made it for its person, which they saw too
+            table.last_played_for = played_for(saved.moves[-1].seat, saved.moves[-1].by)
         for seat in seats:  # what happened before the restart is not kept: what happens from now on is
             seat.seen = table.shown if seat.dropped_at is not None else None
         table.turn_started = now
@@ -735,7 +738,7 @@ class Host:
         session.table, session.seat = table.id, None
         out: list[Outgoing] = [(conn, Watching(table.id))]
         if table.match is not None:
-            out += states(table, table.last_events, [(conn, None)])
+            out += states(table, table.last_events, [(conn, None)], played_for=table.last_played_for)
         return out
 
     def _start(self, conn: ConnId, session: Session, now: float) -> list[Outgoing]:
@@ -985,7 +988,7 @@ def _back(table: Table, index: int, conn: ConnId) -> list[Outgoing]:
     missed = 0 if seat.seen is None else table.shown - seat.seen
     seat.seen = None
     if not missed:
-        return states(table, table.last_events, [(conn, index)])
+        return states(table, table.last_events, [(conn, index)], played_for=table.last_played_for)
     kept = list(table.recent)[-missed:]
     while True:  # the moves of any game fit many times over (a few KB); a bound, not a case
         sent = states(table, [event for move in kept for event in move], [(conn, index)], away=missed)

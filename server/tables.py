@@ -144,6 +144,9 @@ class Table:
     # What happened last (the game's own events, unrendered): shown again to whoever arrives, so
     # a player back after a drop, or a spectator, sees the move the table is waiting after.
     last_events: tuple[Any, ...] = ()
+    # The seat on which a bot made that move for its person ('auto', autopilot, a stand-in, a time
+    # run out), if one did: a player back sees their own move so marked, as they would have live.
+    last_played_for: int | None = None
     # The events of the last changes (at most AWAY_MOVES), and how many there were in all, for a
     # player back from a drop: what happened while they were away (``Seat.seen``).
     recent: deque[tuple[Any, ...]] = attrs.Factory(lambda: deque(maxlen=AWAY_MOVES))
@@ -187,12 +190,18 @@ class Table:
             "options": dict(self.settings.options),
             "turn": self.match.turn if self.running and self.match is not None else None,
             "bots": self.listed_bots(),
+            "kept": self.kept_seats(),
         }
 
     def bot_seats(self) -> list[int]:
         """The seats a bot plays now: its own, or a stand-in for a person who dropped or left. Only
         these: a person's "play for me" is their choice for a turn, not a bot in their seat."""
         return [index for index, seat in enumerate(self.seats) if seat.bot is not None or seat.stand_in]
+
+    def kept_seats(self) -> list[int]:
+        """The seats a person holds, at the table or away: theirs to come back to. While there is
+        one, a game nobody is at waits for them (:attr:`bots_alone` is false)."""
+        return [index for index, seat in enumerate(self.seats) if seat.token_hash is not None]
 
     def listed_bots(self) -> list[int]:
         """The seats the lobby's list shows as a bot's: those a bot plays now, and a person's on
@@ -224,7 +233,7 @@ class Table:
     def bots_alone(self) -> bool:
         """No seat can be taken back by a person: each is a bot's, given up with ``leave``, or free.
         Its game plays unattended, so the host caps and paces such tables per address."""
-        return all(seat.token_hash is None for seat in self.seats)
+        return not self.kept_seats()
 
     @property
     def unattended(self) -> bool:
@@ -271,12 +280,23 @@ class Table:
         return [(conn, told) for conn, _ in self.viewers() if conn != mover]
 
 
+def played_for(seat: int, by: str) -> int | None:
+    """The seat a move was made on for its person by a bot, if it was (``by``: journal.PLAYED_BY; a
+    play the server took back as a game ended was made by nobody)."""
+    return seat if by and by != TAKEN_BACK else None
+
+
 def states(
-    table: Table, events: Sequence[Any], to: Iterable[tuple[ConnId, int | None]], away: int = 0
+    table: Table,
+    events: Sequence[Any],
+    to: Iterable[tuple[ConnId, int | None]],
+    away: int = 0,
+    played_for: int | None = None,
 ) -> list[Outgoing]:
     """A ``state`` for each viewer in ``to``: the match as their seat sees it, after ``events`` as
     their seat sees them. Everything seat-specific comes from the game, for that seat. ``away``:
-    the events are the last of the moves made while the viewer's connection was gone, this many."""
+    the events are the last of the moves made while the viewer's connection was gone, this many.
+    ``played_for``: the seat a bot made the move of ``events`` on for its person, if one did."""
     match = table.match
     assert match is not None
     outcome = table.outcome()
@@ -290,11 +310,14 @@ def states(
         "turn": match.turn,
         "result": None if outcome is None else _result(table, outcome.to_wire()),
         "bots": table.bot_seats(),
+        "kept": table.kept_seats(),
         "bot_turn": bot_turn,
         "turn_seconds": table.turn_seconds,
     }
     if away:
         shared["away"] = away
+    if played_for is not None:
+        shared["played_for"] = played_for
     now = None if table.clock is None else table.clock.now
     if table.turn_seconds and outcome is None and not bot_turn and now is not None:
         left = table.turn_seconds - table.turn_elapsed(now)
@@ -424,7 +447,7 @@ class Driver:
 
     def apply(self, table: Table, seat: int, action: Any, now: float, by: str = "") -> list[Outgoing]:
         """Make and record ``seat``'s move; ``by``: why a bot made it for a person (journal.PLAYED_BY)."""
-        return self.broadcast(table, self._step(table, seat, action, now, by))
+        return self.broadcast(table, self._step(table, seat, action, now, by), played_for(seat, by))
 
     def take_back(self, table: Table, now: float) -> list[Any]:
         """Take back what the turn under way did and has not made final (a game ending in its
@@ -489,14 +512,15 @@ class Driver:
             log.info("table %d: game over after %s: %s", table.id, turns, outcome.text)
         return outcome is not None
 
-    def broadcast(self, table: Table, events: Sequence[Any]) -> list[Outgoing]:
-        """Everyone at the table sees what happened, each as their seat may."""
+    def broadcast(self, table: Table, events: Sequence[Any], for_seat: int | None = None) -> list[Outgoing]:
+        """Everyone at the table sees what happened, each as their seat may; ``for_seat``: the seat
+        a bot made the move on for its person, if one did."""
         self._stirred.add(table.id)
         if events:
-            table.last_events = tuple(events)
+            table.last_events, table.last_played_for = tuple(events), for_seat
             table.recent.append(table.last_events)
             table.shown += 1
-        return states(table, events, table.viewers())
+        return states(table, events, table.viewers(), played_for=for_seat if events else None)
 
     # -- bots and timers ------------------------------------------------------------
 

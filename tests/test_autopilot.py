@@ -184,3 +184,23 @@ def test_asking_again_for_the_autopilot_one_has_tells_only_the_asker() -> None:
     assert len(_notices(bob, "autopilot-on")) == 1
     ann.send(Autopilot(False))
     assert len(_notices(bob, "autopilot-off")) == 1
+
+
+def test_a_move_its_autopilot_made_is_still_marked_after_a_restart(tmp_path: Path) -> None:
+    """A play-test: after a server restart a player on autopilot was shown its last move as its own."""
+    net = Net()
+    ann, _ = _two_people(net)
+    table = ann.table
+    ann.send(Autopilot(True))
+    for _ in range(50):
+        if table.last_played_for == 0:
+            break
+        net.run_bots(limit=1)
+    assert table.last_played_for == 0
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    (saved,) = store.unfinished()
+    again = Net(seed=9)
+    again.host.restore(saved, 0.0)
+    assert again.host.tables[table.id].last_played_for == 0
+    store.close()

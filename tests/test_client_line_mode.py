@@ -273,3 +273,31 @@ def test_a_turn_handed_to_us_while_away_that_nobody_played_still_reads_as_ours()
     lines = printed(net.client("bob", token=token))
     assert "  ann ends the turn; your turn" in lines, lines
     assert not [line for line in lines if "a bot plays your turn" in line], lines
+
+
+def _autopilot_moved_last(net: Net, table: int) -> bool:
+    """Play bots until the last move is one ann's autopilot made (seat 0); whether it came."""
+    for _ in range(200):
+        if net.host.tables[table].last_played_for == 0:
+            return True
+        net.run_bots(limit=1)
+    return False
+
+
+def test_a_player_back_is_shown_their_last_move_a_bot_made_marked_as_played_for_them() -> None:
+    """A play-test: back at its seat on autopilot, a client was shown the last move again as its
+    own ('you end the turn; qlearn-2 to play'), where it had read '(played for you)' live."""
+    net = Net()
+    ann = net.client("ann")
+    seated = ann.send(CreateTable("notty", 2, "classic", ("greedy",), {}, bot_delay_ms=0))[0]
+    assert isinstance(seated, Seated)
+    ann.send(Autopilot(True))
+    assert _autopilot_moved_last(net, seated.table)
+    net.drop(ann)
+    back = net.client("ann", token=seated.token)
+    assert back.view["played_for"] == 0
+    ours = [line for line in printed(back) if line.startswith("  you ")]
+    assert ours and all(PLAYED_FOR_YOU in line for line in ours), printed(back)
+    watcher = net.client("eve")  # shown the same move: ann's, not a move of theirs
+    watcher.send(Watch(seated.table))
+    assert not any(PLAYED_FOR_YOU in line for line in printed(watcher))

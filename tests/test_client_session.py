@@ -1482,3 +1482,11 @@ def test_a_watcher_leaving_a_game_of_bots_alone_is_warned_first() -> None:
     session.receive(Watching(6))
     session.receive(State(6, notty_view(seat=None, bots=[1]), []))  # a person plays: nothing to warn of
     assert session.typed("leave").messages == (Leave(),)
+    session.receive(Left(6))
+    # A play-test: a bot stood in for ann, away past the grace, and the watcher was warned the game
+    # would end as it left; it waits for her, her seat still hers.
+    session.sending(Watch(7))
+    session.receive(Watching(7))
+    session.receive(State(7, notty_view(seat=None, bots=[0, 1], kept=[0], body={"hand": None}), []))
+    assert session.typed("leave").messages == (Leave(),)
+    assert session.typed("watch 8").messages == (Leave(), Watch(8))  # leaves by itself, as from any game

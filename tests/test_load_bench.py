@@ -58,8 +58,8 @@ def test_the_scripted_seat_discards_first_draws_once_then_ends() -> None:
     assert load.choose(view, random.Random(1)) == "end"
 
 
-def test_the_load_asks_for_notty_classic_in_protocol_v8() -> None:
-    assert PROTOCOL_VERSION == 8
+def test_the_load_asks_for_notty_classic_in_protocol_v9() -> None:
+    assert PROTOCOL_VERSION == 9
     settings = load.Settings(6, 1.0, 0.2, 20, 0.0, 1)
     wire = load.create_table(settings).to_wire()
     assert message_from_wire(wire, Sender.CLIENT) == load.create_table(settings)

@@ -420,6 +420,7 @@ def test_the_lobby_line_marks_bot_seats_and_the_turn() -> None:
     info = {
         "table": 5, "game": "notty", "variant": "classic", "started": True, "over": False, "spectators": 0,
         "turn_seconds": 0, "options": {"level": "medium", "turn_limit": 0}, "turn": 12, "bots": [1, 2],
+        "kept": [0, 1],
         "seats": [
             {"name": "ann", "bot": None, "connected": True},
             {"name": "bob", "bot": None, "connected": False},
@@ -434,8 +435,9 @@ def test_the_lobby_line_marks_bot_seats_and_the_turn() -> None:
     older = {key: value for key, value in info.items() if key not in ("turn", "bots")}  # a server before
     assert "playing, seats: ann, bob, expert-3 (bot) ·" in table_line(older, Catalog(()), None)
     gone = {**info, "seats": [{**seat, "connected": seat["bot"] is not None} for seat in info["seats"]]}
-    # bob has a stand-in already; ann's seat is held for her
-    assert "paused at turn 12 (ann away), seats:" in table_line(gone, Catalog(()), None)
+    # A play-test: bob has a stand-in already, but his seat is still his to take back, as ann's is
+    # (it was listed as bots alone, though the game waited for him).
+    assert "paused at turn 12 (ann and bob away), seats:" in table_line(gone, Catalog(()), None)
     assert paused_note([info, gone]) == [HELD_NOTE]
     watched = {**gone, "spectators": 1}  # someone watches: its bots play
     assert "playing turn 12, seats:" in table_line(watched, Catalog(()), None)
@@ -443,9 +445,10 @@ def test_the_lobby_line_marks_bot_seats_and_the_turn() -> None:
         **gone,
         "seats": [{**seat, "bot": None, "connected": False} for seat in info["seats"]],
         "bots": [],
+        "kept": [0, 1, 2],
     }
     assert "paused at turn 12 (ann, bob and expert-3 away), seats:" in table_line(people, Catalog(()), None)
-    stood_in = {**gone, "bots": [0, 1, 2]}  # a bot plays every seat: nobody's is held for them
+    stood_in = {**gone, "bots": [0, 1, 2], "kept": []}  # seats given up: nobody's is held for them
     assert "paused at turn 12 (bots alone), seats:" in table_line(stood_in, Catalog(()), None)
     assert paused_note([stood_in, watched]) == [BOTS_NOTE]
     assert paused_note([stood_in, people]) == [HELD_NOTE]  # said once: the fuller one
@@ -476,6 +479,31 @@ def test_a_game_waiting_for_a_player_away_is_listed_as_the_server_plays_it() -> 
     assert table.seats[0].stand_in and net.run_bots() > 0
 
 
+def test_a_game_a_bot_plays_for_a_player_away_is_kept_for_them_as_the_watcher_goes() -> None:
+    """A play-test: the watcher of a game where a bot stood in for its player, away past the grace,
+    seeing bots in every seat, was warned that the game would end as it left, and the lobby listed
+    it as bots alone. Her seat is still hers, and the game waits for her: the view says so."""
+    net = Net(grace=30.0)
+    ann, cy = net.client("ann"), net.client("cy")
+    (seated, *_) = ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
+    assert isinstance(seated, Seated)
+    table = ann.table
+    net.run_bots()
+    net.drop(ann)
+    net.tick(60)
+    cy.send(Watch(table.id))
+    net.tick(1)  # her grace is over, and someone is there: a bot stands in for her
+    assert table.seats[0].stand_in
+    assert list(cy.view["bots"]) == [0, 1] and list(cy.view["kept"]) == [0]
+    cy.send(Leave())
+    (listed,) = cy.send(ListTables())[0].tables
+    assert list(listed["kept"]) == [0] and not listed["over"]  # kept for her, not abandoned
+    assert "paused at turn 1 (ann away)" in table_line(listed, Catalog(()), None)
+    back = net.client("ann", token=seated.token)  # and she takes it back
+    assert any(isinstance(message, Seated) for message in back.inbox) and list(back.view["kept"]) == [0]
+    assert list(back.view["bots"]) == [1]  # greedy alone: the bot for her stops
+
+
 def test_a_player_away_on_autopilot_is_listed_as_a_bots_seat() -> None:
     """The lobby said of a game whose player dropped on autopilot that it waited for them, and that a
     bot would play for them past the grace: their autopilot plays every turn of theirs at once."""
@@ -500,8 +528,9 @@ def test_a_player_away_on_autopilot_is_listed_as_a_bots_seat() -> None:
     assert "seats: ann (bot), bob, greedy" in table_line(listed, Catalog(()), None)
     bob.send(Leave())  # gives his seat up: nobody is at the table
     (listed,) = cy.send(ListTables())[0].tables
-    assert "(bots alone)" in table_line(listed, Catalog(()), None)
-    assert paused_note([listed]) == [BOTS_NOTE]
+    # Her seat is still hers: the game waits for her, her autopilot playing once someone watches.
+    assert "paused at turn 1 (ann away)" in table_line(listed, Catalog(()), None)
+    assert paused_note([listed]) == [HELD_NOTE]
 
 
 def test_the_client_lists_tables_oldest_first_whatever_order_they_come_in() -> None:
@@ -516,7 +545,7 @@ def test_the_client_lists_tables_oldest_first_whatever_order_they_come_in() -> N
     assert session.tables_seen == [2, 9]
     away = {"name": "ann", "bot": None, "connected": False}
     bot = {"name": "greedy", "bot": "greedy", "connected": True}
-    paused = {**info, "started": True, "seats": [away, bot]}
+    paused = {**info, "started": True, "seats": [away, bot], "kept": [0]}
     session.sending(ListTables())
     lines = shown(session, Tables([{**paused, "table": 4}, {**info, "table": 2}, {**paused, "table": 3}]))
     assert [line.split(":")[0] for line in lines] == ["table 2", "table 3", "table 4", "(paused"]

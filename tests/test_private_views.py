@@ -179,9 +179,9 @@ def test_nothing_a_viewer_receives_holds_what_is_hidden_from_them(game: str, see
 def test_a_host_that_copied_one_view_to_every_seat_would_fail(monkeypatch: pytest.MonkeyPatch) -> None:
     real = tables.states
 
-    def copied(table: Any, events: Any, to: Any) -> list[tuple[int, Message]]:
+    def copied(table: Any, events: Any, to: Any, **more: Any) -> list[tuple[int, Message]]:
         viewers = list(to)
-        first = real(table, events, viewers[:1])
+        first = real(table, events, viewers[:1], **more)
         return [(conn, first[0][1]) for conn, _ in viewers] if first else []
 
     monkeypatch.setattr(tables, "states", copied)

@@ -392,6 +392,9 @@ def test_leaving_warns_that_a_game_of_bots_alone_ends_as_the_last_person_goes() 
     seated(resigned_among_people, notty_view(bots=[0]))
     resigned_among_people.resigned = True
     assert resigned_among_people.typed("leave").messages == (Leave(),)  # given up already: no warning
+    waits_for_bob = welcomed(interactive=True)  # a bot stands in for bob, whose seat is still his
+    seated(waits_for_bob, notty_view(bots=[1], kept=[0, 1]))
+    assert waits_for_bob.typed("leave").say == LEAVE_WARNING  # the game waits for him
 
 
 def test_the_client_asks_before_resigning(server_port: int) -> None:

@@ -302,8 +302,9 @@ TABLE_INFO = Map_(
         "options": OPTIONS,
         "turn": nil(Int_(1, 2**31 - 1)),
         "bots": List_(SEAT, 8),
+        "kept": List_(SEAT, 8),
     },
-    omittable=("turn", "bots"),
+    omittable=("turn", "bots", "kept"),
 )
 RESULT = Map_(
     {
@@ -607,13 +608,14 @@ def test_tables_cover_every_message_and_field() -> None:
         assert set(defaults) <= set(FIELDS[cls])
 
 
-def test_protocol_version_is_eight_and_seats_go_up_to_eight() -> None:
+def test_protocol_version_is_nine_and_seats_go_up_to_eight() -> None:
     """Version 3 hosts many games (create_table names a game, the welcome lists them, and views,
     events and hints carry a body each game defines); version 4 adds seat news; version 5 the view's
     bot_turn and turn_seconds, which a version 4 client would refuse; version 6 the view's away,
     which a version 5 client would refuse; version 7 the view's turn_left; version 8 the welcome's
-    limits, which a version 7 client would refuse. Up to 8 seats."""
-    assert PROTOCOL_VERSION == 8
+    limits, which a version 7 client would refuse; version 9 the view's and the table map's kept,
+    which a version 8 client would refuse. Up to 8 seats."""
+    assert PROTOCOL_VERSION == 9
     assert MAX_SEATS == 8
 
 
@@ -623,7 +625,7 @@ def test_protocol_version_is_eight_and_seats_go_up_to_eight() -> None:
 def test_documented_hello_frame_bytes() -> None:
     """The hex example of docs/PROTOCOL.md, byte for byte."""
     expected = bytes.fromhex(
-        "00 00 00 25 84 a4 74 79 70 65 a5 68 65 6c 6c 6f a7 76 65 72 73 69 6f 6e 08"
+        "00 00 00 25 84 a4 74 79 70 65 a5 68 65 6c 6c 6f a7 76 65 72 73 69 6f 6e 09"
         " a4 6e 61 6d 65 a3 61 6e 6e a5 74 6f 6b 65 6e c0"
     )
     hello = Hello(version=PROTOCOL_VERSION, name="ann")
@@ -1668,7 +1670,7 @@ def test_hello_first() -> None:
     assert server.next_event() == HELLO
 
 
-@pytest.mark.parametrize("version", [1, 2, 3, 4, 5, 6, 7, 9, 65535])
+@pytest.mark.parametrize("version", [1, 2, 3, 4, 5, 6, 7, 8, 10, 65535])
 def test_a_client_of_another_version_is_refused_fatally(version: int) -> None:
     server = Connection(SERVER)
     server.receive_data(encode_frame(Hello(version=version, name="ann").to_wire()))
@@ -1693,7 +1695,7 @@ def test_a_client_of_another_version_is_refused_fatally(version: int) -> None:
     assert server.state is S.CLOSED
 
 
-@pytest.mark.parametrize("version", [1, 2, 3, 4, 5, 6, 7, 9, 65535])
+@pytest.mark.parametrize("version", [1, 2, 3, 4, 5, 6, 7, 8, 10, 65535])
 def test_a_server_of_another_version_is_refused_fatally(version: int) -> None:
     """Its version, not its fields, is what is wrong: a welcome before version 8 says no limits."""
     pair = Pair()
@@ -2025,8 +2027,8 @@ def test_a_version_2_client_gets_the_fatal_version_error_and_a_goodbye() -> None
         {"type": "hello", "version": 2, "name": "ann", "level": "hard"},  # a field this version lacks
         {"type": "hello", "version": 2},  # or without one this version needs
         {"type": "hello", "version": 1, "name": "a" * 100},
-        {"type": "hello", "version": 7, "name": "ann", "token": None},  # the last version
-        {"type": "hello", "version": 9, "name": "ann", "games": ["notty"], "token": 7},
+        {"type": "hello", "version": 8, "name": "ann", "token": None},  # the last version
+        {"type": "hello", "version": 10, "name": "ann", "games": ["notty"], "token": 7},
         {"type": "hello", "version": 65535, "name": None},
     ],
 )
@@ -2046,8 +2048,9 @@ def test_a_hello_of_another_version_is_a_version_error_whatever_else_it_holds(bo
     [
         {"type": "welcome", "version": 2, "server": "notty 0.0.9"},
         {"type": "welcome", "version": 6, "server": "notty 0.1.0", "games": []},
-        {"type": "welcome", "version": 7, "server": "notty 0.1.0", "games": []},  # the last: no limits
-        {"type": "welcome", "version": 9, "server": "notty 9", "games": [{"name": "chess"}], "motd": "hi"},
+        {"type": "welcome", "version": 7, "server": "notty 0.1.0", "games": []},  # no limits
+        {"type": "welcome", "version": 8, "server": "notty 0.1.0", "games": []},  # the last version
+        {"type": "welcome", "version": 10, "server": "notty 9", "games": [{"name": "chess"}], "motd": "hi"},
     ],
 )
 def test_a_welcome_of_another_version_is_a_version_error_whatever_else_it_holds(body: dict[str, Any]) -> None:
@@ -2063,8 +2066,8 @@ def test_a_welcome_of_another_version_is_a_version_error_whatever_else_it_holds(
 @pytest.mark.parametrize(
     ("body", "word"),
     [
-        ({"type": "hello", "version": 8, "name": "ann", "level": "hard"}, "level"),
-        ({"type": "hello", "version": 8}, "name"),
+        ({"type": "hello", "version": 9, "name": "ann", "level": "hard"}, "level"),
+        ({"type": "hello", "version": 9}, "name"),
         ({"type": "hello", "version": "2", "name": "ann"}, "hello.version"),
         ({"type": "hello", "version": 2.0, "name": "ann"}, "hello.version"),
         ({"type": "hello", "version": True, "name": "ann"}, "hello.version"),
