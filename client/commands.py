@@ -548,12 +548,20 @@ def help_on(word: str, catalog: Catalog | None, at: str | None = None) -> str:
         body = f"{named.title} ({named.name}):\n{catalog.ui(named.name).help}"
         return f"{body}\n(its rules: 'rules {named.name}'; every command: 'help all')"
     here = [name for name in games if name == at] or list(games)
-    found = [_about(word, HELP), *_games_about(word, catalog, here)]
-    if not any(found) and at in games:  # another game's command, at a table of this one: said so
-        found = _games_about(word, catalog, [name for name in games if name != at])
-        found += [f"(this table plays {games[at].title})"] if found else []
-    if any(found):
-        return "\n".join(block for block in found if block)
+    # A command's own entries first: 'help auto' also gave hint's, whose text speaks of 'auto'.
+    for named_only in (True, False):
+        found = [_about(word, HELP, named_only), *_games_about(word, catalog, here, named_only)]
+        if not any(found) and at in games:  # another game's command, at a table of this one: said so
+            found = _games_about(word, catalog, [name for name in games if name != at], named_only)
+            found += [f"(this table plays {games[at].title})"] if found else []
+        if any(found):
+            return "\n".join(block for block in found if block)
+    # Of any game: 'new' makes a table of any, wherever we are.
+    taking = [name for name in games if catalog is not None and word in _new_words(catalog, name)]
+    if taking and catalog is not None:  # a bot, a level, an option: 'help hard' knew nothing
+        blocks = _games_about("new", catalog, taking) or [_about("new", HELP)]  # a game's own, or ours
+        titles = " and ".join(catalog.games[name].title for name in taking)
+        return "\n".join([f"{typed!r} is a word 'new' takes ({titles}):", *blocks])
     known = list(
         dict.fromkeys([*COMMANDS, *(command for name in here for command in _commands(catalog, name))])
     )
@@ -568,12 +576,26 @@ def help_on(word: str, catalog: Catalog | None, at: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def _games_about(word: str, catalog: Catalog | None, names: Sequence[str]) -> list[str]:
+def _games_about(
+    word: str, catalog: Catalog | None, names: Sequence[str], named_only: bool = True
+) -> list[str]:
     """Each of the games ``names``' lines about ``word``, under its title, as ``help`` shows them."""
     if catalog is None:
         return []
-    found = [(catalog.games[name].title, name, _about(word, catalog.ui(name).help)) for name in names]
+    found = [
+        (catalog.games[name].title, name, _about(word, catalog.ui(name).help, named_only)) for name in names
+    ]
     return [f"{title} ({name}):\n{lines}" for title, name, lines in found if lines]
+
+
+def _new_words(catalog: Catalog, game: str) -> set[str]:
+    """The words a game's ``new`` takes besides its variants: its bots, its options' names and
+    choices, the words that set a number ('limit 200'), and 'human'."""
+    info = catalog.games[game]
+    words = {"human", *info.bots, *catalog.ui(game).number_words}
+    for option in info.options.values():
+        words |= {option.name, *(str(choice) for choice in option.choices)}
+    return {word.lower() for word in words}
 
 
 def _commands(catalog: Catalog | None, game: str) -> tuple[str, ...]:
@@ -597,12 +619,13 @@ def _entries(text: str) -> list[list[str]]:
     return entries
 
 
-def _about(word: str, text: str) -> str:
-    """The entries of a game's help for the command ``word``; failing those, any that speaks of it
-    as typed ('putback' is in the line of 'dd', whose second half it is)."""
+def _about(word: str, text: str, named_only: bool = False) -> str:
+    """The entries of a game's help for the command ``word``; failing those (unless
+    ``named_only``), any that speaks of it as typed ('putback' is in the line of 'dd', whose second
+    half it is)."""
     entries = _entries(text)
     found = [entry for entry in entries if entry[0].split()[0].rstrip(":") == word]
-    if not found:
+    if not found and not named_only:
         quoted = re.compile(rf"'{re.escape(word)}\b")
         found = [entry for entry in entries if quoted.search(" ".join(entry))]
     return "\n".join(line for entry in found for line in entry)

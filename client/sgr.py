@@ -150,7 +150,7 @@ def wrap(spans: list[Span], width: int) -> list[list[Span]]:
     sizes = [_columns(char) for char, _ in cells]
     text = "".join(char for char, _ in cells)
     hang = min(_hanging_indent(text), width // 2)
-    whole = _inside_commands(text, width - hang)
+    whole = _inside_commands(text, min(width - hang, COMMAND_KEPT))
     rows: list[list[Span]] = []
     start, left = 0, sum(sizes)  # the first cell not yet in a row, and the columns from it on
     room = width  # the columns the next row has for cells
@@ -189,6 +189,9 @@ def wrap_lines(lines: Sequence[str], width: int) -> list[list[Span]]:
     return rows
 
 
+#: The longest quoted command a row is not broken in: one to type ('join 12', 'new human'), not
+#: a long example, whose row would otherwise end early ("e.g." alone on a row).
+COMMAND_KEPT = 24
 #: A quoted command in a line ('join 2', 'help WORD'): its opening quote at the line's start or
 #: after a space or a parenthesis (not an apostrophe: "bob's"), its closing one before a space,
 #: punctuation or the line's end.
@@ -196,16 +199,18 @@ _QUOTED = re.compile(r"(?<![^\s(])'[^'\s][^']*'(?=[\s,.;:)]|$)")
 
 
 def _inside_commands(text: str, longest: int) -> set[int]:
-    """Where the spaces inside ``text``'s quoted commands are, of those no longer than ``longest``
-    columns: a row is broken elsewhere where it can be. A play-test at 60 columns read "'join" at
-    the end of a row and "2'" at the start of the next, which cannot be copied and typed."""
-    return {
-        found.start() + at
-        for found in _QUOTED.finditer(text)
-        if columns(found.group()) <= longest
-        for at, char in enumerate(found.group())
-        if char == " "
-    }
+    """Where the spaces inside ``text``'s quoted commands are, of those that fit a row of
+    ``longest`` columns with what follows them up to the next space: a row is broken elsewhere
+    where it can be. A play-test at 60 columns read "'join" at the end of a row and "2'" at the
+    start of the next, which cannot be copied and typed."""
+    kept = set()
+    for found in _QUOTED.finditer(text):
+        end = text.find(" ", found.end())
+        if (
+            columns(text[found.start() : len(text) if end < 0 else end]) < longest
+        ):  # a space to break at after
+            kept |= {found.start() + at for at, char in enumerate(found.group()) if char == " "}
+    return kept
 
 
 def reflow(text: str, width: int) -> str:

@@ -15,7 +15,8 @@ import pytest
 import trio
 from conftest import LIMITS
 
-from client.commands import BOT_PLAYS_IT, Reply
+from client.catalog import Catalog
+from client.commands import BOT_PLAYS_IT, Reply, help_on
 from client.session import LAST_MOVE, RESIGNED, Session, end_summary
 from client.sgr import wrap_lines
 from client.tokens import SeatStore, StoredSeat
@@ -62,6 +63,8 @@ PARLOUR = {
     ],
 }
 TOKEN = "t" * 40
+#: A server's games as the client reads its welcome: Notty, and one it has no UI for.
+CATALOG = Catalog.from_welcome([NOTTY, PARLOUR])
 
 
 def welcomed(*games: Mapping[str, Any], **settings: Any) -> Session:
@@ -276,6 +279,27 @@ def test_help_on_an_unknown_word_lists_what_help_knows_without_refusing() -> Non
     commands = [row for row in rows[2:] if not row.startswith("  games")]
     assert commands[0].startswith("  commands  ") and all(row.startswith(" " * 12) for row in commands[1:])
     assert all(52 <= len(row) <= 60 for row in commands[:-1]), rows
+
+
+@pytest.mark.parametrize("word", ["hard", "Greedy", "expert", "level", "expert-hard", "turn_limit"])
+def test_help_on_a_word_new_takes_gives_the_lines_of_new(word: str) -> None:
+    """A play-test: 'help limit' gave new's lines, but 'help hard' and 'help greedy' said "no help",
+    and 'help level' guessed 'leave'."""
+    for at in (None, "parlour"):
+        said = help_on(word.lower(), CATALOG, at)
+        assert said.startswith(f"{word.lower()!r} is a word 'new' takes (Notty):\nNotty (notty):\n  new "), (
+            said
+        )
+        assert "Parlour" not in said  # a word of Notty's new alone
+    # A game with no help of its own for 'new': the client's.
+    assert help_on("quick", CATALOG).startswith("'quick' is a word 'new' takes (Parlour):\n  new [GAME]")
+
+
+def test_help_on_a_command_names_its_own_lines_not_those_that_speak_of_it() -> None:
+    """A play-test: 'help auto' gave hint's lines too, whose text says what 'auto' would do."""
+    said = help_on("auto", CATALOG, "notty")
+    assert said.startswith("  auto ") and "  hint " not in said
+    assert help_on("putback", CATALOG, "notty").startswith("Notty (notty):\n  dd ")  # said of in dd's
 
 
 def test_help_on_a_command_with_its_arguments_is_help_on_the_command() -> None:
