@@ -700,7 +700,11 @@ class Session:
             shown = (text,)
         ended = view.result.text if view.result is not None else None
         moves = tuple(line for line in happened if ended is None or not _says(plain(line).strip(), ended))
-        output = Output(shown, log=happened, table=table_text, moves=moves)
+        # In the full screen's log, the moves under a heading (the last move, those made while we
+        # were away) are set in under it: the moves that follow at once were read as its too.
+        headed = bool(happened) and happened[0] in (LAST_MOVE, while_away(view.away))
+        logged = (happened[0], *(f"  {line}" for line in happened[1:])) if headed else happened
+        output = Output(shown, log=logged, table=table_text, moves=moves)
         if view.turn_seconds and self._told_turn_time != table and not view.over:
             self._told_turn_time = table  # once a table: the status line keeps showing it
             output = output.adding(

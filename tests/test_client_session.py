@@ -1407,9 +1407,14 @@ def test_the_last_move_shown_again_on_taking_a_seat_back_is_said_to_be_the_last(
     back = welcomed(NOTTY)
     back.token, back.table, back.kept_as = TOKEN, 3, "ann"  # as the client resumes what it kept
     back.receive(Seated(3, 0, TOKEN))
-    lines = shown(back, State(3, notty_view(), moved))
+    output = back.receive(State(3, notty_view(), moved))
+    lines = [line for text in output.lines for line in text.split("\n")]
     assert lines[0] == LAST_MOVE and "bob draws a card" in lines[1]
-    assert LAST_MOVE not in shown(back, State(3, notty_view(turn=13), moved))  # the next move is news
+    # A play-test: in the full screen's log the moves that followed at once read as the heading's
+    # too. Its own are set in under it.
+    assert output.log_lines[:2] == (LAST_MOVE, "    bob draws a card")
+    after = back.receive(State(3, notty_view(turn=13), moved))
+    assert LAST_MOVE not in after.lines and after.log_lines[0] == "  bob draws a card"  # news
     new = welcomed(NOTTY)  # a seat just taken: its first moves are news too
     new.receive(Seated(3, 0, TOKEN))
     assert LAST_MOVE not in shown(new, State(3, notty_view(), moved))
