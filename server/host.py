@@ -709,7 +709,10 @@ class Host:
         elif index >= len(table.seats):
             raise Refusal("no-such-seat", f"table {table.id} has no such seat (it has {len(table.seats)})")
         elif not table.seats[index].free:
-            raise Refusal("seat-taken", f"that seat at table {table.id} is taken")
+            free = [str(i + 1) for i, seat in enumerate(table.seats) if seat.free]  # numbered from 1
+            which = f"seat {free[0]} is" if len(free) == 1 else "seats " + ", ".join(free) + " are"
+            then = f"{which} free ('join {table.id}' takes the first)" if free else "it has no free seat"
+            raise Refusal("seat-taken", f"that seat at table {table.id} is taken: {then}")
         token = self._new_token()
         name = _unique_name(table, session.name or "player")
         digest = _hash(token)

@@ -380,7 +380,12 @@ def test_lobby_refusals() -> None:
     assert ann.send(notty("classic", 2, ("wizard",)))[0].code == "unknown-bot"
     table = ann.send(notty("classic", 2))[0].table
     taken = bob.send(Join(table, 0))[0]  # said without a number: people count seats from 1, the wire from 0
-    assert (taken.code, taken.message) == ("seat-taken", f"that seat at table {table} is taken")
+    # A play-test was told only that the seat was taken: which are free, and what takes one.
+    free = f"that seat at table {table} is taken: seat 2 is free ('join {table}' takes the first)"
+    assert (taken.code, taken.message) == ("seat-taken", free)
+    three = net.client("dan").send(notty("classic", 3))[0].table
+    said = net.client("eve").send(Join(three, 0))[0].message
+    assert said.endswith(f"seats 2, 3 are free ('join {three}' takes the first)")
     beyond = bob.send(Join(table, 2))[0]
     assert (beyond.code, beyond.message) == ("no-such-seat", f"table {table} has no such seat (it has 2)")
     bob.send(Join(table))
