@@ -761,7 +761,24 @@ def _take_back(
     assert seats is not None
     at = f" at table {table}" if table is not None else ""
     if forget:
-        dropped = sorted(seat.table for seat in seats.forget(key, name, table=table))
+        # Not a seat another client here plays now, unless named: it would say at its end that the
+        # seat is no longer kept, and a play-tester had not meant to drop the game under way.
+        busy = []
+        for seat in seats.seats(key, name) if table is None else []:
+            if (pid := seats.locks.holder(key, seat.token)) is not None:
+                busy.append(seat.table)
+                process = f" (process {pid})" if pid else ""
+                terminal.show(
+                    f"your seat at table {seat.table} on {key} is played by another notty-client here"
+                    f"{process}: not forgotten; quit that one first, or forget it with --table {seat.table}"
+                )
+        dropped = []
+        for seat in seats.seats(key, name):
+            if seat.table not in busy and (table is None or seat.table == table):
+                dropped += [gone.table for gone in seats.forget(key, name, token=seat.token)]
+        dropped.sort()
+        if busy and not dropped:
+            return None
         plural = "s" if len(dropped) > 1 else ""
         terminal.show(
             f"forgot your seat{plural} at table{plural} {_and(dropped)} on {key}"
@@ -1390,8 +1407,8 @@ def _main(argv: Sequence[str] | None) -> int:
     kept.add_argument(
         "--forget",
         action="store_true",
-        help="drop the seats kept for this server and name (the one at --table only, if given) instead of "
-        "resuming one",
+        help="drop the seats kept for this server and name (the one at --table only, if given; without it, "
+        "not one another client here plays now) instead of resuming one",
     )
     kept.add_argument(
         "--resume",

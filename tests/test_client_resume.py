@@ -469,6 +469,32 @@ def test_forget_drops_the_kept_seat(server_port: int, state_home: Path, seats_fi
     assert again.quit() == 0
 
 
+def test_forget_keeps_a_seat_another_client_here_plays_unless_its_table_is_named(
+    server_port: int, state_home: Path, seats_file: Path
+) -> None:
+    """A play-test ran 'notty-client --name cy --forget' while another cy played: the seat was
+    dropped under the game, whose client said at its end that it was no longer kept."""
+    address = f"127.0.0.1:{server_port}"
+    gus = Person(state_home, address, "--name", "gus")
+    gus.expect("connected to")
+    gus.sendline("new classic 2 greedy")
+    table = gus.expect(r"you sit at table (\d+), seat 1").group(1)
+    gus.expect("notty> ")
+    again = Person(state_home, address, "--name", "gus", "--forget")
+    again.expect(
+        rf"your seat at table {table} on {re.escape(address)} is played by another notty-client here"
+        rf" \(process \d+\): not forgotten; quit that one first, or forget it with --table {table}"
+    )
+    again.expect("connected to")
+    assert address in _kept(seats_file)
+    assert again.quit() == 0
+    named = Person(state_home, address, "--name", "gus", "--forget", "--table", table)
+    named.expect(rf"forgot your seat at table {table} on {re.escape(address)}")
+    assert _kept(seats_file) == {}
+    assert named.quit() == 0
+    gus.kill()
+
+
 def _script(state_home: Path, address: str, *args: str, lines: str = "table\n") -> Any:
     """``notty-client`` fed ``lines`` from a pipe, as dan, run to its end."""
     env = {**os.environ, "XDG_STATE_HOME": str(state_home)}
