@@ -399,7 +399,8 @@ class Session:
         again = self.command_to_resume()
         if again is None:  # perhaps another run forgot it ('--forget'): no promise the command breaks
             return [f"your seat at table {self.table} is no longer kept on this machine"]
-        return [f"your seat at table {self.table} is kept: run {again} again to take it back"]
+        # The command on a line of its own, to copy whole: wrapped with the words, it broke.
+        return [f"your seat at table {self.table} is kept; to take it back, run:", f"  {again}"]
 
     def command_to_resume(self) -> str | None:
         """The command that takes our seat back, as kept on disk now: the name it has at its table
@@ -504,7 +505,7 @@ class Session:
                     kept = "the server keeps its game, but this machine could not keep your seat"
                     return Output((f"table {table} stopped: {kept}",))
                 return Output(
-                    (f"table {table} stopped: once the server is back, run {command} to resume it",)
+                    (f"table {table} stopped; once the server is back, resume it with:", f"  {command}")
                 )
             case Left(table):
                 self.back_to_lobby()

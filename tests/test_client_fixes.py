@@ -148,8 +148,8 @@ def test_a_script_run_twice_plays_its_own_game_and_resumes_only_when_asked(
     first = _script(state_home, server_port, script)
     assert first.returncode == 0, first.stderr
     table = _table(first.stdout)
-    again = f"notty-client 127.0.0.1:{server_port} --name eve --resume again"
-    assert f"your seat at table {table} is kept: run {again} to take it back" in first.stdout
+    again = f"notty-client 127.0.0.1:{server_port} --name eve --resume"
+    assert f"your seat at table {table} is kept; to take it back, run:\n  {again}\n" in first.stdout
     second = _script(state_home, server_port, script)
     assert second.returncode == 0, second.stderr
     assert "(asking for your seat" not in second.stdout and "already at table" not in second.stdout

@@ -337,7 +337,10 @@ def test_a_server_not_back_within_the_budget_ends_the_client_with_its_seat_kept(
         cy.expect(r"connection lost \(the server closed the connection\); reconnecting")
         gave_up = rf"lost the connection to {re.escape(address)}: the server closed the connection"
         cy.expect(rf"notty-client: {gave_up}")
-    cy.expect(rf"your seat at table {table} is kept: run notty-client {re.escape(address)} --name cy again")
+    cy.expect(
+        rf"your seat at table {table} is kept; to take it back, run:"
+        rf"\s+notty-client {re.escape(address)} --name cy"
+    )
     cy.expect(pexpect.EOF, timeout=10)
     cy.close()
     assert cy.exitstatus == 1

@@ -322,7 +322,7 @@ def _quit_kept(person: Person, table: str, address: str) -> str:
     """Quit mid-game; the command the client says takes the seat back."""
     person.sendline("quit")
     kept = person.expect(
-        rf"your seat at table {table} is kept: run (notty-client [^\r\n]*?) again to take it back"
+        rf"your seat at table {table} is kept; to take it back, run:\r\n  (notty-client [^\r\n]*)"
     )
     person.child.expect(pexpect.EOF)
     person.child.close()
@@ -448,7 +448,7 @@ def test_an_unwritable_seat_file_costs_only_the_resume(
     fay.expect("hint: ")
     assert fay.quit() == 0
     said = fay.log.getvalue()
-    assert "could not be kept on this machine" in said and "is kept: run" not in said  # no false promise
+    assert "could not be kept on this machine" in said and "is kept;" not in said  # no false promise
     left = [path for path in seats_file.parent.iterdir() if path.name != "in-use"]  # the seats played here
     assert seats_file.is_dir() and left == [seats_file]  # no temp files left
 

@@ -496,7 +496,10 @@ def test_a_person_who_leaves_mid_game_runs_the_client_again_and_plays_on(
         pytest.fail(f"{GAMES} games over in one turn")
     if gone == "quit":
         ann.child.sendline("quit")
-        ann.expect(rf"your seat at table {table} is kept: run notty-client 127.0.0.1:{port} --name ann")
+        ann.expect(
+            rf"your seat at table {table} is kept; to take it back, run:"
+            rf"\s+notty-client 127.0.0.1:{port} --name ann"
+        )
         ann.child.expect(pexpect.EOF)
     else:
         ann.kill()  # no bye: the process is simply gone

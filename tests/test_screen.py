@@ -277,7 +277,8 @@ def test_a_person_plays_on_the_full_screen(server_port: int, tmp_path: Path) -> 
     assert ann.terminal_restored()
     back = ann.output[ann.output.rindex("\x1b[?1049l") :]  # what follows the full screen
     said = re.sub(r"\s*\r\n\s*", " ", back)  # wrapped at spaces to the terminal's width
-    assert re.search(r"your seat at table \d+ is kept: run notty-client 127\.0\.0\.1:\d+ --name ann", said)
+    kept = r"your seat at table \d+ is kept; to take it back, run: notty-client 127\.0\.0\.1:\d+ --name ann"
+    assert re.search(kept, said)
 
 
 def test_the_status_line_says_when_a_bot_plays_our_turn(server_port: int, tmp_path: Path) -> None:
