@@ -191,7 +191,7 @@ def wrap_lines(lines: Sequence[str], width: int) -> list[list[Span]]:
 
 #: The longest quoted command a row is not broken in: one to type ('join 12', 'new human'), not
 #: a long example, whose row would otherwise end early ("e.g." alone on a row).
-COMMAND_KEPT = 24
+COMMAND_KEPT = 30
 #: A quoted command in a line ('join 2', 'help WORD'): its opening quote at the line's start or
 #: after a space or a parenthesis (not an apostrophe: "bob's"), its closing one before a space,
 #: punctuation or the line's end.

@@ -113,6 +113,13 @@ def test_the_header_is_shortened_rather_than_split_in_a_narrow_terminal(width: i
     ]
     assert line == f"table 3 · huxxy-jokers · turn 7 · stock 40 cards · {header}"
     assert len(line) <= width
+    over = huxxy_view(result={"ranking": [[1], [0], [2]], "reason": "out", "text": "bob goes out"})
+    assert (
+        UI.state_text(3, _read(over), (), False, width).splitlines()[0]
+        == (
+            "table 3 · huxxy-jokers · turn 7 · stock 40 cards"  # a play-test read 'plays this turn 0/6' at the end
+        )
+    )
 
 
 def test_a_spectator_sees_no_hand_and_an_empty_table_says_so() -> None:
@@ -433,6 +440,12 @@ def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
     opened = _read(huxxy_view(current=0, legal=["draw"], body={"opened": [True, True, False]}))
     with pytest.raises(CommandError, match="a turn's first play must be a card from your hand"):
         UI.action("move", ["5H", "from", "2"], opened)
+    # A play-test's 'move' of a card in its hand, which no group holds: told to play it, opened or not.
+    for view in (opened, _read(huxxy_view(current=0, legal=["draw"]))):
+        with pytest.raises(CommandError, match=re.escape("KS is in your hand: 'play KS to 2' plays it")):
+            UI.action("move", ["KS", "to", "2"], view)
+        with pytest.raises(CommandError, match=re.escape("7H 8S are in your hand: 'play 7H 8S' plays it")):
+            UI.action("move", ["7H", "8S"], view)
 
 
 @pytest.mark.parametrize(

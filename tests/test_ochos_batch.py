@@ -249,6 +249,11 @@ def replace_line(text: str, number: int, new: str) -> str:
         (replace_line(SAMPLE_1, 1, "Y3 Y7 Y8 B1"), (), "line 1: player 1's hand has 4 cards, expected 5"),
         (replace_line(SAMPLE_1, 4, "B3 B5"), (), "line 4: "),
         (replace_line(SAMPLE_1, 5, "R2 G5 B6"), (), "line 5: the draw pile has 3 cards, expected 16"),
+        (
+            replace_line(SAMPLE_1, 5, "R2"),
+            (),
+            "line 5: the draw pile has 1 card, expected 16",
+        ),  # not "1 cards"
         (lines(*SAMPLE_1.splitlines()[:4]), (), "line 5: missing: expected the draw pile"),
         (SAMPLE_1 + "G8\n", (), "line 6: unexpected"),
         ("", (), "line 1: missing"),

@@ -229,7 +229,10 @@ class HuxxyUI:
         header = f"table {table} · {view.variant} · turn {view.turn} · stock {count_cards(body.stock)}"
         plays = f"{body.plays}/{body.max_plays}"
         long = f"{header} · plays this turn {plays}"  # in a narrow terminal, shorter rather than split
-        lines.append(long if len(long) <= width - MARGIN else f"{header} · plays {plays}")
+        if view.over:  # no turn under way to count the plays of
+            lines.append(header)
+        else:
+            lines.append(long if len(long) <= width - MARGIN else f"{header} · plays {plays}")
         details = [
             f" [{size:>2}] {'opened' if opened else 'not opened'}"
             for size, opened in zip(body.sizes, body.opened, strict=True)
@@ -500,6 +503,16 @@ class Typed:
             if self.target is not None and self.target >= groups:
                 raise CommandError(no_group(self.target, groups, target=True))
             return self.text()
+        # A move of cards in our hand that no group holds: a play, which the rules below do not bar
+        # (a play-test was told the turn's first play must be from the hand, of a card in it).
+        to_a_group = self.target is None or self.target < groups  # else the group named is what is wrong
+        held = _in_hand(self.cards, body.hand)
+        if self.source is None and to_a_group and held and not _holders(self.cards, body.table):
+            play = attrs.evolve(self, verb="play").text()
+            named = cards_text(self.cards)
+            raise CommandError(
+                f"{named} {'is' if len(self.cards) == 1 else 'are'} in your hand: '{play}' plays it"
+            )
         # A move is judged in the engine's order: the rules that bar any move now (not opened, the
         # turn's first play) before the groups it names, the group it takes from before the other.
         if not body.opened[seat]:
@@ -613,6 +626,10 @@ def _next_words(words: Sequence[str], body: Body | None) -> list[str]:
         card for index in holders for card in sorted(Counter(body.table[index]) - Counter(named))
     )
     return [str(card) for card in more] + (["from", "to"] if named and holders else [])
+
+
+def _in_hand(cards: Sequence[Card], hand: Sequence[Card]) -> bool:
+    return not Counter(cards) - Counter(hand)
 
 
 def _holders(cards: Sequence[Card], table: Sequence[Sequence[Card]]) -> list[int]:

@@ -71,7 +71,8 @@ def read_deal(text: str, rules: Rules, players_line: bool) -> tuple[Rules, Deal]
     for line, name, size in zip(lines, what, sizes, strict=True):
         row = tuple(_cards(line, seen))
         if len(row) != size:
-            raise InputError(f"line {line.number}: {name} has {len(row)} cards, expected {size}")
+            cards = f"{len(row)} card" + ("" if len(row) == 1 else "s")
+            raise InputError(f"line {line.number}: {name} has {cards}, expected {size}")
         rows.append(row)
     hands = tuple(rows[: rules.players])
     return rules, Deal(hands, rows[-2][0], rows[-1])
