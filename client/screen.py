@@ -490,7 +490,7 @@ class Screen(Terminal):
             parts += [(game, 2), (f"table {session.table}", 3), (turn, 5)]
             left = session.turn_time_left()
             if left is not None:  # a person's timed turn under way: counted down, a second at a time
-                # Kept over all but the turn: at 60 columns a play-test saw no countdown, then a bot took over.
+                # Kept over all but the turn: at 60 columns a play-test saw none, then a bot took over.
                 parts.append((f"{left} s left of {view.turn_seconds}", 4.5))
             elif view.turn_seconds and not view.over:
                 parts.append((f"{view.turn_seconds} s a turn", 2.5))  # kept over the game (the table says it)

@@ -33,8 +33,8 @@ class Deal:
             raise DealError(f"{len(self.hands)} hands for {rules.players} players")
         for seat, hand in enumerate(self.hands):
             if len(hand) != HAND_SIZE:
-                cards = f"{len(hand)} card" + ("" if len(hand) == 1 else "s")
-                raise DealError(f"player {seat + 1}'s hand has {cards}, not {HAND_SIZE}")
+                held = f"{len(hand)} card" + ("" if len(hand) == 1 else "s")
+                raise DealError(f"player {seat + 1}'s hand has {held}, not {HAND_SIZE}")
         cards = [card for hand in self.hands for card in hand] + [self.start, *self.stock]
         if len(cards) == DECK_SIZE and len({card.rank for card in cards}) == DECK_SIZE:
             return  # 32 cards, no two alike (ranks differ exactly when cards do): every deal that plays
