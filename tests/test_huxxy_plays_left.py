@@ -105,6 +105,20 @@ def test_no_play_is_listed_as_legal_once_the_turn_may_make_none() -> None:
     match = table_match(["7H 8C 9D KC 2D", "2C"], ["KS KH KD"], [True, True])
     spend(match, 0, left=1)
     assert any(text.startswith("play ") for text in match.legal_actions(0))
+    # A play-test with one play left was told, of two cards, that the turn might make no more.
+    with pytest.raises(ActionError) as refused:
+        match.apply(0, match.parse_action("play 7H 8C"))
+    assert str(refused.value) == (
+        "this turn has made 59 plays, undone ones counted, and may make at most 60: 1 more play, too few"
+        " for 2; end it, or 'draw' to take it all back and draw"
+    )
+    session = welcomed()  # and the turn line says how few are left, beside the six a turn allows
+    session.receive(Seated(4, 0, TOKEN))
+    raw = huxxy_view(
+        names=["ann", "bob"], current=0, legal=match.legal_actions(0), body=match.view(0), variant="huxxy"
+    )
+    (shown,) = session.receive(State(4, raw, ())).lines
+    assert "· 1 play left this turn (60 a turn, undone ones counted)" in shown
     spend(match, 0, left=0)
     assert match.legal_actions(0) == ["draw"]
     with pytest.raises(ActionError, match="may make at most"):

@@ -316,10 +316,17 @@ class Engine:
                 Reason.TOO_MANY_PLAYS, too_many_plays(MAX_PLAYS, len(self._made), len(plays), blocked)
             )
         if self._tried + len(plays) > MAX_TURN_PLAYS:
+            left = MAX_TURN_PLAYS - self._tried
+            # A play-test with one play left was told none was; a play of one card was then made.
+            room = (
+                f"{left} more play" + ("" if left == 1 else "s") + f", too few for {len(plays)}; "
+                if left
+                else ""
+            )
             raise IllegalAction(
                 Reason.TOO_MANY_TRIES,
                 f"this turn has made {self._tried} plays, undone ones counted, and may make at most"
-                f" {MAX_TURN_PLAYS}: end it, or 'draw' to take it all back and draw",
+                f" {MAX_TURN_PLAYS}: {room}end it, or 'draw' to take it all back and draw",
             )
         held = Counter(self.hands[seat])
         hand = held.copy()

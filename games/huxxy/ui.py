@@ -434,6 +434,9 @@ def turn_line(view: TableView, body: Body) -> str:
     line = "your turn: " + ", ".join(verbs[:-1]) + f" or {verbs[-1]}" if len(verbs) > 1 else "your turn: draw"
     if _spent(body):
         line += f" · no more plays this turn ({MAX_TURN_PLAYS} a turn, undone ones counted)"
+    elif body.plays_left < body.max_plays - body.plays:  # fewer than the six allow: say so
+        left = f"{body.plays_left} play" + ("" if body.plays_left == 1 else "s")
+        line += f" · {left} left this turn ({MAX_TURN_PLAYS} a turn, undone ones counted)"
     if not body.plays:
         return line + (f" · an opening needs {OPENING_POINTS} points from your hand" if not opened else "")
     line += f" · {made}"
