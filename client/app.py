@@ -979,18 +979,25 @@ def _why_not_connected(error: OSError) -> str:
     return "; ".join(dict.fromkeys(reasons)) or str(error.strerror or error)
 
 
+class Terminated(KeyboardInterrupt):
+    """A SIGTERM: the client ends as on Ctrl-C, saying where a seat is kept (a play-test's ended
+    without a word), with the status a shell gives a process the signal ended."""
+
+    status = 128 + signal.SIGTERM
+
+
 async def _quit_on_ctrl_c(task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-    """Ctrl-C ends the client at once, whatever it is doing.
+    """Ctrl-C (or a SIGTERM) ends the client at once, whatever it is doing.
 
     Left to trio, a Ctrl-C that lands while the main thread runs code trio
     protects can wait for a checkpoint that a task blocked on the input
     thread never reaches; CI saw the client carry on past one. Here it is a
     message to this task, which raises it at once.
     """
-    with trio.open_signal_receiver(signal.SIGINT) as interrupts:
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as interrupts:
         task_status.started()
-        async for _ in interrupts:
-            raise KeyboardInterrupt
+        async for signum in interrupts:
+            raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 
 async def _then_stop(work: Callable[[], Awaitable[None]], client: Client, scope: trio.CancelScope) -> None:
@@ -1468,6 +1475,7 @@ def _main(argv: Sequence[str] | None) -> int:
         # (commands.NOT_UTF8), rather than ending with a traceback where stdin's errors are strict.
         sys.stdin.reconfigure(errors="surrogateescape")
     colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    status = 130  # Ctrl-C's, as a shell gives it
     with _terminal_given_back(interactive):
         try:
             resume = True if args.resume else None  # None: a person resumes, a script does not
@@ -1500,9 +1508,10 @@ def _main(argv: Sequence[str] | None) -> int:
                     table=args.table,
                 )
             )
-        except* KeyboardInterrupt:  # Ctrl-C, which trio delivers inside an exception group; others go on
-            pass
-        return 130
+        except* KeyboardInterrupt as interrupted:  # Ctrl-C, which trio delivers in an exception group
+            if interrupted.subgroup(Terminated) is not None:
+                status = Terminated.status
+        return status
 
 
 def _table_number(text: str) -> int:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -190,14 +191,22 @@ def test_a_script_whose_server_shuts_down_and_stays_down_exits_1_saying_why(tmp_
 # -- 2. Ctrl-C says where the seat is kept; Ctrl-D says it on a line of its own ------------------------
 
 
-def test_ctrl_c_on_the_full_screen_says_where_the_seat_is_kept(server_port: int, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("how", "status"), [("ctrl-c", 130), ("sigterm", 128 + signal.SIGTERM)])
+def test_ctrl_c_on_the_full_screen_says_where_the_seat_is_kept(
+    server_port: int, tmp_path: Path, how: str, status: int
+) -> None:
+    """A play-test's client, sent SIGTERM, gave the terminal back blank: it ends as on Ctrl-C."""
     bea = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "bea")
     bea.see("connected to")
     bea.enter("new classic 2 greedy")
     table = bea.see(r"you sit at table (\d+), seat 1").group(1)
     bea.see(r"turn \d+ of 300")
-    bea.type("\x03")
-    assert bea.finish() == 130
+    if how == "ctrl-c":
+        bea.type("\x03")
+    else:  # to the client, not the shell that records its status
+        children = Path(f"/proc/{bea.child.pid}/task/{bea.child.pid}/children").read_text().split()
+        os.kill(int(children[0]), signal.SIGTERM)
+    assert bea.finish() == status
     assert bea.terminal_restored()
     after = bea.output[bea.output.rindex("\x1b[?1049l") :]
     assert re.search(_kept(server_port, "bea", table), after)
