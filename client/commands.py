@@ -236,6 +236,12 @@ def _interpret(
     if verb in _ALONE:
         nothing_after(verb, args)
     watched_hint = verb == "hint" and _watchers_hint(game, view)
+    if verb == "hint" and not watched_hint and _watching_live(view) and game is not None:
+        # Why not, as the server says it: a play-test was told it only watched, as if a seat would do.
+        title = (catalog.title_of(game) if catalog is not None else None) or "this game"
+        return Reply(
+            say=f"{title} keeps each hand hidden: only a player has hints, for their own hand", refused=True
+        )
     if verb in ("hint", "auto", "resign") and not watched_hint and (why := _nothing_to_play(view)):
         return Reply(say=why, refused=True)  # as a game command is: the server's would read otherwise
     match verb:
@@ -361,6 +367,11 @@ def _nothing_to_play(view: TableView | None) -> str | None:
     if view.seat is not None:
         return GAME_OVER
     return WATCHING_BOTS if _watching_bots_alone(view) else WATCHING
+
+
+def _watching_live(view: TableView | None) -> bool:
+    """Do we watch a game under way?"""
+    return view is not None and view.seat is None and not view.over
 
 
 def _watchers_hint(game: GameUI | None, view: TableView | None) -> bool:

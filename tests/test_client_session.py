@@ -1518,3 +1518,21 @@ def test_a_watcher_leaving_a_game_of_bots_alone_is_warned_first() -> None:
     session.receive(State(7, notty_view(seat=None, bots=[0, 1], kept=[0], body={"hand": None}), []))
     assert session.typed("leave").messages == (Leave(),)
     assert session.typed("watch 8").messages == (Leave(), Watch(8))  # leaves by itself, as from any game
+
+
+@pytest.mark.parametrize("game", ["huxxy", "ochos-locos"])
+def test_a_watcher_asking_a_hint_where_hands_are_hidden_is_told_why_not(game: str) -> None:
+    """A play-test watching huxxy typed 'hint' and was told only that it watched (at Ochos Locos,
+    played by bots alone, to 'leave', then 'join'): a seat there would not answer for another's hand."""
+    from test_huxxy_ui import huxxy_view
+    from test_ochos_ui import ochos_view
+
+    session = welcomed(describe(GAMES[game]), interactive=True)
+    session.sending(Watch(5))
+    session.receive(Watching(5))
+    view = huxxy_view(seat=None, body={"hand": None}) if game == "huxxy" else ochos_view(seat=None)
+    session.receive(State(5, view, ()))
+    reply = session.typed("hint")
+    title = GAMES[game].title
+    assert reply.refused and reply.messages == ()
+    assert reply.say == f"{title} keeps each hand hidden: only a player has hints, for their own hand"
