@@ -454,9 +454,12 @@ class Screen(Terminal):
             cut = len(pane) - pane_height + (1 if pane_height > 1 else 0)
             visible = _with_our_lines(pane, ours, starts, cut) if pane_height > 1 else pane[cut:]
             cut = len(pane) - len(visible)
-            more = f"({cut} rows above: a taller window shows the whole table)"
+            # Lines of ours kept from above the end: what is not shown is between them too, not only
+            # above (a play-test took the groups shown for the whole table).
+            where = "above" if pane[len(pane) - len(visible) :] == visible else "not shown"
+            more = f"({cut} rows {where}: a taller window shows the whole table)"
             if len(more) > width:  # cut off, it would break mid-sentence: the count alone fits more
-                more = f"({cut} rows above)"
+                more = f"({cut} rows {where})"
             pane = ([([Span(more)], curses.A_DIM)] if pane_height > 1 else []) + visible
             pane_height = min(pane_height, len(pane))  # rows a partial line would have had: the log's
         for row, (spans, extra) in enumerate(pane[:pane_height]):
