@@ -83,6 +83,8 @@ BYE = "bye"
 WATCH_REFUSALS = frozenset({"no-such-table", "too-many-watchers", "not-now"})
 #: What heads the last move, shown again with the table when a seat is taken back.
 LAST_MOVE = "what happened last, before you were back:"
+#: Heads the first moves of a game we sit at, as it begins.
+GAME_BEGINS = "the game begins:"
 #: What another 'hint' is answered while one is on its way: it is not sent.
 HINT_ON_ITS_WAY = "a hint is on its way: wait for it"
 #: Why a script's game action is refused, not held for a turn of ours that will not come (the
@@ -685,6 +687,11 @@ class Session:
             happened = (while_away(view.away), *_turns_a_bot_played(happened)) if view.away else happened
             text = "\n".join([*happened, bare]) if above else text
         back, self._back = self._back and before is None, False
+        if before is None and not back and happened and view.seat is not None and view.turn == 1 and above:
+            # A play-test's creator, whose table filled as a friend joined, read only 'bob joined the
+            # table' and 'you play first', and typed 'start' into a game already begun.
+            happened = (GAME_BEGINS, *happened)
+            text = "\n".join([*happened, bare])
         if back and happened and not view.away:
             # A play-tester back after a drop read the move they had made before it as a new one.
             happened = (LAST_MOVE, *happened)

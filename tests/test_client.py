@@ -607,9 +607,9 @@ def test_a_game_command_from_a_spectator_or_after_the_end_says_so_before_its_usa
     huxxy = welcomed()
     huxxy.receive(Watching(2))
     huxxy.receive(State(2, huxxy_view(seat=None, body={"hand": []}), ()))
-    reply = huxxy.typed("hint")  # hidden hands: hints are the players'
+    reply = huxxy.typed("hint")  # hidden hands: hints are the players' (a server not hosting huxxy: no title)
     assert reply.refused and not reply.messages
-    assert reply.say == "you are only watching: 'join TABLE' takes a seat at another table, 'new' makes one"
+    assert reply.say == "this game keeps each hand hidden: only a player has hints, for their own hand"
     bots = welcomed()  # a game bots alone play for us: leaving ends it, so 'join' does not leave by itself
     bots.receive(Watching(3))
     bots.receive(State(3, notty_view(seat=None, bots=[0, 1]), ()))

@@ -1399,6 +1399,20 @@ async def test_the_count_down_goes_on_when_a_timed_turn_begins_with_nothing_type
         nursery.cancel_scope.cancel()
 
 
+def test_a_game_we_sit_at_says_it_begins() -> None:
+    """A play-test's creator, whose table filled as a friend joined, read only 'bob joined the table'
+    and 'you play first', and typed 'start' into a game already begun."""
+    opening = ({"kind": "began", "text": "you play first", "data": {}},)
+    ann = welcomed(NOTTY)
+    ann.receive(Seated(3, 0, TOKEN))
+    lines = shown(ann, State(3, notty_view(turn=1, current=0), opening))
+    assert lines[:2] == ["the game begins:", "  you play first"]
+    assert "the game begins:" not in shown(ann, State(3, notty_view(turn=1, current=1), opening))  # news
+    eve = welcomed(NOTTY)  # a watcher arriving is shown the game as it stands
+    eve.receive(Watching(3))
+    assert "the game begins:" not in shown(eve, State(3, notty_view(seat=None, turn=1), opening))
+
+
 def test_the_last_move_shown_again_on_taking_a_seat_back_is_said_to_be_the_last() -> None:
     """Back after a drop, a play-tester read 'you move 8S from group 2 to group 3', the move they had
     made before it, with nothing to say it was not a new one."""
