@@ -231,6 +231,9 @@ class Session:
         # The table we watched when the connection went, asked to watch again on the new one (as a
         # seat is asked back), until the server answers: a script's lines wait for that answer too.
         self.rewatching: int | None = None
+        # The table line mode printed last, as it was drawn: a view that changes nothing in it and
+        # brings no news is not printed again.
+        self._table_shown: tuple[int, str] | None = None
         # The live game we watched and left for another table ('watch 5' from table 3): watched
         # again if the server refuses the other (a mistyped number, a full table), until it answers.
         self._switching_from: int | None = None
@@ -704,8 +707,12 @@ class Session:
             # event that said it too is not printed a line above (the full screen's log keeps it).
             said = view.result.text
             shown = ("\n".join([*(line for line in happened if not _says(plain(line).strip(), said)), bare]),)
+        elif not happened and before is not None and self._table_shown == (table, bare):
+            shown = ()  # the table as line mode printed it last, with nothing new: seen twice on coming back
         else:
             shown = (text,)
+        if shown and plain(shown[-1]).endswith(plain(bare)):
+            self._table_shown = (table, bare)
         ended = view.result.text if view.result is not None else None
         moves = tuple(line for line in happened if ended is None or not _says(plain(line).strip(), ended))
         # In the full screen's log, the moves under a heading (the last move, those made while we

@@ -1399,6 +1399,19 @@ async def test_the_count_down_goes_on_when_a_timed_turn_begins_with_nothing_type
         nursery.cancel_scope.cancel()
 
 
+def test_a_view_that_changes_nothing_shown_is_not_printed_again() -> None:
+    """A play-test back at its seat read the same table twice, around 'you are back: ...': a view
+    with no news and the table as printed last is not printed again (the full screen's pane takes it)."""
+    moved = ({"kind": "played", "text": "bob draws a card", "data": {}},)
+    ann = welcomed(NOTTY)
+    ann.receive(Seated(3, 0, TOKEN))
+    assert shown(ann, State(3, notty_view(), moved))  # news and the table
+    again = ann.receive(State(3, notty_view(), ()))
+    assert again.lines == () and again.table is not None
+    assert shown(ann, State(3, notty_view(current=0), ()))  # the table changed: printed
+    assert "table 3 · classic" in (ann.typed("table").say or "")  # asked for: shown again, always
+
+
 def test_a_game_we_sit_at_says_it_begins() -> None:
     """A play-test's creator, whose table filled as a friend joined, read only 'bob joined the table'
     and 'you play first', and typed 'start' into a game already begun."""
