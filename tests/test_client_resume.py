@@ -153,11 +153,7 @@ def test_a_seat_taken_over_by_another_connection_is_said_once_and_exits_1(
     """The play-test: the old client said the reason three times (as the error, as the goodbye, and
     as its last words); once now, in the last words that say the server ended the connection."""
     address = f"127.0.0.1:{server_port}"
-    ann = Person(state_home, address, "--name", "ann")
-    ann.expect("connected to")
-    ann.sendline("new classic 2 greedy")
-    table = ann.expect(r"you sit at table (\d+), seat 1").group(1)
-    ann.expect("notty> ")
+    ann, table = _ann_at_a_new_table(state_home, address, "new classic 2 greedy")
     # The same seat file, and asked by the table's number: it takes ann's seat over from the first.
     again = Person(state_home, address, "--name", "ann", "--table", table)
     again.expect(rf"you sit at table {table}, seat 1")
@@ -171,9 +167,11 @@ def test_a_seat_taken_over_by_another_connection_is_said_once_and_exits_1(
     assert again.quit() == 0
 
 
-def _ann_at_a_new_table(state_home: Path, address: str, command: str) -> tuple[Person, str]:
-    """ann at a table ``command`` makes, at her prompt: and the table's number."""
-    ann = Person(state_home, address, "--name", "ann")
+def _ann_at_a_new_table(
+    state_home: Path, address: str, command: str, name: str = "ann"
+) -> tuple[Person, str]:
+    """ann (or ``name``) at a table ``command`` makes, at her prompt: and the table's number."""
+    ann = Person(state_home, address, "--name", name)
     ann.expect("connected to")
     ann.sendline(command)
     table = ann.expect(r"you sit at table (\d+), seat 1").group(1)
@@ -475,11 +473,7 @@ def test_forget_keeps_a_seat_another_client_here_plays_unless_its_table_is_named
     """A play-test ran 'notty-client --name cy --forget' while another cy played: the seat was
     dropped under the game, whose client said at its end that it was no longer kept."""
     address = f"127.0.0.1:{server_port}"
-    gus = Person(state_home, address, "--name", "gus")
-    gus.expect("connected to")
-    gus.sendline("new classic 2 greedy")
-    table = gus.expect(r"you sit at table (\d+), seat 1").group(1)
-    gus.expect("notty> ")
+    gus, table = _ann_at_a_new_table(state_home, address, "new classic 2 greedy", name="gus")
     again = Person(state_home, address, "--name", "gus", "--forget")
     again.expect(
         rf"your seat at table {table} on {re.escape(address)} is played by another notty-client here"
