@@ -78,7 +78,7 @@ from protocol import (
 from .commands import MAX_TABLE, Reply, quoted_line
 from .session import Output, Session
 from .sgr import blocks, coloured, columns, parse, plain, wrap, wrap_lines
-from .tokens import SeatStore, server_key
+from .tokens import SeatStore, StoredSeat, server_key
 
 #: The protocol's rule for a name (:data:`protocol.NAME`) in words, for the user.
 NAME_RULE = (
@@ -742,6 +742,28 @@ async def run(
     return code
 
 
+#: What a seat another client here plays is not, and how to do it all the same, by the verb asked.
+_NOT_DONE = {
+    "take over": "not taken over; quit that one, or take it over with --table {table}",
+    "forget": "not forgotten; quit that one first, or forget it with --table {table}",
+}
+
+
+def _in_use(session: Session, kept: Sequence[StoredSeat], terminal: Terminal, verb: str) -> list[StoredSeat]:
+    """The seats of ``kept`` another notty-client here plays now, each said to be left as it is."""
+    seats, key = session.seats, session.server
+    assert seats is not None
+    in_use = []
+    for seat in kept:
+        if (pid := seats.locks.holder(key, seat.token)) is not None:
+            in_use.append(seat)
+            process = f" (process {pid})" if pid else ""
+            done = _NOT_DONE[verb].format(table=seat.table)
+            here = f"is played by another notty-client here{process}"
+            terminal.show(f"your seat at table {seat.table} on {key} {here}: {done}")
+    return in_use
+
+
 def _take_back(
     session: Session,
     forget: bool,
@@ -763,15 +785,8 @@ def _take_back(
     if forget:
         # Not a seat another client here plays now, unless named: it would say at its end that the
         # seat is no longer kept, and a play-tester had not meant to drop the game under way.
-        busy = []
-        for seat in seats.seats(key, name) if table is None else []:
-            if (pid := seats.locks.holder(key, seat.token)) is not None:
-                busy.append(seat.table)
-                process = f" (process {pid})" if pid else ""
-                terminal.show(
-                    f"your seat at table {seat.table} on {key} is played by another notty-client here"
-                    f"{process}: not forgotten; quit that one first, or forget it with --table {seat.table}"
-                )
+        in_use = _in_use(session, seats.seats(key, name) if table is None else [], terminal, "forget")
+        busy = [seat.table for seat in in_use]
         dropped = []
         for seat in seats.seats(key, name):
             if seat.table not in busy and (table is None or seat.table == table):
@@ -790,15 +805,8 @@ def _take_back(
     if not kept:
         return f"no seat kept for {name}{at} on {key}"
     if resume and not take_over:
-        held = {seat: seats.locks.holder(key, seat.token) for seat in kept}
-        for seat, pid in held.items():
-            if pid is not None:
-                process = f" (process {pid})" if pid else ""
-                terminal.show(
-                    f"your seat at table {seat.table} on {key} is played by another notty-client here"
-                    f"{process}: not taken over; quit that one, or take it over with --table {seat.table}"
-                )
-        kept = [seat for seat in kept if held[seat] is None]
+        in_use = _in_use(session, kept, terminal, "take over")
+        kept = [seat for seat in kept if seat not in in_use]
         if not kept:
             return None
     chosen = kept[-1]

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
+from games import hands_hidden
 from games._ui import (
     MAX_DIGITS,
     GameUI,
@@ -22,6 +23,7 @@ from games._ui import (
     did_you_mean,
     is_number,
     nothing_after,
+    spoken_list,
 )
 from protocol import (
     MAX_SEATS,
@@ -239,9 +241,7 @@ def _interpret(
     if verb == "hint" and not watched_hint and _watching_live(view) and game is not None:
         # Why not, as the server says it: a play-test was told it only watched, as if a seat would do.
         title = (catalog.title_of(game) if catalog is not None else None) or "this game"
-        return Reply(
-            say=f"{title} keeps each hand hidden: only a player has hints, for their own hand", refused=True
-        )
+        return Reply(say=hands_hidden(title), refused=True)
     if verb in ("hint", "auto", "resign") and not watched_hint and (why := _nothing_to_play(view)):
         return Reply(say=why, refused=True)  # as a game command is: the server's would read otherwise
     match verb:
@@ -571,7 +571,7 @@ def help_on(word: str, catalog: Catalog | None, at: str | None = None) -> str:
     taking = [name for name in games if catalog is not None and word in _new_words(catalog, name)]
     if taking and catalog is not None:  # a bot, a level, an option: 'help hard' knew nothing
         blocks = _games_about("new", catalog, taking) or [_about("new", HELP)]  # a game's own, or ours
-        titles = " and ".join(catalog.games[name].title for name in taking)
+        titles = spoken_list([catalog.games[name].title for name in taking])
         return "\n".join([f"{typed!r} is a word 'new' takes ({titles}):", *blocks])
     known = list(
         dict.fromkeys([*COMMANDS, *(command for name in here for command in _commands(catalog, name))])

@@ -306,9 +306,11 @@ class Session:
             reply = attrs.evolve(reply, say=reflow(reply.say, width))  # laid out for 80 columns
         if self.resigned and not over and (reply.action or (ui is not None and ui.is_action(verb))):
             return Reply(say=RESIGNED, refused=True)  # not "not your turn", nor "a bot plays this turn"
-        self._switching_from = self._switching(reply)
-        if self._switching_from is not None and self.game is not None:
-            self._games_of[self._switching_from] = self.game  # what it plays, if watched again
+        # Set by a switch only: a line typed while its answer is on its way ('help') keeps it.
+        if (switching := self._switching(reply)) is not None:
+            self._switching_from = switching
+            if self.game is not None:
+                self._games_of[switching] = self.game  # what it plays, if watched again
         self._seat_to_ask = reply.seat_asked
         self._armed = reply.arm  # a confirmation holds for the next command only
         if reply.show_table:

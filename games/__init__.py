@@ -26,6 +26,7 @@ from ._interface import (
     bot_defaults,
     check_settings,
     describe,
+    hands_hidden,
 )
 
 
@@ -72,4 +73,5 @@ __all__ = [
     "bot_defaults",
     "check_settings",
     "describe",
+    "hands_hidden",
 ]

@@ -300,6 +300,12 @@ class Game(Protocol):
     def new_bot(self, name: str, settings: Settings, rng: random.Random) -> Bot: ...
 
 
+def hands_hidden(title: str) -> str:
+    """Why a watcher has no hint in a game that keeps each hand hidden (:meth:`Match.watcher_hint`):
+    the server's refusal, and the client's where it knows before asking."""
+    return f"{title} keeps each hand hidden: only a player has hints, for their own hand"
+
+
 def describe(game: Game) -> dict[str, Any]:
     """What a server's welcome says of a game, so clients need not hard-code it."""
     return {

@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from games import GAMES, ActionError, Game, HintAnswer, SettingsError, bot_defaults, describe
+from games import GAMES, ActionError, Game, HintAnswer, SettingsError, bot_defaults, describe, hands_hidden
 from protocol import (
     GAME_ENDED,
     MAX_FRAME,
@@ -711,7 +711,8 @@ class Host:
         elif not table.seats[index].free:
             free = [str(i + 1) for i, seat in enumerate(table.seats) if seat.free]  # numbered from 1
             which = f"seat {free[0]} is" if len(free) == 1 else "seats " + ", ".join(free) + " are"
-            then = f"{which} free ('join {table.id}' takes the first)" if free else "it has no free seat"
+            takes = "it" if len(free) == 1 else "the first"
+            then = f"{which} free ('join {table.id}' takes {takes})" if free else "it has no free seat"
             raise Refusal("seat-taken", f"that seat at table {table.id} is taken: {then}")
         token = self._new_token()
         name = _unique_name(table, session.name or "player")
@@ -891,8 +892,7 @@ class Host:
         gives it (:meth:`games.Match.watcher_hint`)."""
         solve = unfinished(table).watcher_hint()
         if solve is None:
-            text = f"{table.game.title} keeps each hand hidden: only a player has hints, for their own hand"
-            raise Refusal("no-hints", text)
+            raise Refusal("no-hints", hands_hidden(table.game.title))
         return table, None, solve
 
     def hint_ready(self, job: HintJob, answer: HintAnswer | Error) -> list[Outgoing]:

@@ -451,6 +451,7 @@ def test_a_watcher_refused_the_table_it_left_for_watches_its_own_again(line: str
     assert reply.messages[0] == Leave()
     for message in reply.messages:
         session.sending(message)
+    session.typed("help")  # typed while the answer is on its way (a review): the switch is kept
     session.receive(Left(2))
     refused = session.receive(Error("no-such-table", "no table 9", None))
     assert refused.lines[0].startswith("refused: no table 9")

@@ -381,7 +381,7 @@ def test_lobby_refusals() -> None:
     table = ann.send(notty("classic", 2))[0].table
     taken = bob.send(Join(table, 0))[0]  # said without a number: people count seats from 1, the wire from 0
     # A play-test was told only that the seat was taken: which are free, and what takes one.
-    free = f"that seat at table {table} is taken: seat 2 is free ('join {table}' takes the first)"
+    free = f"that seat at table {table} is taken: seat 2 is free ('join {table}' takes it)"
     assert (taken.code, taken.message) == ("seat-taken", free)
     three = net.client("dan").send(notty("classic", 3))[0].table
     said = net.client("eve").send(Join(three, 0))[0].message

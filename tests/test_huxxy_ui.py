@@ -442,7 +442,7 @@ def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
     for view in (opened, _read(huxxy_view(current=0, legal=["draw"]))):
         with pytest.raises(CommandError, match=re.escape("KS is in your hand: 'play KS to 2' plays it")):
             UI.action("move", ["KS", "to", "2"], view)
-        with pytest.raises(CommandError, match=re.escape("7H 8S are in your hand: 'play 7H 8S' plays it")):
+        with pytest.raises(CommandError, match=re.escape("7H 8S are in your hand: 'play 7H 8S' plays them")):
             UI.action("move", ["7H", "8S"], view)
 
 

@@ -513,8 +513,9 @@ class Typed:
         if self.source is None and to_a_group and held and not _holders(self.cards, body.table):
             play = attrs.evolve(self, verb="play").text()
             named = cards_text(self.cards)
+            one = len(self.cards) == 1
             raise CommandError(
-                f"{named} {'is' if len(self.cards) == 1 else 'are'} in your hand: '{play}' plays it"
+                f"{named} {'is' if one else 'are'} in your hand: '{play}' plays {'it' if one else 'them'}"
             )
         # A move is judged in the engine's order: the rules that bar any move now (not opened, the
         # turn's first play) before the groups it names, the group it takes from before the other.
