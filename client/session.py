@@ -718,8 +718,9 @@ class Session:
         ended = view.result.text if view.result is not None else None
         moves = tuple(line for line in happened if ended is None or not _says(plain(line).strip(), ended))
         # In the full screen's log, the moves under a heading (the last move, those made while we
-        # were away) are set in under it: the moves that follow at once were read as its too.
-        headed = bool(happened) and happened[0] in (LAST_MOVE, while_away(view.away))
+        # were away, the game's first) are set in under it: the moves that follow at once were read
+        # as its too.
+        headed = bool(happened) and happened[0] in (LAST_MOVE, GAME_BEGINS, while_away(view.away))
         logged = (happened[0], *(f"  {line}" for line in happened[1:])) if headed else happened
         output = Output(shown, log=logged, table=table_text, moves=moves)
         if view.turn_seconds and self._told_turn_time != table and not view.over:

@@ -1418,8 +1418,9 @@ def test_a_game_we_sit_at_says_it_begins() -> None:
     opening = ({"kind": "began", "text": "you play first", "data": {}},)
     ann = welcomed(NOTTY)
     ann.receive(Seated(3, 0, TOKEN))
-    lines = shown(ann, State(3, notty_view(turn=1, current=0), opening))
-    assert lines[:2] == ["the game begins:", "  you play first"]
+    output = ann.receive(State(3, notty_view(turn=1, current=0), opening))
+    assert output.lines[0].split("\n")[:2] == ["the game begins:", "  you play first"]
+    assert output.log_lines[:2] == ("the game begins:", "    you play first")  # set in, as the others
     assert "the game begins:" not in shown(ann, State(3, notty_view(turn=1, current=1), opening))  # news
     eve = welcomed(NOTTY)  # a watcher arriving is shown the game as it stands
     eve.receive(Watching(3))
