@@ -376,9 +376,7 @@ def _watching_live(view: TableView | None) -> bool:
 
 def _watchers_hint(game: GameUI | None, view: TableView | None) -> bool:
     """Do we watch a game under way whose watchers may ask for a hint (its hands are face up)?"""
-    return (
-        game is not None and game.watchers_hint and view is not None and view.seat is None and not view.over
-    )
+    return game is not None and game.watchers_hint and _watching_live(view)
 
 
 def leaves_by_itself(view: TableView | None, watching: bool) -> bool:
@@ -415,9 +413,7 @@ def bots_besides(view: TableView | None) -> bool:
 def _watching_bots_alone(view: TableView | None) -> bool:
     """Do we watch a game under way that bots alone play, no seat held for a person away (a bot
     standing in for one is not a bot's own seat: the game waits for them as we go)?"""
-    if view is None or view.seat is not None or view.over:
-        return False
-    return len(view.bots) == len(view.names) and not view.kept
+    return _watching_live(view) and view is not None and len(view.bots) == len(view.names) and not view.kept
 
 
 def _playing(view: TableView | None) -> bool:

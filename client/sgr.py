@@ -205,10 +205,9 @@ def _inside_commands(text: str, longest: int) -> set[int]:
     start of the next, which cannot be copied and typed."""
     kept = set()
     for found in _QUOTED.finditer(text):
-        end = text.find(" ", found.end())
-        if (
-            columns(text[found.start() : len(text) if end < 0 else end]) < longest
-        ):  # a space to break at after
+        end = text.find(" ", found.end())  # what follows it up to there stays with it ("'join 2',")
+        unit = text[found.start() : len(text) if end < 0 else end]
+        if columns(unit) < longest:  # and a row needs a space after it to break at
             kept |= {found.start() + at for at, char in enumerate(found.group()) if char == " "}
     return kept
 

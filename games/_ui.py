@@ -283,8 +283,13 @@ def read_cards(cards: Any, where: str, parse: Callable[[str], CardT]) -> list[Ca
         raise GameDataError(f"{where}: {error}") from None
 
 
+def counted(count: int, noun: str) -> str:
+    """``count`` of ``noun``, plural unless one: '1 card', '3 plays'."""
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
 def count_cards(cards: int) -> str:
-    return f"{cards} card" + ("" if cards == 1 else "s")
+    return counted(cards, "card")
 
 
 #: Whose turn it is when a bot plays our seat's: 'auto', autopilot, a time run out (or a resignation).

@@ -30,6 +30,7 @@ from games._ui import (
     TableView,
     coloured,
     count_cards,
+    counted,
     game_over_line,
     is_number,
     nothing_after,
@@ -435,7 +436,7 @@ def turn_line(view: TableView, body: Body) -> str:
     if _spent(body):
         line += f" · no more plays this turn ({MAX_TURN_PLAYS} a turn, undone ones counted)"
     elif body.plays_left < body.max_plays - body.plays:  # fewer than the six allow: say so
-        left = f"{body.plays_left} play" + ("" if body.plays_left == 1 else "s")
+        left = counted(body.plays_left, "play")
         line += f" · {left} left this turn ({MAX_TURN_PLAYS} a turn, undone ones counted)"
     if not body.plays:
         return line + (f" · an opening needs {OPENING_POINTS} points from your hand" if not opened else "")
