@@ -23,6 +23,7 @@ from typing import Any, Protocol, TypeVar
 import attrs
 
 from ._interface import Outcome
+from ._words import counted
 
 
 class GameDataError(ValueError):
@@ -281,11 +282,6 @@ def read_cards(cards: Any, where: str, parse: Callable[[str], CardT]) -> list[Ca
         return [parse(card) for card in cards]
     except ValueError as error:
         raise GameDataError(f"{where}: {error}") from None
-
-
-def counted(count: int, noun: str) -> str:
-    """``count`` of ``noun``, plural unless one: '1 card', '3 plays'."""
-    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def count_cards(cards: int) -> str:

@@ -21,6 +21,7 @@ from typing import TextIO
 
 from games import DEFAULT_GAME, GAMES, Game, Match, Step
 from games._ui import game_and_variant, spoken_list
+from games._words import counted
 
 from .journal import TAKEN_BACK, SavedGame
 from .record import dealt, replay_move
@@ -61,10 +62,9 @@ def _game_line(game: GameSummary) -> str:
         result = f"no winner ({why})"
     else:
         result = f"{game.names[game.winner]} won ({why})"
-    moves = f"{game.moves} move" + ("" if game.moves == 1 else "s")
     return (
         f"game {game.id}: {_label(game.game, game.variant)}, {' vs '.join(_seats(game))}, "
-        f"started {_when(game.started_at)}, {moves}, {result}\n"
+        f"started {_when(game.started_at)}, {counted(game.moves, 'move')}, {result}\n"
     )
 
 

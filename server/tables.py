@@ -19,6 +19,7 @@ from typing import Any
 import attrs
 
 from games import ActionError, Bot, Game, Match, Outcome, Settings
+from games._words import counted
 from protocol import AWAY_MOVES, MAX_LEGAL, Error, Message, Notice, State, Tables
 
 from .journal import (
@@ -508,7 +509,7 @@ class Driver:
             table.ended_at = self.wall_clock()
             self.listing += 1
             self._journal.append(GameOver(table.id, outcome.winner, outcome.reason, outcome.ranking))
-            turns = f"{table.match.turn} turn" + ("" if table.match.turn == 1 else "s")
+            turns = counted(table.match.turn, "turn")
             log.info("table %d: game over after %s: %s", table.id, turns, outcome.text)
         return outcome is not None
 

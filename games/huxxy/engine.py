@@ -22,6 +22,8 @@ from itertools import pairwise
 
 import attrs
 
+from games._words import counted
+
 from ._cards import CARDS, COPIES, JOKER, SUITS, VALUES, Card, reading_order
 from ._groups import SMALLEST_GROUP, opening_points, score, valid_group
 from ._plays import Play
@@ -143,8 +145,7 @@ def group_problem(cards: Sequence[Card]) -> str | None:
         return None
     naturals = [card for card in cards if not card.is_joker]
     if len(cards) < SMALLEST_GROUP:
-        count = f"{len(cards)} card" + ("s" if len(cards) != 1 else "")
-        return f"it has {count}; a group needs at least {SMALLEST_GROUP}"
+        return f"it has {counted(len(cards), 'card')}; a group needs at least {SMALLEST_GROUP}"
     if len(naturals) < len(cards) - 1:
         return "it holds more than one joker"
     values = {card.value for card in naturals}
@@ -318,11 +319,7 @@ class Engine:
         if self._tried + len(plays) > MAX_TURN_PLAYS:
             left = MAX_TURN_PLAYS - self._tried
             # A play-test with one play left was told none was; a play of one card was then made.
-            room = (
-                f"{left} more play" + ("" if left == 1 else "s") + f", too few for {len(plays)}; "
-                if left
-                else ""
-            )
+            room = f"{counted(left, 'more play')}, too few for {len(plays)}; " if left else ""
             raise IllegalAction(
                 Reason.TOO_MANY_TRIES,
                 f"this turn has made {self._tried} plays, undone ones counted, and may make at most"

@@ -31,6 +31,7 @@ from games._interface import (
     Variant,
     check_settings,
 )
+from games._words import counted
 
 from ._cards import Card, CardError, reading_order
 from ._plays import Play
@@ -198,7 +199,7 @@ def _words(cards: Sequence[Card]) -> list[str]:
 
 
 def _plays(count: int) -> str:
-    return f"{count} play" + ("" if count == 1 else "s")
+    return counted(count, "play")
 
 
 class HuxxyMatch:

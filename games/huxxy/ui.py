@@ -30,7 +30,6 @@ from games._ui import (
     TableView,
     coloured,
     count_cards,
-    counted,
     game_over_line,
     is_number,
     nothing_after,
@@ -38,6 +37,7 @@ from games._ui import (
     seat_lines,
     to_play,
 )
+from games._words import counted
 
 from ._cards import Card, CardError, reading_order
 from ._groups import opening_points

@@ -16,6 +16,8 @@ from typing import NoReturn
 
 import attrs
 
+from games._words import counted
+
 from .cards import DECK_SIZE, Card, CardError
 from .deal import Deal, DealError
 from .engine import Game, Turn
@@ -71,8 +73,7 @@ def read_deal(text: str, rules: Rules, players_line: bool) -> tuple[Rules, Deal]
     for line, name, size in zip(lines, what, sizes, strict=True):
         row = tuple(_cards(line, seen))
         if len(row) != size:
-            cards = f"{len(row)} card" + ("" if len(row) == 1 else "s")
-            raise InputError(f"line {line.number}: {name} has {cards}, expected {size}")
+            raise InputError(f"line {line.number}: {name} has {counted(len(row), 'card')}, expected {size}")
         rows.append(row)
     hands = tuple(rows[: rules.players])
     return rules, Deal(hands, rows[-2][0], rows[-1])

@@ -11,6 +11,8 @@ from collections import Counter
 
 import attrs
 
+from games._words import counted
+
 from .cards import DECK_SIZE, Card, full_deck
 from .rules import HAND_SIZE, Rules
 
@@ -33,7 +35,7 @@ class Deal:
             raise DealError(f"{len(self.hands)} hands for {rules.players} players")
         for seat, hand in enumerate(self.hands):
             if len(hand) != HAND_SIZE:
-                held = f"{len(hand)} card" + ("" if len(hand) == 1 else "s")
+                held = counted(len(hand), "card")
                 raise DealError(f"player {seat + 1}'s hand has {held}, not {HAND_SIZE}")
         cards = [card for hand in self.hands for card in hand] + [self.start, *self.stock]
         if len(cards) == DECK_SIZE and len({card.rank for card in cards}) == DECK_SIZE:

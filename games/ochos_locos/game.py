@@ -40,6 +40,7 @@ from games._interface import (
     action_words,
     check_settings,
 )
+from games._words import counted
 
 from .actions import Action, Draw, Play, TakeTwo
 from .cards import COLOUR_WORDS, COLOURS, Card, CardError, read_colour
@@ -553,9 +554,8 @@ class OchosMatch:
                     text = f"you {took}: {shown}" if penalty else f"you draw {shown}"
                     data = {"seat": who, "count": len(cards), "cards": _cards(cards)}
                     return {"kind": kind, "text": text, "data": data}
-                what = f"{len(cards)} card" + ("s" if len(cards) > 1 else "")
                 verb = "takes" if penalty else "draws"
-                text = f"{names[who]} {verb} {what}"
+                text = f"{names[who]} {verb} {counted(len(cards), 'card')}"
                 return {"kind": kind, "text": text, "data": {"seat": who, "count": len(cards)}}
             case Ended(outcome):
                 return {"kind": "game-ended", "text": outcome.text, "data": outcome.to_wire()}
