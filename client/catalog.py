@@ -116,13 +116,13 @@ class Catalog:
 
 def table_line(info: Mapping[str, Any], catalog: Catalog, here: int | None) -> str:
     """One table of a list (protocol ``TABLE_INFO``), ending in what the reader may do about it."""
-    bots = _bots(info)
+    bots = info["bots"]
     seats = ", ".join(
         (seat["name"] or "(free)") + (" (bot)" if index in bots else "")
         for index, seat in enumerate(info["seats"])
     )
     status = "over" if info["over"] else "playing" if info["started"] else "waiting"
-    turn = info.get("turn")  # a server before notices does not say
+    turn = info["turn"]
     if paused(info):
         status = ("paused" if turn is None else f"paused at turn {turn}") + f" ({_away(info)})"
     elif status == "playing" and turn is not None:
@@ -165,14 +165,6 @@ def paused_note(tables: Sequence[Mapping[str, Any]]) -> list[str]:
     return [PAUSED_BOTS] if any(paused(info) for info in tables) else []
 
 
-def _bots(info: Mapping[str, Any]) -> list[int]:
-    """The seats bots play (a server before notices says only which seats are bots' own)."""
-    bots = info.get("bots")
-    if bots is None:
-        return [index for index, seat in enumerate(info["seats"]) if seat["bot"] is not None]
-    return list(bots)
-
-
 def _away(info: Mapping[str, Any]) -> str:
     """Who a paused game waits for (:func:`paused_note` says what sets it going)."""
     away = _away_from(info)
@@ -186,6 +178,6 @@ def _away_from(info: Mapping[str, Any]) -> list[str]:
     seats = info["seats"]
     return [
         seats[index]["name"] or f"seat {index + 1}"
-        for index in info.get("kept", ())
+        for index in info["kept"]
         if index < len(seats) and not seats[index]["connected"]
     ]

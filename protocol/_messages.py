@@ -280,13 +280,12 @@ TABLE_INFO = Map(
         "turn_seconds": Int(0, 3600),
         "options": OPTIONS,
         # The turn of a game under way (nil otherwise), and the seats a bot plays now: its own, or a
-        # stand-in for its person. Optional: a server before notices sends neither.
+        # stand-in for its person.
         "turn": Optional(Int(1, 2**31 - 1)),
         "bots": List(SEAT, MAX_SEATS),
         # The seats a person holds, there or away: while one is, the game waits for them.
         "kept": List(SEAT, MAX_SEATS),
     },
-    optional=frozenset({"turn", "bots", "kept"}),
 )
 #: How a game ended: every seat ranked, first place first (seats tied share a place); and, from a
 #: server that says so, the id its record keeps the game under (``notty-server replay ID``) and

@@ -281,6 +281,9 @@ def _tables(seats: dict[int, int]) -> Tables:
             "over": False,
             "spectators": 0,
             "turn_seconds": 0,
+            "turn": None,
+            "bots": [],
+            "kept": [],
         }
         for number, count in seats.items()
     ]

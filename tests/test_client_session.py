@@ -594,7 +594,8 @@ def table_info(number: int, names: list[str | None], game: str = "notty", **opti
     settings = {"level": "medium", "turn_limit": 0} if game == "notty" else {"speed": "slow", "points": 100}
     return {
         "table": number, "game": game, "variant": variant, "seats": seats, "started": False, "over": False,
-        "spectators": 0, "turn_seconds": 0, "options": settings | options,
+        "spectators": 0, "turn_seconds": 0, "options": settings | options, "turn": None, "bots": [],
+        "kept": [index for index, name in enumerate(names) if name is not None],
     }  # fmt: skip
 
 

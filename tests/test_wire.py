@@ -304,7 +304,6 @@ TABLE_INFO = Map_(
         "bots": List_(SEAT, 8),
         "kept": List_(SEAT, 8),
     },
-    omittable=("turn", "bots", "kept"),
 )
 RESULT = Map_(
     {
@@ -468,6 +467,9 @@ INFO = {
     "spectators": 2,
     "turn_seconds": 30,
     "options": NOTTY_OPTIONS,
+    "turn": 4,
+    "bots": [1],
+    "kept": [0],
 }
 NOTTY_INFO = {
     "name": "notty",
