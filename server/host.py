@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from games import GAMES, ActionError, Game, HintAnswer, SettingsError, bot_defaults, describe, hands_hidden
+from games._words import counted
 from protocol import (
     GAME_ENDED,
     MAX_FRAME,
@@ -566,8 +567,10 @@ class Host:
         )
         hours = self.abandon_after / 3600
         after = f"{hours:g} h" if hours >= 1 else f"{self.abandon_after:g} s"
+        created = counted(self.tables_per_address, "table")
+        are = "is" if self.tables_per_address == 1 else "are"
         return (
-            f"{self.tables_per_address} tables created from {address} are still open ({shown}), the most one "
+            f"{created} created from {address} {are} still open ({shown}), the most one "
             "address may have: finish or leave one of them first (a seat kept for you is taken back with "
             f"--resume), or wait: one nobody is at is given up after {after}"
         )
@@ -583,8 +586,8 @@ class Host:
         if self._full(list(self.tables.values()), self.max_tables):
             raise Refusal(
                 "too-many-tables",
-                f"the server already holds its limit of {self.max_tables} tables: join or watch one, "
-                "or try again when a game is over",
+                f"the server already holds its limit of {counted(self.max_tables, 'table')}: "
+                "join or watch one, or try again when a game is over",
             )
         address = session.address
         if address is not None:

@@ -25,6 +25,7 @@ import attrs
 import trio
 
 from games import HintAnswer
+from games._words import counted
 from protocol import (
     MAX_CLIENT_FRAME,
     MAX_FRAME,
@@ -281,10 +282,9 @@ class NottyServer:
             await self._turn_away(stream, peer, address, Error("server-full", text))
             return
         if self._from[address] >= limits.connections_per_address:
-            text = (
-                f"{self._from[address]} connections from {address} are open, the most one address may have: "
-                "close one first"
-            )
+            open_now = counted(self._from[address], "connection")
+            are = "is" if self._from[address] == 1 else "are"
+            text = f"{open_now} from {address} {are} open, the most one address may have: close one first"
             await self._turn_away(stream, peer, address, Error("too-many-connections", text))
             return
         now = trio.current_time()
