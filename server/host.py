@@ -435,7 +435,7 @@ class Host:
             case PlayForMe():
                 return self._play_for_me(session)
             case Autopilot(on):
-                return self._autopilot(session, on)
+                return self._autopilot(session, on, now)
             case Resign():
                 return self._resign(session, now)
             case Ping(nonce):
@@ -825,13 +825,18 @@ class Host:
         self._stirred.add(table.id)
         return own_view(table, seat)
 
-    def _autopilot(self, session: Session, on: bool) -> list[Outgoing]:
+    def _autopilot(self, session: Session, on: bool, now: float) -> list[Outgoing]:
         """Turn the asker's own autopilot on or off (a session only ever holds its own seat): while
         it is on, the table's stand-in bot plays each of its turns, the one under way included."""
         table, index = self._my_seat(session)
         unfinished(table)
         _not_resigned(table, index)
         seat = table.seats[index]
+        if seat.autopilot != on and not seat.switches.take(now):  # each is a line of the record
+            wait = math.ceil((1 - seat.switches.available(now)) / seat.switches.rate)
+            stays = "on" if seat.autopilot else "off"
+            text = f"your autopilot was switched too often: it stays {stays}; switch it again in {wait} s"
+            raise Refusal("switched-too-often", text)
         told = table.notice(index, *_autopilot_news(seat.name or f"seat-{index}", on))
         if seat.autopilot == on:  # nothing changed: the asker alone is answered, so that asking
             return [(conn, notice) for conn, notice in told if conn == seat.conn]  # again is no flood

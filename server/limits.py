@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import logging
+from contextvars import ContextVar
 from typing import Any
 
 import attrs
+
+from games._words import counted
 
 # The bucket and the cost of a message are the protocol's, which a client counts with too: here
 # they are the server's as well.
@@ -94,6 +98,10 @@ LOG_LINES_BURST = 30
 LOG_LINES_RATE = 1.0
 #: Addresses whose log allowance is kept before those grown back in full are forgotten.
 LOG_ADDRESSES = 4096
+#: Autopilot switches of one seat: a burst, then one every so many seconds. Each is a line of the
+#: record and a notice to everyone at the table: an audit switched it 19 times a second.
+AUTOPILOT_BURST = 10
+AUTOPILOT_EVERY = 10.0
 
 
 class LogAllowance:
@@ -131,6 +139,33 @@ class LogAllowance:
             if bucket.full(now):
                 del self._buckets[address]
                 self._left_out.pop(address, None)
+
+
+#: While the host answers a client's message: the log's allowance, the client's address (as the
+#: caps count it) and the time by the shell's clock. Set by the shell around each answer.
+ANSWERING: ContextVar[tuple[LogAllowance, str, float] | None] = ContextVar("notty_answering", default=None)
+
+
+class LinesOfAnAnswer(logging.Filter):
+    """Lines the host writes while it answers a client (a seat joined, an autopilot switched, a
+    table created) count against that client's address's allowance of log lines, as its
+    connection lines do: an audit switched an autopilot on and off 19 times a second, each
+    switch a line, which could grow the log by a gigabyte a day. Lines of the server's own doing
+    (a bot's move, a timer) are not counted."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        answering = ANSWERING.get()
+        if answering is None:
+            return True
+        allowance, address, now = answering
+        left_out = allowance.take(address, now)
+        if left_out is None:
+            return False
+        if left_out:
+            said = counted(left_out, "line")
+            record.msg = f"{record.getMessage()} ({said} about {address} left out before this one)"
+            record.args = None
+        return True
 
 
 #: How much of an IPv6 address one remote machine may be taken to own: its network's /64.

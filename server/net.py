@@ -48,10 +48,12 @@ from protocol import (
 from .host import HintJob, Host
 from .journal import GameBegun, Record
 from .limits import (
+    ANSWERING,
     DEFAULT_LIMITS,
     MAX_REFUSALS,
     Allowance,
     Limits,
+    LinesOfAnAnswer,
     LogAllowance,
     TokenBucket,
     counted_address,
@@ -63,6 +65,9 @@ from .tables import BotJob, Outgoing
 from .work import Workers
 
 log = logging.getLogger("notty.server")
+#: The host's lines, and its tables': those it writes while answering a client count against the
+#: client's address, as the lines about its connections do.
+logging.getLogger("notty.host").addFilter(LinesOfAnAnswer())
 
 #: How often the host hears the time (grace periods, turn limits).
 TICK_SECONDS = 0.25
@@ -322,7 +327,7 @@ class NottyServer:
         finally:
             link.socket.close()  # first: nothing below can leave the descriptor open
             self.links.pop(link.id, None)
-            self._dispatch(self._ask(self.host.disconnect, link.id, trio.current_time()))
+            self._dispatch(self._answer(address, self.host.disconnect, link.id, trio.current_time()))
             self._run_bots()
             self._log(address, logging.INFO, "connection %d closed", link.id)
 
@@ -477,7 +482,9 @@ class NottyServer:
                 self._refuse_over_rate(link, refusal)  # refusing to let it leave
                 continue
             link.refusals = 0
-            self._dispatch(self._ask(self.host.handle, link.id, message, trio.current_time()))
+            self._dispatch(
+                self._answer(link.address, self.host.handle, link.id, message, trio.current_time())
+            )
             self._run_hints()
 
     def _charge(self, link: Link, size: int) -> str | None:
@@ -593,6 +600,15 @@ class NottyServer:
         """Say why, then goodbye: the connection cannot go on."""
         self._queue(link, error)
         self._queue(link, Goodbye(error.message))
+
+    def _answer(self, address: str, call: Callable[..., list[Outgoing]], *args: Any) -> list[Outgoing]:
+        """Ask the host on behalf of a client at ``address``: the lines it logs meanwhile count
+        against that address's allowance (:class:`~server.limits.LinesOfAnAnswer`)."""
+        answering = ANSWERING.set((self._log_lines, address, trio.current_time()))
+        try:
+            return self._ask(call, *args)
+        finally:
+            ANSWERING.reset(answering)
 
     def _ask(self, call: Callable[..., list[Outgoing]], *args: Any) -> list[Outgoing]:
         """Call the host; a bug in it costs one reply, never the server."""

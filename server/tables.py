@@ -33,6 +33,7 @@ from .journal import (
     StandInSet,
     TimedOut,
 )
+from .limits import AUTOPILOT_BURST, AUTOPILOT_EVERY, TokenBucket
 from .resign import ending_told, resigned_last, winners_resigned
 
 log = logging.getLogger("notty.host")
@@ -73,6 +74,7 @@ class Seat:
     auto: bool = False  # "play for me": a bot plays the rest of this turn
     timed_out: bool = False  # ... because its person's time for the turn ran out
     autopilot: bool = False  # "auto on": a bot plays every turn of this seat until "auto off"
+    switches: TokenBucket = attrs.field(factory=lambda: TokenBucket(1 / AUTOPILOT_EVERY, AUTOPILOT_BURST))
     resigned: bool = False  # its player resigned: a bot plays it to the end, ranked last
 
     @property

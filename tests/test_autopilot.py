@@ -26,6 +26,7 @@ from protocol import (
     message_from_wire,
 )
 from server.journal import AutopilotSet
+from server.limits import AUTOPILOT_BURST, AUTOPILOT_EVERY
 from server.store import Store
 
 
@@ -130,6 +131,32 @@ def test_autopilot_is_recorded_and_restored(tmp_path: Path) -> None:
     restored = again.host.tables[ann.table.id]
     assert restored.seats[0].autopilot and not restored.seats[1].autopilot
     store.close()
+
+
+def test_switching_autopilot_too_often_is_refused_and_changes_nothing() -> None:
+    """An audit switched autopilot on and off 19 times a second: each switch a line of the record,
+    a line of the log and a notice to everyone at the table. A seat has a burst of switches, then
+    one every few seconds."""
+    net = Net()
+    ann, bob = _two_people(net)
+    net.host.take_journal()
+    for switch in range(AUTOPILOT_BURST):
+        ann.send(Autopilot(switch % 2 == 0))
+    assert ann.table.seats[0].autopilot is False  # switched on, off, ..., off
+    told = len(_notices(bob, "autopilot-on"))
+    (refused,) = ann.send(Autopilot(True))
+    assert isinstance(refused, Error) and refused.code == "switched-too-often"
+    assert refused.message == (
+        f"your autopilot was switched too often: it stays off; switch it again in {AUTOPILOT_EVERY:g} s"
+    )
+    assert not ann.table.seats[0].autopilot and len(_notices(bob, "autopilot-on")) == told
+    assert len([r for r in net.host.take_journal() if isinstance(r, AutopilotSet)]) == AUTOPILOT_BURST
+    ann.send(Autopilot(False))  # asking for what it is changes nothing: answered, never refused
+    assert isinstance(ann.inbox[-1], Notice) and ann.inbox[-1].kind == "autopilot-off"
+    assert not bob.table.seats[1].switches.tokens < AUTOPILOT_BURST  # another seat's are its own
+    net.now += AUTOPILOT_EVERY
+    ann.send(Autopilot(True))
+    assert ann.table.seats[0].autopilot and _notices(bob, "autopilot-on")[-1].seat == 0
 
 
 def _ready(view: Any) -> bool:

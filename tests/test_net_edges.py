@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from conftest import notty_table
 from test_net import Client
 
 from protocol import (
@@ -25,9 +26,13 @@ from protocol import (
     Error,
     Goodbye,
     Hello,
+    Join,
+    Leave,
+    Left,
     Message,
     Ping,
     Pong,
+    Seated,
     Sender,
     Welcome,
     encode_frame,
@@ -364,6 +369,38 @@ async def test_connecting_in_a_loop_grows_the_log_only_so_far(
     (summary,) = [line for line in _connection_lines(caplog) if "left out before this one" in line]
     said = re.search(r"\((\d+) lines about 127\.0\.0\.1 left out", summary)
     assert said is not None and int(said[1]) + len(server_lines) >= 600 - 10
+
+
+async def test_a_client_joining_and_leaving_in_a_loop_grows_the_log_only_so_far(
+    start: Start, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The host's lines while it answers a client count against the client's address, as its
+    connection lines do: an audit switched an autopilot 19 times a second, each switch a line,
+    and joining and leaving a table is two lines a round."""
+    port = await start(Limits(rate=10_000, burst=10_000, address_rate=10_000, address_burst=10_000))
+    caplog.set_level("INFO", logger="notty.host")
+    ann = await Client.connect(port, "ann")
+    await ann.send(notty_table("classic", 3))  # waits for a third: bob's join does not start it
+    table = (await ann.expect(Seated)).table
+    bob = await Client.connect(port, "bob")
+    for _ in range(100):
+        await bob.send(Join(table))
+        await bob.expect(Seated)
+        await bob.send(Leave())
+        await bob.expect(Left)
+    seat_lines = [line for line in _host_lines(caplog) if line.startswith(f"table {table}: seat 2: bob")]
+    # The address's burst, less its lines before the loop (two connections, a table created, ann seated).
+    assert LOG_LINES_BURST - 4 <= len(seat_lines) <= LOG_LINES_BURST + 10  # 200 without the allowance
+    await trio.sleep(1.1)  # a line's worth comes back: the next says how many were left out
+    await bob.send(Join(table))
+    await bob.expect(Seated)
+    last = _host_lines(caplog)[-1]
+    said = re.search(r"bob joined the table \((\d+) lines about 127\.0\.0\.1 left out", last)
+    assert said is not None and int(said[1]) + len(seat_lines) >= 200
+
+
+def _host_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [record.getMessage() for record in caplog.records if record.name == "notty.host"]
 
 
 def _connection_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
