@@ -209,7 +209,10 @@ class Table:
     def listed_bots(self) -> list[int]:
         """The seats the lobby's list shows as a bot's: those a bot plays now, and a person's on
         autopilot while they are away, whose every turn a bot plays at once. (At the table their
-        view keeps their name: they are told of the drop and the autopilot.)"""
+        view keeps their name: they are told of the drop and the autopilot.) Once the game is over,
+        only a bot's own: nobody plays for anyone, and a person who left it was no bot."""
+        if self.over:
+            return [index for index, seat in enumerate(self.seats) if seat.bot is not None]
         return [
             index
             for index, seat in enumerate(self.seats)

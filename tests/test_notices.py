@@ -46,6 +46,7 @@ from protocol import (
     LocalProtocolError,
     Notice,
     ProtocolError,
+    Resign,
     Seated,
     Sender,
     Start,
@@ -282,6 +283,20 @@ def test_leaving_a_game_under_way_tells_everyone_there_then_that_a_bot_plays_the
     assert told([ann, bob, eve], since) == [[("left", 1, "bob"), ("stand-in", 1, "bob")], [], [
         ("left", 1, "bob"), ("stand-in", 1, "bob")]]  # fmt: skip
     assert ann.send(ListTables())[0].tables[0]["bots"] == (1,)
+
+
+def test_a_finished_game_lists_no_bot_for_a_person_who_resigned() -> None:
+    """A play-test read "bob (bot), cy (bot)" for people at a finished game: nobody plays there now."""
+    net = Net()
+    ann, bob, cy = net.client("ann"), net.client("bob"), net.client("cy")
+    table = ann.send(notty("classic", 3))[0].table
+    bob.send(Join(table))
+    cy.send(Join(table))
+    bob.send(Resign())  # a bot plays his seat to the end ...
+    assert ann.send(ListTables())[0].tables[0]["bots"] == (1,)
+    cy.send(Resign())  # ... which comes now: nobody is left to play for but ann
+    (listed,) = ann.send(ListTables())[0].tables
+    assert listed["over"] and listed["bots"] == ()
 
 
 def test_a_turn_that_runs_out_of_time_is_told_to_the_others_and_the_player_gets_their_error() -> None:
