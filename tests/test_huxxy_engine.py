@@ -201,7 +201,8 @@ def test_an_opening_needs_24_points_from_the_hand_a_joker_counting_0(group: str,
     engine.play(0, [hand(words[0]), hand(words[1], 0), hand(words[2], 0)])
     if short:
         message = refused(engine, Reason.OPENING_SHORT, lambda: engine.end(0))
-        assert message.endswith(f"make {24 - short}, {short} short"), message
+        joker = " (a joker counts 0)" if "XX" in words else ""  # a play-test counted it as a card
+        assert message.endswith(f"make {24 - short}{joker}, {short} short"), message
         assert engine.problems() == [message]
     else:
         assert engine.problems() == []

@@ -168,6 +168,13 @@ def test_at_our_turn_the_line_says_what_we_may_do_and_an_openings_points() -> No
         state_text(short)[-1]
         == "your turn: play, undo or draw · 1 of 6 plays made · 7 of 24 opening points placed"
     )
+    with_joker = huxxy_view(
+        variant="huxxy-jokers",
+        current=0,
+        legal=["draw", "undo"],
+        body={"table": [["7H", "XX"]], "plays": 2, "placed": ["7H", "XX"], "hand": ["KS"]},
+    )
+    assert state_text(with_joker)[-1].endswith("· 7 of 24 opening points placed (a joker counts 0)")
     emptied = huxxy_view(
         current=0, legal=["draw", "undo"], body={"plays": 2, "hand": [], "opened": [True, True, False]}
     )  # nothing to play

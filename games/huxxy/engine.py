@@ -270,9 +270,11 @@ class Engine:
         short = self._points_short()
         if not short:
             return []
+        # A play-test counted its joker as the card it stands for.
+        joker = " (a joker counts 0)" if any(card.is_joker for card in self.placed()) else ""
         return [
             f"an opening needs {OPENING_POINTS} points from your hand: these plays make "
-            f"{OPENING_POINTS - short}, {short} short"
+            f"{OPENING_POINTS - short}{joker}, {short} short"
         ]
 
     def scores(self) -> tuple[int, ...]:

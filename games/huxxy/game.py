@@ -406,7 +406,7 @@ class HuxxyMatch:
                 back = f"takes back {_plays(taken_back)} and " if taken_back else ""
                 return {"kind": "drew", "text": f"{names[who]} {back}draws a card", "data": seen}
             case Ended(who, TurnEnded(placed, opened)):
-                count = f"{len(placed)} card{'s' if len(placed) != 1 else ''}"
+                count = counted(len(placed), "card")
                 text = f"{does(who, 'end', 'ends')} the turn, {count} from the hand" + (
                     " (an opening)" if opened else ""
                 )

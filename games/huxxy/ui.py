@@ -444,7 +444,8 @@ def turn_line(view: TableView, body: Body) -> str:
     if not opened:
         points = opening_points(body.placed)
         if points < OPENING_POINTS:
-            line += f" · {points} of {OPENING_POINTS} opening points placed"
+            joker = " (a joker counts 0)" if any(card.is_joker for card in body.placed) else ""
+            line += f" · {points} of {OPENING_POINTS} opening points placed{joker}"
         elif body.invalid:  # not "enough to open" while 'end' is refused for a group
             line += f" · {points} opening points placed, once every group is valid"
         else:
