@@ -506,7 +506,7 @@ def help_text(catalog: Catalog | None, at: str | None = None, every: bool = Fals
     shown = [game for game in catalog.games.values() if every or at is None or game.name == at] or list(
         catalog.games.values()
     )
-    games = [f"{game.title} ({game.name}):\n{catalog.ui(game.name).help}" for game in shown]
+    games = [f"{help_heading(game.title, game.name)}\n{catalog.ui(game.name).help}" for game in shown]
     others = len(shown) < len(catalog.games)
     return "\n".join([HELP, *games] + (["(the other games' commands: 'help all')"] if others else []))
 
@@ -552,7 +552,7 @@ def help_on(word: str, catalog: Catalog | None, at: str | None = None) -> str:
     games = {} if catalog is None else catalog.games
     named = games.get(word) or next((info for info in games.values() if word in info.variants), None)
     if catalog is not None and named is not None:
-        body = f"{named.title} ({named.name}):\n{catalog.ui(named.name).help}"
+        body = f"{help_heading(named.title, named.name)}\n{catalog.ui(named.name).help}"
         return f"{body}\n(its rules: 'rules {named.name}'; every command: 'help all')"
     here = [name for name in games if name == at] or list(games)
     # A command's own entries first: 'help auto' also gave hint's, whose text speaks of 'auto'.
@@ -592,7 +592,7 @@ def _games_about(
     found = [
         (catalog.games[name].title, name, _about(word, catalog.ui(name).help, named_only)) for name in names
     ]
-    return [f"{title} ({name}):\n{lines}" for title, name, lines in found if lines]
+    return [f"{help_heading(title, name)}\n{lines}" for title, name, lines in found if lines]
 
 
 def _new_words(catalog: Catalog, game: str) -> set[str]:
@@ -624,6 +624,12 @@ def _entries(text: str) -> list[list[str]]:
         elif entries and line.startswith("   "):
             entries[-1].append(line)
     return entries
+
+
+def help_heading(title: str, name: str) -> str:
+    """A game's help under its title, with the name typed for it where that is another word:
+    'Ochos Locos (ochos-locos):', but 'huxxy:' (a play-test read 'huxxy (huxxy):')."""
+    return f"{title}:" if title == name else f"{title} ({name}):"
 
 
 def _about(word: str, text: str, named_only: bool = False) -> str:

@@ -618,7 +618,7 @@ def test_a_script_asking_help_on_a_word_is_answered_and_goes_on(server_port: int
     """A play-test: 'help new' was refused, stopping the script, exit 1; an unknown word is no refusal."""
     ran = _script(tmp_path, server_port, "help\nhelp new\nhelp play\nhelp huxxy\nhelp nonsense\ntables\n")
     assert ran.returncode == 0 and ran.stderr == "", (ran.stdout, ran.stderr)
-    assert "  play CARD... [to GROUP]" in ran.stdout and "huxxy (huxxy):\n  new huxxy" in ran.stdout
+    assert "  play CARD... [to GROUP]" in ran.stdout and "huxxy:\n  new huxxy" in ran.stdout
     assert "no help on 'nonsense'" in ran.stdout and "no tables now" in ran.stdout  # the last line ran
 
 

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from client.catalog import Catalog
-from client.commands import HELP, help_text, interpret, lobby_help
+from client.commands import HELP, help_heading, help_text, interpret, lobby_help
 from client.sgr import COMMAND_KEPT, blocks, columns, parse, wrap, wrap_lines
 from games import GAMES, describe
 
@@ -32,7 +32,7 @@ def _too_long(text: str) -> list[str]:
 
 def test_the_clients_help_fits_80_columns() -> None:
     assert _too_long(HELP) == []
-    assert all(f"{game.title} ({game.name}):" in EVERY for game in CATALOG.games.values())  # every game's
+    assert all(help_heading(game.title, game.name) in EVERY for game in CATALOG.games.values())  # each game's
     assert _too_long(EVERY) == []
     assert _too_long(help_text(CATALOG)) == []
 
@@ -49,7 +49,9 @@ def test_the_lobbys_help_is_an_overview_that_fits_an_80_by_24_screen() -> None:
         (line,) = [line for line in text.splitlines() if line.startswith(f"  help {game.name} ")]
         assert game.title in line and all(variant in text for variant in game.variants), line
         said = interpret(f"help {game.name}", CATALOG, None, None)  # and what it names says that game's
-        assert said.say.startswith(f"{game.title} ({game.name}):\n") and not said.refused
+        assert said.say.startswith(help_heading(game.title, game.name) + "\n") and not said.refused
+    assert help_heading("huxxy", "huxxy") == "huxxy:"  # a play-test read 'huxxy (huxxy):'
+    assert help_heading("Ochos Locos", "ochos-locos") == "Ochos Locos (ochos-locos):"
     assert re.search(r"^  help all +every command", text, re.MULTILINE)
     assert "discard CARDS" not in text and "take two" not in text  # no game's own commands
     assert help_text(CATALOG, "notty").startswith(HELP)  # at a table, as ever
