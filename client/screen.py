@@ -450,6 +450,8 @@ class Screen(Terminal):
         # The log keeps LEAST_LOG rows if the table fits beside them; else the table takes all but one.
         fits = len(pane) <= room - LEAST_LOG
         pane_height = min(len(pane), room if room <= 1 else room - LEAST_LOG if fits else room - 1)
+        if self.session is not None:  # 'table' then writes the whole of it into the log
+            self.session.table_clipped = pane_height < len(pane)
         if pane_height < len(pane):  # too short for the whole table: its end (your turn), and your seat
             cut = len(pane) - pane_height + (1 if pane_height > 1 else 0)
             visible = _with_our_lines(pane, ours, starts, cut) if pane_height > 1 else pane[cut:]
@@ -457,7 +459,7 @@ class Screen(Terminal):
             # Lines of ours kept from above the end: what is not shown is between them too, not only
             # above (a play-test took the groups shown for the whole table).
             where = "above" if pane[len(pane) - len(visible) :] == visible else "not shown"
-            more = f"({cut} rows {where}: a taller window shows the whole table)"
+            more = f"({cut} rows {where}: 'table', or a taller window, shows all)"
             if len(more) > width:  # cut off, it would break mid-sentence: the count alone fits more
                 more = f"({cut} rows {where})"
             pane = ([([Span(more)], curses.A_DIM)] if pane_height > 1 else []) + visible

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from test_host import Client, Net
 
-from client.session import AUTOPILOT_ALREADY, OWN_NOTICES, PLAYED_FOR_YOU, Output, Session
+from client.session import AUTOPILOT_ALREADY, OWN_NOTICES, PLAYED_FOR_YOU, TABLE_INTO_LOG, Output, Session
 from client.sgr import plain
 from protocol import AWAY_MOVES, Act, Autopilot, CreateTable, Join, Resign, Seated, Watch
 
@@ -170,6 +170,10 @@ def test_table_shows_the_table_again_as_last_drawn(game: str) -> None:
         assert f"table {table}" in again.say
         session.table_pane = True  # the full screen draws the table in a pane of its own
         assert "top of the screen" in session.typed("table").say
+        # ... unless the window is too short for it all: a play-test at 40x12 was told the table was
+        # there, with its groups hidden. It goes into the log, where PageUp reaches every row.
+        session.table_clipped = True
+        assert session.typed("table").say == f"{TABLE_INTO_LOG}\n{plain(drawn[-1])}"
 
 
 def test_table_away_from_a_game_says_why_it_shows_nothing() -> None:

@@ -732,9 +732,13 @@ def test_a_window_too_short_for_the_table_shows_its_end_and_says_what_is_above(
     ann.enter("new classic 2 greedy")
     _my_turn(ann)
     ann.resize(8, 60)
-    ann.wait(lambda: "a taller window shows the whole table" in ann.row(1), "the rows above counted")
+    ann.wait(lambda: "'table', or a taller window, shows all)" in ann.row(1), "the rows above counted")
     assert re.match(r"^your turn: ", ann.row(4)), ann.rows  # what may be done, above the log's one row
     assert ann.row(5).startswith("── log") and ann.input_line() == "notty>"
+    ann.enter("table")  # the whole table, into the log (PageUp reads the rows the pane hides) ...
+    ann.wait(lambda: ann.input_line() == "notty>", "the line taken")
+    ann.resize(30, 60)  # ... as a taller window shows
+    ann.wait(lambda: any(row.startswith("the whole table, since") for row in ann.log()), "'table' in the log")
     ann.resize(8, 40)  # too narrow for the sentence: the count alone, not cut off mid-sentence
     ann.wait(
         lambda: re.match(r"^\(\d+ rows (above|not shown)\)\s*$", ann.row(1)) is not None, "the count alone"
