@@ -104,14 +104,20 @@ def test_a_seat_sees_the_numbered_groups_its_hand_and_whose_turn() -> None:
 
 
 @pytest.mark.parametrize(
-    ("width", "header"), [(80, "plays this turn 0/6"), (72, "plays this turn 0/6"), (60, "plays 0/6")]
+    ("width", "header"),
+    [
+        (80, "stock 40 cards · plays this turn 0/6"),
+        (72, "stock 40 cards · plays this turn 0/6"),
+        (62, "stock 40 cards · plays 0/6"),
+        (60, "stock 40 · plays 0/6"),
+    ],
 )
 def test_the_header_is_shortened_rather_than_split_in_a_narrow_terminal(width: int, header: str) -> None:
     """A play-test at 60 columns: the header's last words went onto a line of their own."""
     (line,) = [
         row for row in UI.state_text(3, _read(huxxy_view()), (), False, width).splitlines() if "plays" in row
     ]
-    assert line == f"table 3 · huxxy-jokers · turn 7 · stock 40 cards · {header}"
+    assert line == f"table 3 · huxxy-jokers · turn 7 · {header}"
     assert len(line) <= width
     over = huxxy_view(result={"ranking": [[1], [0], [2]], "reason": "out", "text": "bob goes out"})
     header = UI.state_text(3, _read(over), (), False, width).splitlines()[0]

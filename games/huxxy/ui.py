@@ -229,11 +229,14 @@ class HuxxyUI:
         lines = [colour_cards_in(f"  {event['text']}", colour) for event in events if event.get("text")]
         header = f"table {table} · {view.variant} · turn {view.turn} · stock {count_cards(body.stock)}"
         plays = f"{body.plays}/{body.max_plays}"
-        long = f"{header} · plays this turn {plays}"  # in a narrow terminal, shorter rather than split
+        brief = f"table {table} · {view.variant} · turn {view.turn} · stock {body.stock} · plays {plays}"
+        # In a narrow terminal, shorter rather than split: a play-test at 60 columns read 'plays' and
+        # '0/6' on two lines.
+        fitting = [f"{header} · plays this turn {plays}", f"{header} · plays {plays}", brief]
         if view.over:  # no turn under way to count the plays of
             lines.append(header)
         else:
-            lines.append(long if len(long) <= width - MARGIN else f"{header} · plays {plays}")
+            lines.append(next((line for line in fitting if len(line) <= width - MARGIN), brief))
         details = [
             f" [{size:>2}] {'opened' if opened else 'not opened'}"
             for size, opened in zip(body.sizes, body.opened, strict=True)
