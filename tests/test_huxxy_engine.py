@@ -226,7 +226,7 @@ def test_after_the_opening_turn_table_cards_may_be_moved() -> None:
 def test_the_first_play_of_a_turn_is_from_the_hand() -> None:
     engine = position(["4H", "2C"], table=["KS KH KD", "5C 5D 5S"], opened=[True])
     message = refused(engine, Reason.FIRST_FROM_HAND, lambda: engine.play(0, [move("KS", 0, None)]))
-    assert message == "a turn's first play must be a card from your hand"
+    assert message == "a turn's first play must be a card from your hand: play one, then move table cards"
     engine.play(0, [hand("4H"), move("5C", 1, 2)])  # in one batch: the hand card first
     assert engine.table[2] == cards("4H 5C")
 

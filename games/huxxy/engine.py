@@ -56,6 +56,12 @@ def full_deck(rules: Rules) -> list[Card]:
     return [card for card in CARDS for _ in range(COPIES)] + ([JOKER] * JOKERS if rules.jokers else [])
 
 
+#: Why a table card may not be moved yet: before opening, and as a turn's first play (said by the
+#: client too, before it sends the move). A play-test met the second with nothing to do next.
+MOVE_NOT_OPENED = "until you have opened you may only play cards from your hand, not move table cards"
+MOVE_FIRST = "a turn's first play must be a card from your hand: play one, then move table cards"
+
+
 class Reason(enum.StrEnum):
     """The rule a refused action breaks; the value is a stable code for clients."""
 
@@ -303,12 +309,9 @@ class Engine:
 
     def _check_may_move(self, seat: int, made: int) -> None:
         if not self.opened[seat]:
-            raise IllegalAction(
-                Reason.NOT_OPENED,
-                "until you have opened you may only play cards from your hand, not move table cards",
-            )
+            raise IllegalAction(Reason.NOT_OPENED, MOVE_NOT_OPENED)
         if made == 0:
-            raise IllegalAction(Reason.FIRST_FROM_HAND, "a turn's first play must be a card from your hand")
+            raise IllegalAction(Reason.FIRST_FROM_HAND, MOVE_FIRST)
 
     def check_plays(self, seat: int, plays: Sequence[Play]) -> None:
         """:class:`IllegalAction` unless ``plays``, made in order from now, are each allowed."""

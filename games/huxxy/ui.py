@@ -48,6 +48,8 @@ from .engine import (
     MAX_PLAYS,
     MAX_TURN_PLAYS,
     MIN_PLAYERS,
+    MOVE_FIRST,
+    MOVE_NOT_OPENED,
     OPENING_POINTS,
     blocked_end,
     nothing_played,
@@ -525,11 +527,9 @@ class Typed:
         # A move is judged in the engine's order: the rules that bar any move now (not opened, the
         # turn's first play) before the groups it names, the group it takes from before the other.
         if not body.opened[seat]:
-            raise CommandError(
-                "until you have opened you may only play cards from your hand, not move table cards"
-            )
+            raise CommandError(MOVE_NOT_OPENED)
         if not body.plays:
-            raise CommandError("a turn's first play must be a card from your hand")
+            raise CommandError(MOVE_FIRST)
         source = self.source if self.source is not None else _holder(self.cards, body.table)
         if source >= groups:
             raise CommandError(no_group(source, groups, target=False))
