@@ -582,9 +582,9 @@ class NottyServer:
         left_out = self._log_lines.take(address, trio.current_time())
         if left_out is None:
             return
-        if left_out:
-            message += " (%d line%s about %s left out before this one)"
-            args = (*args, left_out, "" if left_out == 1 else "s", address)
+        if left_out:  # as the host's lines say it (server.limits.LinesOfAnAnswer)
+            message += " (%s about %s left out before this one)"
+            args = (*args, counted(left_out, "line"), address)
         log.log(level, message, *args)
 
     def _refuse(self, link: Link, error: ProtocolError) -> None:
