@@ -13,6 +13,7 @@ from test_client_session import welcomed
 from client.sgr import columns, reflow
 from games import GAMES
 from games._ui import GameUI
+from games.huxxy.ui import rules_text as huxxy_rules_text
 from games.notty import PRESETS
 from games.notty.ui import rules_text
 from games.ochos_locos import rules as ochos_rules
@@ -164,3 +165,14 @@ def describe_ui(game: str) -> GameUI:
     from games.ochos_locos.ui import UI as OCHOS_UI
 
     return {"notty": NOTTY_UI, "huxxy": HUXXY_UI, "ochos-locos": OCHOS_UI}[game]
+
+
+def test_the_rules_texts_say_what_a_rules_audit_found_missing() -> None:
+    """An audit against the rules documents found these left out of what the client prints."""
+    assert "draw-and-discard (once, five-colour; not at the limit)" in rules_text("five-colour")
+    assert "draw-and-discard" not in rules_text("classic")
+    assert "ties share a place" in huxxy_rules_text(None)
+    part2 = ochos_rules_text("part2")
+    assert "the penalty never\n    builds up" in part2
+    assert "a 2 turned up to start the pile asks for nothing" in part2
+    assert "penalty" not in ochos_rules_text("part1")

@@ -303,8 +303,8 @@ def rules_text(variant: str | None) -> str:
         "    'undo' takes back a play; 'draw' takes back the whole turn, then draws",
         "  opening: your first turn on the table plays from your hand only, and at least",
         f"    {OPENING_POINTS} points (A 1, 2 to 10 their number, J 11, Q 12, K 13)",
-        "  the end: an empty hand, or the stock used up; the fewest points in hand first",
-        "  hint: the solver's best turn (most cards from your hand), as commands to type",
+        "  the end: an empty hand, or the stock used up; fewest points in hand first;",
+        "    ties share a place. hint: the solver's best turn, as commands to type",
         "  the notty project has the whole rules: docs/HUXXY.md",
     ]
     return "\n".join(lines)

@@ -332,7 +332,7 @@ def rules_text(variant: str | None) -> str:
         f"    discard runs and sets, as many as you like ({_no_wrap(presets)})",
     ]
     if dd:
-        lines.append("    draw-and-discard (once, five-colour): draw, put one back ('dd', 'putback')")
+        lines.append("    draw-and-discard (once, five-colour; not at the limit): 'dd', 'putback'")
     lines += [
         "  you win, at once, when your hand is empty: by discarding your last cards"
         + ("\n    or by theft: if your last card is stolen, you win (not the thief)" if victim else ""),

@@ -222,7 +222,8 @@ def rules_text(variant: str | None) -> str:
         # Not "a 2, or 'take two'": that reads as a choice, and 'take two' is refused while you hold a 2.
         lines += [
             f"  2s{which}: a 2 must be answered with a 2 if you hold one;",
-            "    only with no 2 do you 'take two': two cards, turn lost",
+            "    only with no 2 do you 'take two': two cards, turn lost; the penalty never",
+            "    builds up, and a 2 turned up to start the pile asks for nothing",
         ]
     if with_eights:
         which = "" if with_eights == names else f" ({', '.join(with_eights)})"
