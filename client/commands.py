@@ -315,6 +315,8 @@ def _interpret(
             # Away from a table, a verb of several games: not the usage of one guessed at.
             return Reply(say=NOT_AT_A_TABLE, refused=True)
         raise
+    if person and armed != action and (caution := ui.caution(action, view)):
+        return Reply(say=caution, arm=action)  # the same command next sends it
     return Reply((Act(action),), action=True)
 
 

@@ -47,6 +47,9 @@ class GenericUI:
         """The first words of the legal actions: the game's commands, as far as this turn shows."""
         return legal_verbs(view) if view else ()
 
+    def caution(self, action: str, view: TableView | None) -> str | None:
+        return None  # no move here hands another player the game
+
     def is_action(self, verb: str) -> bool:
         return True  # whatever the client does not know is the game's to judge
 

@@ -150,6 +150,12 @@ class GameUI(Protocol):
         as far as the view allows; :class:`ValueError` (e.g. :class:`CommandError`) says why not."""
         ...
 
+    def caution(self, action: str, view: TableView | None) -> str | None:
+        """What a person should know before ``action`` is sent, when it does what they may not mean
+        (Notty: stealing a last card makes its holder the winner); the client then asks for the same
+        command again. ``None``: send it."""
+        ...
+
     def complete(self, words: Sequence[str], text: str, view: TableView | None) -> list[str]:
         """What the word beginning ``text`` may be after ``words`` (the command, lower case, and
         any arguments typed before it). Notty: cards after ``discard``, names after ``steal``."""

@@ -248,7 +248,7 @@ def test_help_on_a_command_shows_its_lines_of_the_help() -> None:
     assert steal.splitlines() == [
         "Notty (notty):",
         "  steal [NAME]        steal from a player (NAME: not needed when you have one",
-        "                      opponent)",
+        "                      opponent); a last card asks first: its holder would win",
     ]
     assert "'putback CARD'" in session.typed("help putback").say  # said in the line of 'dd'
 
@@ -1565,3 +1565,30 @@ def test_a_watcher_asking_a_hint_where_hands_are_hidden_is_told_why_not(game: st
     title = GAMES[game].title
     assert reply.refused and reply.messages == ()
     assert reply.say == f"{title} keeps each hand hidden: only a player has hints, for their own hand"
+
+
+# -- a move that hands another player the game is asked about first ------------------------------
+
+
+def test_stealing_a_last_card_is_asked_about_first_and_the_same_command_sends_it() -> None:
+    """A play-test stole an opponent's one card, as the hint's outs named it, and lost at once."""
+    session = welcomed(interactive=True)
+    seated(session, notty_view(current=0, body={"drew": False}))  # bob holds one card: Y5
+    first = session.typed("steal bob")
+    assert first.messages == () and not first.refused
+    warning = "bob holds one card: stealing it makes bob the winner; type it again to steal it anyway"
+    assert first.say == warning
+    assert session.typed("steal 2").messages == (Act("steal 1"),)  # the same theft, however named
+    # Asked again, another command between: the question stands no longer.
+    assert session.typed("steal bob").messages == ()
+    session.typed("end")
+    assert session.typed("steal bob").messages == ()
+
+
+def test_a_theft_from_a_bigger_hand_and_a_scripts_theft_are_sent_at_once() -> None:
+    session = welcomed(interactive=True)
+    seated(session, notty_view(current=0, body={"drew": False, "hands": [["R1"], ["Y5", "Y6"]]}))
+    assert session.typed("steal bob").messages == (Act("steal 1"),)
+    script = welcomed()  # a script's lines mean what they say
+    seated(script, notty_view(current=0, body={"drew": False}))
+    assert script.typed("steal bob").messages == (Act("steal 1"),)

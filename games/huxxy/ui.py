@@ -145,6 +145,9 @@ class HuxxyUI:
             return tuple(_turn_verbs(view, _body(view)))
         return COMMANDS
 
+    def caution(self, action: str, view: TableView | None) -> str | None:
+        return None  # no move here hands another player the game
+
     def is_action(self, verb: str) -> bool:
         return verb in COMMANDS
 

@@ -57,7 +57,7 @@ HELP = """\
                       whole rounds (3 unless given; 'quiet 0': never)
   draw N              draw 1-3 cards
   steal [NAME]        steal from a player (NAME: not needed when you have one
-                      opponent)
+                      opponent); a last card asks first: its holder would win
   discard CARDS       e.g. 'discard R3 R4 R5'
   dd                  draw-and-discard (five-colour); then 'putback CARD'
   end                 end your turn
@@ -200,6 +200,19 @@ class NottyUI:
                 nothing_after(verb, args)
                 return "end"
         raise CommandError(f"{verb!r} is not a Notty command")
+
+    def caution(self, action: str, view: TableView | None) -> str | None:
+        """A theft of a last card makes its holder the winner: a play-test took it, following the
+        hint's outs, and lost at once."""
+        verb, _, victim = action.partition(" ")
+        if verb != "steal" or view is None or not victim.isdigit():
+            return None
+        hands = _body(view).hands
+        seat = int(victim)
+        if seat >= len(hands) or len(hands[seat]) != 1:
+            return None
+        name = view.names[seat]
+        return f"{name} holds one card: stealing it makes {name} the winner; type it again to steal it anyway"
 
     def complete(self, words: Sequence[str], text: str, view: TableView | None) -> list[str]:
         if view is None:

@@ -104,6 +104,9 @@ class OchosUI:
             return legal_verbs(view)
         return COMMANDS
 
+    def caution(self, action: str, view: TableView | None) -> str | None:
+        return None  # no move here hands another player the game
+
     def is_action(self, verb: str) -> bool:
         return verb in COMMANDS
 
