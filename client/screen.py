@@ -3,7 +3,8 @@
 Line mode reprints the whole table after every event, so a long game is a scrollback no one can
 read. Here the screen is laid out once and redrawn in place::
 
-    status line    server · game and variant · table · turn N of LIMIT · you and your seat · whose turn
+    status line    server · game and variant · table · turn N of LIMIT · you and your seat
+                   (· autopilot on) · whose turn
     table pane     the last thing that happened, highlighted, over the table as the game's UI draws it
     ── log ──      every other line the session says: events, replies, refusals, hints, notices
     notty> _       the input line: history, editing and completion
@@ -500,6 +501,8 @@ class Screen(Terminal):
             elif view.turn_seconds and not view.over:
                 parts.append((f"{view.turn_seconds} s a turn", 2.5))  # kept over the game (the table says it)
             parts.append((f"{session.known_as()}, {seat}", 4))
+            if session.autopilot and not view.over:  # else only the log said so, and it scrolls away
+                parts.append(("autopilot on", 3.5))
             if view.over:
                 whose, look = "game over", curses.A_REVERSE | curses.A_BOLD
             elif session.connection_down:  # the log says why; the table stands as last seen

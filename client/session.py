@@ -754,6 +754,11 @@ class Session:
         problem = self.unsaved = self.keep_seat(held)
         return [f"(your seat will not be resumed after a restart: {problem})"] if problem else []
 
+    @property
+    def autopilot(self) -> bool:
+        """Is our seat on autopilot, as the server's notices to us said?"""
+        return self._autopilot
+
     def known_as(self) -> str:
         """The name we play under at our table: ours, or the one the server gave us there (``ann-2``,
         where another player had ours); the full screen's status line shows it."""

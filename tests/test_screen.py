@@ -293,6 +293,10 @@ def test_the_status_line_says_when_a_bot_plays_our_turn(server_port: int, tmp_pa
     ann.enter("auto on")
     ann.wait(lambda: ann.row(STATUS).endswith(" a bot plays your turn  "), "the status line on autopilot")
     assert " ann to play" not in ann.row(STATUS)
+    # At every turn, not only ours: a play-test found no sign of it on the screen but the log's line.
+    ann.wait(lambda: " · autopilot on " in ann.row(STATUS), "autopilot named on the status line")
+    ann.enter("auto off")
+    ann.wait(lambda: "autopilot" not in ann.row(STATUS), "the status line without autopilot")
     ann.enter("quit")
 
 
