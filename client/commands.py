@@ -709,6 +709,11 @@ def elsewhere(
         return f"the game at table{where} is over: its seats are not free again ('new' makes another table)"
     if watching and asked is not None and asked == table and view is not None:
         return f"the game at table{where} is under way and its seats are taken: you can only watch it"
+    if watching and _watching_bots_alone(view):  # why not by itself, as from any other game watched
+        return (
+            f"you are watching table{where}, where bots alone play: 'leave' it first (it warns you: the"
+            " game is played only while someone watches)"
+        )
     if watching:
         return f"you are watching table{where}: 'leave' it first"
     return f"you are already at table{where}: 'leave' it first"

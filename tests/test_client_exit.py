@@ -388,7 +388,10 @@ def test_the_only_watcher_of_bots_alone_is_told_first_that_it_watches(line: str)
         said = session.why_not(message, ConnectionState.WATCHING)
     else:
         said = reply.say
-    assert said == "you are watching table 2: 'leave' it first"
+    assert said == (  # a play-test was not told why, where from other games watched 'join' leaves
+        "you are watching table 2, where bots alone play: 'leave' it first (it warns you: the game is"
+        " played only while someone watches)"
+    )
     assert session.completions("", "w") == [] and session.completions("watch ", "") == []
 
 
