@@ -1573,7 +1573,8 @@ def test_a_watcher_asking_a_hint_where_hands_are_hidden_is_told_why_not(game: st
 def test_stealing_a_last_card_is_asked_about_first_and_the_same_command_sends_it() -> None:
     """A play-test stole an opponent's one card, as the hint's outs named it, and lost at once."""
     session = welcomed(interactive=True)
-    seated(session, notty_view(current=0, body={"drew": False}))  # bob holds one card: Y5
+    legal = ["steal 1", "draw 1", "draw 2", "draw 3", "end"]
+    seated(session, notty_view(current=0, legal=legal, body={"drew": False}))  # bob holds one card: Y5
     first = session.typed("steal bob")
     assert first.messages == () and not first.refused
     warning = "bob holds one card: stealing it makes bob the winner; type it again to steal it anyway"
@@ -1587,8 +1588,12 @@ def test_stealing_a_last_card_is_asked_about_first_and_the_same_command_sends_it
 
 def test_a_theft_from_a_bigger_hand_and_a_scripts_theft_are_sent_at_once() -> None:
     session = welcomed(interactive=True)
-    seated(session, notty_view(current=0, body={"drew": False, "hands": [["R1"], ["Y5", "Y6"]]}))
+    legal = ["steal 1", "end"]
+    seated(session, notty_view(current=0, legal=legal, body={"drew": False, "hands": [["R1"], ["Y5", "Y6"]]}))
     assert session.typed("steal bob").messages == (Act("steal 1"),)
     script = welcomed()  # a script's lines mean what they say
-    seated(script, notty_view(current=0, body={"drew": False}))
+    seated(script, notty_view(current=0, legal=legal, body={"drew": False}))
     assert script.typed("steal bob").messages == (Act("steal 1"),)
+    # Where the rules forbid the theft of a last card, the server's refusal says why: not "bob wins".
+    seated(session, notty_view(current=0, legal=["end"], body={"drew": False}))
+    assert session.typed("steal bob").messages == (Act("steal 1"),)

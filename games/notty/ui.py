@@ -203,9 +203,10 @@ class NottyUI:
 
     def caution(self, action: str, view: TableView | None) -> str | None:
         """A theft of a last card makes its holder the winner: a play-test took it, following the
-        hint's outs, and lost at once."""
+        hint's outs, and lost at once. Only a theft the server would take: where the rules forbid
+        stealing a last card, its refusal says so."""
         verb, _, victim = action.partition(" ")
-        if verb != "steal" or view is None or not victim.isdigit():
+        if verb != "steal" or view is None or action not in view.legal:
             return None
         hands = _body(view).hands
         seat = int(victim)
