@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import logging
+from collections.abc import Mapping
 from contextvars import ContextVar
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -146,6 +148,12 @@ class LogAllowance:
 ANSWERING: ContextVar[tuple[LogAllowance, str, float] | None] = ContextVar("notty_answering", default=None)
 
 
+#: ``extra`` for a line about a game's own course (begun, over): news of everyone's game at the
+#: table, never charged to the client whose message brought it about (a review saw another
+#: address's spent allowance drop the start of ann's game).
+GAME_LINE: Mapping[str, object] = MappingProxyType({"uncounted": True})
+
+
 class LinesOfAnAnswer(logging.Filter):
     """Lines the host writes while it answers a client (a seat joined, an autopilot switched, a
     table created) count against that client's address's allowance of log lines, as its
@@ -155,7 +163,7 @@ class LinesOfAnAnswer(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         answering = ANSWERING.get()
-        if answering is None:
+        if answering is None or getattr(record, "uncounted", False):
             return True
         allowance, address, now = answering
         left_out = allowance.take(address, now)

@@ -33,7 +33,7 @@ from .journal import (
     StandInSet,
     TimedOut,
 )
-from .limits import AUTOPILOT_BURST, AUTOPILOT_EVERY, TokenBucket
+from .limits import AUTOPILOT_BURST, AUTOPILOT_EVERY, GAME_LINE, TokenBucket
 from .resign import ending_told, resigned_last, winners_resigned
 
 log = logging.getLogger("notty.host")
@@ -212,7 +212,10 @@ class Table:
         view keeps their name: they are told of the drop and the autopilot.) Once the game is over,
         only a bot's own: nobody plays for anyone, and a person who left it was no bot."""
         if self.over:
-            return [index for index, seat in enumerate(self.seats) if seat.bot is not None]
+            # A seat given up (left or resigned) is a stand-in's: its bot was no player of the game.
+            return [
+                index for index, seat in enumerate(self.seats) if seat.bot is not None and not seat.stand_in
+            ]
         return [
             index
             for index, seat in enumerate(self.seats)
@@ -448,7 +451,8 @@ class Driver:
             )
         )
         self.note_end(table)
-        log.info("table %d: %s started between %s", table.id, table.settings.game, ", ".join(names))
+        started = "table %d: %s started between %s"
+        log.info(started, table.id, table.settings.game, ", ".join(names), extra=GAME_LINE)
         return self.broadcast(table, match.opening)
 
     def apply(self, table: Table, seat: int, action: Any, now: float, by: str = "") -> list[Outgoing]:
@@ -515,7 +519,7 @@ class Driver:
             self.listing += 1
             self._journal.append(GameOver(table.id, outcome.winner, outcome.reason, outcome.ranking))
             turns = counted(table.match.turn, "turn")
-            log.info("table %d: game over after %s: %s", table.id, turns, outcome.text)
+            log.info("table %d: game over after %s: %s", table.id, turns, outcome.text, extra=GAME_LINE)
         return outcome is not None
 
     def broadcast(self, table: Table, events: Sequence[Any], for_seat: int | None = None) -> list[Outgoing]:

@@ -425,3 +425,30 @@ def test_the_log_allowance_is_a_burst_then_a_rate_and_counts_what_it_left_out() 
     assert lines.take("a", 0.5) is None
     assert lines.take("a", 1.5) == 3  # one line back: it says three were left out
     assert lines.take("a", 1.5) is None
+
+
+def test_a_games_start_and_end_are_logged_whatever_the_allowance_of_who_brought_them_about(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A review: bob's address, its allowance spent, joined ann's table and resigned; the start and
+    the end of ann's game went unlogged, charged to him. His own lines still are."""
+    from test_host import Net
+
+    from protocol import Resign
+
+    caplog.set_level("INFO", logger="notty.host")
+    net = Net()
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(notty_table("classic", 2))[0].table
+    spent = LogAllowance()
+    while spent.take("10.0.0.2", 0.0) is not None:  # bob's connect loop spent it
+        pass
+    token = limits.ANSWERING.set((spent, "10.0.0.2", 0.0))
+    try:
+        bob.send(Join(table))
+        bob.send(Resign())
+    finally:
+        limits.ANSWERING.reset(token)
+    lines = [record.getMessage() for record in caplog.records if record.name == "notty.host"]
+    assert any("started between" in line for line in lines) and any("game over" in line for line in lines)
+    assert not any("bob joined" in line for line in lines)  # his own doing: charged, and dropped

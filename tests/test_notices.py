@@ -299,6 +299,22 @@ def test_a_finished_game_lists_no_bot_for_a_person_who_resigned() -> None:
     assert listed["over"] and listed["bots"] == ()
 
 
+def test_a_finished_game_lists_no_bot_for_a_person_who_left_it() -> None:
+    """A review: leaving, as against resigning, still listed "bob (bot)" once the game was over (and
+    not after a restart, whose record has bob's seat as a person's)."""
+    net = Net()
+    ann, bob, cy = net.client("ann"), net.client("bob"), net.client("cy")
+    table = ann.send(notty("classic", 3))[0].table
+    bob.send(Join(table))
+    cy.send(Join(table))
+    bob.send(Leave())  # a bot plays his seat for the rest of the game
+    assert ann.send(ListTables())[0].tables[0]["bots"] == (1,)
+    ann.send(Resign())
+    cy.send(Resign())  # the game is over: only bob's seat, a stand-in's, played on
+    (listed,) = net.client("eve").send(ListTables())[0].tables
+    assert listed["over"] and listed["bots"] == ()
+
+
 def test_a_turn_that_runs_out_of_time_is_told_to_the_others_and_the_player_gets_their_error() -> None:
     net, ann, bob, eve, _ = two_at_a_game(turn_seconds=10)
     mover, other = (ann, bob) if ann.view["current"] == 0 else (bob, ann)
