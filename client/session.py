@@ -75,9 +75,9 @@ AUTOPILOT_ALREADY = {
 }
 #: The stand-in that takes our seat after we resigned (a game that goes on), in our own words.
 RESIGNED_STAND_IN = "a bot plays your seat to the end of the game"
-#: Back after the grace ran out: a bot played our turns meanwhile, and stops now.
 #: Said over the table written into the log, where the window is too short for its pane to show it all.
 TABLE_INTO_LOG = "the whole table, since the window shows only part of it (PageUp scrolls the log back):"
+#: Back after the grace ran out: a bot played our turns meanwhile, and stops now.
 BACK = "you are back: a bot played your turns while you were away, and stops now"
 #: What the server's goodbye says when it answers our ``bye``: no news (another reason is).
 BYE = "bye"
