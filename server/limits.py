@@ -159,7 +159,7 @@ class LinesOfAnAnswer(logging.Filter):
     table created) count against that client's address's allowance of log lines, as its
     connection lines do: an audit switched an autopilot on and off 19 times a second, each
     switch a line, which could grow the log by a gigabyte a day. Lines of the server's own doing
-    (a bot's move, a timer) are not counted."""
+    (a bot's move, a timer), and a game's start and end (``GAME_LINE``), are not counted."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         answering = ANSWERING.get()

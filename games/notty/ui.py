@@ -208,9 +208,8 @@ class NottyUI:
         verb, _, victim = action.partition(" ")
         if verb != "steal" or view is None or action not in view.legal:
             return None
-        hands = _body(view).hands
-        seat = int(victim)
-        if seat >= len(hands) or len(hands[seat]) != 1:
+        seat = int(victim)  # our own action's: a seat of the view's (a hand for each name)
+        if len(_body(view).hands[seat]) != 1:
             return None
         name = view.names[seat]
         return f"{name} holds one card: stealing it makes {name} the winner; type it again to steal it anyway"
