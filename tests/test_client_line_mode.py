@@ -121,9 +121,12 @@ def test_line_mode_says_how_the_game_ended_once(game: str) -> None:
     result = ann.view["result"]
     assert result is not None
     lines = printed(ann)
-    said = [line for line in lines if result["text"] in line]
-    assert said == [f"game over: {result['text']}; 'leave' returns to the lobby"], lines
-    summary = lines[lines.index(said[0]) + 1]
+    (over,) = [index for index, line in enumerate(lines) if line.startswith("game over: ")]
+    end = next(index for index in range(over + 1, len(lines)) if not lines[index].startswith("  "))
+    said = " ".join(line.strip() for line in lines[over:end])  # a line too long for 80 columns goes on
+    assert said == f"game over: {result['text']}; 'leave' returns to the lobby", lines
+    assert not [line for line in lines[:over] + lines[end:] if result["text"] in line], lines
+    summary = lines[end]
     places = "you won|you lost|you shared first place|the game ended"
     assert re.fullmatch(rf"({places}) after \d+ turns, in \d+ s", summary), summary
     assert f"  {result['text']}" in outputs(ann)[-1].log_lines  # the full screen's log keeps the event

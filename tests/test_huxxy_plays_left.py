@@ -118,7 +118,7 @@ def test_no_play_is_listed_as_legal_once_the_turn_may_make_none() -> None:
         names=["ann", "bob"], current=0, legal=match.legal_actions(0), body=match.view(0), variant="huxxy"
     )
     (shown,) = session.receive(State(4, raw, ())).lines
-    assert "· 1 play left this turn (60 a turn, undone ones counted)" in shown
+    assert "· 1 play left (60 a turn, undone ones counted)" in shown
     spend(match, 0, left=0)
     assert match.legal_actions(0) == ["draw"]
     with pytest.raises(ActionError, match="may make at most"):
@@ -146,7 +146,7 @@ def test_a_turn_that_may_make_no_more_plays_is_told_to_draw() -> None:
         names=["ann", "bob"], current=0, legal=match.legal_actions(0), body=body, variant="huxxy"
     )
     (shown,) = session.receive(State(4, raw, ())).lines
-    assert "your turn: draw · no more plays this turn (60 a turn, undone ones counted)" in shown
+    assert "your turn: draw · no plays left (60 a turn, undone ones counted)" in shown
     assert session.typed("end").say == told and session.typed("end").refused
     assert session.typed("undo").say == "nothing has been played this turn to undo"
     assert "play" not in session.completions("", "") and "draw" in session.completions("", "")

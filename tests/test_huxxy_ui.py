@@ -18,7 +18,7 @@ from client.session import read_view
 from client.sgr import plain as plain_text
 from games import GAMES, ActionError, describe
 from games._ui import CommandError, GameDataError, TableView, ui_for
-from games.huxxy import CARDS
+from games.huxxy import CARDS, Card, opening_points
 from games.huxxy.ui import MAX_COLUMNS, ONE_A_LINE, UI, WIDTH, Body, HuxxyUI, table_lines
 from protocol import Hint, State
 
@@ -146,9 +146,10 @@ def test_at_our_turn_the_line_says_what_we_may_do_and_an_openings_points() -> No
         legal=["draw", "undo", "end"],
         body={"table": [["7H", "8S", "9H"]], "plays": 3, "placed": ["7H", "8S", "9H"], "hand": ["KS"]},
     )
-    assert state_text(not_opened)[-1] == (
-        "your turn: play, undo, end or draw · 3 of 6 plays made · 24 opening points placed: enough to open"
-    )
+    assert state_text(not_opened)[-2:] == [
+        "your turn: play, undo, end or draw · 3 of 6 plays made",
+        "  24 points: enough to open",
+    ]
     # Enough points, but a group is invalid, so 'end' is refused: not said to be "enough to open".
     pending = huxxy_view(
         current=0,
@@ -161,18 +162,17 @@ def test_at_our_turn_the_line_says_what_we_may_do_and_an_openings_points() -> No
             "invalid": [1],
         },
     )
-    assert state_text(pending)[-1] == (
-        "your turn: play, undo or draw · 4 of 6 plays made · "
-        "37 opening points placed, once every group is valid"
-    )
+    assert state_text(pending)[-2:] == [
+        "your turn: play, undo or draw · 4 of 6 plays made",
+        "  37 points: enough to open once every group is valid",
+    ]
     short = huxxy_view(
         current=0,
         legal=["draw", "undo"],
         body={"table": [["7H", "8S", "9H"]], "plays": 1, "placed": ["7H"], "hand": ["KS"]},
     )
     assert (
-        state_text(short)[-1]
-        == "your turn: play, undo or draw · 1 of 6 plays made · 7 of 24 opening points placed"
+        state_text(short)[-1] == "your turn: play, undo or draw · 1 of 6 plays made · 7 of 24 points to open"
     )
     with_joker = huxxy_view(
         variant="huxxy-jokers",
@@ -180,7 +180,7 @@ def test_at_our_turn_the_line_says_what_we_may_do_and_an_openings_points() -> No
         legal=["draw", "undo"],
         body={"table": [["7H", "XX"]], "plays": 2, "placed": ["7H", "XX"], "hand": ["KS"]},
     )
-    assert state_text(with_joker)[-1].endswith("· 7 of 24 opening points placed (a joker counts 0)")
+    assert state_text(with_joker)[-1] == "  7 of 24 points to open (a joker counts 0)"
     emptied = huxxy_view(
         current=0, legal=["draw", "undo"], body={"plays": 2, "hand": [], "opened": [True, True, False]}
     )  # nothing to play
@@ -191,6 +191,71 @@ def test_at_our_turn_the_line_says_what_we_may_do_and_an_openings_points() -> No
     assert state_text(full)[-1] == "your turn: undo, end or draw · 6 of 6 plays made"
     others = huxxy_view(body={"plays": 2})
     assert state_text(others)[-1] == "bob to play: 2 of 6 plays made"
+
+
+#: Cards placed from the hand this turn, before an opening: short of its points, short with a joker
+#: (which counts 0), and enough.
+PLACED = (["7H"], ["7H", "XX", "2C", "3D", "4S"], ["7H", "8S", "9H", "KS"])
+
+
+@pytest.mark.parametrize("opened", [False, True])
+@pytest.mark.parametrize("invalid", [[], [0]])
+@pytest.mark.parametrize("placed", PLACED)
+def test_every_turn_line_fits_an_80_column_terminal(
+    opened: bool, invalid: list[int], placed: list[str]
+) -> None:
+    """In every state of a turn, the turn's lines keep within 79 columns and still say it all: the
+    commands, the plays made, the plays left when fewer than six allow, and an opening's points."""
+    for plays in range(7):
+        for plays_left in sorted({0, 1, 5, 6 - plays, 60}):
+            legal = ["draw"] + (["undo"] if plays else [])
+            points = opening_points([Card.parse(card) for card in placed[:plays]])
+            if plays and not invalid and (opened or points >= 24):
+                legal.append("end")
+            body = {
+                "table": [["7H"]],
+                "invalid": invalid,
+                "opened": [opened, True, False],
+                "plays": plays,
+                "plays_left": plays_left,
+                "placed": placed[:plays] if plays else [],
+            }
+            lines = state_text(huxxy_view(current=0, legal=legal, body=body))
+            turn = lines[next(index for index, line in enumerate(lines) if line.startswith("your turn: ")) :]
+            said = " ".join(turn)
+            assert all(len(line) <= 79 for line in lines), "\n".join(lines)
+            assert all(line.startswith("  ") for line in turn[1:]), turn  # the rest of one line
+            assert (" end or draw" in turn[0]) == ("end" in legal), said
+            assert (f"{plays} of 6 plays made" in said) == bool(plays), said
+            if plays_left < 6 - plays:
+                assert f"{plays_left or 'no'} play" in said and "undone ones counted" in said, said
+            if not opened and plays:
+                assert "points" in said, said
+                assert ("a joker counts 0" in said) == ("XX" in placed[:plays]), said
+
+
+def test_anothers_turn_and_a_finished_games_line_fit_an_80_column_terminal_whatever_the_names() -> None:
+    names = [
+        f"{first} Lee Whitfield-{seat:02}".rjust(24, "x")
+        for seat, first in enumerate(["Ann", "Bob", "Cy", "Dee"])
+    ]
+    points = ", ".join(f"{name} {100 + seat}" for seat, name in enumerate(names))
+    text = f"the stock is used up; points left: {points}"
+    over = huxxy_view(
+        names=names,
+        result={"ranking": [[0], [1], [2], [3]], "reason": "stock-exhausted", "text": text},
+        body={"sizes": [6, 9, 12, 3], "opened": [False, True, False, True]},
+    )
+    others = huxxy_view(
+        names=names, body={"plays": 5, "sizes": [6, 9, 12, 3], "opened": [False, True, False, True]}
+    )
+    assert state_text(others)[-1] == f"{names[1]} to play: 5 of 6 plays made"
+    lines = state_text(over)
+    end = lines[next(index for index, line in enumerate(lines) if line.startswith("game over: ")) :]
+    assert all(len(line) <= 79 for line in lines), "\n".join(lines)
+    assert " ".join(line.strip() for line in end) == f"game over: {text}; 'leave' returns to the lobby"
+    for seat, name in enumerate(names):  # and never within a player's points
+        assert any(f"{name} {100 + seat}" in line for line in end), end
 
 
 def test_an_invalid_group_is_marked_and_named() -> None:

@@ -122,7 +122,12 @@ def test_against_bots_alone_the_game_ends_at_once_and_they_share_first_place(
     ui = ui_for(game)
     assert ui is not None
     shown = ui.state_text(ann.table.id, read_view(ann.view, ui), (), False)
-    assert shared in shown.splitlines()[-1] and "no winner" not in shown, shown
+    lines = shown.splitlines()
+    over = next(index for index, line in enumerate(lines) if line.startswith("game over: "))
+    assert all(line.startswith("  ") for line in lines[over + 1 :]), (
+        shown
+    )  # the last line, gone on where long
+    assert shared in " ".join(line.strip() for line in lines[over:]) and "no winner" not in shown, shown
     store = Store(tmp_path / "notty.db")
     store.write(net.host.take_journal())
     listed = io.StringIO()

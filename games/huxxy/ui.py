@@ -101,6 +101,8 @@ MAX_COLUMNS = 4
 INVALID = "!"
 #: The word after an invalid group's cards, in every layout.
 INVALID_WORD = "invalid"
+#: The turn line's columns at most, in an 80-column terminal: its last column left free.
+TURN_WIDTH = 79
 
 
 @attrs.frozen
@@ -138,7 +140,7 @@ class HuxxyUI:
         return options
 
     def commands(self, view: TableView | None) -> tuple[str, ...]:
-        """Every command; at our turn, those the turn line offers (:func:`turn_line`): 'play' with
+        """Every command; at our turn, those the turn line offers (:func:`turn_lines`): 'play' with
         cards in hand and plays left, 'move' once opened and a play made, 'undo' and 'end' only when
         they may be taken (no 'end' while a group is invalid or an opening short)."""
         if view is not None and view.legal and view.seat is not None:
@@ -251,7 +253,7 @@ class HuxxyUI:
         lines += table_lines(body, colour, width - MARGIN, mover)
         if body.hand is not None:
             lines.append(f"your hand: {colour_cards_in(cards_text(body.hand), colour) or '-'}")
-        lines.append(turn_line(view, body))
+        lines += turn_lines(view, body, width - 1)
         return "\n".join(lines)
 
     def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:
@@ -430,35 +432,54 @@ def _turn_verbs(view: TableView, body: Body) -> list[str]:
     return [*verbs, "draw"]
 
 
-def turn_line(view: TableView, body: Body) -> str:
+def turn_lines(view: TableView, body: Body, width: int = TURN_WIDTH) -> list[str]:
     """Who is to do what: at our turn, the commands that apply, the plays made and an opening's
-    points so far; else whose turn it is; or how the game ended."""
-    if view.result is not None:
-        return game_over_line(view.result.text)
+    points so far; else whose turn it is; or how the game ended. In lines of at most ``width``
+    columns (an 80-column terminal's, less one), each after the first indented, as the clients
+    indent a line they wrap: one line said it all, before an opening, in up to 150 columns, which the
+    terminal broke mid-word."""
+    if view.result is not None:  # broken after a clause or a player's points, not within a name
+        return _packed(re.split(r"(?<=[,;:]) ", game_over_line(view.result.text)), width, " ")
     made = f"{body.plays} of {body.max_plays} plays made"
     if not view.legal or view.seat is None:
-        return to_play(view) + (f": {made}" if body.plays else "")
+        return [to_play(view) + (f": {made}" if body.plays else "")]  # a name is short enough
     opened = body.opened[view.seat]
     verbs = _turn_verbs(view, body)
-    line = "your turn: " + ", ".join(verbs[:-1]) + f" or {verbs[-1]}" if len(verbs) > 1 else "your turn: draw"
+    parts = [
+        "your turn: " + ", ".join(verbs[:-1]) + f" or {verbs[-1]}" if len(verbs) > 1 else "your turn: draw"
+    ]
     if _spent(body):
-        line += f" · no more plays this turn ({MAX_TURN_PLAYS} a turn, undone ones counted)"
+        parts.append(f"no plays left ({MAX_TURN_PLAYS} a turn, undone ones counted)")
     elif body.plays_left < body.max_plays - body.plays:  # fewer than the six allow: say so
-        left = counted(body.plays_left, "play")
-        line += f" · {left} left this turn ({MAX_TURN_PLAYS} a turn, undone ones counted)"
+        parts.append(
+            f"{counted(body.plays_left, 'play')} left ({MAX_TURN_PLAYS} a turn, undone ones counted)"
+        )
     if not body.plays:
-        return line + (f" · an opening needs {OPENING_POINTS} points from your hand" if not opened else "")
-    line += f" · {made}"
+        parts += [] if opened else [f"an opening needs {OPENING_POINTS} points from your hand"]
+        return _packed(parts, width)
+    parts.append(made)
     if not opened:
         points = opening_points(body.placed)
         if points < OPENING_POINTS:
             joker = " (a joker counts 0)" if any(card.is_joker for card in body.placed) else ""
-            line += f" · {points} of {OPENING_POINTS} opening points placed{joker}"
+            parts.append(f"{points} of {OPENING_POINTS} points to open{joker}")
         elif body.invalid:  # not "enough to open" while 'end' is refused for a group
-            line += f" · {points} opening points placed, once every group is valid"
+            parts.append(f"{points} points: enough to open once every group is valid")
         else:
-            line += f" · {points} opening points placed: enough to open"
-    return line
+            parts.append(f"{points} points: enough to open")
+    return _packed(parts, width)
+
+
+def _packed(parts: Sequence[str], width: int, separator: str = " · ") -> list[str]:
+    """``parts`` joined by ``separator``, as many a line as fit ``width``, a part never split; the
+    lines after the first indented two columns."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + len(separator) + len(part) <= width:
+            lines[-1] += separator + part
+        else:
+            lines.append(f"  {part}" if lines else part)
+    return lines
 
 
 # -- reading what was typed and what arrived ---------------------------------------------
