@@ -1099,11 +1099,17 @@ class _Reconnecting:
 async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal) -> None:
     """Act on each typed line; at the end of input, let the current output finish and say bye."""
     session = client.session
+    kept: collections.deque[str | None] = collections.deque()  # after a refused line, changing nothing
     while True:
         if terminal.quit_typed:  # typed while the queue was full: it goes ahead of the lines waiting
             break
         if client.cut_off is not None:  # read before the connection was lost: its number stands
             line, client.cut_off = client.cut_off, None
+        elif kept:
+            if (held := kept.popleft()) is None:
+                break  # the input ended, or a quit was typed, after them
+            line = held
+            client.lines_read += 1
         else:
             try:
                 read = await lines.receive()
@@ -1135,11 +1141,10 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
                 with trio.move_on_after(1):  # a line read from the terminal but not yet queued
                     while terminal.line_in_flight:
                         await trio.sleep(0.005)
-            ended = terminal.interactive and refused and _drop_typed_ahead(lines, terminal)
+            if terminal.interactive and refused and not changes_nothing(line):
+                kept.extend(_drop_typed_ahead(lines, terminal))
         finally:  # a connection lost while sending must not leave the reader waiting
             terminal.line_handled()
-        if ended:
-            break  # the input ended among the lines dropped
         if (reply.refused or unsent) and not terminal.interactive and client.refused is None:
             client.refused = (client.lines_read, line, unsent or reply.say, "the client")  # could not be sent
         if client.refused is not None:  # the lines after it expect what was refused
@@ -1156,10 +1161,18 @@ def _changes_who_plays(reply: Reply) -> bool:
     return any(isinstance(message, Autopilot) for message in reply.messages)
 
 
-def _drop_typed_ahead(lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal) -> bool:
+def changes_nothing(line: str) -> bool:
+    """Is ``line`` a command that changes nothing (:data:`CHANGES_NOTHING`)?"""
+    words = line.split()
+    return bool(words) and words[0].lower() in CHANGES_NOTHING
+
+
+def _drop_typed_ahead(lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal) -> list[str | None]:
     """A line was refused: the lines typed or pasted after it, before its refusal was shown, may
     count on it (the rest of a hint's commands), so they are not carried out, and are named to be
-    typed again. Whether the input ended among them, or a quit was typed there (it is carried out)."""
+    typed again. Those that change nothing (:data:`CHANGES_NOTHING`) count on nothing: they are
+    returned, to be carried out in their order, and ``None`` after them if the input ended among
+    the lines, or a quit was typed there (it is carried out)."""
     waiting: list[str | None] = []
     while True:
         try:
@@ -1168,24 +1181,37 @@ def _drop_typed_ahead(lines: trio.MemoryReceiveChannel[str | None], terminal: Te
             break
     waiting += terminal.typed_ahead()  # after those: typed too, not read from the terminal yet
     dropped: list[str] = []
-    ended = False
+    kept: list[str | None] = []
     for line in waiting:
         if line is None or terminal.quits(line):  # the end of input; a quit is carried out still
-            ended = True
+            kept.append(None)
             break
-        if line.strip():
+        if changes_nothing(line):
+            kept.append(line)
+        elif line.strip():
             dropped.append(line.strip())
     if dropped:
         shown = "; ".join(dropped[:DROPPED_NAMED]) + ("; ..." if len(dropped) > DROPPED_NAMED else "")
-        said = TYPED_AHEAD_DROPPED[len(dropped) == 1]
+        carried_out = any(line is not None for line in kept)
+        said = (SOME_TYPED_AHEAD_DROPPED if carried_out else TYPED_AHEAD_DROPPED)[len(dropped) == 1]
         terminal.show(said.format(count=len(dropped), shown=shown))
-    return ended
+    return kept
 
 
+#: The commands that change nothing, here or at the server, whatever their answer: no line can count
+#: on one, so a refused one stops no line typed after it, and one typed after a refused line is
+#: carried out still (a 'hint' typed again while one was on its way stopped the next as if it were a
+#: move the next one counted on).
+CHANGES_NOTHING = frozenset({"hint", "help", "rules", "table", "tables"})
 #: What a refused line says of the lines typed ahead after it, which are not carried out (one, several).
 TYPED_AHEAD_DROPPED = {
     True: "the line typed after it was not carried out, since it may count on the line refused: {shown}",
     False: "the {count} lines typed after it were not carried out, since they may count on it: {shown}",
+}
+#: ... where others typed after it change nothing, and are carried out still: not "the lines".
+SOME_TYPED_AHEAD_DROPPED = {
+    True: "1 line typed after it was not carried out, since it may count on the line refused: {shown}",
+    False: "{count} lines typed after it were not carried out, since they may count on it: {shown}",
 }
 #: How many of those lines it names.
 DROPPED_NAMED = 6

@@ -139,6 +139,58 @@ def test_the_lines_pasted_after_a_refused_one_are_not_carried_out(server_port: i
     assert "you play" not in plain(transcript.getvalue()[start:])
 
 
+def test_hints_typed_again_and_again_stop_no_line_typed_after_them(server_port: int, tmp_path: Path) -> None:
+    """A 'hint' typed while one is on its way is refused ("a hint is on its way"): it stopped the lines
+    typed after it as if they counted on it, the next 'hint' among them ("the line typed after it was
+    not carried out, since it may count on the line refused: hint"). A hint changes nothing, so
+    nothing typed after one can count on it: no line is stopped, a move included."""
+    bob, transcript, hand = _huxxy_turn(tmp_path, server_port)
+    start = len(transcript.getvalue())
+    bob.send(f"hint\rhint\rhint\rhint\rplay {hand[0]}\r")
+    bob.expect("a hint is on its way: wait for it")
+    coloured = rf"(?:\x1b\[[0-9;]*m)?{hand[0]}(?:\x1b\[[0-9;]*m)?"  # a red card is drawn in red
+    bob.expect(f"you play {coloured} to a new group", timeout=20)  # the last line, carried out
+    said = plain(transcript.getvalue()[start:])
+    assert "not carried out" not in said, said
+    bob.sendline("quit")
+    bob.expect(pexpect.EOF)
+
+
+#: A play of ours, as line mode says it (the rules say "while you play" too).
+MOVE_MADE = re.compile(r"^\s*you play ", re.M)
+
+
+def test_the_lines_after_a_refused_one_that_change_nothing_are_carried_out_still(
+    server_port: int, tmp_path: Path
+) -> None:
+    """Of the lines pasted after a refused one, a move may count on it and is not carried out; a 'hint',
+    'help', 'rules' or 'table' counts on nothing, and is: each in its turn."""
+    bob, transcript, hand = _huxxy_turn(tmp_path, server_port)
+    start = len(transcript.getvalue())
+    bob.send(f"undo\rhint\rplay {hand[0]}\rhelp\rplay {hand[1]}\r")  # nothing to undo: refused
+    bob.expect("nothing has been played this turn")
+    bob.expect(
+        "2 lines typed after it were not carried out, since they may count on it: "
+        f"play {hand[0]}; play {hand[1]}"
+    )
+    answered = {bob.expect([r"commands:\r\n", "hint: "], timeout=20) for _ in range(2)}  # in either order
+    assert answered == {0, 1}  # 'help' carried out, and 'hint' answered
+    bob.sendline("table")
+    bob.expect("your turn")
+    said = plain(transcript.getvalue()[start:])
+    assert not MOVE_MADE.search(said) and "the 2 lines" not in said, (
+        said
+    )  # not "the" lines: two were carried out
+    bob.send(f"undo\rplay {hand[0]}\rrules\r")  # one of each: its own wording
+    bob.expect(
+        f"1 line typed after it was not carried out, since it may count on the line refused: play {hand[0]}"
+    )
+    bob.expect("place every card of your hidden hand")  # the rules
+    bob.sendline("quit")
+    bob.expect(pexpect.EOF)
+    assert not MOVE_MADE.search(plain(transcript.getvalue()[start:]))
+
+
 def _huxxy_turn_on_screen(tmp_path: Path, port: int) -> tuple[Person, list[str]]:
     """bob on the full screen at a huxxy table against ``greedy``, at his turn: and his hand."""
     bob = Person(tmp_path, f"127.0.0.1:{port}", "--name", "bob")
