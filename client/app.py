@@ -75,7 +75,7 @@ from protocol import (
     message_cost,
 )
 
-from .commands import MAX_TABLE, Reply, quoted_line
+from .commands import MAX_TABLE, Reply, changes_nothing, quoted_line
 from .session import Output, Session
 from .sgr import blocks, coloured, columns, parse, plain, wrap, wrap_lines
 from .tokens import SeatStore, StoredSeat, server_key
@@ -1161,18 +1161,12 @@ def _changes_who_plays(reply: Reply) -> bool:
     return any(isinstance(message, Autopilot) for message in reply.messages)
 
 
-def changes_nothing(line: str) -> bool:
-    """Is ``line`` a command that changes nothing (:data:`CHANGES_NOTHING`)?"""
-    words = line.split()
-    return bool(words) and words[0].lower() in CHANGES_NOTHING
-
-
 def _drop_typed_ahead(lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal) -> list[str | None]:
     """A line was refused: the lines typed or pasted after it, before its refusal was shown, may
     count on it (the rest of a hint's commands), so they are not carried out, and are named to be
-    typed again. Those that change nothing (:data:`CHANGES_NOTHING`) count on nothing: they are
-    returned, to be carried out in their order, and ``None`` after them if the input ended among
-    the lines, or a quit was typed there (it is carried out)."""
+    typed again. Those that change nothing (:func:`client.commands.changes_nothing`) count on
+    nothing: they are returned, to be carried out in their order, and ``None`` after them if the
+    input ended among the lines, or a quit was typed there (it is carried out)."""
     waiting: list[str | None] = []
     while True:
         try:
@@ -1198,11 +1192,6 @@ def _drop_typed_ahead(lines: trio.MemoryReceiveChannel[str | None], terminal: Te
     return kept
 
 
-#: The commands that change nothing, here or at the server, whatever their answer: no line can count
-#: on one, so a refused one stops no line typed after it, and one typed after a refused line is
-#: carried out still (a 'hint' typed again while one was on its way stopped the next as if it were a
-#: move the next one counted on).
-CHANGES_NOTHING = frozenset({"hint", "help", "rules", "table", "tables"})
 #: What a refused line says of the lines typed ahead after it, which are not carried out (one, several).
 TYPED_AHEAD_DROPPED = {
     True: "the line typed after it was not carried out, since it may count on the line refused: {shown}",

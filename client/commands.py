@@ -90,6 +90,12 @@ COMMANDS = (
 #: Commands complete in one word: anything after one is a mistake, not to be dropped silently.
 _ALONE = frozenset({"tables", "start", "leave", "hint", "table"})
 
+#: The commands that change nothing, here or at the server, whatever their answer: no line can count
+#: on one, so a refused one stops no line typed after it, and one typed after a refused line is
+#: carried out still (a 'hint' typed again while one was on its way stopped the next as if it were a
+#: move the next one counted on).
+CHANGES_NOTHING = frozenset({"hint", "help", "?", "rules", "table", "tables"})
+
 NOT_CONNECTED = "not connected yet: wait a moment"
 WATCHING = "you are only watching: 'join TABLE' takes a seat at another table, 'new' makes one"
 #: ... where the game is played by bots alone for us: leaving it ends it, which 'leave' warns of.
@@ -220,6 +226,12 @@ def quoted_line(line: str) -> str:
     if len(line) <= MAX_LINE:
         return repr(text)
     return f"{text[:ECHOED_START]!r}… ({len(line):,} characters)"
+
+
+def changes_nothing(line: str) -> bool:
+    """Is ``line`` a command that changes nothing (:data:`CHANGES_NOTHING`)?"""
+    words = line.split()
+    return bool(words) and words[0].lower() in CHANGES_NOTHING
 
 
 def _interpret(

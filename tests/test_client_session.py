@@ -16,7 +16,7 @@ import trio
 from conftest import LIMITS
 
 from client.catalog import Catalog
-from client.commands import BOT_PLAYS_IT, Reply, help_on
+from client.commands import BOT_PLAYS_IT, Reply, changes_nothing, help_on
 from client.session import LAST_MOVE, RESIGNED, Session, end_summary
 from client.sgr import wrap_lines
 from client.tokens import SeatStore, StoredSeat
@@ -1597,3 +1597,14 @@ def test_a_theft_from_a_bigger_hand_and_a_scripts_theft_are_sent_at_once() -> No
     # Where the rules forbid the theft of a last card, the server's refusal says why: not "bob wins".
     seated(session, notty_view(current=0, legal=["end"], body={"drew": False}))
     assert session.typed("steal bob").messages == (Act("steal 1"),)
+
+
+@pytest.mark.parametrize(
+    ("line", "changes"),
+    [("hint", False), ("  HINT ", False), ("?", False), ("help steal", False), ("rules huxxy", False),
+     ("table", False), ("tables", False), ("steal 2", True), ("hints", True), ("", True), ("auto on", True)],
+)  # fmt: skip
+def test_what_a_refused_line_cannot_stop_is_what_changes_nothing(line: str, changes: bool) -> None:
+    """A line typed after a refused one is dropped unless it changes nothing: a move, or 'auto',
+    must never slip through, nor a word that merely starts like a command."""
+    assert changes_nothing(line) is not changes
