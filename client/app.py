@@ -21,8 +21,9 @@ it) stops before its first line, exit 1.
 A script stops at the first line refused (by the server or the client), and exits 1 naming it.
 
 This module is the Trio shell: connecting and reconnecting, the heartbeat,
-reading lines, the terminal. What the client knows and decides is in the
-sans-IO :class:`client.session.Session`.
+acting on the lines read, the command line. What the client knows and decides is in the
+sans-IO :class:`client.session.Session`; the line-mode terminal is :mod:`client.terminal`,
+the pace a server allows :mod:`client.pace`, an address and a name read :mod:`client.address`.
 """
 
 from __future__ import annotations
@@ -30,20 +31,15 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
-import ctypes
 import errno
 import functools
 import io
-import ipaddress
-import locale
 import os
 import random
 import signal
 import sys
 import termios
-import threading
-import unicodedata
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
 import trio
@@ -51,10 +47,7 @@ import trio
 from games._ui import is_number
 from protocol import (
     DEFAULT_PORT,
-    NAME,
-    AskHint,
     Autopilot,
-    Bye,
     Connection,
     ConnectionState,
     Error,
@@ -69,24 +62,17 @@ from protocol import (
     ProtocolError,
     Resign,
     Sender,
-    TokenBucket,
     Watch,
     Welcome,
-    message_cost,
 )
 
+from .address import NAME_RULE, address_text, folded_name, name_from_login, parse_address
 from .commands import MAX_TABLE, Reply, changes_nothing, quoted_line
+from .pace import Pace
 from .session import Output, Session
-from .sgr import blocks, coloured, columns, parse, plain, wrap, wrap_lines
+from .terminal import LINES_HELD, READING, LineReader, Terminal
 from .tokens import SeatStore, StoredSeat, server_key
 
-#: The protocol's rule for a name (:data:`protocol.NAME`) in words, for the user.
-NAME_RULE = (
-    f"{NAME.low} to {NAME.high} ASCII letters, digits, spaces, '_', '.' or '-', "
-    "starting with a letter or digit"
-)
-#: The name when the login name has nothing the protocol allows.
-DEFAULT_NAME = "player"
 RECONNECT_SECONDS = 30.0
 #: Seconds, by default, to connect and be welcomed (``--connect-timeout``): a port that takes the
 #: connection and never answers (not a notty server, or a stuck one) must not hold the client for ever.
@@ -103,262 +89,10 @@ CLOSING_ERRORS = frozenset({
 })  # fmt: skip
 #: The bytes before each frame's body, its length (docs/PROTOCOL.md): the server charges by the body.
 FRAME_HEADER = 4
-#: Lines typed at a terminal that may wait their turn to be sent (:class:`Pace`): ten seconds' worth
-#: at a server's default rate. A line typed while this many wait is dropped, and said so: a paste of any
-#: length holds no more than this in memory.
-LINES_HELD = 200
-#: What a line dropped so says, for the first of a run of them.
-NOT_SENT_HELD = (
-    "not sent, {held} lines are waiting to go already: {line} (nor what you type before they have "
-    "gone: type it again then)"
-)
-
-#: What a quit typed while the queue is full says: it is carried out next.
-QUIT_AHEAD = "quitting now: the {held} lines waiting are not sent"
-
-#: What feeds :func:`_play` the lines typed, then ``None`` at the end of input.
-LineReader = Callable[[trio.MemorySendChannel[str | None]], Awaitable[None]]
 
 
 class ConnectionLost(Exception):
     pass
-
-
-#: What a client keeps to until a server's welcome says its own limits: a server's defaults
-#: (docs/SERVER.md, Limits), as a welcome says them (:data:`protocol.LIMITS`).
-DEFAULT_SERVER_LIMITS: Mapping[str, int] = {
-    "rate_per_1000s": 20_000,
-    "burst": 40,
-    "hint_rate_per_1000s": 500,
-    "hint_burst": 3,
-}
-
-
-class Pace:
-    """The rates the server holds a connection to, as its welcome says them (until one does, a
-    server's defaults), kept to here: a message waits its turn rather than be refused, since ten
-    refused in a row end the connection (a person who pasted 80 lines was cut off). Only half of each
-    burst is spent at once: the rest is room for the network, which may deliver together messages
-    sent apart."""
-
-    def __init__(self, limits: Mapping[str, int] = DEFAULT_SERVER_LIMITS) -> None:
-        messages, hints = _allowances(limits)
-        self.messages, self.hints = TokenBucket(*messages), TokenBucket(*hints)
-
-    def follow(self, limits: Mapping[str, int], now: float) -> None:
-        """Keep to ``limits`` from ``now`` on: a welcome's, on each connection. What was spent stays
-        spent (no more is in hand than the new burst allows), since the server's allowance for an
-        address outlasts a connection."""
-        for bucket, (rate, burst) in zip((self.messages, self.hints), _allowances(limits), strict=True):
-            in_hand = bucket.available(now)
-            bucket.rate, bucket.burst, bucket.tokens = rate, burst, min(in_hand, float(burst))
-
-    def wait(self, message: Message, size: int, now: float) -> float:
-        """Seconds until ``message``, of a body ``size`` bytes long, may go; 0: now, and it is charged
-        as the server will charge it. A ``bye`` goes at once: the server never refuses one."""
-        if isinstance(message, Bye):
-            return 0.0
-        needs = [(self.messages, message_cost(size, self.messages.burst))]
-        if isinstance(message, AskHint):
-            needs.append((self.hints, 1.0))
-        wait = max((cost - bucket.available(now)) / bucket.rate for bucket, cost in needs)
-        if wait > 0:
-            return wait
-        for bucket, cost in needs:
-            bucket.take(now, cost)
-        return 0.0
-
-
-def _allowances(limits: Mapping[str, int]) -> tuple[tuple[float, int], tuple[float, int]]:
-    """What :class:`Pace` keeps to of a welcome's limits, for messages and for hints: the rate a
-    second, and what may go at once: half the message burst, one less than the hint burst (at least
-    one of each)."""
-    messages = (limits["rate_per_1000s"] / 1000, max(1, limits["burst"] // 2))
-    hints = (limits["hint_rate_per_1000s"] / 1000, max(1, limits["hint_burst"] - 1))
-    return messages, hints
-
-
-class Terminal:
-    """Where text goes: plain for pipes; on a terminal, printed above the line being typed, and (with
-    ``wrap``) wrapped to the terminal's width, as the full screen wraps it: broken at spaces, with a
-    hanging indent, never mid-word as the terminal itself would. A game's table keeps its layout
-    where it fits; a row wider than the terminal goes on in rows of its own, indented, as in the
-    full screen's table pane. Output to a pipe is never wrapped (scripts read it).
-
-    On a terminal the prompt is drawn by readline, in the input thread, while text to show comes
-    from the Trio thread: ``drawing`` keeps the two apart, so that text never lands between a
-    prompt asked for and the prompt drawn (which drew it twice, or cut its first letters). The
-    input thread holds it from asking for a line until readline has drawn the prompt.
-    """
-
-    def __init__(self, interactive: bool, colour: bool, wrap: bool = False) -> None:
-        self.interactive, self.colour, self.wrap = interactive, colour, wrap
-        self._table: frozenset[str] = frozenset()  # the lines of the table being shown, as they read
-        self.prompt = "notty> "
-        self.prompt_drawn = False  # readline has drawn the prompt and reads what is typed
-        self.drawing = threading.Lock()
-        self._reading = threading.Lock()  # held while readline reads a line from the terminal
-        self.line_in_flight = False  # a line readline has read, not yet in the queue
-        self._handled = trio.Event()
-        self.holding = False  # the line being acted on waits its turn to be sent (:class:`Pace`)
-        self.dropping = False  # the last line typed was dropped: the queue of lines held was full
-        self.quit_typed = False  # a quit typed while the queue was full: it goes ahead of those lines
-        self.quits: Callable[[str], bool] = lambda line: False  # does a line typed end the client?
-
-    def show(self, text: str) -> None:
-        text = self._wrapped(text)
-        # A bounded wait: readline draws the prompt at once, and a stuck thread must not hang us.
-        locked = self.drawing.acquire(timeout=1) if self.interactive else False
-        try:
-            if self.interactive and self.prompt_drawn:
-                buffer = _typed_so_far()
-                sys.stdout.write("\r\x1b[K" + text + "\n" + self.prompt + buffer)
-            else:
-                sys.stdout.write(text + "\n")
-            sys.stdout.flush()
-        finally:
-            if locked:
-                self.drawing.release()
-
-    def read_line(self) -> str | None:
-        """A line typed at the prompt (``None`` at the end of input); run in the input thread."""
-        import readline
-
-        READING.set()  # for good: the thread may come back for another line as the client ends
-        self.drawing.acquire()
-        held = True
-
-        def prompt_drawn() -> None:  # readline's pre-input hook: the prompt is on the screen
-            nonlocal held
-            if held:
-                self.prompt_drawn, held = True, False
-                self.drawing.release()
-
-        readline.set_pre_input_hook(prompt_drawn)
-        line = None
-        try:
-            with self._reading:  # the terminal's input is readline's until the line is read
-                line = _input(self.prompt)
-                self.line_in_flight = line is not None  # read, and not yet queued
-            return line
-        finally:
-            if not held:
-                self.drawing.acquire()
-            if line is None:  # Ctrl-D, after the prompt: what is said next starts a line of its own
-                sys.stdout.write("\n")
-                sys.stdout.flush()
-            self.prompt_drawn = False
-            self.drawing.release()
-
-    def last_words(self, lines: Sequence[str]) -> None:
-        """What is said as the client ends without the user quitting (the server ended the
-        connection) or on Ctrl-C: on stderr, which the full screen prints once it has given the
-        terminal back (:func:`client.screen.play`); in line mode below the prompt, if one is up."""
-        locked = self.drawing.acquire(timeout=1) if self.interactive else False
-        try:
-            if self.prompt_drawn:
-                sys.stdout.write("\n")
-                sys.stdout.flush()
-            wrap = sys.stderr.isatty()  # not where it goes to a file: a command to run again stays whole
-            for line in lines:  # wrapped as 'quit' wraps them (a play-test's broke mid-address)
-                sys.stderr.write((self._wrapped(line) if wrap else line) + "\n")
-            sys.stderr.flush()
-        finally:
-            if locked:
-                self.drawing.release()
-
-    def line_handled(self) -> None:
-        """The last line typed was acted on and what it said at once was shown: ask for the next."""
-        self._handled.set()
-
-    def line_waits(self, waits: bool) -> None:
-        """The line being acted on waits its turn to be sent (``waits``), or no longer does. While it
-        waits the next lines are read, to wait after it (:data:`LINES_HELD` at most): readline goes
-        on drawing what is typed, rather than the terminal echoing it raw between prompts."""
-        self.holding = waits
-        if waits:
-            self._handled.set()
-
-    def typed_ahead(self) -> list[str]:
-        """The lines typed or pasted that wait in the terminal, not yet read (the reader reads the
-        next only once a line is handled): taken from it, so that they are not carried out."""
-        if not self.interactive or not sys.stdin.isatty():
-            return []
-        if not self._reading.acquire(blocking=False):  # readline reads on: what it reads is carried out
-            return []
-        import fcntl
-
-        lines: list[str] = []
-        fd = sys.stdin.fileno()
-        try:  # the terminal is in canonical mode between lines: whole lines alone can be read
-            while int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, bytes(4)), sys.byteorder) > 0:
-                lines += os.read(fd, 65536).decode("utf-8", "replace").splitlines()
-        except OSError:
-            pass
-        finally:
-            self._reading.release()
-        return lines
-
-    async def until_handled(self) -> None:
-        if not self.holding:
-            await self._handled.wait()
-        self._handled = trio.Event()
-
-    def output(self, output: Output) -> None:
-        """What a message from the server calls for showing: its lines (the full screen shows the
-        table apart, :class:`client.screen.Screen`)."""
-        rows = () if output.table is None else output.table.split("\n")
-        self._table = frozenset(plain(row) for row in rows)  # lines each wrapped alone (see _wrapped)
-        try:
-            for line in output.lines:
-                self.show(line)
-        finally:
-            self._table = frozenset()
-
-    def _wrapped(self, text: str) -> str:
-        """``text`` with each line wider than the terminal wrapped to its width. A line of the table
-        being shown is wrapped alone, as the full screen's pane wraps it (a seat's row goes on under
-        its cards); left whole, the terminal broke a 20-card hand at its edge, mid-word, ' (bot)'
-        alone at the start of the next row."""
-        width = self.width()
-        if width is None:
-            return text
-        rows = []
-        for block in blocks(text.split("\n")):
-            bare = [plain(line) for line in block]
-            if all(columns(line) <= width for line in bare):
-                rows += block
-            elif any(line in self._table for line in bare):
-                rows += [coloured(row) for line in block for row in wrap(parse(line), width)]
-            else:
-                rows += [coloured(row) for row in wrap_lines(block, width)]
-        return "\n".join(rows)
-
-    def layout_width(self) -> int | None:
-        """The columns a game lays its table out for: the terminal's now, if it has one."""
-        return self.width()
-
-    def width(self) -> int | None:
-        """The terminal's width now (it follows resizes), if text is wrapped to it."""
-        if not self.wrap:
-            return None
-        try:
-            return os.get_terminal_size(sys.stdout.fileno()).columns or None
-        except (OSError, ValueError):  # not a terminal after all, or stdout closed
-            return None
-
-    def line_reader(self, session: Session) -> LineReader:
-        """What reads the lines typed here: stdin, with readline's editing, history and completion at
-        a terminal (the full screen has its own editor)."""
-        self.quits = session.quits
-        if self.interactive:
-            import readline
-
-            readline.set_completer(_completer(session))
-            readline.set_completer_delims(" ")
-            readline.parse_and_bind("tab: complete")
-            _completions_unsorted()
-        return functools.partial(_read_lines, self)
 
 
 class Client:
@@ -443,8 +177,8 @@ class Client:
         return None
 
     async def _paced(self, message: Message, size: int, quiet: bool) -> None:
-        """Wait until the server will take ``message`` (:class:`Pace`); meanwhile, for a line typed
-        (not ``quiet``), the lines after it may be read."""
+        """Wait until the server will take ``message`` (:class:`client.pace.Pace`); meanwhile, for a
+        line typed (not ``quiet``), the lines after it may be read."""
         try:
             while (wait := self.pace.wait(message, size, trio.current_time())) > 0:
                 if not quiet:
@@ -569,109 +303,6 @@ class Client:
         nonce = self.pings % 2**32
         if await self.send(Ping(nonce), quiet=True) is None:
             await self.wait_for(lambda: self.last_pong == nonce or self.refused is not None, timeout)
-
-
-async def _read_lines(terminal: Terminal, send: trio.MemorySendChannel[str | None]) -> None:
-    """Lines from stdin, read in a thread (readline's editing and history on a terminal)."""
-    async with send:
-        while True:
-            if terminal.interactive:
-                line = await trio.to_thread.run_sync(terminal.read_line, abandon_on_cancel=True)
-            else:
-                line = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
-                line = line.rstrip("\n") if line else None
-            if line is not None and terminal.interactive:
-                queue_typed(send, line, terminal)
-                terminal.line_in_flight = False
-            else:  # a script's line waits for room (the pipe holds the rest), as the end of input does
-                await send.send(line)
-            if line is None:
-                return
-            if terminal.interactive:  # the next prompt comes after what this line says at once
-                await terminal.until_handled()
-
-
-def queue_typed(send: trio.MemorySendChannel[str | None], line: str, terminal: Terminal) -> None:
-    """Queue a line typed at a terminal to be acted on, in turn. Pasted lines come faster than the
-    server takes them (:class:`Pace`): at most :data:`LINES_HELD` wait, and a line typed beyond them
-    is dropped, the first of a run of them said, rather than held without end. A quit is never
-    dropped: it goes ahead of the lines waiting, which are not sent (Ctrl-C would do the same)."""
-    try:
-        send.send_nowait(line)
-    except trio.WouldBlock:
-        if terminal.quits(line):
-            terminal.quit_typed = True
-            terminal.show(QUIT_AHEAD.format(held=LINES_HELD))
-        elif not terminal.dropping:
-            terminal.show(NOT_SENT_HELD.format(held=LINES_HELD, line=line.strip()))
-        terminal.dropping = True
-    else:
-        terminal.dropping = False
-
-
-def _input(prompt: str) -> str | None:
-    try:
-        return input(prompt)
-    except EOFError:
-        return None
-
-
-def _typed_so_far() -> str:
-    """The line being typed at the prompt, or "" when readline cannot say.
-
-    A copy of readline's own buffer, where it can be reached: ``readline.get_line_buffer()`` decodes
-    it in two passes over the C string while the input thread, inside readline without the GIL, may
-    be changing it, and glibc then aborts the process (status 134 in a test, twelve lines typed
-    ahead as refusals were printed); a copy torn that way shows a wrong line for one redraw at worst.
-    ``get_line_buffer`` also raises ValueError for a NUL typed or pasted into the line, which
-    crashed the client as it printed above the prompt."""
-    buffer = _line_buffer()
-    if buffer is not None:
-        return (buffer.value or b"").decode(locale.getpreferredencoding(False), "replace")
-    import readline
-
-    try:
-        return readline.get_line_buffer()
-    except ValueError:
-        return ""
-
-
-@functools.cache
-def _line_buffer() -> ctypes.c_char_p | None:
-    """readline's ``rl_line_buffer`` (GNU readline's name, and libedit's), or None where it cannot be
-    reached: then :func:`_typed_so_far` asks the readline module."""
-    try:
-        import readline
-
-        return ctypes.c_char_p.in_dll(ctypes.CDLL(readline.__file__), "rl_line_buffer")
-    except (ImportError, OSError, ValueError, AttributeError):
-        return None
-
-
-def _completions_unsorted() -> None:
-    """Have readline list completions in the session's order (a huxxy hand's: A, 2 to 10, J, Q, K),
-    not sorted as strings ('0H 3C ... AH JD KH QD'): GNU readline's ``rl_sort_completion_matches``,
-    which no inputrc setting reaches (the session gives each option once). Left as it is where it
-    cannot be reached (libedit)."""
-    try:
-        import readline
-
-        ctypes.c_int.in_dll(ctypes.CDLL(readline.__file__), "rl_sort_completion_matches").value = 0
-    except (ImportError, OSError, ValueError, AttributeError):
-        pass
-
-
-def _completer(session: Session) -> Any:
-    def complete(text: str, state: int) -> str | None:
-        import readline
-
-        before = _typed_so_far()[: readline.get_begidx()]  # the cursor may be mid-line
-        options = session.completions(before, text)
-        if len(options) == 1:  # Python's readline appends no space: the next word may follow at once
-            options = [options[0] + " "]
-        return options[state] if state < len(options) else None
-
-    return complete
 
 
 async def run(
@@ -1311,97 +942,6 @@ def _not_asked(message: Message) -> str:
     if isinstance(message, Watch):
         return f"table {message.table} was not watched"
     return "the new table was not asked for"
-
-
-def parse_address(text: str) -> tuple[str, int]:
-    """``HOST``, ``HOST:PORT``, ``:PORT`` (this machine), or IPv6: ``::1`` alone, or in brackets
-    to give a port (``[::1]:4008``), as in URLs: a bare IPv6 address's last group is no port.
-    A ``ValueError`` says, in a sentence, what is wrong with anything else."""
-    shown = repr(text) if len(text) <= 60 else f"{text[:60]!r}…"
-    if text.startswith("["):
-        host, bracket, rest = text[1:].partition("]")
-        if not bracket:
-            raise ValueError(f"bad address {shown}: an IPv6 address in '[' needs its ']'")
-        if not _is_ipv6(host):
-            raise ValueError(
-                f"bad address {shown}: brackets hold an IPv6 address, such as [::1]:{DEFAULT_PORT}"
-            )
-        if not rest:
-            return host, DEFAULT_PORT
-        if not rest.startswith(":"):
-            raise ValueError(f"bad address {shown}: after ']' comes ':PORT' or nothing")
-        port = rest[1:]
-    elif text.count(":") > 1:
-        if not _is_ipv6(text):
-            raise ValueError(
-                f"bad address {shown}: not an IPv6 address (one with a port goes in brackets: "
-                f"[::1]:{DEFAULT_PORT})"
-            )
-        return text, DEFAULT_PORT
-    else:
-        host, colon, port = text.partition(":")
-        if not colon:
-            if text.isascii() and text.isdigit():  # a port, surely: no one names a host with digits alone
-                if _is_port(text):
-                    raise ValueError(f"bad address {shown}: a port alone is written with its colon, :{text}")
-                raise ValueError(  # ':0' would be refused in turn: no suggesting it
-                    f"bad address {shown}: a port alone is written with its colon (:PORT), and the port "
-                    f"must be a number from 1 to 65535, not {text[:20]!r}"
-                )
-            return text, DEFAULT_PORT
-        host = host or "localhost"
-    if not _is_port(port):
-        said = f"{port[:20]!r}" if port else "nothing"
-        raise ValueError(f"bad address {shown}: the port must be a number from 1 to 65535, not {said}")
-    return host, int(port)
-
-
-def _is_port(text: str) -> bool:
-    """A TCP port, 1 to 65535, in ASCII digits (leading zeros allowed: ``:04008``)."""
-    return is_number(text) and 0 < int(text) < 65536
-
-
-def address_text(host: str, port: int) -> str:
-    """``host:port`` as the user would type it back: an IPv6 address in brackets."""
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-
-
-def _is_ipv6(text: str) -> bool:
-    try:
-        ipaddress.IPv6Address(text)  # a zone ("fe80::1%eth0") too
-    except ValueError:
-        return False
-    return True
-
-
-def name_from_login(login: str) -> str:
-    """A name the protocol accepts, made of a login name (:func:`folded_name`), or :data:`DEFAULT_NAME`."""
-    return folded_name(login) or DEFAULT_NAME
-
-
-def folded_name(text: str) -> str:
-    """A name the protocol accepts made of ``text``: letters folded to ASCII, the rest dropped, cut
-    to the longest allowed; ``""`` if nothing of it is left."""
-    name = ""
-    for char in unicodedata.normalize("NFKD", text):  # 'é' becomes 'e' and an accent, which goes
-        if char == " " and name.endswith(" "):  # one space between words, where what was dropped left two
-            continue
-        if _acceptable(name + char):
-            name += char
-    return name.rstrip(" ")  # a space dropped after it ('ann 李') would not show
-
-
-def _acceptable(name: str) -> bool:
-    try:
-        NAME.check(name, "name")
-    except ProtocolError:
-        return False
-    return True
-
-
-#: An input thread reads lines with :meth:`Terminal.read_line`: the client does not wait for it as it
-#: ends (Trio abandons it, blocked in ``input()``, or about to call it for a line typed ahead).
-READING = threading.Event()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

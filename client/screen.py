@@ -39,7 +39,7 @@ Decisions, and why:
   meanwhile, and what was said after ``quit`` (where a kept seat is), is printed once it is.
 
 The connection, reconnecting, the heartbeat and the commands are :mod:`client.app`'s, as in line
-mode: this module is only another :class:`client.app.Terminal`, with its own line reader.
+mode: this module is only another :class:`client.terminal.Terminal`, with its own line reader.
 """
 
 from __future__ import annotations
@@ -59,11 +59,11 @@ import trio
 
 from games._ui import OUR_HAND, OUR_SEAT, game_and_variant, to_play
 
-from .app import LineReader, Terminal, queue_typed
 from .commands import echoed
 from .editor import EscapeReader, LineEditor, RawKey
 from .session import Output, Session
 from .sgr import Span, Style, columns, continues, fit, parse, plain, wrap, wrap_lines
+from .terminal import LineReader, Terminal, queue_typed
 
 PROMPT = "notty> "
 #: How often the status line's count of a timed turn looks whether a turn has begun (see _count_down).
@@ -250,7 +250,7 @@ class Looks:
 
 
 class Screen(Terminal):
-    """A :class:`client.app.Terminal` that draws the full screen: what the session shows goes to
+    """A :class:`client.terminal.Terminal` that draws the full screen: what the session shows goes to
     the log (a State's table to its pane), and typed keys come from the editor."""
 
     def __init__(self, window: Any, colour: bool) -> None:

@@ -21,9 +21,11 @@ from pexpect.popen_spawn import PopenSpawn
 from test_client_session import HOSTED, TOKEN, notty_view, table, welcomed
 from test_huxxy_ui import huxxy_view
 
-from client.app import NAME_RULE, Terminal, _carry_out, name_from_login
+from client.address import NAME_RULE, name_from_login
+from client.app import _carry_out
 from client.commands import COMMANDS, Reply, why_not
 from client.session import Session
+from client.terminal import Terminal
 from games import HintAnswer
 from protocol import (
     PROTOCOL_VERSION,
@@ -565,21 +567,21 @@ def test_the_line_typed_so_far_is_read_as_a_copy_of_readlines_own_buffer() -> No
     reached (GNU readline here), and reads the same."""
     import readline
 
-    from client.app import _line_buffer, _typed_so_far
+    from client.terminal import line_buffer, typed_so_far
 
-    assert _line_buffer() is not None
+    assert line_buffer() is not None
     before = readline.get_line_buffer()
     readline.insert_text("hin é")
     try:
-        assert _typed_so_far() == readline.get_line_buffer() == before + "hin é"
+        assert typed_so_far() == readline.get_line_buffer() == before + "hin é"
     finally:  # the line emptied again, as readline leaves it between lines
         library = ctypes.CDLL(readline.__file__)
         library.rl_delete_text(0, ctypes.c_int.in_dll(library, "rl_end").value)
         ctypes.c_int.in_dll(library, "rl_point").value = 0
-    assert readline.get_line_buffer() == "" == _typed_so_far()
+    assert readline.get_line_buffer() == "" == typed_so_far()
 
 
-def test_tab_offers_the_words_that_fit_what_is_typed_so_far() -> None:
+def test_tab_offers_the_words_that_fit_what_istyped_so_far() -> None:
     session = welcomed(*HOSTED)
     session.tables_seen = [12, 9, 30]
     assert session.completions("join ", "") == ["9", "12", "30"]  # in number order

@@ -20,7 +20,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from client.app import CONNECT_TIMEOUT, REFUSED, _why_not_connected, parse_address
+from client.address import parse_address
+from client.app import CONNECT_TIMEOUT, REFUSED, _why_not_connected
 from protocol import DEFAULT_PORT
 
 BIN = Path(sys.executable).parent

@@ -38,9 +38,10 @@ from test_host import Net
 from test_ochos_ui import OCHOS
 from test_screen import Person
 
-from client.app import Terminal, _carry_out
+from client.app import _carry_out
 from client.commands import MAX_TABLE, NOT_UTF8, Reply, quoted_line
 from client.session import Session
+from client.terminal import Terminal
 from games.notty.ui import rules_text
 from protocol import (
     MAX_SEATS,

@@ -27,9 +27,10 @@ from test_client_session import NOTTY, PARLOUR, TOKEN, notty_view, table_info, w
 from test_huxxy_ui import HUXXY, MY_TURN, huxxy_view
 from test_ochos_ui import OCHOS, ochos_view
 
-from client.app import Client, Terminal, _carry_out
+from client.app import Client, _carry_out
 from client.session import HINT_ON_ITS_WAY, Session
 from client.sgr import columns, parse, plain, render, wrap
+from client.terminal import Terminal
 from games.notty import PRESETS, parse_cards
 from games.notty.game import make_hint
 from protocol import (

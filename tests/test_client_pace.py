@@ -20,18 +20,11 @@ from conftest import ServerProcess
 from test_client_exit import _line_mode, _status
 from test_screen import Person
 
-from client.app import (
-    DEFAULT_SERVER_LIMITS,
-    LINES_HELD,
-    NOT_SENT_HELD,
-    QUIT_AHEAD,
-    Client,
-    Pace,
-    Terminal,
-    queue_typed,
-)
+from client.app import Client
+from client.pace import DEFAULT_SERVER_LIMITS, Pace
 from client.session import Session
 from client.sgr import plain
+from client.terminal import LINES_HELD, NOT_SENT_HELD, QUIT_AHEAD, Terminal, queue_typed
 from protocol import PROTOCOL_VERSION, Act, AskHint, Bye, Ping, Welcome
 from server.limits import DEFAULT_LIMITS, Limits, announced
 

@@ -30,8 +30,9 @@ import trio.testing
 from conftest import WELCOME
 
 from client import app, tokens
-from client.app import Client, Terminal
+from client.app import Client
 from client.session import Session
+from client.terminal import Terminal
 from client.tokens import SeatStore, StoredSeat, default_path, server_key
 from protocol import (
     PROTOCOL_VERSION,
@@ -752,7 +753,7 @@ async def test_the_running_client_pings_through_its_session(
             await trio.sleep(0.6)
             await send.send(None)  # end of input
 
-    monkeypatch.setattr(app, "_read_lines", still_user)
+    monkeypatch.setattr("client.terminal.read_lines", still_user)
     screen = Screen()
     async with trio.open_nursery() as nursery:
         listeners = await nursery.start(functools.partial(trio.serve_tcp, serve, 0, host="127.0.0.1"))
@@ -807,7 +808,7 @@ async def test_a_resumed_script_waits_for_its_seat_and_stops_if_the_server_no_lo
             await send.send("tables")
             await send.send(None)
 
-    monkeypatch.setattr(app, "_read_lines", script)
+    monkeypatch.setattr("client.terminal.read_lines", script)
     screen = Screen()
     seats = SeatStore(tmp_path / "s.json")
     async with trio.open_nursery() as nursery:

@@ -96,7 +96,7 @@ async def test_the_real_client_plays_a_game_it_has_never_heard_of(monkeypatch: A
                 await send.send(line)
             await send.send(None)
 
-    monkeypatch.setattr(app, "_read_lines", typed)
+    monkeypatch.setattr("client.terminal.read_lines", typed)
     tokens = (f"token{n:035d}" for n in itertools.count())
     games = {**{name: GAMES[name] for name in GAMES}, "hidden": hidden_game.GAME}
     host = Host(new_rng=lambda: random.Random(5), new_token=lambda: next(tokens), games=games)

@@ -332,7 +332,7 @@ async def test_the_real_client_plays_ochos_locos_through_its_own_ui(monkeypatch:
                 await send.send(line)
             await send.send(None)
 
-    monkeypatch.setattr(app, "_read_lines", typed)
+    monkeypatch.setattr("client.terminal.read_lines", typed)
     server = NottyServer(host)
     screen = Screen()
     async with trio.open_nursery() as nursery:

@@ -21,11 +21,11 @@ import trio
 from pyte.screens import Margins
 from test_client_session import notty_view, welcomed
 
-from client.app import Terminal
 from client.commands import echoed
 from client.screen import LOG_LINES, Screen, _with_our_lines, wrapped_text
 from client.session import HINT_ON_ITS_WAY, Output, Session
 from client.sgr import PLAIN, Span, Style, columns, fit, parse, plain, render, wrap
+from client.terminal import Terminal
 from games._ui import ANSI, coloured
 from protocol import Seated, State
 
