@@ -213,6 +213,7 @@ class Session:
         self._joined: int | None = None
         self._bots_only = 0  # the seats of a table asked for with a bot in each: we are to watch it
         self._armed: str | None = None  # the command that, typed next, confirms the last (leave, resign)
+        self._armed_at: tuple[int | None, int | None] = (None, None)  # the table and turn it was asked at
         # A hint asked for and not yet answered (by the hint, or an error): another waits for it, so
         # that 30 'hint' lines pasted at once send one, not a flood the server ends the connection for.
         self._hint_asked = False
@@ -271,6 +272,11 @@ class Session:
 
     def typed(self, line: str) -> Reply:
         over = self.view is not None and self.view.over  # then 'resign' is refused as the end says
+        # A seat already given up to a bot (we resigned) needs no warning before 'leave', unless the
+        # game goes as we do: nobody else plays at the table.
+        given_up = self.resigned and self._armed is None and not bots_besides(self.view)
+        armed = "leave" if given_up else self._armed_still()
+        self._armed = None  # a confirmation holds for the next command only, refused here or not
         # From a game over, or one we watch, as from the lobby, another table is joined ('join 3' is, too).
         leaves = self.table is None or leaves_by_itself(self._our_view(), self.token is None)
         if [word.lower() for word in line.split()] == ["join"] and leaves:
@@ -279,10 +285,6 @@ class Session:
             line = f"join {self.waiting[0]}"
         if self.resigned and not over and [word.lower() for word in line.split()[:1]] == ["resign"]:
             return Reply(say=f"already done: {RESIGNED}", refused=True)
-        # A seat already given up to a bot (we resigned) needs no warning before 'leave', unless the
-        # game goes as we do: nobody else plays at the table.
-        given_up = self.resigned and self._armed is None and not bots_besides(self.view)
-        armed = "leave" if given_up else self._armed
         hint = _asks_hint(line)
         if hint and self._hint_asked:
             self._hint_typed = False
@@ -316,6 +318,7 @@ class Session:
                 self._games_of[switching] = self.game  # what it plays, if watched again
         self._seat_to_ask = reply.seat_asked
         self._armed = reply.arm  # a confirmation holds for the next command only
+        self._armed_at = (self.table, None if self.view is None else self.view.turn)
         if reply.show_table:
             return self._table_again()
         words = line.split()
@@ -334,6 +337,16 @@ class Session:
             return attrs.evolve(reply, say=said)
         return reply
 
+    def _armed_still(self) -> str | None:
+        """The command that confirms the last one, if it still may. A move's confirmation (a theft's
+        caution) holds at the turn it was asked at only: typed turns later, after a turn that timed
+        out, it would send a theft the player was never warned of in that position. A 'leave' or
+        'resign' is the same whatever moves were made meanwhile."""
+        if self._armed in ("leave", "resign"):
+            return self._armed
+        here = (self.table, None if self.view is None else self.view.turn)
+        return self._armed if here == self._armed_at else None
+
     def _switching(self, reply: Reply) -> int | None:
         """The live game we watch, if ``reply`` leaves it for another table."""
         view = self._our_view()  # None: its game has not begun
@@ -350,6 +363,7 @@ class Session:
         if not _asks_hint(line) or self.connection_down:  # down: not sent, as the client says
             return None
         if self._hint_asked or self._hint_typed:
+            self._armed = None  # answered as a command is: a confirmation holds for the next only
             return HINT_ON_ITS_WAY
         self._hint_typed = True
         return None
@@ -756,8 +770,9 @@ class Session:
 
     @property
     def autopilot(self) -> bool:
-        """Is our seat on autopilot, as the server's notices to us said?"""
-        return self._autopilot
+        """Is our seat on autopilot, as the server's notices to us said? Not once we resigned: the
+        bot then plays as our stand-in, and 'auto off' is refused."""
+        return self._autopilot and not self.resigned
 
     def known_as(self) -> str:
         """The name we play under at our table: ours, or the one the server gave us there (``ann-2``,
@@ -964,6 +979,7 @@ class Session:
         self.open_seats = 0
         self.stopped = False
         self.resigned = False
+        self._autopilot = False  # the seat it was on is not ours any more
         self._seat = self._seat_name = None
         self._hint_asked = False  # the server answers no hint asked at a table we left
 

@@ -1608,3 +1608,60 @@ def test_what_a_refused_line_cannot_stop_is_what_changes_nothing(line: str, chan
     """A line typed after a refused one is dropped unless it changes nothing: a move, or 'auto',
     must never slip through, nor a word that merely starts like a command."""
     assert changes_nothing(line) is not changes
+
+
+#: The actions open at the start of a Notty turn, a theft of bob's one card among them.
+TURN_START = ["steal 1", "draw 1", "draw 2", "draw 3", "end"]
+
+
+def test_a_thefts_caution_holds_at_the_turn_it_was_asked_at_only() -> None:
+    """Asked at turn 12, with nothing typed after: the turn ran out (a bot played it), and at turn 14
+    bob held one card again. 'steal bob' must ask again, not send a theft that makes bob the winner."""
+    session = welcomed(interactive=True)
+    seated(session, notty_view(current=0, turn=12, legal=TURN_START, body={"drew": False}))
+    asked = session.typed("steal bob")
+    assert asked.messages == () and "makes bob the winner" in asked.say
+    hands = [["R1", "R2", "G7"], ["Y5", "Y6"]]
+    shown(session, State(3, notty_view(current=1, turn=13, legal=[], body={"hands": hands}), ()))
+    hands = [["R1", "R2", "G7"], ["Y9"]]
+    shown(
+        session,
+        State(3, notty_view(current=0, turn=14, legal=TURN_START, body={"drew": False, "hands": hands}), ()),
+    )
+    again = session.typed("steal bob")
+    assert again.messages == () and "makes bob the winner" in again.say
+    assert session.typed("steal bob").messages == (Act("steal 1"),)  # the next line, the same turn: sent
+
+
+@pytest.mark.parametrize("between", ["hint", "join", "resign"])
+def test_a_line_refused_between_a_caution_and_its_command_again_ends_the_caution(between: str) -> None:
+    """A confirmation holds for the very next command, whatever answers it: here a second hint
+    refused as on its way, a 'join' with no table to name, a 'resign' asked to be confirmed."""
+    session = welcomed(interactive=True)
+    seated(session, notty_view(current=0, legal=TURN_START, body={"drew": False}))
+    if between == "hint":
+        assert session.typed("hint").messages == (AskHint(),)
+        session.sending(AskHint())
+    assert session.typed("steal bob").messages == ()
+    assert session.typed(between).messages == ()
+    assert session.typed("steal bob").messages == ()
+
+
+def test_autopilot_is_not_said_on_once_we_left_its_seat_or_resigned() -> None:
+    """The full screen's status line says 'autopilot on' while this is true: not at a table watched
+    after leaving the seat that had it, nor once we resigned (a stand-in plays, 'auto off' is refused)."""
+    session = welcomed(interactive=True)
+    seated(session, notty_view(current=1))
+    session.receive(Notice(3, 0, "ann", "autopilot-on", "ann is on autopilot"))
+    assert session.autopilot
+    session.receive(Left(3))
+    session.receive(Watching(7))
+    shown(session, State(7, notty_view(seat=None, names=["cy", "dan"], current=0), ()))
+    assert not session.autopilot
+    session = welcomed(interactive=True)
+    seated(
+        session, notty_view(names=["ann", "bob", "cy"], body={"hands": [["R1"], ["Y5"], ["G2"]]}, current=1)
+    )
+    session.receive(Notice(3, 0, "ann", "autopilot-on", "ann is on autopilot"))
+    session.receive(Notice(3, 0, "ann", "resigned", "ann resigned: a bot plays their seat to the end"))
+    assert session.resigned and not session.autopilot
