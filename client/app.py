@@ -126,6 +126,10 @@ class Client:
         # our turn): the next connection carries it out, rather than the script going on without it.
         self.cut_off: str | None = None
         self.quit_away = False  # 'quit' was typed while the connection was down
+        # Lines typed after a refused one that change nothing, carried out still, in order; ``None``
+        # after them where the input ended or a quit was typed. Kept here, as ``cut_off`` is, since
+        # a connection lost among them must not lose them (nor the quit).
+        self.kept: collections.deque[str | None] = collections.deque()
         # The table of the seat a script asked to take back (--resume), until the server answers:
         # a seat it no longer holds stops the script (``seat_gone``: why), as one not kept on disk does.
         self.resuming: int | None = None
@@ -677,12 +681,19 @@ async def _answer_while_away(
     lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal, client: Client, scope: trio.CancelScope
 ) -> None:
     while True:
-        try:
-            line = await lines.receive()
-        except trio.EndOfChannel:
-            return
-        if line is None:  # the end of input: once connected again, the client says bye as usual
-            return
+        if client.kept:  # typed before those in ``lines``
+            line = client.kept.popleft()
+            if line is None:  # the input ended, or a quit was typed, after them: as a quit typed now
+                client.quit_away = True
+                scope.cancel()
+                return
+        else:
+            try:
+                line = await lines.receive()
+            except trio.EndOfChannel:
+                return
+            if line is None:  # the end of input: once connected again, the client says bye as usual
+                return
         reply = client.session.typed(line)
         if reply.quit:
             client.quit_away = True
@@ -730,14 +741,13 @@ class _Reconnecting:
 async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal) -> None:
     """Act on each typed line; at the end of input, let the current output finish and say bye."""
     session = client.session
-    kept: collections.deque[str | None] = collections.deque()  # after a refused line, changing nothing
     while True:
         if terminal.quit_typed:  # typed while the queue was full: it goes ahead of the lines waiting
             break
         if client.cut_off is not None:  # read before the connection was lost: its number stands
             line, client.cut_off = client.cut_off, None
-        elif kept:
-            if (held := kept.popleft()) is None:
+        elif client.kept:
+            if (held := client.kept.popleft()) is None:
                 break  # the input ended, or a quit was typed, after them
             line = held
             client.lines_read += 1
@@ -773,7 +783,7 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
                     while terminal.line_in_flight:
                         await trio.sleep(0.005)
             if terminal.interactive and refused and not changes_nothing(line):
-                kept.extend(_drop_typed_ahead(lines, terminal))
+                client.kept.extend(_drop_typed_ahead(lines, terminal))
         finally:  # a connection lost while sending must not leave the reader waiting
             terminal.line_handled()
         if (reply.refused or unsent) and not terminal.interactive and client.refused is None:

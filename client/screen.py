@@ -560,6 +560,13 @@ class Screen(Terminal):
                     seat += here
             starts.append(len(rows))
             rows += [(row, look) for row in wrapped]
+        # The table's last line may go on in lines indented under it (huxxy's turn, packed to 80
+        # columns): one line here, kept whole or cut above, so that a short pane never shows its
+        # end without its start, "your turn: ...".
+        end = len(lines) - 1
+        while end > len(last) and plain(lines[end][0]).startswith("  "):
+            starts.pop()
+            end -= 1
         return rows, [ours for ours in (hand, seat, header) if ours], starts
 
     def _draw_log(self, top: int, height: int, width: int) -> None:

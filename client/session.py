@@ -363,7 +363,6 @@ class Session:
         if not _asks_hint(line) or self.connection_down:  # down: not sent, as the client says
             return None
         if self._hint_asked or self._hint_typed:
-            self._armed = None  # answered as a command is: a confirmation holds for the next only
             return HINT_ON_ITS_WAY
         self._hint_typed = True
         return None

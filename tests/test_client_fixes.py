@@ -854,3 +854,38 @@ def test_new_at_a_finished_game_whose_leave_is_refused_asks_for_no_table() -> No
         unsent, sent, _ = _new_at_a_finished_game([Error("not-at-table", "you are not at a table")], line)
         assert [type(message) for message in sent] == [Leave]
         assert unsent == f"{said}: the server has not said you left this one"
+
+
+async def test_lines_kept_after_a_refusal_outlive_a_connection_lost_among_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """'steal zed' refused, then 'hint' and 'quit' typed after it: the hint is carried out still,
+    and the connection drops as it goes. The quit must not be lost with it: the client, reconnecting,
+    quits (before, the kept lines died with the connection's loop, and the next one waited for a
+    line for ever)."""
+    from test_client_session import TURN_START, seated
+
+    from client import app
+
+    session = welcomed(interactive=True)
+    seated(session, notty_view(current=0, legal=TURN_START, body={"drew": False}))
+    terminal = Terminal(interactive=True, colour=False)
+    terminal.line_reader(session)
+    said: list[str] = []
+    monkeypatch.setattr(terminal, "show", said.append)
+
+    async def carry_out(client: Client, reply: Any, terminal: Terminal, answered: bool) -> None:
+        if AskHint() in reply.messages:
+            raise app.ConnectionLost("gone")
+
+    monkeypatch.setattr(app, "_carry_out", carry_out)
+    client = Client(terminal, session)
+    send, lines = trio.open_memory_channel[str | None](10)
+    for line in ("steal zed", "hint", "quit"):  # typed together: the first refused
+        send.send_nowait(line)
+    with pytest.raises(app.ConnectionLost):
+        await app._commands(client, lines, terminal)
+    assert list(client.kept) == [None]  # the quit, after the hint that was on its way
+    with trio.move_on_after(2) as waited, trio.CancelScope() as scope:
+        await app._answer_while_away(lines, terminal, client, scope)
+    assert client.quit_away and not waited.cancelled_caught

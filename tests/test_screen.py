@@ -949,3 +949,22 @@ def test_last_words_in_line_mode_are_wrapped_to_the_terminal(
     terminal.last_words([KEPT])
     rows = capsys.readouterr().err.split("\n")
     assert all(len(row) <= 60 for row in rows) and " ".join(row.strip() for row in rows if row) == KEPT
+
+
+def test_a_short_pane_keeps_huxxys_turn_whole_where_it_goes_on_a_second_line(
+    server_port: int, tmp_path: Path
+) -> None:
+    """At 60 columns huxxy's turn goes on an indented second line. A short pane kept our seat and
+    hand, and only that second line of the turn ('  an opening needs 24 points ...'), without the
+    commands it goes on from."""
+    eve = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "eve", cols=60)
+    eve.see("connected to")
+    eve.enter("new huxxy 2 greedy")
+    _my_turn(eve)
+    eve.see(r"your hand: ")
+    eve.resize(8, 60)
+    eve.wait(lambda: "rows not shown" in eve.row(1) or "rows above" in eve.row(1), "the short pane")
+    eve.pump()
+    pane = eve.rows[1:5]
+    eve.enter("quit")
+    assert any(row.startswith("your turn: ") for row in pane), "\n".join(pane)
