@@ -45,6 +45,7 @@ from typing import Any
 import trio
 
 from games._ui import is_number
+from games._words import counted
 from protocol import (
     DEFAULT_PORT,
     Autopilot,
@@ -827,21 +828,18 @@ def _drop_typed_ahead(lines: trio.MemoryReceiveChannel[str | None], terminal: Te
             dropped.append(line.strip())
     if dropped:
         shown = "; ".join(dropped[:DROPPED_NAMED]) + ("; ..." if len(dropped) > DROPPED_NAMED else "")
-        carried_out = any(line is not None for line in kept)
-        said = (SOME_TYPED_AHEAD_DROPPED if carried_out else TYPED_AHEAD_DROPPED)[len(dropped) == 1]
-        terminal.show(said.format(count=len(dropped), shown=shown))
+        one = len(dropped) == 1
+        lines_dropped = counted(len(dropped), "line")
+        if not any(line is not None for line in kept):  # none typed after it carried out: all of them
+            lines_dropped = "the line" if one else f"the {lines_dropped}"
+        terminal.show(TYPED_AHEAD_DROPPED[one].format(which=lines_dropped, shown=shown))
     return kept
 
 
 #: What a refused line says of the lines typed ahead after it, which are not carried out (one, several).
 TYPED_AHEAD_DROPPED = {
-    True: "the line typed after it was not carried out, since it may count on the line refused: {shown}",
-    False: "the {count} lines typed after it were not carried out, since they may count on it: {shown}",
-}
-#: ... where others typed after it change nothing, and are carried out still: not "the lines".
-SOME_TYPED_AHEAD_DROPPED = {
-    True: "1 line typed after it was not carried out, since it may count on the line refused: {shown}",
-    False: "{count} lines typed after it were not carried out, since they may count on it: {shown}",
+    True: "{which} typed after it was not carried out, since it may count on the line refused: {shown}",
+    False: "{which} typed after it were not carried out, since they may count on it: {shown}",
 }
 #: How many of those lines it names.
 DROPPED_NAMED = 6
