@@ -318,7 +318,7 @@ class Session:
                 self._games_of[switching] = self.game  # what it plays, if watched again
         self._seat_to_ask = reply.seat_asked
         self._armed = reply.arm  # a confirmation holds for the next command only
-        self._armed_at = (self.table, None if self.view is None else self.view.turn)
+        self._armed_at = self._where_now()
         if reply.show_table:
             return self._table_again()
         words = line.split()
@@ -344,8 +344,11 @@ class Session:
         'resign' is the same whatever moves were made meanwhile."""
         if self._armed in ("leave", "resign"):
             return self._armed
-        here = (self.table, None if self.view is None else self.view.turn)
-        return self._armed if here == self._armed_at else None
+        return self._armed if self._where_now() == self._armed_at else None
+
+    def _where_now(self) -> tuple[int | None, int | None]:
+        """Our table and its turn: where a confirmation is asked, and holds."""
+        return self.table, None if self.view is None else self.view.turn
 
     def _switching(self, reply: Reply) -> int | None:
         """The live game we watch, if ``reply`` leaves it for another table."""
