@@ -65,9 +65,13 @@ from .tables import BotJob, Outgoing
 from .work import Workers
 
 log = logging.getLogger("notty.server")
-#: The host's lines, and its tables': those it writes while answering a client count against the
-#: client's address, as the lines about its connections do.
-logging.getLogger("notty.host").addFilter(LinesOfAnAnswer())
+#: Every line written while the host answers a client counts against the client's address, as the
+#: lines about its connections do: the host's own and its tables', the record's and the store's (a
+#: disk that fails), and ours (a bug in the host, whose traceback a client could ask for in a loop). A
+#: logger's filter sees only that logger's lines, not a child's, so each is named here.
+ANSWER_LOGGERS = ("notty.host", "notty.net", "notty.record", "notty.server", "notty.store")
+for name in ANSWER_LOGGERS:
+    logging.getLogger(name).addFilter(LinesOfAnAnswer())
 
 #: How often the host hears the time (grace periods, turn limits).
 TICK_SECONDS = 0.25

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import logging
 import math
 import random
 import re
@@ -21,6 +22,7 @@ import trio
 from conftest import notty_table
 from test_net import Client
 
+import server
 from protocol import (
     PROTOCOL_VERSION,
     Connection,
@@ -30,6 +32,7 @@ from protocol import (
     Join,
     Leave,
     Left,
+    ListTables,
     Message,
     Ping,
     Pong,
@@ -40,8 +43,8 @@ from protocol import (
 )
 from server import limits
 from server.host import Host
-from server.limits import LOG_LINES_BURST, LOG_LINES_RATE, MAX_REFUSALS, Limits, LogAllowance
-from server.net import FLUSH_SECONDS, NottyServer
+from server.limits import LOG_LINES_BURST, LOG_LINES_RATE, MAX_REFUSALS, Limits, LinesOfAnAnswer, LogAllowance
+from server.net import ANSWER_LOGGERS, FLUSH_SECONDS, NottyServer
 from server.sockets import NonBlockingSocket
 
 Start = Callable[[Limits], Awaitable[int]]
@@ -404,6 +407,44 @@ async def test_a_client_joining_and_leaving_in_a_loop_grows_the_log_only_so_far(
     assert said is not None and int(said[1]) + len(seat_lines) >= 200
 
 
+async def test_a_host_failing_on_a_clients_message_in_a_loop_grows_the_log_only_so_far(
+    start: Start, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug in the host costs one reply and a traceback in the log: a client that found one could
+    ask for tracebacks in a loop, and they were not counted against its address."""
+
+    def fails(*_: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Host, "table_list", fails)
+    port = await start(Limits(rate=10_000, burst=10_000, address_rate=10_000, address_burst=10_000))
+    caplog.set_level("INFO", logger="notty.server")
+    ann = await Client.connect(port, "ann")
+    began = trio.current_time()
+    for _ in range(100):
+        await ann.send(ListTables())
+        assert (await ann.expect(Error)).code == "internal-error"
+    failed = [line for line in _server_lines(caplog) if line.startswith("host failed")]
+    # 100 without the allowance; the address's lines before the loop: its connection's
+    assert LOG_LINES_BURST - 2 <= len(failed) <= LOG_LINES_BURST + _grown_back_since(began)
+    await trio.sleep(1.1)
+    await ann.send(ListTables())
+    await ann.expect(Error)
+    said = re.search(r"\((\d+) lines about 127\.0\.0\.1 left out", _server_lines(caplog)[-1])
+    assert said is not None and int(said[1]) + len(failed) >= 100
+
+
+def test_every_logger_of_the_server_counts_the_lines_of_an_answer() -> None:
+    """A logger's filter does not see its children's lines: a module logging under a name of its own
+    would write lines no allowance counts."""
+    named = set()
+    for source in Path(server.__file__).parent.glob("*.py"):
+        named |= set(re.findall(r'getLogger\("([^"]+)"\)', source.read_text()))
+    assert named and named <= set(ANSWER_LOGGERS)
+    for name in ANSWER_LOGGERS:
+        assert any(isinstance(each, LinesOfAnAnswer) for each in logging.getLogger(name).filters)
+
+
 def _grown_back_since(began: float) -> int:
     """The lines an address's allowance grows back while a loop runs (one a second), and a margin:
     a slow machine takes longer over the loop, and is allowed more lines, not failed."""
@@ -412,6 +453,10 @@ def _grown_back_since(began: float) -> int:
 
 def _host_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [record.getMessage() for record in caplog.records if record.name == "notty.host"]
+
+
+def _server_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [record.getMessage() for record in caplog.records if record.name == "notty.server"]
 
 
 def _connection_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
