@@ -82,6 +82,9 @@ BACK = "you are back: a bot played your turns while you were away, and stops now
 #: What the server's goodbye says when it answers our ``bye``: no news (another reason is).
 BYE = "bye"
 #: The errors that answer a ``watch`` (docs/PROTOCOL.md): any other is about something else.
+#: The answers to a hello's seat token that no seat here holds it: gone (its game over, say), or
+#: of a game the server stopped unrecorded, which its next start restores.
+SEAT_NOT_HERE = frozenset({"bad-token", "game-stopped"})
 WATCH_REFUSALS = frozenset({"no-such-table", "too-many-watchers", "not-now"})
 #: What heads the last move, shown again with the table when a seat is taken back.
 LAST_MOVE = "what happened last, before you were back:"
@@ -168,6 +171,9 @@ class Session:
         self.table: int | None = None
         self.token: str | None = None
         self.stopped = False  # the server could not record our table's game, and is stopping it
+        # The seat our hello offered is of a game the server stopped so (game-stopped): kept on disk
+        # for its next start, which restores the game; the server's words.
+        self.seat_stopped: str | None = None
         self.view: TableView | None = None
         # When the timed turn under way ends, by ``clock`` (the view's turn_left, counted from its
         # arrival), for a status line that counts down; None where no turn is being timed.
@@ -451,7 +457,7 @@ class Session:
         # A hint's answer; or a new connection, or another table: a hint asked at the old one goes unanswered.
         if isinstance(message, Hint | Error | Welcome | Seated | Watching | Left):
             self._hint_asked = self._hint_typed = False
-        if isinstance(message, Seated) or (isinstance(message, Error) and message.code == "bad-token"):
+        if isinstance(message, Seated) or (isinstance(message, Error) and message.code in SEAT_NOT_HERE):
             self.seat_unanswered = False  # the seat offered in the hello is ours again, or gone
         self.hold_seat()  # if not yet: a client we took the seat over from may be gone by now
         if isinstance(message, Pong):
@@ -523,16 +529,18 @@ class Session:
                 # The server could not record the game and stopped it: its seat is kept on disk,
                 # for the token resumes it once the server is back. (A game we never saw begin
                 # was not recorded at all: nothing to keep.)
-                command = self.command_to_resume()
-                self.let_seat_go()  # kept, but no longer played here: a client run again may take it
-                self.token = None
-                self.back_to_lobby()
-                if command is None:
-                    kept = "the server keeps its game, but this machine could not keep your seat"
-                    return Output((f"table {table} stopped: {kept}",))
-                return Output(
-                    (f"table {table} stopped; once the server is back, resume it with:", f"  {command}")
+                return Output(self._keep_stopped_seat(f"table {table} stopped"))
+            case Error("game-stopped", text, _):
+                # The seat our hello offered is of such a game, and the server has not restarted
+                # since: kept as well (it was forgotten as gone, and the game then restored without it).
+                stopped = (
+                    text
+                    if self.table is None
+                    else f"the server stopped your game at table {self.table}, since it could not record it"
                 )
+                kept = self._keep_stopped_seat(stopped)
+                self.seat_stopped = stopped
+                return Output(kept, (ListTables(),) if self.interactive else ())
             case Left(table):
                 self.back_to_lobby()
                 return Output((f"you left table {table}",))
@@ -944,6 +952,17 @@ class Session:
             self.kept_as = name
         return problem
 
+    def _keep_stopped_seat(self, stopped: str) -> tuple[str, ...]:
+        """Our table's game was stopped unrecorded: leave it for the lobby, its seat kept on disk
+        (the server's next start restores the game), and say how to take it back then."""
+        command = self.command_to_resume()
+        self.let_seat_go()  # kept, but no longer played here: a client run again may take it
+        self.token = None
+        self.back_to_lobby()
+        if command is None:
+            return (f"{stopped}: the server keeps its game, but this machine could not keep your seat",)
+        return (f"{stopped}; once the server is back, resume it with:", f"  {command}")
+
     def drop_seat(self) -> None:
         self.let_seat_go()
         if self.seats is not None and self.token is not None and self.kept_as is not None:
@@ -980,6 +999,7 @@ class Session:
         self.game_over = False  # else a script's moves at its next table are dropped as too late
         self.open_seats = 0
         self.stopped = False
+        self.seat_stopped = None
         self.resigned = False
         self._autopilot = False  # the seat it was on is not ours any more
         self._seat = self._seat_name = None

@@ -85,6 +85,13 @@ from .tables import (
 )
 
 log = logging.getLogger("notty.host")
+#: What a seat token of a game stopped unrecorded (see :meth:`Host.halt`) is told until the restart
+#: that restores the game: it is not gone, so not worth forgetting.
+GAME_STOPPED = (
+    "the game at table {table} was stopped, since the server could not record it: once the server's "
+    "operator has fixed this and restarted the server, your seat token resumes the game where you "
+    "last saw it, so keep it"
+)
 
 #: The most tables a list names: a two-seat Notty table lists in about 150 bytes, so this many fit
 #: in one frame; tables of more seats list longer, and fewer of them are sent (see build_table_list).
@@ -323,6 +330,8 @@ class Host:
                 continue
             if table is not None:
                 self.driver.listing += 1
+                if table_id not in unbegun:
+                    self.driver.remember_the_stop(table)
             # (Gone already, if the unrecorded leave left its bots alone: a restart brings it back.)
             log.error("table %d stopped: its game could not be recorded (%s)", table_id, why)
             if table_id in unbegun:
@@ -494,6 +503,8 @@ class Host:
             return out
         digest = _hash(hello.token)
         found = self._seat_with(digest)
+        if found is None and (stopped := self.driver.stopped.get(digest)) is not None:
+            return [*out, (conn, Error("game-stopped", GAME_STOPPED.format(table=stopped)))]
         if found is None:
             ended = self.driver.ended.get(digest)  # a result's text is at most 400 characters: it fits
             why = f": {GAME_ENDED}{ended}" if ended is not None else " (its game is over, or you left it)"

@@ -424,6 +424,10 @@ class Driver:
         # How each game that ended and went away ended, by its people's seat token hashes (the last
         # ENDED_KEPT seats): a player coming back to one is told the result, not only that it is gone.
         self.ended: OrderedDict[bytes, str] = OrderedDict()
+        # The tables stopped since this start because the store could not record them, by their
+        # people's seat token hashes (the last ENDED_KEPT seats): the next start restores their games,
+        # so a player coming back before it is told to keep the token, not that the seat is gone.
+        self.stopped: OrderedDict[bytes, int] = OrderedDict()
 
     def begin(self, table: Table, rng: random.Random, now: float) -> list[Outgoing]:
         names = [seat.name or f"seat-{i}" for i, seat in enumerate(table.seats)]
@@ -691,6 +695,15 @@ class Driver:
             self.listing += 1
             log.info("table %d closed", table.id)
             self.remember_the_end(table)
+
+    def remember_the_stop(self, table: Table) -> None:
+        """Keep that the game at ``table``, stopped unrecorded, resumes after a restart."""
+        for seat in table.seats:
+            if seat.token_hash is not None:
+                self.stopped[seat.token_hash] = table.id
+                self.stopped.move_to_end(seat.token_hash)
+        while len(self.stopped) > ENDED_KEPT:
+            self.stopped.popitem(last=False)
 
     def remember_the_end(self, table: Table) -> None:
         """Keep how the game at ``table``, now gone, ended, for its people's seat tokens."""

@@ -767,14 +767,16 @@ async def test_the_running_client_pings_through_its_session(
     assert screen.lines == ["connected to test"]  # and nothing of the pongs
 
 
-@pytest.mark.parametrize("kept", [True, False])
+@pytest.mark.parametrize("answer", ["seated", "bad-token", "game-stopped"])
 async def test_a_resumed_script_waits_for_its_seat_and_stops_if_the_server_no_longer_holds_it(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str], kept: bool
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str], answer: str
 ) -> None:
     """A script run with --resume acted on its first line as soon as it was welcomed: the server's
     answer to the seat offered came in a later read (under load, in a test), and the script's 'hint'
     was refused as made from the lobby. Its lines wait for the answer; a seat the server no longer
-    holds (its game over) stops the script, exit 1, as one not kept on disk does."""
+    holds (its game over) stops the script, exit 1, as one not kept on disk does. So does a seat of
+    a game the server stopped unrecorded, which is kept on disk for the server's next start."""
+    kept = answer == "seated"
     heard: list[Message] = []
     answered = trio.Event()
 
@@ -783,8 +785,8 @@ async def test_a_resumed_script_waits_for_its_seat_and_stops_if_the_server_no_lo
 
         async def answer_the_seat(token: str | None) -> None:  # in a read of its own, a moment later
             await trio.sleep(0.3)
-            answer = Seated(7, 0, token or "") if kept else Error("bad-token", "that seat is gone")
-            await stream.send_all(server.send(answer))
+            said = Seated(7, 0, token or "") if kept else Error(answer, "that seat is gone, or stopped")
+            await stream.send_all(server.send(said))
             answered.set()
 
         async with stream, trio.open_nursery() as nursery:
@@ -826,4 +828,10 @@ async def test_a_resumed_script_waits_for_its_seat_and_stops_if_the_server_no_lo
     else:
         assert code == 1 and listed == [], screen.lines
         gone = f"the server at {address} no longer holds your seat at table 7"
+        if answer == "game-stopped":
+            gone = (
+                "the server stopped your game at table 7, since it could not record it: your seat is kept"
+                " for when it is back"
+            )
         assert capsys.readouterr().err == f"notty-client: {gone}: the script was not run\n"
+        assert (seats.get(address, "jo") is not None) is (answer == "game-stopped")

@@ -1021,6 +1021,30 @@ def test_a_game_the_server_stopped_keeps_its_seat_for_when_the_server_is_back(tm
     assert shown(session, Left(5)) == ["you left table 5"] and store.get("h:1", "ann") is None
 
 
+def test_a_seat_offered_back_whose_game_the_server_stopped_is_kept_for_when_it_is_back(
+    tmp_path: Path,
+) -> None:
+    """An adversarial test: a client back before the server's restart was told its seat was gone,
+    and forgot its token; the restart then brought the game back with nobody to resume the seat."""
+    store = SeatStore(tmp_path / "seats.json")
+    store.put("h:1", "ann", StoredSeat(TOKEN, 3))
+    for interactive in (True, False):
+        session = Session("ann", seats=store, server="h:1", interactive=interactive)
+        session.token, session.table, session.kept_as = TOKEN, 3, "ann"  # as the client resumes it
+        assert session.hello().token == TOKEN
+        session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS))
+        out = session.receive(Error("game-stopped", "the game at table 3 was stopped, ..."))
+        assert list(out.lines) == [
+            "the server stopped your game at table 3, since it could not record it; once the server is"
+            " back, resume it with:",
+            "  notty-client h:1 --name ann" + ("" if interactive else " --resume"),
+        ]
+        assert out.send == ((ListTables(),) if interactive else ())  # a person sees what could be joined
+        assert store.get("h:1", "ann") == StoredSeat(TOKEN, 3)  # kept
+        assert session.table is None and session.token is None and not session.seat_unanswered
+        assert session.seat_stopped is not None  # what a script asked to resume it is told
+
+
 def test_a_seat_at_a_table_not_yet_playing_is_not_kept_on_quitting(tmp_path: Path) -> None:
     store = SeatStore(tmp_path / "seats.json")
     session = welcomed(seats=store, server="h:1")

@@ -138,14 +138,22 @@ async def test_a_table_whose_moves_cannot_be_recorded_stops_and_the_others_play_
         await ann.client.send(ListTables())
         listed = await ann.client.expect(Tables)
         assert [info["table"] for info in listed.tables] == [cat.table]
+        # ann's token, offered again before the restart (her client reconnecting, say), is not of a
+        # seat gone, to be forgotten: the restart brings the game back (it was, and then a bot kept it).
+        again = await Client.connect(port, "ann", ann.token)
+        error = await again.expect(Error)
+        assert error.code == "game-stopped" and f"table {ann.table}" in error.message
         store.fails = lambda records: True  # now nothing can be recorded: a new game cannot begin
         dan = await Client.connect(port, "dan")
         await dan.send(notty_table("classic", 2, ("greedy",)))
-        table = (await dan.expect(Seated)).table
+        dan_seated = await dan.expect(Seated)
+        table = dan_seated.table
         error = await dan.expect(Error)
         assert error.code == "not-recorded" and "disk I/O error" in error.message
         assert f"the start of the game at table {table}" in error.message and "did not begin" in error.message
         assert (await dan.expect(Left)).table == table
+        again = await Client.connect(port, "dan", dan_seated.token)  # nothing of it is kept
+        assert (await again.expect(Error)).code == "bad-token"
         assert not any(isinstance(message, State) for message in dan.seen)
         nursery.cancel_scope.cancel()
     store.close()
