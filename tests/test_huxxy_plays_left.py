@@ -123,6 +123,20 @@ def test_no_play_is_listed_as_legal_once_the_turn_may_make_none() -> None:
     assert match.legal_actions(0) == ["draw"]
     with pytest.raises(ActionError, match="may make at most"):
         match.apply(0, match.parse_action("play KC to 1"))
+    spent = "this turn has made 60 plays, undone ones counted, and may make at most 60: "
+    match = table_match(["7H 8C 9D KC 2D", "2C"], ["KS KH KD"], [True, True])
+    spend(match, 0, left=1)
+    match.apply(0, match.parse_action("play 2D"))  # a group of one: the turn cannot end on it
+    with pytest.raises(ActionError) as refused:
+        match.apply(0, match.parse_action("play KC to 1"))
+    said = "group 2 is not valid, so 'draw' is all that is left (it takes back the turn's plays)"
+    assert str(refused.value) == spent + said
+    match = table_match(["7H 8C 9D KC 2D", "2C"], ["KS KH KD"], [True, True])
+    spend(match, 0, left=1)
+    match.apply(0, match.parse_action("play KC to 1"))  # a valid table: it may end
+    with pytest.raises(ActionError) as refused:
+        match.apply(0, match.parse_action("play 2D"))
+    assert str(refused.value) == spent + "end it, or 'draw' to take it all back and draw"
     match.apply(0, Draw())
     assert match.engine.current == 1
 
@@ -138,6 +152,10 @@ def test_a_turn_that_may_make_no_more_plays_is_told_to_draw() -> None:
     with pytest.raises(ActionError) as refused:
         match.apply(0, match.parse_action("end"))
     assert str(refused.value) == told
+    spent = "this turn has made 60 plays, undone ones counted, and may make at most 60: "
+    with pytest.raises(ActionError) as refused:  # a play-test was told to "end it", with nothing played
+        match.apply(0, match.parse_action("play 2D"))
+    assert str(refused.value) == spent + "'draw' is all that is left"
     body = match.view(0)
     assert body["plays_left"] == 0 and match.view(None)["plays_left"] == 0  # anyone may count them
     session = welcomed()

@@ -324,11 +324,19 @@ class Engine:
         if self._tried + len(plays) > MAX_TURN_PLAYS:
             left = MAX_TURN_PLAYS - self._tried
             # A play-test with one play left was told none was; a play of one card was then made.
-            room = f"{counted(left, 'more play')}, too few for {len(plays)}; " if left else ""
+            ending = "end it, or 'draw' to take it all back and draw"
+            if left:
+                then = f"{counted(left, 'more play')}, too few for {len(plays)}; {ending}"
+            elif not self._made:  # and a play-test with nothing on the table was told to end it
+                then = "'draw' is all that is left"
+            elif blocked := blocked_end(self.invalid_groups(), self._points_short()):
+                then = f"{blocked}, so 'draw' is all that is left (it takes back the turn's plays)"
+            else:
+                then = ending
             raise IllegalAction(
                 Reason.TOO_MANY_TRIES,
                 f"this turn has made {self._tried} plays, undone ones counted, and may make at most"
-                f" {MAX_TURN_PLAYS}: {room}end it, or 'draw' to take it all back and draw",
+                f" {MAX_TURN_PLAYS}: {then}",
             )
         held = Counter(self.hands[seat])
         hand = held.copy()
