@@ -697,6 +697,7 @@ async def _answer_while_away(
                 return
             if line is None:  # the end of input: once connected again, the client says bye as usual
                 return
+        terminal.taking(line)
         reply = client.session.typed(line)
         if reply.quit:
             client.quit_away = True
@@ -754,6 +755,7 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
                 break  # the input ended, or a quit was typed, after them
             line = held
             client.lines_read += 1
+            terminal.taking(line)
         else:
             try:
                 read = await lines.receive()
@@ -763,6 +765,7 @@ async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None]
                 break
             line = read
             client.lines_read += 1
+            terminal.taking(line)
         reply = session.typed(line)
         if reply.quit:
             break

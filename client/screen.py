@@ -269,10 +269,38 @@ class Screen(Terminal):
         self.farewell_lines: list[str] | None = None  # what was said since the user quit
         self._log_height = 1
         self._width = 80
+        self._handling = False  # a line entered is being acted on
+        self._echoed_ahead: str | None = None  # a line entered with none before it: in the log already
 
     def typed_ahead(self) -> list[str]:
         """None wait in the terminal: the keys are read as they come, the lines queued at once."""
         return []
+
+    def taking(self, line: str) -> None:
+        """A line entered while another is acted on, or waits to be, goes to the log as it is acted
+        on in turn: three pasted lines showed one above the other, and the first one's refusal under
+        the third. One entered with none before it went to the log at once (:meth:`_entered`)."""
+        self._handling = True
+        if line is self._echoed_ahead:  # that very line (one kept after a refusal is another)
+            self._echoed_ahead = None
+            return
+        self._echo(line)
+        self.draw()
+
+    def line_handled(self) -> None:
+        super().line_handled()
+        self._handling = False
+
+    def _entered(self, line: str, send: trio.MemorySendChannel[str | None]) -> None:
+        """Queue a line entered; to the log now if no line is before it, as the client waits for one."""
+        if not self._handling and send.statistics().current_buffer_used == 0:
+            self._echo(line)
+            # Handed to the client waiting for a line, perhaps not yet taken: the next wait for it.
+            self._echoed_ahead, self._handling = line, True
+        queue_typed(send, line, self)
+
+    def _echo(self, line: str) -> None:
+        self._add_to_log([PROMPT + echoed(line)], farewell=False)  # a quit's: not what was said after it
 
     # -- what the session shows ------------------------------------------------------
 
@@ -352,7 +380,7 @@ class Screen(Terminal):
                 for key in keys:
                     line, end = self.press(key)
                     if line is not None:  # never waits: a paste fills the queue, and the rest is dropped
-                        queue_typed(send, line, self)
+                        self._entered(line, send)
                     if end:
                         await send.send(None)
                         return
@@ -409,12 +437,13 @@ class Screen(Terminal):
             self._add_to_log(["  " + "  ".join(effect.options)])
         self._listed = effect.options if name == "tab" else None  # any other key: Tab lists again
         if effect.line is not None:
-            self._add_to_log([PROMPT + echoed(effect.line)])
             self.scroll = 0
             if self.session is not None and self.session.quits(effect.line):
                 self.farewell_lines = []
             if self.session is not None and (said := self.session.answered_as_typed(effect.line)):
-                self._add_to_log([said])  # answered here, under the line, and not acted on
+                # answered here, under the line, and not acted on: ahead of any line waiting
+                self._echo(effect.line)
+                self._add_to_log([said])
                 return None, effect.end
         if effect.end:
             self.farewell_lines = []

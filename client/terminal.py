@@ -128,6 +128,9 @@ class Terminal:
             if locked:
                 self.drawing.release()
 
+    def taking(self, line: str) -> None:
+        """``line``, typed, is acted on now: readline showed it as it was typed."""
+
     def line_handled(self) -> None:
         """The last line typed was acted on and what it said at once was shown: ask for the next."""
         self._handled.set()

@@ -325,6 +325,26 @@ def test_hint_typed_six_times_fast_shows_one_hint_and_answers_each_other_once(
     ann.enter("quit")
 
 
+def test_lines_pasted_together_each_show_above_their_own_answer(server_port: int, tmp_path: Path) -> None:
+    """A play-test pasted three lines at its turn and saw them one above the other, then the first's
+    answer, then the second's refusal, which so read as the third's. Each goes to the log as it is
+    acted on; the first, with none before it, at once."""
+    ann = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "ann", rows=50)
+    ann.see("connected to")
+    ann.enter("new classic 2 greedy")
+    _my_turn(ann)
+    ann.type("draw 1\rdraw 1\rend\r")
+    ann.wait(lambda: any("not carried out" in row for row in ann.log()), "the third line dropped")
+    log = ann.log()
+    first = log.index("notty> draw 1")
+    drew = next(n for n, row in enumerate(log) if row.startswith("  you draw"))
+    second = log.index("notty> draw 1", first + 1)
+    assert first < drew < second, log  # the second line under the first's answer
+    assert "drawn" in " ".join(log[second + 1 : second + 3]), log  # and its refusal under it
+    assert "notty> end" not in log, log  # named as not carried out, never shown as typed
+    ann.enter("quit")
+
+
 def test_the_log_scrolls_back_and_forth(server_port: int, tmp_path: Path) -> None:
     bea = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "bea", rows=14, cols=80)
     bea.see("connected to")
