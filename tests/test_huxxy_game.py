@@ -84,6 +84,8 @@ TYPED = [
     # As a play-tester typed them: a group said with its word, and suits as symbols.
     ("play 7H to group 3", "play 7H to 3"),
     ("move 7H from group 2 to group new", "move 7H from 2"),
+    ("play 7H to new group", "play 7H"),
+    ("move 7H from group 2 to new group", "move 7H from 2"),
     ("play 7♥ 8♠ 9♡", "play 7H 8S 9H"),
     ("undo", "undo"),
     ("draw", "draw"),

@@ -475,6 +475,23 @@ def test_completion_offers_cards_groups_and_the_next_word() -> None:
     assert UI.complete(["move"], "", not_opened) == [] and UI.complete(["play"], "K", not_opened) == ["KS"]
 
 
+def test_a_group_said_with_its_word_is_read_and_completed() -> None:
+    """A play-tester's 'play 7C to new group' was refused, and 'to group' + Tab offered nothing."""
+    view = _read(MID_TURN)
+    assert UI.action("play", ["KS", "to", "new", "group"], view) == "play KS"
+    assert UI.action("play", ["KS", "to", "group", "new"], view) == "play KS"
+    assert UI.action("move", ["5H", "from", "group", "2", "to", "new", "group"], view) == "move 5H from 2"
+    assert UI.complete(["play", "7h", "to", "group"], "", view) == ["1", "2", "3"]
+    assert UI.complete(["play", "7h", "to", "new"], "", view) == ["group"]
+    assert UI.complete(["play", "7h", "to", "new", "group"], "", view) == []
+    assert UI.complete(["move", "5h", "from", "group"], "", view) == ["2"]
+    assert UI.complete(["move", "5h", "from", "group", "2"], "", view) == ["to"]
+    assert UI.complete(["move", "5h", "from", "group", "2", "to", "group"], "", view) == ["1", "3"]
+    assert UI.complete(["move", "5h", "to", "group"], "", view) == ["1", "3"]
+    with pytest.raises(CommandError, match="say one group after 'to'"):
+        UI.action("play", ["KS", "to", "new", "group", "2"], view)
+
+
 def test_plays_and_moves_are_checked_against_the_view_at_our_turn() -> None:
     view = _read(MID_TURN)
     assert UI.action("play", ["8s", "9h", "to", "3"], view) == "play 8S 9H to 3"

@@ -180,7 +180,8 @@ def same_group(cards: Sequence[Card], group: int, *, said_from: bool) -> str:
 def clauses(words: Sequence[str]) -> dict[str, list[str]]:
     """The cards, and the words after ``to`` and after ``from``, in either order (``move 9C to 6
     from 5`` as well as ``move 9C from 5 to 6``); the cards are the words before either. A group
-    may be said as people say it: ``to group 6``."""
+    may be said as people say it: ``to group 6``, ``to new group`` (:func:`said_group` knows the
+    word)."""
     found: dict[str, list[str]] = {"": []}
     clause = ""
     for word in words:
@@ -190,11 +191,18 @@ def clauses(words: Sequence[str]) -> dict[str, list[str]]:
                 raise ParseError(f"say {lowered!r} once")
             clause = lowered
             found[clause] = []
-        elif clause and lowered == "group" and not found[clause]:
+        elif clause and said_group(found[clause], lowered):
             continue
         else:
             found[clause].append(word)
     return found
+
+
+def said_group(before: Sequence[str], word: str) -> bool:
+    """Is ``word`` the word ``group``, said where a group is, after the words ``before`` it in a
+    ``to`` or ``from`` clause: first (``to group 6``, ``to group new``) or after ``new`` (``to new
+    group``), as people say it; the record's text says neither (``to 6``, nothing for new)."""
+    return word.lower() == "group" and [said.lower() for said in before] in ([], ["new"])
 
 
 def _group(words: Sequence[str], after: str) -> int | None:

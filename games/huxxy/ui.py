@@ -41,7 +41,7 @@ from games._words import counted
 
 from ._cards import Card, CardError, reading_order
 from ._groups import opening_points
-from .actions import ParseError, clauses, holder, no_group, same_group
+from .actions import ParseError, clauses, holder, no_group, said_group, same_group
 from .engine import (
     HAND_SIZE,
     MAX_PLAYERS,
@@ -631,8 +631,10 @@ def _next_words(words: Sequence[str], body: Body | None) -> list[str]:
     """What may follow ``words`` (the command, lower case, and the arguments typed so far)."""
     if not words or words[0] not in ("play", "move") or body is None:
         return []
-    verb, rest = words[0], [word.lower() for word in words[1:]]
+    verb, rest = words[0], _without_group([word.lower() for word in words[1:]])
     groups = [str(index + 1) for index in range(len(body.table))]
+    if rest[-2:] == ["to", "new"] and words[-1].lower() == "new":
+        return ["group"]  # 'to new group', as people say it
     if rest and rest[-1] == "to":
         if "from" in rest[:-2]:
             source: str | None = rest[rest.index("from") + 1]
@@ -640,7 +642,8 @@ def _next_words(words: Sequence[str], body: Body | None) -> list[str]:
             named = _named(rest[:-1])
             holders = _holders(named, body.table)
             source = str(holders[0] + 1) if verb == "move" and named and len(holders) == 1 else None
-        return [*(group for group in groups if group != source), "new"]
+        new = [] if words[-1].lower() == "group" else ["new"]  # 'to group new' is read, but reads oddly
+        return [*(group for group in groups if group != source), *new]
     if "to" in rest:
         return []
     named = _named(rest[: rest.index("from")] if "from" in rest else rest)
@@ -659,6 +662,19 @@ def _next_words(words: Sequence[str], body: Body | None) -> list[str]:
         card for index in holders for card in sorted(Counter(body.table[index]) - Counter(named))
     )
     return [str(card) for card in more] + (["from", "to"] if named and holders else [])
+
+
+def _without_group(words: Sequence[str]) -> list[str]:
+    """``words`` without the word ``group`` where a group is said with it (``to group 3``, ``to new
+    group``), as :func:`clauses` reads them."""
+    kept: list[str] = []
+    clause: list[str] | None = None  # the words kept since the last 'to' or 'from'
+    for word in words:
+        if clause is not None and said_group(clause, word):
+            continue
+        kept.append(word)
+        clause = [] if word in ("to", "from") else None if clause is None else [*clause, word]
+    return kept
 
 
 def _in_hand(cards: Sequence[Card], hand: Sequence[Card]) -> bool:
