@@ -583,9 +583,7 @@ def help_on(word: str, catalog: Catalog | None, at: str | None = None) -> str:
         blocks = _games_about("new", catalog, taking) or [_about("new", HELP)]  # a game's own, or ours
         titles = spoken_list([catalog.games[name].title for name in taking])
         return "\n".join([f"{typed!r} is a word 'new' takes ({titles}):", *blocks])
-    known = list(
-        dict.fromkeys([*COMMANDS, *(command for name in here for command in _commands(catalog, name))])
-    )
+    known = _help_commands(catalog, here)
     guess = did_you_mean(word, [*known, *games])
     lines = [f"no help on {typed!r}" + (f"; {guess}" if guess else ""), "'help WORD' knows these words:"]
     # Laid out as help is (a term, then its text), so a narrower terminal wraps it as it wraps help.
@@ -595,6 +593,21 @@ def help_on(word: str, catalog: Catalog | None, at: str | None = None) -> str:
                 ", ".join(words), WIDTH, initial_indent=f"  {term:<10}", subsequent_indent=" " * 12
             )
     return "\n".join(lines)
+
+
+def _help_commands(catalog: Catalog | None, here: Sequence[str]) -> list[str]:
+    """The commands ``help WORD`` knows: the client's, and those of the games ``here``."""
+    return list(
+        dict.fromkeys([*COMMANDS, *(command for name in here for command in _commands(catalog, name))])
+    )
+
+
+def help_words(catalog: Catalog | None, at: str | None = None) -> list[str]:
+    """What ``help`` takes, as tab offers it: the commands it knows (of the game at our table,
+    ``at``, or of every game away from one), the games, and ``all``."""
+    games = [] if catalog is None else list(catalog.games)
+    here = [name for name in games if name == at] or games
+    return [*_help_commands(catalog, here), *games, "all"]
 
 
 def _games_about(
@@ -764,10 +777,12 @@ def completions(
     view: TableView | None,
     tables: Sequence[int],
     where: str | None = None,
+    at: str | None = None,
 ) -> list[str]:
     """What tab may complete ``text`` to: the word being typed, after ``before`` on the line.
     ``where``: ``"seated"`` or ``"watching"`` at a table (its game begun or not), ``None`` in the
-    lobby. Only what may be accepted there and then is offered."""
+    lobby; ``at``: the game at that table, once known. Only what may be accepted there and then is
+    offered."""
     words = before.lower().split()
     watching = where == "watching"
     if not words:
@@ -786,6 +801,8 @@ def completions(
         return [number for number in numbers if number.startswith(text)]
     elif words[0] == "rules":
         candidates = [] if catalog is None or len(words) > 1 else _rules_words(catalog)
+    elif words[0] in ("help", "?"):
+        candidates = [] if len(words) > 1 else help_words(catalog, at)
     elif words[0] == "auto":
         candidates = [] if len(words) > 1 else ["on", "off"]
     else:

@@ -406,7 +406,9 @@ class Session:
 
     def completions(self, before: str, text: str) -> list[str]:
         where = None if self.table is None else "watching" if self.token is None else "seated"
-        return completions(before, text, self.catalog, self.game_ui(), self.view, self.tables_seen, where)
+        return completions(
+            before, text, self.catalog, self.game_ui(), self.view, self.tables_seen, where, self.game
+        )
 
     def bye(self) -> Bye:
         """Our last words: the server's goodbye after them is its answer, not news to show."""

@@ -596,6 +596,20 @@ def test_tab_offers_the_words_that_fit_what_istyped_so_far() -> None:
     assert session.completions("auto ", "") == ["off", "on"] and session.completions("auto on ", "") == []
 
 
+def test_tab_after_help_offers_the_words_help_knows() -> None:
+    """'help pl' + Tab completed nothing, where 'rules hu' completed to 'rules huxxy'."""
+    session = welcomed(*HOSTED)
+    assert session.completions("help ", "pl") == ["play"] and session.completions("? ", "ru") == ["rules"]
+    assert session.completions("help ", "hu") == ["huxxy"] and session.completions("help ", "a") == [
+        "all",
+        "auto",
+    ]
+    assert {"steal", "move", "notty", "ochos-locos"} <= set(session.completions("help ", ""))
+    assert session.completions("help play ", "") == []  # help reads the first word only
+    session.game = "huxxy"  # at a huxxy table: its commands, not Notty's, as 'help' lists them
+    assert "move" in session.completions("help ", "") and session.completions("help ", "st") == ["start"]
+
+
 def test_a_game_command_from_a_spectator_or_after_the_end_says_so_before_its_usage() -> None:
     """'steal' alone said 'usage: steal NAME' to a spectator, and 'putback R9' after the end
     'you do not hold R9': what is wrong is that nothing may be played."""
