@@ -228,7 +228,7 @@ def _neither(
 def _elsewhere(word: str, game: GameInfo, catalog: Catalog) -> str:
     """For a word of other games' tables and not of ``game``'s, whose it is: a variant
     (``five-colour`` at a table of huxxy), a player (``qlearn``), or a word that names or sets an
-    option (``hard``, ``limit``, ``turn_limit``), then who plays here; else ``""``."""
+    option (``hard``, ``limit``, ``turn_limit``), then, for a player, who plays here; else ``""``."""
     if word in {game.name, *game.variants, *game.bots, *_option_words(game, catalog)}:
         return ""
     others = [other for other in catalog.games.values() if other.name != game.name]
@@ -236,14 +236,15 @@ def _elsewhere(word: str, game: GameInfo, catalog: Catalog) -> str:
         noun, ours = catalog.ui(variant_of[0]).variant_noun, catalog.ui(game.name).variant_noun
         where = f"{' and '.join(variant_of)}, not a {ours} of {game.name} ({', '.join(game.variants)})"
         return f"{word!r} is a {noun} of {where}"
-    players = (*game.bots, HUMAN)
-    players_are = f"players are {', '.join(players)}"
     if player_of := [other.name for other in others if word in other.bots]:
+        players = (*game.bots, HUMAN)
         where = f"{' and '.join(player_of)} tables, not at {game.name} tables"
-        return f"{word!r} plays at {where}; {players_are}" + _then(did_you_mean(word, players))
+        return f"{word!r} plays at {where}; players are {', '.join(players)}" + _then(
+            did_you_mean(word, players)
+        )
     if games := [other.name for other in others if word in _option_words(other, catalog)]:
         where = f"{' and '.join(games)} tables have and {game.name} tables do not"
-        return f"{word!r} sets an option that {where}; {players_are}"
+        return f"{word!r} sets an option that {where}"  # who plays here is beside the point
     return ""
 
 
