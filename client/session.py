@@ -747,10 +747,11 @@ class Session:
         ended = view.result.text if view.result is not None else None
         moves = tuple(line for line in happened if ended is None or not _says(plain(line).strip(), ended))
         # In the full screen's log, the moves under a heading (the last move, those made while we
-        # were away, the game's first) are set in under it: the moves that follow at once were read
-        # as its too.
+        # were away, the game's first) end with an empty line: the moves that follow at once were
+        # read as its too. Not set in further: a play-tester read 4 columns there and 2 everywhere
+        # else, the same lines in plain mode included (where the table printed after them ends them).
         headed = bool(happened) and happened[0] in (LAST_MOVE, GAME_BEGINS, while_away(view.away))
-        logged = (happened[0], *(f"  {line}" for line in happened[1:])) if headed else happened
+        logged = (*happened, "") if headed else happened
         output = Output(shown, log=logged, table=table_text, moves=moves)
         if view.turn_seconds and self._told_turn_time != table and not view.over:
             self._told_turn_time = table  # once a table: the status line keeps showing it

@@ -1446,7 +1446,8 @@ def test_a_game_we_sit_at_says_it_begins() -> None:
     ann.receive(Seated(3, 0, TOKEN))
     output = ann.receive(State(3, notty_view(turn=1, current=0), opening))
     assert output.lines[0].split("\n")[:2] == ["the game begins:", "  you play first"]
-    assert output.log_lines[:2] == ("the game begins:", "    you play first")  # set in, as the others
+    # In the full screen's log as in plain mode: set in 2 columns, as every move (a play-tester read 4).
+    assert output.log_lines[:3] == ("the game begins:", "  you play first", "")
     assert "the game begins:" not in shown(ann, State(3, notty_view(turn=1, current=1), opening))  # news
     eve = welcomed(NOTTY)  # a watcher arriving is shown the game as it stands
     eve.receive(Watching(3))
@@ -1464,8 +1465,8 @@ def test_the_last_move_shown_again_on_taking_a_seat_back_is_said_to_be_the_last(
     lines = [line for text in output.lines for line in text.split("\n")]
     assert lines[0] == LAST_MOVE and "bob draws a card" in lines[1]
     # A play-test: in the full screen's log the moves that followed at once read as the heading's
-    # too. Its own are set in under it.
-    assert output.log_lines[:2] == (LAST_MOVE, "    bob draws a card")
+    # too. Its own end with an empty line, set in as every move is (a play-tester read 4 columns).
+    assert output.log_lines[:3] == (LAST_MOVE, "  bob draws a card", "")
     after = back.receive(State(3, notty_view(turn=13), moved))
     assert LAST_MOVE not in after.lines and after.log_lines[0] == "  bob draws a card"  # news
     new = welcomed(NOTTY)  # a seat just taken: its first moves are news too
