@@ -19,6 +19,7 @@ from test_huxxy_engine import junk, needs_solver, position, snapshot
 from test_private_views import words
 
 import solver.huxxy
+from client.session import _played_for_you
 from games import GAMES, ActionError, DealRecord, SettingsError
 from games.autoplay import seeded_match
 from games.huxxy import CARDS, JOKER, cards_of
@@ -339,6 +340,17 @@ def test_plays_undos_and_turn_ends_are_told_to_everyone() -> None:
         "p1 ends the turn, 1 card from the hand",
     ]
     assert match.view(1)["table"] == [["KS", "KH", "KD", "KC"]] and match.view(0)["hand"] == ["4H"]
+
+
+def test_an_opening_is_told_in_words_a_mark_after_it_reads_well_with() -> None:
+    """A bot's opening on a play-tester's seat read "you end the turn, 6 cards from the hand (an
+    opening) (played for you)": two brackets in a row. The replay's "(bot for p1)" went there too."""
+    match = table_match(["KS KH KD 2C", "2D"], [], [False])
+    match.apply(0, match.parse_action("play KS KH KD"))
+    ended = match.apply(0, match.parse_action("end")).events[-1]
+    assert match.event(ended, 0)["text"] == "you end the turn, an opening of 3 cards from the hand"
+    assert match.event(ended, 1)["text"] == "p1 ends the turn, an opening of 3 cards from the hand"
+    assert _played_for_you(match.event(ended, 0)["text"]).endswith("from the hand (played for you)")
 
 
 def test_the_view_numbers_groups_and_keeps_an_emptied_one_until_the_turn_ends() -> None:

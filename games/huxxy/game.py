@@ -406,10 +406,10 @@ class HuxxyMatch:
                 back = f"takes back {_plays(taken_back)} and " if taken_back else ""
                 return {"kind": "drew", "text": f"{names[who]} {back}draws a card", "data": seen}
             case Ended(who, TurnEnded(placed, opened)):
-                count = counted(len(placed), "card")
-                text = f"{does(who, 'end', 'ends')} the turn, {count} from the hand" + (
-                    " (an opening)" if opened else ""
-                )
+                # Not "(an opening)": the client marks a move a bot made for you after it, and a
+                # play-tester read "... (an opening) (played for you)".
+                count = ("an opening of " if opened else "") + counted(len(placed), "card")
+                text = f"{does(who, 'end', 'ends')} the turn, {count} from the hand"
                 data = {"seat": who, "placed": _words(placed), "opened": opened}
                 return {"kind": "turn-ended", "text": text, "data": data}
             case GameEnded(outcome):
