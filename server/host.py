@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from games import GAMES, ActionError, Game, HintAnswer, SettingsError, bot_defaults, describe, hands_hidden
+from games._ui import game_and_variant
 from games._words import counted
 from protocol import (
     GAME_ENDED,
@@ -651,10 +652,9 @@ class Host:
         if address is not None and self.games_per_hour is not None:
             self._games_begun[address].take(now)
         log.info(
-            "table %d created: %s %s, %d seats, bots %s, options %s",
+            "table %d created: %s, %d seats, bots %s, options %s",
             table.id,
-            settings.game,
-            settings.variant,
+            game_and_variant(settings.game, settings.variant),  # 'huxxy', not 'huxxy huxxy'
             len(seats),
             [seat.bot for seat in seats if seat.bot],
             dict(settings.options),

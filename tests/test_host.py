@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import logging
 import random
 from collections.abc import Mapping
 from pathlib import Path
@@ -1239,3 +1240,18 @@ def test_a_player_back_on_a_new_connection_before_the_old_one_was_found_dead_see
     state = back.last(State)
     assert state.view["away"] == 2
     assert [event["kind"] for event in state.events] == ["drew", "turn-ended"]
+
+
+def test_the_log_names_a_tables_game_once_where_its_variant_is_named_after_it(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """'table 1 created: huxxy huxxy, 4 seats': the game named twice, its variant being its name."""
+    caplog.set_level(logging.INFO, logger="notty.host")
+    net = Net()
+    ann = net.client("ann")
+    for variant, said in [("huxxy", "huxxy"), ("huxxy-jokers", "huxxy-jokers"), ("classic", "notty classic")]:
+        game = "notty" if variant == "classic" else "huxxy"
+        ann.send(CreateTable(game, 2, variant, ("greedy",), {}, bot_delay_ms=0))
+        created = [record.getMessage() for record in caplog.records if " created: " in record.getMessage()]
+        assert created[-1].split(": ", 1)[1].startswith(f"{said}, 2 seats"), created
+        ann.send(Leave())
