@@ -292,8 +292,10 @@ class Screen(Terminal):
         self._handling = False
 
     def _entered(self, line: str, send: trio.MemorySendChannel[str | None]) -> None:
-        """Queue a line entered; to the log now if no line is before it, as the client waits for one."""
-        if not self._handling and send.statistics().current_buffer_used == 0:
+        """Queue a line entered; to the log now if the client waits for one, so none is before it."""
+        # The client waits for a line (not merely between two: one taken from the queue, and not yet
+        # shown, would then show under this one, as a review found).
+        if not self._handling and send.statistics().tasks_waiting_receive:
             self._echo(line)
             # Handed to the client waiting for a line, perhaps not yet taken: the next wait for it.
             self._echoed_ahead, self._handling = line, True

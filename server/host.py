@@ -122,6 +122,9 @@ class Session:
     # least): what it surely saw, should its player come back on another connection while this
     # one, gone half-open (a laptop asleep), is still open (``Seat.seen``).
     heard: int = 0
+    # The table and token hash of the seat this connection last gave up with ``leave``: should the
+    # leave go unrecorded, the seat is still its own, and its token resumes it after a restart.
+    gave_up: tuple[int, bytes] | None = None
 
 
 @attrs.define(eq=False)
@@ -332,7 +335,12 @@ class Host:
             if table is not None:
                 self.driver.listing += 1
                 if table_id not in unbegun:
-                    self.driver.remember_the_stop(table)
+                    self.driver.remember_the_stop(table_id, (seat.token_hash for seat in table.seats))
+            if table_id not in unbegun:  # a leave not recorded: the seat is the leaver's still
+                given_up = [self.sessions[conn].gave_up for conn in told]
+                self.driver.remember_the_stop(
+                    table_id, (token for where, token in filter(None, given_up) if where == table_id)
+                )
             # (Gone already, if the unrecorded leave left its bots alone: a restart brings it back.)
             log.error("table %d stopped: its game could not be recorded (%s)", table_id, why)
             if table_id in unbegun:
@@ -798,6 +806,8 @@ class Host:
             out += table.seat_news(conn)
         else:
             seat = table.seats[session.seat]
+            if seat.token_hash is not None:
+                session.gave_up = table.id, seat.token_hash
             # Given up for good: a bot plays it, and its token no longer brings anyone back to it.
             seat.conn, seat.token_hash = None, None
             out += table.notice(session.seat, "left", f"{seat.name} left the table")

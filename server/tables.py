@@ -696,12 +696,13 @@ class Driver:
             log.info("table %d closed", table.id)
             self.remember_the_end(table)
 
-    def remember_the_stop(self, table: Table) -> None:
-        """Keep that the game at ``table``, stopped unrecorded, resumes after a restart."""
-        for seat in table.seats:
-            if seat.token_hash is not None:
-                self.stopped[seat.token_hash] = table.id
-                self.stopped.move_to_end(seat.token_hash)
+    def remember_the_stop(self, table: int, token_hashes: Iterable[bytes | None]) -> None:
+        """Keep that the game at ``table``, stopped unrecorded, resumes after a restart for these
+        seat tokens."""
+        for token_hash in token_hashes:
+            if token_hash is not None:
+                self.stopped[token_hash] = table
+                self.stopped.move_to_end(token_hash)
         while len(self.stopped) > ENDED_KEPT:
             self.stopped.popitem(last=False)
 

@@ -173,6 +173,8 @@ async def test_a_leave_that_cannot_be_recorded_says_so_and_the_token_still_resum
         error = await ann.client.expect(Error)
         assert error.code == "not-recorded" and "your seat token resumes" in error.message
         assert (await ann.client.expect(Left)).table == ann.table
+        again = await Client.connect(port, "ann", ann.token)  # as it says: not gone, to be forgotten
+        assert (await again.expect(Error)).code == "game-stopped"
         nursery.cancel_scope.cancel()
     store.close()
     await _restart_and_check(tmp_path / "notty.db", [ann])

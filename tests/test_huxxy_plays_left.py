@@ -110,7 +110,7 @@ def test_no_play_is_listed_as_legal_once_the_turn_may_make_none() -> None:
         match.apply(0, match.parse_action("play 7H 8C"))
     assert str(refused.value) == (
         "this turn has made 59 plays, undone ones counted, and may make at most 60: 1 more play, too few"
-        " for 2; end it, or 'draw' to take it all back and draw"
+        " for 2; play fewer, or 'draw'"  # not "end it": nothing is on the table to end (a review)
     )
     session = welcomed()  # and the turn line says how few are left, beside the six a turn allows
     session.receive(Seated(4, 0, TOKEN))
@@ -125,12 +125,15 @@ def test_no_play_is_listed_as_legal_once_the_turn_may_make_none() -> None:
         match.apply(0, match.parse_action("play KC to 1"))
     spent = "this turn has made 60 plays, undone ones counted, and may make at most 60: "
     match = table_match(["7H 8C 9D KC 2D", "2C"], ["KS KH KD"], [True, True])
-    spend(match, 0, left=1)
+    spend(match, 0, left=2)
+    match.apply(0, match.parse_action("play KC to 1"))
     match.apply(0, match.parse_action("play 2D"))  # a group of one: the turn cannot end on it
     with pytest.raises(ActionError) as refused:
-        match.apply(0, match.parse_action("play KC to 1"))
-    said = "group 2 is not valid, so 'draw' is all that is left (it takes back the turn's plays)"
+        match.apply(0, match.parse_action("play 7H to 2"))
+    said = "group 2 is not valid: undo a play, or 'draw' to take it all back and draw"  # undo frees it
     assert str(refused.value) == spent + said
+    match.apply(0, match.parse_action("undo"))
+    match.apply(0, match.parse_action("end"))  # KC on the table: the turn may end
     match = table_match(["7H 8C 9D KC 2D", "2C"], ["KS KH KD"], [True, True])
     spend(match, 0, left=1)
     match.apply(0, match.parse_action("play KC to 1"))  # a valid table: it may end

@@ -18,6 +18,7 @@ import pexpect
 import pyte
 import pytest
 import trio
+import trio.testing
 from pyte.screens import Margins
 from test_client_session import notty_view, welcomed
 
@@ -343,6 +344,36 @@ def test_lines_pasted_together_each_show_above_their_own_answer(server_port: int
     assert "drawn" in " ".join(log[second + 1 : second + 3]), log  # and its refusal under it
     assert "notty> end" not in log, log  # named as not carried out, never shown as typed
     ann.enter("quit")
+
+
+async def test_a_line_entered_as_the_one_before_it_is_taken_shows_after_that_one() -> None:
+    """A review: a key that came as one line's handling ended, while the next line waiting was taken
+    from the queue and not yet shown, went to the log at once, above it. Lines show in their order."""
+    screen = Screen(None, False)
+    screen.draw = lambda: None  # type: ignore[method-assign]
+    send, lines = trio.open_memory_channel[str | None](8)
+    async with trio.open_nursery() as nursery:  # the client waits for a line: shown as entered
+        nursery.start_soon(lines.receive)
+        await trio.testing.wait_all_tasks_blocked()
+        screen._entered("A", send)
+    screen.taking("A")
+    screen._entered("B", send)  # while A is acted on: shown as it is taken
+    screen.show("  answer to A")
+    screen.line_handled()
+    assert lines.receive_nowait() == "B"  # taken, as the client reads on, and not yet shown ...
+    screen._entered("C", send)  # ... when C comes
+    for line in ("B", "C"):
+        screen.taking(line)
+        screen.show(f"  answer to {line}")
+        screen.line_handled()
+    assert screen.log == [
+        "notty> A",
+        "  answer to A",
+        "notty> B",
+        "  answer to B",
+        "notty> C",
+        "  answer to C",
+    ]
 
 
 def test_the_log_scrolls_back_and_forth(server_port: int, tmp_path: Path) -> None:

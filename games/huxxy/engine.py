@@ -324,15 +324,14 @@ class Engine:
         if self._tried + len(plays) > MAX_TURN_PLAYS:
             left = MAX_TURN_PLAYS - self._tried
             # A play-test with one play left was told none was; a play of one card was then made.
-            ending = "end it, or 'draw' to take it all back and draw"
-            if left:
-                then = f"{counted(left, 'more play')}, too few for {len(plays)}; {ending}"
-            elif not self._made:  # and a play-test with nothing on the table was told to end it
-                then = "'draw' is all that is left"
+            room = f"{counted(left, 'more play')}, too few for {len(plays)}; " if left else ""
+            if not self._made:  # a play-test with nothing on the table was told to end it
+                then = "play fewer, or 'draw'" if left else "'draw' is all that is left"
             elif blocked := blocked_end(self.invalid_groups(), self._points_short()):
-                then = f"{blocked}, so 'draw' is all that is left (it takes back the turn's plays)"
+                then = f"{blocked}: undo a play, or 'draw' to take it all back and draw"
             else:
-                then = ending
+                then = "end it, or 'draw' to take it all back and draw"
+            then = room + then
             raise IllegalAction(
                 Reason.TOO_MANY_TRIES,
                 f"this turn has made {self._tried} plays, undone ones counted, and may make at most"
