@@ -152,6 +152,9 @@ ANSWERING: ContextVar[tuple[LogAllowance, str, float] | None] = ContextVar("nott
 #: table, never charged to the client whose message brought it about (a review saw another
 #: address's spent allowance drop the start of ann's game).
 GAME_LINE: Mapping[str, object] = MappingProxyType({"uncounted": True})
+#: ... and for the first traceback of a kind of host failure: news for the operator, whoever's
+#: message brought it about.
+FIRST_FAILURE = GAME_LINE
 
 
 class LinesOfAnAnswer(logging.Filter):

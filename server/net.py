@@ -50,6 +50,7 @@ from .journal import GameBegun, Record
 from .limits import (
     ANSWERING,
     DEFAULT_LIMITS,
+    FIRST_FAILURE,
     MAX_REFUSALS,
     Allowance,
     Limits,
@@ -73,6 +74,8 @@ ANSWER_LOGGERS = ("notty.host", "notty.net", "notty.record", "notty.server", "no
 for name in ANSWER_LOGGERS:
     logging.getLogger(name).addFilter(LinesOfAnAnswer())
 
+#: How many kinds of host failure (call and exception) are told once whatever a client's allowance.
+FAILURE_KINDS_KEPT = 100
 #: How often the host hears the time (grace periods, turn limits).
 TICK_SECONDS = 0.25
 #: Threads that work out hints, apart from the bots' (two cores: one for hints, the rest for bots).
@@ -190,6 +193,7 @@ class NottyServer:
         self._stopping = trio.Event()
         self._refusing = 0  # connections waiting for a late refusal (see _slow_down)
         self._log_lines = LogAllowance()  # what the log may say about each address's connections
+        self._failures_seen: set[tuple[str, str]] = set()  # (host call, exception) logged in full once
         self._jitter = random.Random()  # how long each connection over its rate waits: no secret
 
     async def serve(
@@ -618,8 +622,14 @@ class NottyServer:
         """Call the host; a bug in it costs one reply, never the server."""
         try:
             return call(*args)
-        except Exception:
-            log.exception("host failed in %s", call.__name__)
+        except Exception as error:
+            # The first traceback of each kind is logged whatever the client's allowance (one who
+            # spent it could otherwise hide a new bug); the same again counts against it.
+            kind = call.__name__, type(error).__name__
+            new_kind = kind not in self._failures_seen and len(self._failures_seen) < FAILURE_KINDS_KEPT
+            if new_kind:
+                self._failures_seen.add(kind)
+            log.exception("host failed in %s", call.__name__, extra=FIRST_FAILURE if new_kind else None)
             first = args[0] if args else None
             conn = first.conn if isinstance(first, HintJob) else first if isinstance(first, int) else None
             return (

@@ -432,6 +432,17 @@ async def test_a_host_failing_on_a_clients_message_in_a_loop_grows_the_log_only_
     await ann.expect(Error)
     said = re.search(r"\((\d+) lines about 127\.0\.0\.1 left out", _server_lines(caplog)[-1])
     assert said is not None and int(said[1]) + len(failed) >= 100
+    for _ in range(LOG_LINES_BURST):  # the allowance spent again ...
+        await ann.send(ListTables())
+        await ann.expect(Error)
+
+    def fails_anew(*_: object) -> None:
+        raise ValueError("another bug")
+
+    monkeypatch.setattr(Host, "table_list", fails_anew)
+    await ann.send(ListTables())
+    await ann.expect(Error)  # ... a new bug's first traceback is logged still, for the operator
+    assert any(record.exc_info and record.exc_info[0] is ValueError for record in caplog.records)
 
 
 def test_every_logger_of_the_server_counts_the_lines_of_an_answer() -> None:
