@@ -493,6 +493,7 @@ def _at_table() -> Session:
         ("new five-colour human", (table("five-colour", 2),)),
         ("new classic greedy human", (table("classic", 3, ["greedy"]),)),
         ("new classic 2 greedy limit 50", (table("classic", 2, ["greedy"], turn_limit=50),)),
+        ("new classic 2 greedy hand_limit 0", (table("classic", 2, ["greedy"], hand_limit=0),)),
         ("new limit 300 hard greedy", (table("classic", 2, ["greedy"], level="hard", turn_limit=300),)),
         ("new greedy", (table("classic", 2, ["greedy"]),)),
         ("new expert hard", (table("classic", 2, ["expert"], level="hard"),)),
@@ -547,7 +548,7 @@ def test_tab_offers_what_fits_the_command(before: str, text: str, expected: list
     ("before", "text", "expected"),
     [
         ("new ", "e", ["easy", "expert", "expert-easy", "expert-hard", "expert-medium"]),
-        ("new classic 2 ", "h", ["hard", "human"]),
+        ("new classic 2 ", "h", ["hand_limit", "hard", "human"]),
         ("new ", "g", ["greedy"]),
         ("new 2 greedy ", "l", ["limit"]),
         ("join ", "", ["3", "12"]),

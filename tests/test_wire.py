@@ -1869,6 +1869,7 @@ def test_the_welcome_lists_the_games_a_server_hosts() -> None:
         "level": "medium",
         "turn_limit": 0,
         "quiet_rounds": 3,
+        "hand_limit": 20,
     }
 
 

@@ -20,6 +20,7 @@ from games._interface import (
     Option,
     Outcome,
     Settings,
+    SettingsError,
     Step,
     Variant,
     check_settings,
@@ -28,7 +29,7 @@ from solver import all_best_discards, best_discard, max_discard, outs
 
 from ._advice import TurnAdvice, put_back_chances, turn_advice
 from ._cards import Card, CardError
-from ._rules import PRESETS, Rules
+from ._rules import CLASSIC, PRESETS, Rules, RulesError
 from .bots import BOTS, LEVELS, ExpertBot, make_bot
 from .engine import (
     Action,
@@ -62,6 +63,8 @@ BOT_TURN_LIMIT = 300
 #: The no-progress rule's default (``Rules.quiet_rounds``), and the most rounds a table may set.
 QUIET_ROUNDS = 3
 MAX_QUIET_ROUNDS = 1000
+#: The most a table may set ``hand_limit`` to: past the deck, it is no limit at all.
+MAX_HAND_LIMIT = 99
 #: A hint lists at most this many other best discards.
 MAX_ALTERNATIVES = 10
 
@@ -80,6 +83,13 @@ OPTIONS = {
         "the game is drawn when no hand has changed for this many whole rounds (0: never)",
         QUIET_ROUNDS, low=0, high=MAX_QUIET_ROUNDS,
     ),
+    # The rules text lets a table override a preset's fields: this one, which both presets share,
+    # is the one it names (0 reproduces the older classic game, which had none).
+    "hand_limit": Option(
+        "hand_limit",
+        "the most cards a hand may hold (0: no limit; at least the cards dealt)",
+        CLASSIC.hand_limit, low=0, high=MAX_HAND_LIMIT,
+    ),
 }  # fmt: skip
 _SUMMARIES = {
     "classic": "four colours, 1 to 10 twice over: runs of 3+, sets of 3+",
@@ -95,8 +105,12 @@ def bot_at_level(bot: str, level: str) -> str:
 
 def rules_for(settings: Settings) -> Rules:
     options = settings.options
-    return PRESETS[settings.variant].replace(
-        turn_limit=int(options["turn_limit"]), quiet_rounds=int(options["quiet_rounds"])
+    preset = PRESETS[settings.variant]
+    return preset.replace(
+        turn_limit=int(options["turn_limit"]),
+        quiet_rounds=int(options["quiet_rounds"]),
+        # (a record of before the option has none: the preset's)
+        hand_limit=int(options.get("hand_limit", preset.hand_limit)),
     )
 
 
@@ -115,7 +129,12 @@ class NottyGame:
 
     def settings(self, variant: str | None, seats: int, options: Mapping[str, Any]) -> Settings:
         chosen, filled = check_settings(self, variant, seats, options)
-        return Settings(NAME, chosen.name, seats, filled)
+        settings = Settings(NAME, chosen.name, seats, filled)
+        try:  # the fields together: a hand limit below the cards dealt, say
+            rules_for(settings)
+        except RulesError as error:
+            raise SettingsError("bad-option", str(error)) from None
+        return settings
 
     def seat_bot(self, bot: str, settings: Settings) -> str:
         return bot_at_level(bot, str(settings.options["level"]))
