@@ -323,8 +323,9 @@ def _interpret(
     try:
         action = ui.action(verb, args, view)
     except ValueError:
-        if table is None and game is None and catalog is not None and len(catalog.uis_claiming(verb)) > 1:
-            # Away from a table, a verb of several games: not the usage of one guessed at.
+        if table is None and game is None:
+            # Away from a table: not the usage of a game guessed at ('steal' alone said "usage: steal
+            # NAME" in the lobby, where 'steal bob' and every other move are told this).
             return Reply(say=NOT_AT_A_TABLE, refused=True)
         raise
     if person and armed != action and (caution := ui.caution(action, view)):

@@ -28,6 +28,7 @@ from test_huxxy_ui import HUXXY, MY_TURN, huxxy_view
 from test_ochos_ui import OCHOS, ochos_view
 
 from client.app import Client, _carry_out
+from client.commands import NOT_AT_A_TABLE
 from client.session import HINT_ON_ITS_WAY, Session
 from client.sgr import columns, parse, plain, render, wrap
 from client.terminal import Terminal
@@ -453,7 +454,9 @@ def test_a_hint_typed_while_another_is_typed_or_on_its_way_is_answered_as_it_is_
 
 
 def test_steal_alone_away_from_a_seat_says_how() -> None:
-    assert _refusal(welcomed(), "steal") == "usage: steal NAME"
+    # In the lobby, as every other move there (a play-tester was told "usage: steal NAME" for 'steal'
+    # and "you are not at a table" for 'steal bob').
+    assert _refusal(welcomed(), "steal") == NOT_AT_A_TABLE
 
 
 # -- 7. rules ------------------------------------------------------------------------------------
