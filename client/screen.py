@@ -517,11 +517,14 @@ class Screen(Terminal):
             return
         view = session.view
         whose, look = "", 0
+        short_turn = ""
         # In the order shown, each with what it is worth keeping when the line is short (most: 5).
         parts: list[tuple[str, float]] = [(session.server or "built-in server", 1)]
         if view is not None:
             limit = getattr(view.body, "turn_limit", None)  # a game whose body says one (Notty's)
-            turn = f"turn {view.turn}" + (f" of {limit}" if isinstance(limit, int) and limit else "")
+            turn = f"turn {view.turn}"
+            if isinstance(limit, int) and limit:  # said short where the line is (a play-test read "of 30")
+                turn, short_turn = f"{turn} of {limit}", turn
             seat = f"seat {view.seat + 1}" if view.seat is not None else "watching"
             game = game_and_variant(view.game, view.variant)  # a variant named as its game: once
             parts += [(game, 2), (f"table {session.table}", 3), (turn, 5)]
@@ -533,7 +536,7 @@ class Screen(Terminal):
                 parts.append((f"{view.turn_seconds} s a turn", 2.5))  # kept over the game (the table says it)
             parts.append((f"{session.known_as()}, {seat}", 4))
             if session.autopilot and not view.over:  # else only the log said so, and it scrolls away
-                parts.append(("autopilot on", 3.5))
+                parts.append(("autopilot on", 4.2))  # over our name: at 60 columns a play-test lost it
             if view.over:
                 whose, look = "game over", curses.A_REVERSE | curses.A_BOLD
             elif session.connection_down:  # the log says why; the table stands as last seen
@@ -549,7 +552,10 @@ class Screen(Terminal):
         room = width - 2 - (len(whose) + 4 if whose else 0)
         while len(parts) > 1 and len(" · ".join(text for text, _ in parts)) > room:
             parts.remove(min(parts, key=lambda part: part[1]))
-        self._put(0, 1, " · ".join(text for text, _ in parts)[: max(0, room)], curses.A_REVERSE)
+        shown = " · ".join(text for text, _ in parts)
+        if len(shown) > room and short_turn:  # the turn alone, and too long: without its limit
+            shown = short_turn
+        self._put(0, 1, shown[: max(0, room)], curses.A_REVERSE)
         if whose:
             self._put(0, max(0, width - len(whose) - 3), f" {whose} ", look)
 

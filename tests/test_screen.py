@@ -296,6 +296,13 @@ def test_the_status_line_says_when_a_bot_plays_our_turn(server_port: int, tmp_pa
     assert " ann to play" not in ann.row(STATUS)
     # At every turn, not only ours: a play-test found no sign of it on the screen but the log's line.
     ann.wait(lambda: " · autopilot on " in ann.row(STATUS), "autopilot named on the status line")
+    # Narrower, it is kept over our name (a play-test lost it at 60 columns), and a turn limit that
+    # does not fit is left out, not cut ("turn 52 of 30", read as past the limit of 300).
+    ann.resize(24, 60)
+    ann.wait(lambda: "autopilot on" in ann.row(STATUS) and "ann, seat 1" not in ann.row(STATUS), "at 60")
+    ann.resize(24, 40)
+    ann.wait(lambda: re.match(r" turn \d+ +a bot plays your turn", ann.row(STATUS)) is not None, "at 40")
+    ann.resize(24, 80)
     ann.enter("auto off")
     ann.wait(lambda: "autopilot" not in ann.row(STATUS), "the status line without autopilot")
     ann.enter("quit")
