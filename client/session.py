@@ -81,10 +81,10 @@ TABLE_INTO_LOG = "the whole table, since the window shows only part of it (PageU
 BACK = "you are back: a bot played your turns while you were away, and stops now"
 #: What the server's goodbye says when it answers our ``bye``: no news (another reason is).
 BYE = "bye"
-#: The errors that answer a ``watch`` (docs/PROTOCOL.md): any other is about something else.
 #: The answers to a hello's seat token that no seat here holds it: gone (its game over, say), or
 #: of a game the server stopped unrecorded, which its next start restores.
 SEAT_NOT_HERE = frozenset({"bad-token", "game-stopped"})
+#: The errors that answer a ``watch`` (docs/PROTOCOL.md): any other is about something else.
 WATCH_REFUSALS = frozenset({"no-such-table", "too-many-watchers", "not-now"})
 #: What heads the last move, shown again with the table when a seat is taken back.
 LAST_MOVE = "what happened last, before you were back:"

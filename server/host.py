@@ -334,13 +334,11 @@ class Host:
                 continue
             if table is not None:
                 self.driver.listing += 1
-                if table_id not in unbegun:
-                    self.driver.remember_the_stop(table_id, (seat.token_hash for seat in table.seats))
-            if table_id not in unbegun:  # a leave not recorded: the seat is the leaver's still
+            if table_id not in unbegun:  # its seats' tokens, and a leaver's (a leave not recorded)
+                held = [] if table is None else [seat.token_hash for seat in table.seats]
                 given_up = [self.sessions[conn].gave_up for conn in told]
-                self.driver.remember_the_stop(
-                    table_id, (token for where, token in filter(None, given_up) if where == table_id)
-                )
+                held += [token for where, token in filter(None, given_up) if where == table_id]
+                self.driver.remember_the_stop(table_id, held)
             # (Gone already, if the unrecorded leave left its bots alone: a restart brings it back.)
             log.error("table %d stopped: its game could not be recorded (%s)", table_id, why)
             if table_id in unbegun:
