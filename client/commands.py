@@ -471,7 +471,7 @@ def rules_text(
     if len(args) > 1:
         raise ValueError("usage: rules [GAME]")
     if not args and game is not None:
-        return game.rules(view.variant if view is not None else None)
+        return game.rules(view.variant if view is not None else None, view)
     if catalog is None:
         return NOT_CONNECTED
     if not args:
@@ -487,7 +487,7 @@ def rules_text(
         guess = did_you_mean(name, [*catalog.games, *variants])
         raise ValueError(f"no game {name!r} here; " + (guess or f"games are {', '.join(catalog.games)}"))
     same = view is not None and view.game == name
-    return catalog.ui(name).rules(view.variant if view is not None and same else None)
+    return catalog.ui(name).rules(view.variant if view is not None and same else None, view if same else None)
 
 
 #: The lobby's commands, as :data:`HELP` says them (without what each says of a table's game over).

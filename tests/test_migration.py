@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import GAMES, Settings
-from games.notty import Card, rules_from
+from games.notty import TABLE_FIELDS, Card, rules_from
 from games.notty.bots import Bot, ExpertBot, make_bot
 from games.notty.engine import Game, outcome_of
 from games.notty.game import NottyMatch
@@ -297,8 +297,10 @@ def test_an_unfinished_v1_game_rebuilds_through_the_seam_exactly(
     made_now = GAMES["notty"].settings(
         preset, players, {"level": level, "turn_limit": turn_limit, "quiet_rounds": 0}
     )
-    # A record of before a table could set its hand limit holds none: the preset's, as rules_for reads it.
-    del made_now.options["hand_limit"]
+    # A record of before a table could set its rules (its hand limit...) holds none: the preset's,
+    # as rules_for reads it.
+    for name in TABLE_FIELDS:
+        del made_now.options[name]
     assert saved.begun.settings == made_now
     match = rebuild(saved, random.Random(0))
     rebuilt = matched(match)
@@ -327,8 +329,9 @@ def test_a_host_restores_a_v1_game_and_its_players_resume(tmp_path: Path) -> Non
         host.restore(saved, now=0.0)
     assert list(host.tables) == [3]
     table = host.tables[3]
-    # (the hand limit, an option since, filled in as the preset's when the host checks the settings)
+    # (the rules a table may set, options since, filled in as the preset's when the host checks them)
     options = {"level": "easy", "quiet_rounds": 0, "turn_limit": 400, "hand_limit": 20}
+    options |= {name: GAMES["notty"].options[name].default for name in TABLE_FIELDS if name != "hand_limit"}
     assert table.settings == Settings("notty", "classic", 3, options)
     assert snapshot(matched(table.match))[:-1] == snapshot(old.game)[:-1]
     # The humans' stand-ins play at the recorded level; the expert seat keeps its own.

@@ -1870,6 +1870,11 @@ def test_the_welcome_lists_the_games_a_server_hosts() -> None:
         "turn_limit": 0,
         "quiet_rounds": 3,
         "hand_limit": 20,
+        "cards_dealt": 0,
+        "shortest_run": 0,
+        "smallest_set": 0,
+        "draw_and_discard": "preset",
+        "last_card_stolen_wins": "preset",
     }
 
 

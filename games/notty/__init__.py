@@ -8,7 +8,7 @@ imports none of those, so the solver can use the vocabulary without a cycle.
 
 from ._cards import COLOUR_NAMES, COLOUR_ORDER, Card, CardError, format_cards, parse_cards
 from ._groups import GroupKind, InvalidGroup, classify_group, has_group, is_group, valid_groups
-from ._rules import CLASSIC, FIVE_COLOUR, PRESETS, Rules, RulesError, rules_from
+from ._rules import CLASSIC, FIVE_COLOUR, PRESETS, TABLE_FIELDS, Rules, RulesError, rules_from
 
 __all__ = [
     "CLASSIC",
@@ -16,6 +16,7 @@ __all__ = [
     "COLOUR_ORDER",
     "FIVE_COLOUR",
     "PRESETS",
+    "TABLE_FIELDS",
     "Card",
     "CardError",
     "GroupKind",

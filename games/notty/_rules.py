@@ -115,6 +115,31 @@ class Rules:
         return attrs.evolve(self, **changes)
 
 
+#: The fields a table may set for itself, by the name it sets them with (``new classic
+#: cards_dealt 7``): all but the deck's and the players', which its variant and seats fix.
+TABLE_FIELDS = {
+    "cards_dealt": "hand_size",
+    "hand_limit": "hand_limit",
+    "shortest_run": "shortest_run",
+    "smallest_set": "smallest_set",
+    "draw_and_discard": "draw_and_discard",
+    "last_card_stolen_wins": "last_card_stolen_wins",
+}
+
+#: A table's yes-or-no rule set to this keeps its preset's (a number's 0 does, but for hand_limit).
+PRESETS_OWN = "preset"
+
+
+def table_fields(rules: Rules) -> dict[str, Any]:
+    """``rules``' values of :data:`TABLE_FIELDS`, by the names a table sets them with."""
+    return {name: getattr(rules, field) for name, field in TABLE_FIELDS.items()}
+
+
+def with_table_fields(rules: Rules, fields: dict[str, Any]) -> Rules:
+    """``rules`` with some of :data:`TABLE_FIELDS` set, named as a table names them."""
+    return rules.replace(**{TABLE_FIELDS[name]: value for name, value in fields.items()})
+
+
 CLASSIC = Rules(name="classic")
 FIVE_COLOUR = Rules(
     name="five-colour",

@@ -29,7 +29,7 @@ from solver import all_best_discards, best_discard, max_discard, outs
 
 from ._advice import TurnAdvice, put_back_chances, turn_advice
 from ._cards import Card, CardError
-from ._rules import CLASSIC, PRESETS, Rules, RulesError
+from ._rules import CLASSIC, PRESETS, PRESETS_OWN, TABLE_FIELDS, Rules, RulesError, with_table_fields
 from .bots import BOTS, LEVELS, ExpertBot, make_bot
 from .engine import (
     Action,
@@ -65,8 +65,20 @@ QUIET_ROUNDS = 3
 MAX_QUIET_ROUNDS = 1000
 #: The most a table may set ``hand_limit`` to: past the deck, it is no limit at all.
 MAX_HAND_LIMIT = 99
+#: The most cards a table may deal each player: the presets' hand limit.
+MAX_CARDS_DEALT = 20
 #: A hint lists at most this many other best discards.
 MAX_ALTERNATIVES = 10
+
+
+def _by_preset(field: str) -> str:
+    """A field's value in each preset, as the options' summaries say it: '5 in classic, 4 in five-colour'."""
+
+    def said(value: object) -> str:
+        return {True: "yes", False: "no"}.get(value, str(value)) if isinstance(value, bool) else str(value)
+
+    return ", ".join(f"{said(getattr(rules, field))} in {name}" for name, rules in PRESETS.items())
+
 
 OPTIONS = {
     "level": Option(
@@ -90,6 +102,33 @@ OPTIONS = {
         "the most cards a hand may hold (0: no limit; at least the cards dealt)",
         CLASSIC.hand_limit, low=0, high=MAX_HAND_LIMIT,
     ),
+    # The preset's other fields but its deck and its players (a table's seats are its own already):
+    # 0, or "preset", keeps the preset's value, which differs between them.
+    "cards_dealt": Option(
+        "cards_dealt",
+        f"the cards dealt to each player (0: the preset's, {_by_preset('hand_size')})",
+        0, low=0, high=MAX_CARDS_DEALT,
+    ),
+    "shortest_run": Option(
+        "shortest_run",
+        f"the fewest cards a run may have (0: the preset's, {_by_preset('shortest_run')})",
+        0, low=0, high=max(rules.numbers for rules in PRESETS.values()),
+    ),
+    "smallest_set": Option(
+        "smallest_set",
+        f"the fewest cards a set may have (0: the preset's, {_by_preset('smallest_set')})",
+        0, low=0, high=max(len(rules.colours) for rules in PRESETS.values()),
+    ),
+    "draw_and_discard": Option(
+        "draw_and_discard",
+        f"whether a turn may draw a card and put one back ({_by_preset('draw_and_discard')})",
+        PRESETS_OWN, choices=(PRESETS_OWN, "yes", "no"),
+    ),
+    "last_card_stolen_wins": Option(
+        "last_card_stolen_wins",
+        f"whether a player whose last card is stolen wins ({_by_preset('last_card_stolen_wins')})",
+        PRESETS_OWN, choices=(PRESETS_OWN, "yes", "no"),
+    ),
 }  # fmt: skip
 _SUMMARIES = {
     "classic": "four colours, 1 to 10 twice over: runs of 3+, sets of 3+",
@@ -106,12 +145,32 @@ def bot_at_level(bot: str, level: str) -> str:
 def rules_for(settings: Settings) -> Rules:
     options = settings.options
     preset = PRESETS[settings.variant]
-    return preset.replace(
-        turn_limit=int(options["turn_limit"]),
-        quiet_rounds=int(options["quiet_rounds"]),
-        # (a record of before the option has none: the preset's)
-        hand_limit=int(options.get("hand_limit", preset.hand_limit)),
+    fields: dict[str, Any] = {}
+    for name in TABLE_FIELDS:
+        # (a record of before an option has none: the preset's)
+        value = options.get(name, preset.hand_limit if name == "hand_limit" else PRESETS_OWN)
+        if name == "hand_limit":  # its 0 is a value: no limit
+            fields[name] = int(value)
+        elif value not in (0, PRESETS_OWN):
+            fields[name] = value == "yes" if isinstance(value, str) else int(value)
+    return with_table_fields(
+        preset.replace(turn_limit=int(options["turn_limit"]), quiet_rounds=int(options["quiet_rounds"])),
+        fields,
     )
+
+
+def _playable(rules: Rules) -> None:
+    """What :class:`Rules` allows but no table should get: a group size no group can reach."""
+    if rules.shortest_run > rules.numbers:
+        raise RulesError(
+            f"shortest_run {rules.shortest_run} is more than the {rules.numbers} numbers of a {rules.name} "
+            "colour: no run could be made"
+        )
+    if rules.smallest_set > len(rules.colours):
+        raise RulesError(
+            f"smallest_set {rules.smallest_set} is more than the {len(rules.colours)} colours of "
+            f"{rules.name}: no set could be made"
+        )
 
 
 class NottyGame:
@@ -131,7 +190,7 @@ class NottyGame:
         chosen, filled = check_settings(self, variant, seats, options)
         settings = Settings(NAME, chosen.name, seats, filled)
         try:  # the fields together: a hand limit below the cards dealt, say
-            rules_for(settings)
+            _playable(rules_for(settings))
         except RulesError as error:
             raise SettingsError("bad-option", str(error)) from None
         return settings

@@ -36,7 +36,7 @@ from games._ui import (
 from ._cards import Card, CardError
 from ._endings import end_text, whole_rounds
 from ._groups import InvalidGroup, classify_group, has_group
-from ._rules import PRESETS, Rules
+from ._rules import CLASSIC, PRESETS, PRESETS_OWN, TABLE_FIELDS, Rules, RulesError, with_table_fields
 
 HELP = """\
   new [PRESET] [SEATS] [BOT|human...] [LEVEL] [limit N] [quiet N] [time SECONDS]
@@ -54,12 +54,17 @@ HELP = """\
                       game with no winner after 200 turns (where a bot plays,
                       the limit is 300 unless given; 'limit 0': never);
                       'quiet 5' draws the game once no hand has changed for 5
-                      whole rounds (3 unless given; 'quiet 0': never)
+                      whole rounds (3 unless given; 'quiet 0': never); and a
+                      table may change its preset's rules: hand_limit N (0:
+                      none), cards_dealt N, shortest_run N, smallest_set N,
+                      draw_and_discard yes|no, last_card_stolen_wins yes|no
+                      ('rules' at the table says what it plays)
   draw N              draw 1-3 cards
   steal [NAME]        steal from a player (NAME: not needed when you have one
                       opponent); a last card asks first: its holder would win
   discard CARDS       e.g. 'discard R3 R4 R5'
-  dd                  draw-and-discard (five-colour); then 'putback CARD'
+  dd                  draw-and-discard (five-colour, or a table that sets
+                      draw_and_discard yes); then 'putback CARD'
   end                 end your turn
   hint                the most you can discard now, and how; on your turn, the
                       chance each way to draw or steal gives of going out this
@@ -108,6 +113,9 @@ class Body:
     turn_limit: int | None = None  # the table's turn limit (0: none); None: not said
     quiet_rounds: int | None = None  # whole rounds without a change that draw the game (0: never)
     quiet_turns: int | None = None  # turns in a row without a change so far
+    rules: Mapping[str, int | bool] = attrs.field(
+        factory=dict
+    )  # what the table set (TABLE_FIELDS); {}: not said
 
 
 @attrs.frozen
@@ -160,11 +168,12 @@ class NottyUI:
         """The level only where an expert plays at it (the table's own expert, at its level, or a
         stand-in for a person): the other bots (greedy, qlearn, an expert of a level of its own)
         play alike at any level, so 'level hard' beside greedy and qlearn alone read as if they
-        played harder."""
+        played harder. A rule the table keeps as its preset's is not named."""
         at_level = (EXPERT, f"{EXPERT}-{options.get('level')}")
-        if any(bot is None or bot in at_level for bot in bots):
-            return options
-        return {name: value for name, value in options.items() if name != "level"}
+        dropped = {name for name, value in options.items() if name in TABLE_FIELDS and value == PRESETS_OWN}
+        if not any(bot is None or bot in at_level for bot in bots):
+            dropped.add("level")
+        return {name: value for name, value in options.items() if name not in dropped}
 
     def commands(self, view: TableView | None) -> tuple[str, ...]:
         """At our turn, the first words of the legal actions (after 'dd', 'putback' alone); else
@@ -252,11 +261,13 @@ class NottyUI:
             count = body.get(key)
             if count is not None and (type(count) is not int or count < 0):
                 raise GameDataError(f"body.{key}: not a whole number")
+        said: dict[str, Any] = {key: bool(body[key]) for key in _FLAGS}
+        said.update((key, body.get(key)) for key in _COUNTS)
         return Body(
             tuple(tuple(sorted(_cards(hand, f"body.hands[{seat}]"))) for seat, hand in enumerate(hands)),
             deck_size,
-            *(bool(body[key]) for key in _FLAGS),
-            *(body.get(key) for key in _COUNTS),
+            rules=_table_fields(body.get("rules", {})),
+            **said,
         )
 
     def state_text(
@@ -281,8 +292,10 @@ class NottyUI:
             lines.append(f"{whose}; {it}may{still} {', '.join(still_possible(view))}")
         return "\n".join(lines)
 
-    def rules(self, variant: str | None) -> str:
-        return rules_text(variant)
+    def rules(self, variant: str | None, view: TableView | None = None) -> str:
+        return rules_text(
+            variant, table_rules(view) if view is not None and view.variant == variant else None
+        )
 
     def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:
         hint = read_hint(data)
@@ -321,12 +334,17 @@ UI: GameUI = NottyUI()
 # -- the look ------------------------------------------------------------------------
 
 
-def rules_text(variant: str | None) -> str:
+def rules_text(variant: str | None, table: Rules | None = None) -> str:
     """Notty's rules in a few lines, their numbers read from the presets (``PRESETS``), so they
-    say what the server plays: the preset ``variant``'s, or every preset's. docs/RULES.md is the
-    whole text."""
-    presets = [PRESETS[variant]] if variant in PRESETS else list(PRESETS.values())
+    say what the server plays: the preset ``variant``'s, or every preset's; or ``table``'s, a
+    table's rules, with what it changed from its preset said first. docs/RULES.md is the whole
+    text."""
+    presets = (
+        [table] if table is not None else [PRESETS[variant]] if variant in PRESETS else list(PRESETS.values())
+    )
     lines = [f"Notty ({', '.join(rules.name for rules in presets)}): be the first to empty your hand."]
+    if table is not None and table.name in PRESETS:
+        lines += _changed_fields(table, PRESETS[table.name])
     for rules in presets:
         name = f"{rules.name}: " if len(presets) > 1 else ""
         lines += [
@@ -345,7 +363,8 @@ def rules_text(variant: str | None) -> str:
         f"    discard runs and sets, as many as you like ({_no_wrap(presets)})",
     ]
     if dd:
-        lines.append("    draw-and-discard (once, five-colour; not at the limit): 'dd', 'putback'")
+        which = "" if table is not None else ", five-colour"  # (a table may have it in classic)
+        lines.append(f"    draw-and-discard (once{which}; not at the limit): 'dd', 'putback'")
     lines += [
         "  you win, at once, when your hand is empty: by discarding your last cards"
         + ("\n    or by theft: if your last card is stolen, you win (not the thief)" if victim else ""),
@@ -480,7 +499,7 @@ def still_possible(view: TableView) -> list[str]:
     body = _body(view)
     if body.must_put_back:
         return ["put back a card"]
-    rules = PRESETS.get(view.variant)
+    rules = table_rules(view)
     hand = body.hands[view.current]
     full = rules is not None and rules.at_limit(len(hand))
     others = any(other for seat, other in enumerate(body.hands) if seat != view.current)
@@ -519,6 +538,55 @@ def legal_summary(legal: Sequence[str], *, one_opponent: bool = False) -> str:
 
 def _cards(cards: Any, where: str) -> list[Card]:
     return read_cards(cards, where, Card.parse)
+
+
+def _table_fields(fields: Any) -> dict[str, int | bool]:
+    """The body's ``rules`` (a server before them sends none), checked field by field: a number
+    where the preset has one, true or false where it has that."""
+    if not isinstance(fields, Mapping):
+        raise GameDataError("body.rules: not a map")
+    read: dict[str, int | bool] = {}
+    for name, value in fields.items():
+        if name not in TABLE_FIELDS:
+            raise GameDataError(f"body.rules: no rule {name!r}")
+        kind = type(getattr(CLASSIC, TABLE_FIELDS[name]))
+        if type(value) is not kind or (kind is int and value < 0):
+            raise GameDataError(
+                f"body.rules.{name}: not {'true or false' if kind is bool else 'a whole number'}"
+            )
+        read[name] = value
+    return read
+
+
+def table_rules(view: TableView | None) -> Rules | None:
+    """The rules of the table ``view`` is of: its preset's with what the table set; ``None`` for a
+    preset this client does not know. Rules that cannot be (a server's bug) read as the preset's."""
+    preset = None if view is None else PRESETS.get(view.variant)
+    if preset is None or view is None or not isinstance(view.body, Body):
+        return preset
+    try:
+        return with_table_fields(preset, dict(view.body.rules))
+    except RulesError:
+        return preset
+
+
+def _changed_fields(table: Rules, preset: Rules) -> list[str]:
+    """The lines saying what a table changed from its preset, if anything: 'cards dealt 7 (5)'
+    under a heading that names the preset."""
+
+    def said(name: str, rules: Rules) -> str:
+        value = getattr(rules, TABLE_FIELDS[name])
+        word = name.replace("_", " ")
+        if name == "hand_limit":
+            return f"hand limit {value or 'none'}"
+        return f"{word}: {'yes' if value else 'no'}" if isinstance(value, bool) else f"{word} {value}"
+
+    changed = [
+        f"    {said(name, table)} ({said(name, preset).rpartition(' ')[2]})"
+        for name, field in TABLE_FIELDS.items()
+        if getattr(table, field) != getattr(preset, field)
+    ]
+    return [f"  this table's own rules ({preset.name}'s in brackets):", *changed] if changed else []
 
 
 def _body(view: TableView) -> Body:
@@ -608,7 +676,7 @@ def _check_held(cards: Sequence[Card], view: TableView | None) -> None:
 def _named(words: Sequence[str], view: TableView | None) -> list[Card]:
     """The cards ``words`` name, each one of the table's preset (when it is known): classic has
     no K and no 11, so naming one is a mistake to say, not a card we do not hold."""
-    rules = None if view is None else PRESETS.get(view.variant)
+    rules = table_rules(view)
     if rules is None:
         return [Card.parse(word) for word in words]
     variant = view.variant if view is not None else rules.name
@@ -633,7 +701,7 @@ def _group(args: Sequence[str], view: TableView | None) -> list[Card]:
     if not cards:
         raise CommandError("usage: discard CARDS, e.g. discard R3 R4 R5")
     _check_held(cards, view)
-    rules = None if view is None else PRESETS.get(view.variant)
+    rules = table_rules(view)
     if rules is not None:
         try:
             classify_group(cards, rules)

@@ -10,6 +10,7 @@ from games.notty import Card, Rules
 from solver import Out, best_discard
 
 from ._endings import end_text
+from ._rules import table_fields
 from .engine import (
     Discarded,
     Drew,
@@ -29,7 +30,8 @@ def view_body(view: View) -> dict[str, Any]:
     """The game's part of a view: every hand (Notty's hands are face up), the deck's size, what
     the player to move has used up this turn, and how the game may end with no winner: the turn
     limit (0: none), the rounds without a change that draw it (0: never) and the turns in a row
-    that have passed without one. Never the deck's order."""
+    that have passed without one; and the rules a table may set, as it set them, so that a client
+    checks and says what this table plays, not its preset. Never the deck's order."""
     return {
         "hands": [_cards(hand) for hand in view.hands],
         "deck_size": view.deck_size,
@@ -40,6 +42,7 @@ def view_body(view: View) -> dict[str, Any]:
         "turn_limit": view.rules.turn_limit,
         "quiet_rounds": view.rules.quiet_rounds,
         "quiet_turns": view.quiet_turns,
+        "rules": table_fields(view.rules),
     }
 
 

@@ -1,0 +1,246 @@
+"""A Notty table may set any of its preset's rules but the deck's and the players' (the rules text:
+"a table can be created with any preset and with single fields overridden"): the server plays
+them, bots play to an end under them, and the client checks and says the table's, not its preset's."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_client_session import notty_view, seated, welcomed
+from test_host import Net
+
+from games import GAMES
+from games._interface import SettingsError
+from games._ui import TableView
+from games.notty import PRESETS, TABLE_FIELDS, Card
+from games.notty.game import NottyMatch, rules_for
+from games.notty.ui import UI, GameDataError, still_possible, table_rules
+from protocol import CreateTable
+
+NOTTY = GAMES["notty"]
+#: A value for each field unlike both presets', as a table sets it.
+UNLIKE = {
+    "cards_dealt": 6,
+    "hand_limit": 12,
+    "shortest_run": 4,
+    "smallest_set": 2,
+    "draw_and_discard": ("yes", "no"),  # (unlike classic's, unlike five-colour's)
+    "last_card_stolen_wins": ("no", "no"),
+}
+
+
+def _unlike(name: str, preset: str) -> Any:
+    value = UNLIKE[name]
+    return value[0 if preset == "classic" else 1] if isinstance(value, tuple) else value
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("name", list(TABLE_FIELDS))
+def test_each_rule_a_table_sets_is_played_and_unset_keeps_the_presets(preset: str, name: str) -> None:
+    field = TABLE_FIELDS[name]
+    assert getattr(rules_for(NOTTY.settings(preset, 3, {})), field) == getattr(PRESETS[preset], field)
+    value = _unlike(name, preset)
+    played = getattr(rules_for(NOTTY.settings(preset, 3, {name: value})), field)
+    assert played == ({"yes": True, "no": False}[value] if isinstance(value, str) else value)
+    assert played != getattr(PRESETS[preset], field)
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "said"),
+    [
+        ("classic", {"shortest_run": 1}, "shortest_run must be at least 2, not 1"),
+        (
+            "five-colour",
+            {"shortest_run": 10},
+            "shortest_run 10 is more than the 9 numbers of a five-colour colour",
+        ),
+        ("classic", {"shortest_run": 11}, "shortest_run is a whole number from 0 to 10, not 11"),
+        (
+            "classic",
+            {"smallest_set": 5},
+            "smallest_set 5 is more than the 4 colours of classic: no set could be made",
+        ),
+        ("classic", {"smallest_set": 6}, "smallest_set is a whole number from 0 to 5, not 6"),
+        ("classic", {"cards_dealt": 21}, "cards_dealt is a whole number from 0 to 20, not 21"),
+        ("classic", {"cards_dealt": 9, "hand_limit": 8}, "hand_limit (8) is below the 9 cards dealt"),
+        ("classic", {"draw_and_discard": "maybe"}, "draw_and_discard is one of preset, yes, no, not 'maybe'"),
+        (
+            "classic",
+            {"last_card_stolen_wins": True},
+            "last_card_stolen_wins is one of preset, yes, no, not True",
+        ),
+    ],
+)
+def test_rules_no_table_can_play_are_refused_in_words(
+    preset: str, options: dict[str, Any], said: str
+) -> None:
+    with pytest.raises(SettingsError) as refused:
+        NOTTY.settings(preset, 2, options)
+    assert refused.value.code == "bad-option" and refused.value.message.startswith(said)
+
+
+def _match(preset: str, seats: int, options: dict[str, Any], seed: int = 3) -> NottyMatch:
+    match = NOTTY.new_match(
+        NOTTY.settings(preset, seats, options), ["ann", "bob", "cy"][:seats], random.Random(seed)
+    )
+    assert isinstance(match, NottyMatch)
+    return match
+
+
+def test_the_table_deals_its_own_number_of_cards() -> None:
+    match = _match("five-colour", 3, {"cards_dealt": 9})
+    assert [len(hand) for hand in match.game.hands] == [9, 9, 9]
+    assert match.game.deck_size == 90 - 27
+
+
+@pytest.mark.parametrize(
+    ("preset", "value", "offered"), [("classic", "yes", True), ("five-colour", "no", False)]
+)
+def test_draw_and_discard_is_offered_where_the_table_has_it(preset: str, value: str, offered: bool) -> None:
+    match = _match(preset, 2, {"draw_and_discard": value})
+    assert ("dd" in match.legal_actions(match.current)) is offered
+    if not offered:
+        with pytest.raises(Exception, match="draw-and-discard"):
+            match.apply(match.current, match.parse_action("dd"))
+
+
+def test_a_group_is_what_the_table_says_it_is() -> None:
+    """Classic's set of 3 is no group at a table of sets of 4; a run of 2 is one at a table of runs of 2."""
+    cards = tuple(Card.parse(word) for word in ("R5", "Y5", "G5", "B8", "B9"))
+    stricter = _match("classic", 2, {"smallest_set": 4, "shortest_run": 4})
+    looser = _match("classic", 2, {"shortest_run": 2})
+    for match in (stricter, looser):
+        seat = match.current
+        match.game.hands[seat] = sorted(cards)
+    assert not any(action.startswith("discard") for action in stricter.legal_actions(stricter.current))
+    legal = looser.legal_actions(looser.current)
+    assert "discard R5 Y5 G5" in legal and "discard B8 B9" in legal
+
+
+def test_a_lone_card_cannot_be_stolen_where_its_theft_would_not_win() -> None:
+    match = _match("classic", 2, {"last_card_stolen_wins": "no"})
+    victim = 1 - match.current
+    match.game.hands[victim] = [Card.parse("R1")]
+    assert not any(action.startswith("steal") for action in match.legal_actions(match.current))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    preset=st.sampled_from(list(PRESETS)),
+    seats=st.sampled_from([2, 3]),
+    dealt=st.sampled_from([0, 1, 3, 8]),
+    limit=st.sampled_from([0, 8, 20]),
+    run=st.sampled_from([0, 2, 4]),
+    group=st.sampled_from([0, 2, 3]),
+    dd=st.sampled_from(["preset", "yes", "no"]),
+    stolen=st.sampled_from(["preset", "yes", "no"]),
+    bots=st.lists(
+        st.sampled_from(["random", "greedy", "qlearn", "expert-easy", "expert-hard"]), min_size=3, max_size=3
+    ),
+    seed=st.integers(0, 2**16),
+)
+def test_every_bot_plays_any_table_rules_to_an_end_with_every_card_kept(
+    preset: str,
+    seats: int,
+    dealt: int,
+    limit: int,
+    run: int,
+    group: int,
+    dd: str,
+    stolen: str,
+    bots: list[str],
+    seed: int,
+) -> None:
+    options = {"cards_dealt": dealt, "hand_limit": limit, "shortest_run": run, "smallest_set": group}
+    options |= {"draw_and_discard": dd, "last_card_stolen_wins": stolen, "turn_limit": 60}
+    try:
+        settings_ = NOTTY.settings(preset, seats, options)
+    except SettingsError:
+        return  # (a limit below the cards dealt: refused, as above)
+    match = NOTTY.new_match(settings_, ["a", "b", "c"][:seats], random.Random(seed))
+    assert isinstance(match, NottyMatch)
+    players = [NOTTY.new_bot(bot, settings_, random.Random(seed + at)) for at, bot in enumerate(bots[:seats])]
+    deck = match.game.rules.deck_size
+    while not match.over:
+        seat = match.current
+        match.apply(seat, players[seat].choose(match.bot_view(seat)))
+        held = sum(len(hand) for hand in match.game.hands)
+        assert held + match.game.deck_size == deck
+        if limit:
+            assert all(len(hand) <= limit for hand in match.game.hands)
+    assert match.turn <= 60
+
+
+# -- the client ------------------------------------------------------------------------------------
+
+
+def _view(rules: dict[str, Any], variant: str = "classic") -> TableView:
+    body = {
+        "hands": [["R5", "Y5", "G5"], ["B1"]],
+        "deck_size": 70,
+        **dict.fromkeys(("drew", "stole", "exchanged", "must_put_back"), False),
+        "rules": rules,
+    }
+    return TableView("notty", variant, ("ann", "bob"), 0, 0, 3, (), None, UI.read_body(body, ["ann", "bob"]))
+
+
+def test_the_client_knows_the_tables_rules_from_its_view() -> None:
+    table = table_rules(
+        _view({"smallest_set": 4, "hand_limit": 0, "draw_and_discard": True, "cards_dealt": 7})
+    )
+    assert table is not None
+    assert (table.smallest_set, table.hand_limit, table.draw_and_discard, table.hand_size) == (4, 0, True, 7)
+    assert table_rules(_view({})) == PRESETS["classic"]  # a server before the rules were said
+    with pytest.raises(GameDataError, match=r"body\.rules: no rule 'colours'"):
+        _view({"colours": "RY"})
+    with pytest.raises(GameDataError, match=r"body\.rules\.draw_and_discard: not true or false"):
+        _view({"draw_and_discard": 1})
+    with pytest.raises(GameDataError, match=r"body\.rules\.hand_limit: not a whole number"):
+        _view({"hand_limit": True})
+
+
+def test_the_client_checks_a_discard_and_says_the_rules_by_the_tables_rules() -> None:
+    strict = _view({"smallest_set": 4})
+    with pytest.raises(Exception, match="not a group"):
+        UI.action("discard", ["R5", "Y5", "G5"], strict)
+    assert UI.action("discard", ["R5", "Y5", "G5"], _view({})) == "discard R5 Y5 G5"
+    said = UI.rules("classic", attrs.evolve(strict, body=_view({"smallest_set": 4, "hand_limit": 0}).body))
+    lines = said.splitlines()
+    at = lines.index("  this table's own rules (classic's in brackets):")
+    assert lines[at + 1 : at + 3] == ["    hand limit none (20)", "    smallest set 4 (3)"]
+    assert "a set: 4+ cards" in said
+    # ann's 3 cards are a full hand at a table of hand_limit 3, not at classic's 20
+    assert still_possible(_view({"hand_limit": 3, "cards_dealt": 3})) == ["discard", "end the turn"]
+    assert still_possible(_view({})) == ["draw", "steal", "discard", "end the turn"]
+    assert "own rules" not in UI.rules("classic", _view({}))
+    assert "own rules" not in UI.rules("classic", None)
+
+
+def test_a_table_of_its_own_rules_is_played_over_the_host_and_listed_by_what_it_changed() -> None:
+    net = Net()
+    ann = net.client("ann")
+    options = {"draw_and_discard": "yes", "smallest_set": 4}
+    ann.send(CreateTable("notty", 2, "classic", ("greedy",), options, bot_delay_ms=0))
+    rules = ann.table.match.game.rules  # type: ignore[attr-defined]
+    assert (rules.draw_and_discard, rules.smallest_set, rules.shortest_run) == (True, 4, 3)
+    said = ann.view["body"]["rules"]
+    assert said == {
+        "cards_dealt": 5,
+        "hand_limit": 20,
+        "shortest_run": 3,
+        "smallest_set": 4,
+        "draw_and_discard": True,
+        "last_card_stolen_wins": True,
+    }
+    session = welcomed()
+    assert seated(session, notty_view(body={"rules": said}))  # read without complaint
+    assert session.catalog is not None
+    options = dict(ann.table.settings.options)
+    assert session.catalog.describe("notty", "classic", options, ["greedy"]) == (
+        "classic, draw_and_discard yes, smallest_set 4, limit 300"
+    )
