@@ -10,6 +10,7 @@ seats left unnamed stay open, and with no one named the game's default bot takes
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from games import Option
@@ -96,15 +97,20 @@ def _turn_seconds(words: list[str]) -> int:
 
 def new_words(catalog: Catalog, typed: Sequence[str] = ()) -> list[str]:
     """The words ``new`` knows, for tab completion: once ``typed`` names a game (or one of its
-    variants), that game's alone."""
+    variants), that game's alone; after an option's name, its choices alone. A choice stands for
+    its option by itself ('hard'), unless another option has it too ('yes'): then the name does."""
     named = set(typed)
     words = [HUMAN] + ([] if TIME in named else [TIME])
     chosen = [game for game in catalog.games.values() if game.name in named or set(game.variants) & named]
     for game in chosen[:1] or catalog.games.values():
+        if typed and (option := game.options.get(typed[-1])) is not None and option.choices:
+            return list(option.choices)
         ui = catalog.ui(game.name)
         words += [game.name, *game.variants, *game.bots, *ui.number_words]
+        choices = Counter(choice for option in game.options.values() for choice in option.choices)
         for option in game.options.values():
-            words += option.choices or [option.name]
+            alone = option.choices and all(choices[choice] == 1 for choice in option.choices)
+            words += option.choices if alone else [option.name]
     return words
 
 

@@ -494,6 +494,10 @@ def _at_table() -> Session:
         ("new classic greedy human", (table("classic", 3, ["greedy"]),)),
         ("new classic 2 greedy limit 50", (table("classic", 2, ["greedy"], turn_limit=50),)),
         ("new classic 2 greedy hand_limit 0", (table("classic", 2, ["greedy"], hand_limit=0),)),
+        (
+            "new classic greedy smallest_set 4 draw_and_discard yes cards_dealt 7",
+            (table("classic", 2, ["greedy"], smallest_set=4, draw_and_discard="yes", cards_dealt=7),),
+        ),
         ("new limit 300 hard greedy", (table("classic", 2, ["greedy"], level="hard", turn_limit=300),)),
         ("new greedy", (table("classic", 2, ["greedy"]),)),
         ("new expert hard", (table("classic", 2, ["expert"], level="hard"),)),
@@ -549,8 +553,10 @@ def test_tab_offers_what_fits_the_command(before: str, text: str, expected: list
     [
         ("new ", "e", ["easy", "expert", "expert-easy", "expert-hard", "expert-medium"]),
         ("new classic 2 ", "h", ["hand_limit", "hard", "human"]),
+        ("new classic ", "dr", ["draw_and_discard"]),  # not 'yes': another option's choice too
+        ("new classic draw_and_discard ", "", ["no", "preset", "yes"]),
         ("new ", "g", ["greedy"]),
-        ("new 2 greedy ", "l", ["limit"]),
+        ("new 2 greedy ", "l", ["last_card_stolen_wins", "limit"]),
         ("join ", "", ["3", "12"]),
         ("watch ", "1", ["12"]),
     ],
