@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import attrs
 
@@ -162,6 +163,7 @@ def interpret(
     playing: str | None = None,
     view_current: bool = True,
     watching: bool = False,
+    listed: Mapping[str, Any] | None = None,
 ) -> Reply:
     """The meaning of one typed line, given the server's games (``None`` before its welcome), the
     UI of the game at our table (``None`` if none is known), its latest view (if any), and the
@@ -170,7 +172,9 @@ def interpret(
     ``seats``: the number of seats of each table the lists seen named (a table's seats never change).
     ``table``: the table we sit at or watch (whose game may not be known yet: joined by number).
     ``view_current``: ``view`` is the table as it stands (not while the connection is down), so a
-    person's move out of turn is refused as such. ``watching``: at ``table`` we watch, and hold no seat."""
+    person's move out of turn is refused as such. ``watching``: at ``table`` we watch, and hold no seat.
+    ``listed``: ``table`` as the lobby's list last said it (its variant and options: what 'rules'
+    says before the game's first view)."""
     words = line.split()
     if not words:
         return Reply(arm=armed)  # a blank line is no command: a confirmation still stands
@@ -195,6 +199,7 @@ def interpret(
             at,
             ask and view_current,
             watching,
+            listed,
         )
     except ValueError as error:  # the UIs', the protocol's and our own refusals: nothing is sent
         return Reply(say=str(error), refused=True)
@@ -246,6 +251,7 @@ def _interpret(
     playing: str | None = None,
     person: bool = True,
     watching: bool = False,
+    listed: Mapping[str, Any] | None = None,
 ) -> Reply:
     if verb in _ALONE:
         nothing_after(verb, args)
@@ -263,7 +269,7 @@ def _interpret(
                 return Reply(say=help_on(args[0], catalog, playing))
             return Reply(say=help_text(catalog, playing, every=bool(args)))
         case "rules":
-            return Reply(say=rules_text(args, catalog, game, view))
+            return Reply(say=rules_text(args, catalog, game, view, listed))
         case "quit" | "exit":
             return Reply(quit=True)
         case "tables":
@@ -463,13 +469,20 @@ def _ui_for_verb(verb: str, catalog: Catalog | None, game: GameUI | None) -> Gam
 
 
 def rules_text(
-    args: Sequence[str], catalog: Catalog | None, game: GameUI | None, view: TableView | None
+    args: Sequence[str],
+    catalog: Catalog | None,
+    game: GameUI | None,
+    view: TableView | None,
+    listed: Mapping[str, Any] | None = None,
 ) -> str:
-    """``rules``: those of the game at our table; away from one, which games have rules to ask
-    for; ``rules GAME``: that game's (each game's UI writes its own, :meth:`GameUI.rules`);
-    ``rules VARIANT``: its game's, for that variant (a variant's name says which game, as in ``new``)."""
+    """``rules``: those of the game at our table (by its view, or before the first by its line in
+    the lobby's list, ``listed``); away from one, which games have rules to ask for; ``rules GAME``:
+    that game's (each game's UI writes its own, :meth:`GameUI.rules`); ``rules VARIANT``: its
+    game's, for that variant (a variant's name says which game, as in ``new``)."""
     if len(args) > 1:
         raise ValueError("usage: rules [GAME]")
+    if not args and game is not None and view is None and listed is not None:
+        return game.rules(str(listed["variant"]), None, listed["options"])
     if not args and game is not None:
         return game.rules(view.variant if view is not None else None, view)
     if catalog is None:

@@ -82,7 +82,9 @@ class GenericUI:
     def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:
         return plain_hint(text, actions)
 
-    def rules(self, variant: str | None, view: TableView | None = None) -> str:
+    def rules(
+        self, variant: str | None, view: TableView | None = None, options: Mapping[str, Any] | None = None
+    ) -> str:
         """All this client knows of a game it has no UI for: what the server's welcome says."""
         return "\n".join(
             [

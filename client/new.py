@@ -103,8 +103,10 @@ def new_words(catalog: Catalog, typed: Sequence[str] = ()) -> list[str]:
     words = [HUMAN] + ([] if TIME in named else [TIME])
     chosen = [game for game in catalog.games.values() if game.name in named or set(game.variants) & named]
     for game in chosen[:1] or catalog.games.values():
-        if typed and (option := game.options.get(typed[-1])) is not None and option.choices:
-            return list(option.choices)
+        if typed and (option := game.options.get(typed[-1])) is not None:
+            return list(option.choices)  # its value: a choice, or a number (none to offer)
+        if typed and typed[-1] in catalog.ui(game.name).number_words:
+            return []  # 'limit', a number's other word
         ui = catalog.ui(game.name)
         words += [game.name, *game.variants, *game.bots, *ui.number_words]
         choices = Counter(choice for option in game.options.values() for choice in option.choices)
@@ -207,6 +209,13 @@ def _check_others(
                 f"the {'game' if word == game.name else ui.variant_noun} goes first: {_usage(ui)}"
             )
         if word not in players:
+            options = [option.name for option in game.options.values()]
+            meant = word.replace("-", "_").split("=")[0]  # 'hand-limit', 'hand_limit=5': an option's name
+            if (guess := did_you_mean(meant, options)) or "_" in word or "=" in word:
+                named = f"{game.title} has no option {word!r}" + (f" ({guess})" if guess else "")
+                raise ValueError(
+                    f"{named}: its options are {', '.join(options)}, each a name and then its value"
+                )
             guess = did_you_mean(word, players)
             players_are = f"players are {', '.join(players)}"
             raise ValueError(f"{word!r} is not a player here: {players_are}" + _then(guess))

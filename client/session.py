@@ -193,6 +193,7 @@ class Session:
         self.tables_asked = 0  # table lists asked for and not yet answered; any other is seat news
         self._games_of: dict[int, str] = {}  # each table's game, from every list seen
         self._seats_of: dict[int, int] = {}  # each table's number of seats, from every list seen
+        self._listed: dict[int, Mapping[str, Any]] = {}  # each table as the last list said it
         # What each list asked for and not yet answered is for, in order: the table and seat of a
         # 'join' whose seat its answer tells of (Reply.seat_asked), or None (the list itself).
         self._lists_for: deque[tuple[int, int] | None] = deque()
@@ -308,6 +309,7 @@ class Session:
             self.game,
             view_current=not self.connection_down,  # the turn may have moved on: not judged on it
             watching=self.table is not None and self.token is None,
+            listed=self._listed.get(self.table) if self.table is not None else None,
         )
         if hint and not reply.messages:  # refused here: no hint goes on its way
             self._hint_typed = False
@@ -888,6 +890,7 @@ class Session:
     def _note_tables(self, tables: Sequence[Mapping[str, Any]]) -> None:
         self._games_of.update((info["table"], info["game"]) for info in tables)
         self._seats_of.update((info["table"], len(info["seats"])) for info in tables)
+        self._listed.update((info["table"], info) for info in tables)
 
     def _which_to_join(self) -> str:
         """Why a bare ``join`` names no table: none or several in the last list wait for players."""

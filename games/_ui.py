@@ -178,11 +178,13 @@ class GameUI(Protocol):
         """A hint answer; :class:`GameDataError` if ``data`` cannot be read."""
         ...
 
-    def rules(self, variant: str | None, view: TableView | None = None) -> str:
+    def rules(
+        self, variant: str | None, view: TableView | None = None, options: Mapping[str, Any] | None = None
+    ) -> str:
         """The game's rules in a few lines, for ``rules``: those of ``variant`` (the one at our
-        table, ``view`` its view, whose table may have changed some), or of every variant when
-        ``None``. Short, true to the game's rules document (named at the end), and saying what a
-        hint shows."""
+        table, ``view`` its view, whose table may have changed some, or before the game's first
+        view ``options``, the table's as listed), or of every variant when ``None``. Short, true
+        to the game's rules document (named at the end), and saying what a hint shows."""
         ...
 
 

@@ -11,16 +11,17 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_client_session import notty_view, seated, welcomed
+from test_client_session import TOKEN, notty_view, seated, table_info, welcomed
 from test_host import Net
 
 from games import GAMES
-from games._interface import SettingsError
+from games._interface import ActionError, SettingsError
 from games._ui import TableView
 from games.notty import PRESETS, TABLE_FIELDS, Card
+from games.notty._rules import table_fields
 from games.notty.game import NottyMatch, rules_for
-from games.notty.ui import UI, GameDataError, still_possible, table_rules
-from protocol import CreateTable
+from games.notty.ui import UI, CommandError, GameDataError, still_possible, table_rules
+from protocol import CreateTable, Seated, Tables
 
 NOTTY = GAMES["notty"]
 #: A value for each field unlike both presets', as a table sets it.
@@ -243,4 +244,84 @@ def test_a_table_of_its_own_rules_is_played_over_the_host_and_listed_by_what_it_
     options = dict(ann.table.settings.options)
     assert session.catalog.describe("notty", "classic", options, ["greedy"]) == (
         "classic, draw_and_discard yes, smallest_set 4, limit 300"
+    )
+
+
+# -- found by a play-test -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_a_rule_set_to_the_presets_own_value_is_no_change(preset: str) -> None:
+    """'new classic draw_and_discard no cards_dealt 5' was listed as changing both."""
+    same = {name: value for name, value in table_fields(PRESETS[preset]).items() if name != "hand_limit"}
+    asked = {
+        name: ("yes" if value else "no") if isinstance(value, bool) else value for name, value in same.items()
+    }
+    options = NOTTY.settings(preset, 2, asked).options
+    assert {name: options[name] for name in asked} == {name: NOTTY.options[name].default for name in asked}
+    assert rules_for(NOTTY.settings(preset, 2, asked)) == rules_for(NOTTY.settings(preset, 2, {}))
+
+
+@pytest.mark.parametrize(
+    ("preset", "said"),
+    [
+        ("five-colour", "this table's rules have no draw-and-discard"),
+        ("classic", "the classic rules have none"),
+    ],
+)
+def test_a_refused_draw_and_discard_says_whose_rules_have_none(preset: str, said: str) -> None:
+    match = _match(preset, 2, {"draw_and_discard": "no"})
+    for action in ("dd", "putback R1"):
+        with pytest.raises(ActionError) as refused:
+            match.apply(match.current, match.parse_action(action))
+        assert str(refused.value) == said.replace("have none", "have no draw-and-discard")
+
+
+def _three(hands: list[list[str]], legal: tuple[str, ...] = ()) -> TableView:
+    body = {
+        "hands": hands,
+        "deck_size": 60,
+        **dict.fromkeys(("drew", "stole", "exchanged", "must_put_back"), False),
+        "rules": {"last_card_stolen_wins": False},
+    }
+    read = UI.read_body(body, ["ann", "bob", "cy"])
+    return TableView("notty", "classic", ("ann", "bob", "cy"), 2, 2 if legal else 0, 9, legal, None, read)
+
+
+def test_where_a_last_card_may_not_be_stolen_no_one_is_told_it_may() -> None:
+    assert "steal" not in still_possible(_three([["R1"], ["Y2"], ["G3"]]))
+    assert "steal" in still_possible(_three([["R1"], ["Y2", "Y3"], ["G3"]]))  # bob's two cards
+    ours = _three([["R1"], ["Y2", "Y3"], ["G3"]], legal=("steal 1", "draw 1", "end"))
+    with pytest.raises(CommandError) as asked:
+        UI.action("steal", [], ours)
+    assert str(asked.value) == "steal from whom? 'steal bob'"  # not ann, whose last card is kept
+
+
+def test_rules_at_a_table_waiting_for_players_are_the_tables() -> None:
+    session = welcomed()
+    session.sending(*session.typed("new classic human smallest_set 4 draw_and_discard yes").messages)
+    session.receive(Seated(3, 0, TOKEN))
+    assert "own rules" not in session.typed("rules").say  # (what the list says is not yet known)
+    session.receive(Tables([table_info(3, ["ann", None], smallest_set=4, draw_and_discard="yes")]))
+    said = session.typed("rules").say.splitlines()
+    at = said.index("  this table's own rules (classic's in brackets):")
+    assert said[at + 1 : at + 3] == ["    smallest set 4 (3)", "    draw and discard: yes (no)"]
+
+
+def test_a_misspelt_option_is_named_as_one_and_a_numbers_value_offers_no_words() -> None:
+    session = welcomed()
+    said = session.typed("new classic hand_limt 5").say
+    assert said.startswith(
+        "Notty has no option 'hand_limt' (did you mean 'hand_limit'?): its options are level, "
+    )
+    assert "'expert-esy' is not a player here" in session.typed("new classic expert-esy").say
+    assert session.completions("new classic hand_limit ", "") == []
+    assert session.completions("new classic limit ", "") == []
+
+
+def test_the_board_says_a_table_plays_its_own_rules() -> None:
+    header = UI.state_text(3, _view({"smallest_set": 4}), [], colour=False).splitlines()[0]
+    assert header.startswith("table 3 · classic, own rules ('rules') · turn 3 · ")
+    assert UI.state_text(3, _view({"smallest_set": 3}), [], colour=False).startswith(
+        "table 3 · classic · turn 3"
     )

@@ -268,7 +268,9 @@ class HuxxyUI:
         lines += [colour_cards_in(f"      type: {action}", colour) for action in actions]
         return "\n".join(lines)
 
-    def rules(self, variant: str | None, view: TableView | None = None) -> str:
+    def rules(
+        self, variant: str | None, view: TableView | None = None, options: Mapping[str, Any] | None = None
+    ) -> str:
         return rules_text(variant)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -135,9 +136,23 @@ def table_fields(rules: Rules) -> dict[str, Any]:
     return {name: getattr(rules, field) for name, field in TABLE_FIELDS.items()}
 
 
-def with_table_fields(rules: Rules, fields: dict[str, Any]) -> Rules:
+def with_table_fields(rules: Rules, fields: Mapping[str, Any]) -> Rules:
     """``rules`` with some of :data:`TABLE_FIELDS` set, named as a table names them."""
     return rules.replace(**{TABLE_FIELDS[name]: value for name, value in fields.items()})
+
+
+def with_table_options(rules: Rules, options: Mapping[str, Any]) -> Rules:
+    """``rules`` with what a table's options (its settings, or its line in the lobby's list) set of
+    :data:`TABLE_FIELDS`: a number's 0 or ``preset`` keeps the rule (but ``hand_limit`` 0 is no
+    limit), ``yes`` and ``no`` set a yes-or-no; one not given (a record of before) keeps it too.
+    The server plays, and the client shows, a table's rules by this one reading."""
+    fields: dict[str, Any] = {}
+    for name in TABLE_FIELDS:
+        value = options.get(name, PRESETS_OWN)
+        if value == PRESETS_OWN or (value == 0 and name != "hand_limit"):
+            continue
+        fields[name] = value == "yes" if isinstance(value, str) else int(value)
+    return with_table_fields(rules, fields)
 
 
 CLASSIC = Rules(name="classic")

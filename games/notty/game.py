@@ -29,7 +29,16 @@ from solver import all_best_discards, best_discard, max_discard, outs
 
 from ._advice import TurnAdvice, put_back_chances, turn_advice
 from ._cards import Card, CardError
-from ._rules import CLASSIC, PRESETS, PRESETS_OWN, TABLE_FIELDS, Rules, RulesError, with_table_fields
+from ._rules import (
+    CLASSIC,
+    PRESETS,
+    PRESETS_OWN,
+    TABLE_FIELDS,
+    Rules,
+    RulesError,
+    table_fields,
+    with_table_options,
+)
 from .bots import BOTS, LEVELS, ExpertBot, make_bot
 from .engine import (
     Action,
@@ -145,18 +154,13 @@ def bot_at_level(bot: str, level: str) -> str:
 def rules_for(settings: Settings) -> Rules:
     options = settings.options
     preset = PRESETS[settings.variant]
-    fields: dict[str, Any] = {}
-    for name in TABLE_FIELDS:
-        # (a record of before an option has none: the preset's)
-        value = options.get(name, preset.hand_limit if name == "hand_limit" else PRESETS_OWN)
-        if name == "hand_limit":  # its 0 is a value: no limit
-            fields[name] = int(value)
-        elif value not in (0, PRESETS_OWN):
-            fields[name] = value == "yes" if isinstance(value, str) else int(value)
-    return with_table_fields(
-        preset.replace(turn_limit=int(options["turn_limit"]), quiet_rounds=int(options["quiet_rounds"])),
-        fields,
-    )
+    played = preset.replace(turn_limit=int(options["turn_limit"]), quiet_rounds=int(options["quiet_rounds"]))
+    return with_table_options(played, options)
+
+
+def _rule_value(value: int | str) -> int | bool | str:
+    """A rule option's value as the rules hold it: ``yes`` true, ``no`` false; a number as it is."""
+    return {"yes": True, "no": False}.get(value, value) if isinstance(value, str) else value
 
 
 def _playable(rules: Rules) -> None:
@@ -188,6 +192,10 @@ class NottyGame:
 
     def settings(self, variant: str | None, seats: int, options: Mapping[str, Any]) -> Settings:
         chosen, filled = check_settings(self, variant, seats, options)
+        preset = table_fields(PRESETS[chosen.name])
+        for name, value in filled.items():  # one the preset has already is its own: not named as a change
+            if name in TABLE_FIELDS and name != "hand_limit" and _rule_value(value) == preset[name]:
+                filled[name] = self.options[name].default
         settings = Settings(NAME, chosen.name, seats, filled)
         try:  # the fields together: a hand limit below the cards dealt, say
             _playable(rules_for(settings))

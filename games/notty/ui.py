@@ -36,7 +36,17 @@ from games._ui import (
 from ._cards import Card, CardError
 from ._endings import end_text, whole_rounds
 from ._groups import InvalidGroup, classify_group, has_group
-from ._rules import CLASSIC, PRESETS, PRESETS_OWN, TABLE_FIELDS, Rules, RulesError, with_table_fields
+from ._rules import (
+    CLASSIC,
+    PRESETS,
+    PRESETS_OWN,
+    TABLE_FIELDS,
+    Rules,
+    RulesError,
+    table_fields,
+    with_table_fields,
+    with_table_options,
+)
 
 HELP = """\
   new [PRESET] [SEATS] [BOT|human...] [LEVEL] [limit N] [quiet N] [time SECONDS]
@@ -56,9 +66,10 @@ HELP = """\
                       'quiet 5' draws the game once no hand has changed for 5
                       whole rounds (3 unless given; 'quiet 0': never); and a
                       table may change its preset's rules: hand_limit N (0:
-                      none), cards_dealt N, shortest_run N, smallest_set N,
-                      draw_and_discard yes|no, last_card_stolen_wins yes|no
-                      ('rules' at the table says what it plays)
+                      none), cards_dealt N, shortest_run N, smallest_set N
+                      (0: the preset's), draw_and_discard yes|no|preset,
+                      last_card_stolen_wins yes|no|preset ('rules' at the
+                      table says what it plays)
   draw N              draw 1-3 cards
   steal [NAME]        steal from a player (NAME: not needed when you have one
                       opponent); a last card asks first: its holder would win
@@ -279,7 +290,10 @@ class NottyUI:
         ]
         turn = f"turn {view.turn}" + (f" of {body.turn_limit}" if body.turn_limit else "")
         quiet = _quiet(body) if view.result is None else ""  # a count towards an end that has come
-        lines.append(f"table {table} · {view.variant} · {turn} · deck {body.deck_size} cards{quiet}")
+        played = table_rules(view)
+        own = played is not None and table_fields(played) != table_fields(PRESETS[view.variant])
+        variant = f"{view.variant}, own rules ('rules')" if own else view.variant  # not the preset's alone
+        lines.append(f"table {table} · {variant} · {turn} · deck {body.deck_size} cards{quiet}")
         lines += hand_lines(view.names, body.hands, view.to_move, view.seat, colour, view.bots)
         if view.result is not None:
             lines.append(game_over_line(end_line(view, body)))
@@ -292,10 +306,17 @@ class NottyUI:
             lines.append(f"{whose}; {it}may{still} {', '.join(still_possible(view))}")
         return "\n".join(lines)
 
-    def rules(self, variant: str | None, view: TableView | None = None) -> str:
-        return rules_text(
-            variant, table_rules(view) if view is not None and view.variant == variant else None
-        )
+    def rules(
+        self, variant: str | None, view: TableView | None = None, options: Mapping[str, Any] | None = None
+    ) -> str:
+        if view is not None and view.variant == variant:
+            return rules_text(variant, table_rules(view))
+        if options is not None and variant in PRESETS:
+            try:
+                return rules_text(variant, with_table_options(PRESETS[variant], options))
+            except (RulesError, TypeError, ValueError):  # options the server would not have set
+                pass
+        return rules_text(variant)
 
     def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:
         hint = read_hint(data)
@@ -359,7 +380,9 @@ def rules_text(variant: str | None, table: Rules | None = None) -> str:
         "  runs are of one colour, numbers in a row; sets of one number, no colour twice",
         "  all hands are face up. On your turn, in any order, then 'end':",
         f"    draw 1 to {presets[0].max_draw} cards (once; not past the hand limit)",
-        "    steal a random card from another player (once; not at the hand limit)",
+        "    steal a random card from another player (once; not at the hand limit"
+        + ("" if victim else "; never a last card")
+        + ")",
         f"    discard runs and sets, as many as you like ({_no_wrap(presets)})",
     ]
     if dd:
@@ -502,7 +525,8 @@ def still_possible(view: TableView) -> list[str]:
     rules = table_rules(view)
     hand = body.hands[view.current]
     full = rules is not None and rules.at_limit(len(hand))
-    others = any(other for seat, other in enumerate(body.hands) if seat != view.current)
+    lone = rules is not None and not rules.last_card_stolen_wins  # a last card may not be stolen
+    others = any(len(other) > lone for seat, other in enumerate(body.hands) if seat != view.current)
     options = [] if body.drew or full or not body.deck_size else ["draw"]
     options += [] if body.stole or full or not others else ["steal"]
     if rules is not None and rules.draw_and_discard and not body.exchanged and not full and body.deck_size:
@@ -652,7 +676,10 @@ def _only_victim(view: TableView | None) -> int:
     others = [seat for seat in range(len(view.names)) if seat != view.seat]
     if len(others) == 1:
         return others[0]
-    names = " or ".join(f"'steal {view.names[seat]}'" for seat in others)
+    robbed = set(_legal_victims(view))  # on our turn: not a hand the rules keep (a last card, say)
+    names = " or ".join(
+        f"'steal {view.names[seat]}'" for seat in others if not robbed or view.names[seat] in robbed
+    )
     raise CommandError(f"steal from whom? {names}")
 
 

@@ -187,7 +187,9 @@ class OchosUI:
             lines.append(to_play(view))
         return "\n".join(lines)
 
-    def rules(self, variant: str | None, view: TableView | None = None) -> str:
+    def rules(
+        self, variant: str | None, view: TableView | None = None, options: Mapping[str, Any] | None = None
+    ) -> str:
         return rules_text(variant)
 
     def hint_text(self, text: str, actions: Sequence[str], data: Any, colour: bool) -> str:

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
-from games.notty import Card, InvalidGroup, Rules, classify_group, has_group, valid_groups
+from games.notty import PRESETS, Card, InvalidGroup, Rules, classify_group, has_group, valid_groups
 
 from ._actions import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal
 from ._errors import IllegalAction, Rule
@@ -88,9 +88,7 @@ def check(state: TurnState, seat: int, action: Action) -> None:
                 raise IllegalAction(Rule.INVALID_GROUP, str(error)) from None
         case DrawDiscard():
             if not rules.draw_and_discard:
-                raise IllegalAction(
-                    Rule.NO_DRAW_AND_DISCARD, f"the {rules.name} rules have no draw-and-discard"
-                )
+                raise IllegalAction(Rule.NO_DRAW_AND_DISCARD, _no_draw_and_discard(rules))
             if state.exchanged:
                 raise IllegalAction(
                     Rule.DRAW_AND_DISCARD_ONCE, "you have already used draw-and-discard this turn"
@@ -103,9 +101,7 @@ def check(state: TurnState, seat: int, action: Action) -> None:
                 raise IllegalAction(Rule.DECK_TOO_SMALL, "the deck is empty")
         case PutBack(card):
             if not rules.draw_and_discard:  # nothing to finish: say why, as 'dd' does
-                raise IllegalAction(
-                    Rule.NO_DRAW_AND_DISCARD, f"the {rules.name} rules have no draw-and-discard"
-                )
+                raise IllegalAction(Rule.NO_DRAW_AND_DISCARD, _no_draw_and_discard(rules))
             if not state.must_put_back:
                 raise IllegalAction(Rule.NOTHING_TO_PUT_BACK, "put back only after draw-and-discard")
             _check_in_hand(hand, (card,))
@@ -159,3 +155,11 @@ def legal_actions(state: TurnState) -> list[Action]:
         actions.append(DrawDiscard())
     actions.append(EndTurn())
     return actions
+
+
+def _no_draw_and_discard(rules: Rules) -> str:
+    """Whose rules have none: the preset's, or a table's that turned its preset's off (five-colour
+    has draw-and-discard: "the five-colour rules have none" would be untrue)."""
+    preset = PRESETS.get(rules.name)
+    whose = "this table's" if preset is not None and preset.draw_and_discard else f"the {rules.name}"
+    return f"{whose} rules have no draw-and-discard"
