@@ -500,7 +500,8 @@ def test_a_finished_game_is_not_restored_but_can_be_replayed(
     assert cli.main(["replay", str(table), "--db", str(tmp_path / "notty.db")]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"game {table}: classic, ann vs bob"
-    for line, name, hand in zip(lines[1:3], ("ann", "bob"), dealt_hands, strict=True):
+    assert lines[1] == "      played with turn_limit 6"  # what is not the game's default
+    for line, name, hand in zip(lines[2:4], ("ann", "bob"), dealt_hands, strict=True):
         assert line.split()[:3] == [name, "is", "dealt"]
         assert sorted(line.split()[3:]) == sorted(str(card) for card in hand)
     assert len([line for line in lines if ". turn " in line]) == len(saved.moves)
@@ -775,7 +776,8 @@ def test_any_game_is_listed_and_replayed_through_its_seam(
     print_game(saved, sys.stdout, {"hidden": game})
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "game 5: hidden standard, random-1 (random) vs random-2 (random) vs random-3 (random)"
-    assert lines[1:4] == [
+    assert lines[1] == "      played with turn_limit 9"
+    assert lines[2:5] == [
         f"      {name} is dealt {holding}" for name, holding in zip(match.names, dealt_holdings, strict=True)
     ]
     turns = [line.split(": ", 1)[1] for line in lines if ". turn " in line]

@@ -4,7 +4,9 @@ them, bots play to an end under them, and the client checks and says the table's
 
 from __future__ import annotations
 
+import io
 import random
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -22,6 +24,8 @@ from games.notty._rules import table_fields
 from games.notty.game import NottyMatch, rules_for
 from games.notty.ui import UI, CommandError, GameDataError, still_possible, table_rules
 from protocol import CreateTable, Seated, Tables
+from server.replay import print_game
+from server.store import Store
 
 NOTTY = GAMES["notty"]
 #: A value for each field unlike both presets', as a table sets it.
@@ -325,3 +329,18 @@ def test_the_board_says_a_table_plays_its_own_rules() -> None:
     assert UI.state_text(3, _view({"smallest_set": 3}), [], colour=False).startswith(
         "table 3 · classic · turn 3"
     )
+
+
+def test_a_replay_says_the_rules_the_table_set(tmp_path: Path) -> None:
+    """'replay 6' of a game with 2-card sets read as breaking the rules."""
+    net = Net()
+    ann = net.client("ann")
+    ann.send(CreateTable("notty", 2, "classic", ("greedy",), {"smallest_set": 2}, bot_delay_ms=0))
+    store = Store(tmp_path / "notty.db")
+    store.write(net.host.take_journal())
+    saved = store.game(ann.table.id)
+    store.close()
+    assert saved is not None
+    out = io.StringIO()
+    print_game(saved, out)
+    assert out.getvalue().splitlines()[1] == "      played with smallest_set 2, turn_limit 300"
