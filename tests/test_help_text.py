@@ -14,6 +14,7 @@ import pytest
 
 from client.catalog import Catalog
 from client.commands import HELP, help_heading, help_text, interpret, lobby_help
+from client.new import new_table
 from client.sgr import COMMAND_KEPT, blocks, columns, parse, wrap, wrap_lines
 from games import GAMES, describe
 
@@ -181,3 +182,17 @@ def test_every_usage_of_new_shows_the_turn_time() -> None:
     for game in CATALOG.games:
         said = interpret(f"new {game} human 2", CATALOG, None, None).say  # the count after a player
         assert "goes first: new " in said and said.endswith(" [time SECONDS]"), said
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_help_says_who_takes_the_seats_no_one_is_named_for(game: str) -> None:
+    """Notty's 'name no one else and they are expert bots' read, to a newcomer, as if naming no
+    one made everyone a bot: its help, and each game's, says what 'new' does with no player named
+    (every other seat a bot) and with some (the rest stay open, until 'start' fills them)."""
+    ui = CATALOG.ui(game)
+    said = " ".join(ui.help.split())
+    (bot,) = set(new_table([game], CATALOG).bots)  # no player named: every other seat the default bot
+    assert f"name no players and {bot} bots take every other seat" in said, said
+    most = next(iter(CATALOG.games[game].variants.values())).max_players
+    assert new_table([game, str(most), bot], CATALOG).bots == (bot,)  # some named: the rest open
+    assert f"seats left over stay open for people to join, until 'start' puts {ui.filler_bot} bots" in said

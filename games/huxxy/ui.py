@@ -61,8 +61,11 @@ HELP = """\
                       e.g. 'new huxxy 4 greedy expert random'; VARIANT is
                       huxxy (the default) or huxxy-jokers (two jokers join the
                       packs); 2 to 4 seats (4 if you give no number and name
-                      no players); bots are greedy (the default: the solver's
-                      best turn), expert and random
+                      no players); name no players and greedy bots take every
+                      other seat; name some and the seats left over stay open
+                      for people to join, until 'start' puts greedy bots in
+                      them; bots are greedy (the default: the solver's best
+                      turn), expert and random
   play CARD... [to GROUP]
                       cards from your hand: 'play 7H 8S 9H' starts a new group
                       with them, 'play 7H to 3' adds to group 3 ('to new': a

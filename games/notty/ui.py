@@ -50,26 +50,30 @@ from ._rules import (
 
 HELP = """\
   new [PRESET] [SEATS] [BOT|human...] [LEVEL] [limit N] [quiet N] [time SECONDS]
-                      e.g. 'new classic 3 expert greedy hard'; PRESET is classic
-                      (the default) or five-colour; name no one else and they
-                      are expert bots ('new human': a table for two people);
-                      bots are expert (the default: it plays by the exact
-                      chances of going out), greedy (the solver's best discard,
-                      a theft from the biggest hand, one card drawn), qlearn (a
-                      policy learned in self-play) and random (any legal move);
-                      LEVEL, anywhere in the line, is how well the expert bots
-                      play: easy, medium (the default) or hard (expert-easy,
-                      expert-medium and expert-hard keep their own level
-                      whatever the table's); 'limit 200', anywhere too, ends the
-                      game with no winner after 200 turns (where a bot plays,
-                      the limit is 300 unless given; 'limit 0': never);
-                      'quiet 5' draws the game once no hand has changed for 5
-                      whole rounds (3 unless given; 'quiet 0': never); and a
-                      table may change its preset's rules: hand_limit N (0:
-                      none), cards_dealt N, shortest_run N, smallest_set N
-                      (0: the preset's), draw_and_discard yes|no|preset,
-                      last_card_stolen_wins yes|no|preset ('rules' at the
-                      table says what it plays)
+                      e.g. 'new classic 3 expert greedy hard'; PRESET is
+                      classic (the default) or five-colour; 2 or 3 seats (2 if
+                      you give no number and name no players); name no players
+                      and expert bots take every other seat ('new' alone: you
+                      against one expert bot); name some and the seats left
+                      over stay open for people to join, until 'start' puts
+                      expert bots in them ('new human': a table for two
+                      people); bots are expert (the default: it plays by the
+                      exact chances of going out), greedy (the solver's best
+                      discard, a theft from the biggest hand, one card drawn),
+                      qlearn (a policy learned in self-play) and random (any
+                      legal move); LEVEL, anywhere in the line, is how well
+                      the expert bots play: easy, medium (the default) or hard
+                      (expert-easy, expert-medium and expert-hard keep their
+                      own level whatever the table's); 'limit 200', anywhere
+                      too, ends the game with no winner after 200 turns (where
+                      a bot plays, the limit is 300 unless given; 'limit 0':
+                      never); 'quiet 5' draws the game once no hand has
+                      changed for 5 whole rounds (3 unless given; 'quiet 0':
+                      never); and a table may change its preset's rules:
+                      hand_limit N (0: none), cards_dealt N, shortest_run N,
+                      smallest_set N (0: the preset's), draw_and_discard
+                      yes|no|preset, last_card_stolen_wins yes|no|preset
+                      ('rules' at the table says what it plays)
   draw N              draw 1-3 cards
   steal [NAME]        steal from a player (NAME: not needed when you have one
                       opponent); a last card asks first: its holder would win

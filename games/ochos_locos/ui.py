@@ -42,13 +42,16 @@ from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PRESETS
 HELP = """\
   new ochos-locos [VARIANT] [SEATS] [BOT|human...] [time SECONDS]
                       e.g. 'new ochos-locos part4 4 rule expert'; VARIANT is
-                      part4 (the default: 2s and locos 8s, 2 to 6 players, 3 if
-                      you give no number and name no players), part1, part2 or
-                      part3 (3 players each); bots are rule (the default: the
-                      rules' automatic strategy), expert (plays each move it
-                      could make out in a few hundred deals that fit what the
-                      table has shown, and keeps the one that wins most) and
-                      random (any legal move)
+                      part4 (the default: 2s and locos 8s, 2 to 6 players, 3
+                      if you give no number and name no players), part1, part2
+                      or part3 (3 players each); name no players and rule bots
+                      take every other seat; name some and the seats left over
+                      stay open for people to join, until 'start' puts expert
+                      bots in them; bots are rule (the default: the rules'
+                      automatic strategy), expert (plays each move it could
+                      make out in a few hundred deals that fit what the table
+                      has shown, and keeps the one that wins most) and random
+                      (any legal move)
   play CARD           e.g. 'play G3': a card matching the top card's colour or
                       number
   play EIGHT COLOUR   e.g. 'play R8 Y' or 'play R8 yellow': an 8, naming the
