@@ -34,6 +34,10 @@ Decisions, and why:
   in from its own indentation (at most half the width in), so a wrapped line reads as one. A
   description laid out over several lines for 80 columns is wrapped as one line
   (:func:`client.sgr.wrap_lines`) when the screen is narrower, not broken twice.
+- **An answer longer than the log is read from its start**: what the client or the server says
+  (a refusal, a list, the help), not a game's moves, shows its first rows with the log scrolled
+  back to them, PageDown the rest; a small screen's log of a row or two showed a refusal's last
+  words alone. One that fits leaves the log following the newest lines.
 - **The terminal is always given back** as it was: the screen runs inside ``try``/``finally`` (as
   :func:`curses.wrapper` does), on quitting, on Ctrl-C and on errors. What was written to stderr
   meanwhile, and what was said after ``quit`` (where a kept seat is), is printed once it is.
@@ -265,6 +269,9 @@ class Screen(Terminal):
         self.last_action: tuple[str, ...] = ()
         self.last_action_at: int | None = None  # its table: another table's is not shown
         self.scroll = 0  # log rows scrolled back from the newest
+        # Where the newest answer starts in the log, while the log is too short for it: its first rows
+        # are shown, the log scrolled back to them (an 8-row screen showed a refusal's last row alone).
+        self._answer_at: int | None = None
         self._listed: tuple[str, ...] | None = None  # the options the last key (a Tab) listed
         self.farewell_lines: list[str] | None = None  # what was said since the user quit
         self._log_height = 1
@@ -307,7 +314,7 @@ class Screen(Terminal):
     # -- what the session shows ------------------------------------------------------
 
     def show(self, text: str) -> None:
-        self._add_to_log(text.split("\n"))
+        self._add_to_log(text.split("\n"), answer=True)
         self.draw()
 
     def layout_width(self) -> int | None:
@@ -315,7 +322,8 @@ class Screen(Terminal):
         return None if self.window is None else max(1, self.window.getmaxyx()[1])
 
     def output(self, output: Output) -> None:
-        self._add_to_log(output.log_lines, farewell=False)  # after quitting, the game's news is not ours
+        # after quitting, the game's news is not ours; what comes without a table is an answer (a refusal)
+        self._add_to_log(output.log_lines, farewell=False, answer=output.table is None)
         if output.table is not None:
             self.table = output.table
             if moves := output.move_lines:  # none (the game's end alone): the last move stays
@@ -331,12 +339,21 @@ class Screen(Terminal):
             return [plain(line) for line in lines]
         return ["".join(span.text for span in row).rstrip() for row in wrap_lines(lines, width)]
 
-    def _add_to_log(self, lines: Iterable[str], farewell: bool = True) -> None:
+    def _add_to_log(self, lines: Iterable[str], farewell: bool = True, answer: bool = False) -> None:
+        """Add ``lines`` to the log; an ``answer`` (what the client or the server says, not a game's
+        moves) that comes while the newest lines are shown is read from its start if the log is too
+        short for it (:meth:`_draw_log`)."""
         lines = list(lines)
         if self.scroll:  # scrolled back: what the user reads stays where it is
             self.scroll += len(wrap_lines(lines, self._width))
+        elif answer and lines and self._answer_at is None:
+            self._answer_at = len(self.log)
         self.log += lines
-        del self.log[:-LOG_LINES]
+        if len(self.log) > LOG_LINES:
+            dropped = len(self.log) - LOG_LINES
+            del self.log[:dropped]
+            if self._answer_at is not None:
+                self._answer_at = None if self._answer_at < dropped else self._answer_at - dropped
         if self.farewell_lines is not None and farewell:  # kept apart: a full log drops its oldest lines
             self.farewell_lines += lines
 
@@ -429,6 +446,7 @@ class Screen(Terminal):
             step = max(1, self._log_height - 1)
             up = key in (curses.KEY_PPAGE, "pageup")
             self.scroll = max(0, self.scroll + (step if up else -step))
+            self._answer_at = None  # scrolled by hand from here on
             return None, False
         if key == "\x0c":  # Ctrl-L: draw everything again
             self.window.clear()
@@ -439,13 +457,13 @@ class Screen(Terminal):
             self._add_to_log(["  " + "  ".join(effect.options)])
         self._listed = effect.options if name == "tab" else None  # any other key: Tab lists again
         if effect.line is not None:
-            self.scroll = 0
+            self.scroll, self._answer_at = 0, None
             if self.session is not None and self.session.quits(effect.line):
                 self.farewell_lines = []
             if self.session is not None and (said := self.session.answered_as_typed(effect.line)):
                 # answered here, under the line, and not acted on: ahead of any line waiting
                 self._echo(effect.line)
-                self._add_to_log([said])
+                self._add_to_log([said], answer=True)
                 return None, effect.end
         if effect.end:
             self.farewell_lines = []
@@ -609,6 +627,10 @@ class Screen(Terminal):
     def _draw_log(self, top: int, height: int, width: int) -> None:
         if height <= 0:
             return
+        if self._answer_at is not None:  # the answer's first rows, and PageDown for the rest
+            self.scroll = max(0, len(wrap_lines(self.log[self._answer_at :], width)) - height)
+            if not self.scroll:  # it fits: the log shows the newest lines again as they come
+                self._answer_at = None
         wanted = height + self.scroll
         rows: list[list[Span]] = []  # newest first
         end = len(self.log)

@@ -485,6 +485,9 @@ def test_the_help_shown_then_narrowed_wraps_each_description_as_one(server_port:
     ida = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "ida", rows=40, cols=80)
     ida.see("connected to")
     ida.enter("help all")
+    ida.see("scrolled back")  # longer than the log: read from its start, as any answer is
+    assert ida.log()[0] == "commands:"
+    ida.type(PAGE_DOWN * 4)
     ida.see("commands to")  # huxxy's help comes last: its hint's description ends the log
     assert ida.log()[-2:] == [
         "  hint                the solver's best turn from your hand, as the commands to",
@@ -805,6 +808,62 @@ def test_a_window_too_short_for_the_table_shows_its_end_and_says_what_is_above(
     ann.wait(
         lambda: re.match(r"^\(\d+ rows (above|not shown)\)\s*$", ann.row(1)) is not None, "the count alone"
     )
+
+
+class Window:
+    """A curses window of ``rows`` by ``cols`` that keeps the text written to it, a row a line."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows, self.cols = rows, cols
+        self.erase()
+
+    def getmaxyx(self) -> tuple[int, int]:
+        return self.rows, self.cols
+
+    def erase(self) -> None:
+        self.text = [" " * self.cols for _ in range(self.rows)]
+
+    def addstr(self, y: int, x: int, text: str, _attribute: int = 0) -> None:
+        self.text[y] = (self.text[y][:x] + text + self.text[y][x + len(text) :])[: self.cols]
+
+    def move(self, y: int, x: int) -> None: ...
+
+    def noutrefresh(self) -> None: ...
+
+    def log(self) -> list[str]:
+        """The log's rows: between its rule and the input line."""
+        rule = next(number for number, row in enumerate(self.text) if row.startswith("── log"))
+        return [row.rstrip() for row in self.text[rule + 1 : -1]]
+
+
+def test_an_answer_longer_than_the_log_is_shown_from_its_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On an 8-row screen a refusal wrapped over more rows than the log has showed its last rows
+    alone, mid-sentence: an answer the log is too short for shows its first rows, and PageDown the
+    rest. One that fits, as on 24 rows, shows whole, and the log goes on showing the newest lines."""
+    monkeypatch.setattr(curses, "doupdate", lambda: None)  # no terminal here
+    window = Window(8, 40)
+    screen = Screen(window, colour=False)
+    words = "the server says why it refuses this line, in more words than the log of a small screen has the"
+    words += " rows for, and then some"
+    screen.output(Output((f"refused: {words}",)))
+    rows = [
+        "refused: the server says why it refuses",
+        "  this line, in more words than the log",
+        "  of a small screen has the rows for,",
+        "  and then some",
+    ]
+    assert window.log() == rows[:3]  # its start, where it was its end
+    assert window.text[3].startswith("── log (scrolled back: PageDown) ")
+    screen.output(Output(("  bob draws 1 card: Y5",), table="the table"))  # the game goes on: it stays
+    assert window.log() == rows[:3]
+    screen.press(curses.KEY_NPAGE)
+    screen.draw()
+    assert window.log() == [*rows[2:], "  bob draws 1 card: Y5"] and window.text[3].startswith("── log ──")
+    window.rows = 24  # taller: it all fits, and the newest lines show as they come
+    screen.output(Output((f"refused: {words}",)))
+    assert window.log()[-4:] == rows and not any("scrolled back" in row for row in window.text)
+    screen.show("a line")
+    assert window.log()[-1] == "a line"
 
 
 def test_a_window_too_short_for_the_table_still_shows_our_own_seat(server_port: int, tmp_path: Path) -> None:
