@@ -88,8 +88,9 @@ COMMANDS = (
     "quit",
 )  # fmt: skip
 
-#: Commands complete in one word: anything after one is a mistake, not to be dropped silently.
-_ALONE = frozenset({"tables", "start", "leave", "hint", "table"})
+#: Commands complete in one word: anything after one is a mistake, not to be dropped silently ('quit
+#: table' quit the server where 'leave' was meant, while 'end now' was refused).
+_ALONE = frozenset({"tables", "start", "leave", "hint", "table", "quit", "exit"})
 
 #: The commands that change nothing, here or at the server, whatever their answer: no line can count
 #: on one, so a refused one stops no line typed after it, and one typed after a refused line is

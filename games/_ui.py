@@ -228,9 +228,10 @@ def is_number(text: str) -> bool:
 
 
 def nothing_after(verb: str, args: Sequence[str]) -> None:
-    """Refuse words after a command complete in itself: ``end now`` is a mistake, not an ``end``."""
+    """Refuse words after a command complete in itself: ``end now`` is a mistake, not an ``end``.
+    Said as every usage is, with why: the line is the word alone."""
     if args:
-        raise CommandError(f"'{verb}' takes nothing after it")
+        raise CommandError(f"usage: {verb} ('{verb}' takes nothing after it)")
 
 
 def game_and_variant(game: str, variant: str, title: str | None = None) -> str:

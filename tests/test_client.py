@@ -720,6 +720,17 @@ def test_tab_offers_at_our_turn_only_what_may_be_played() -> None:
     assert session.typed("dicsard R1").say == "unknown command 'dicsard'; did you mean 'discard'?"
 
 
+@pytest.mark.parametrize("line", ["quit now", "exit now", "quit table", "end now", "start now", "hint me"])
+def test_words_after_a_command_complete_in_itself_are_refused_alike_with_its_usage(line: str) -> None:
+    """'end now' was refused, 'quit now' quit, and 'quit table' left the server where 'leave' was
+    meant: every command complete in one word refuses words after it, saying the usage."""
+    verb = line.split()[0]
+    reply = _at_table().typed(line)
+    assert reply.refused and not reply.quit and reply.messages == ()
+    assert reply.say == f"usage: {verb} ('{verb}' takes nothing after it)", reply.say
+    assert _at_table().typed(verb).quit == (verb in ("quit", "exit"))
+
+
 def test_help_says_how_to_choose_a_level() -> None:
     help_text = welcomed().typed("help all").say
     assert "new [PRESET] [SEATS] [BOT|human...] [LEVEL]" in help_text
@@ -735,7 +746,7 @@ def test_help_says_how_to_choose_a_level() -> None:
         ("discard X9", "not a card"),
         ("steal zed", "no player called 'zed'"),
         ("draw many", "usage: draw N"),
-        ("end now", "'end' takes nothing after it"),  # not an end of turn the player did not mean
+        ("end now", "usage: end ('end' takes nothing after it)"),  # not an end of turn not meant
         ("leave table", "'leave' takes nothing after it"),
         ("draw ²", "usage: draw N"),  # a digit to str.isdigit, not to int()
         ("new ² greedy", "'²' is neither a preset"),
