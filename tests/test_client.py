@@ -731,6 +731,16 @@ def test_words_after_a_command_complete_in_itself_are_refused_alike_with_its_usa
     assert _at_table().typed(verb).quit == (verb in ("quit", "exit"))
 
 
+@pytest.mark.parametrize("count", ["-1", "0", "4", "many", "²", "1 2", ""])
+def test_a_bad_draw_count_is_answered_alike_here(count: str) -> None:
+    """'draw -1' was answered with the usage and 'draw 4' sent, for the server to refuse in other
+    words ('draw 1 to 3 cards, not 4'): every count outside 1 to 3 is answered here, one way."""
+    reply = _at_table().typed(f"draw {count}")
+    assert reply.refused and reply.messages == ()
+    assert reply.say == "usage: draw N (1 to 3)" + (f", not {count!r}" if len(count.split()) == 1 else "")
+    assert _at_table().typed("draw 3").messages == (Act("draw 3"),)
+
+
 def test_help_says_how_to_choose_a_level() -> None:
     help_text = welcomed().typed("help all").say
     assert "new [PRESET] [SEATS] [BOT|human...] [LEVEL]" in help_text

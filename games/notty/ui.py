@@ -203,8 +203,12 @@ class NottyUI:
     def action(self, verb: str, args: Sequence[str], view: TableView | None) -> str:
         match verb:
             case "draw":
-                if len(args) != 1 or not is_number(args[0]):
-                    raise CommandError("usage: draw N (1 to 3)")
+                # Every count the rules refuse is answered here, alike: 'draw -1' was given the usage,
+                # 'draw 4' the server's refusal in other words.
+                most = _most_drawn(view)
+                if len(args) != 1 or not is_number(args[0]) or not 1 <= int(args[0]) <= most:
+                    not_this = f", not {args[0]!r}" if len(args) == 1 else ""
+                    raise CommandError(f"usage: draw N (1 to {most}){not_this}")
                 return f"draw {int(args[0])}"
             case "steal":
                 if not args:
@@ -671,6 +675,12 @@ def _discard_words(view: TableView, typed: Sequence[str]) -> list[str]:
             if not have - group:  # every card typed is in this group (as many times)
                 wanted |= group - have
     return [card for card in dict.fromkeys(map(str, _body(view).hands[view.seat])) if wanted[card]]
+
+
+def _most_drawn(view: TableView | None) -> int:
+    """The most cards a turn may draw by the rules of the table's preset (any preset's, unknown)."""
+    rules = None if view is None else PRESETS.get(view.variant)
+    return rules.max_draw if rules is not None else max(preset.max_draw for preset in PRESETS.values())
 
 
 def _only_victim(view: TableView | None) -> int:
