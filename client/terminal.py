@@ -319,9 +319,12 @@ def _completer(session: Session) -> Any:
     def complete(text: str, state: int) -> str | None:
         import readline
 
-        before = typed_so_far()[: readline.get_begidx()]  # the cursor may be mid-line
+        line = typed_so_far()
+        before = line[: readline.get_begidx()]  # the cursor may be mid-line
         options = session.completions(before, text)
-        if len(options) == 1:  # Python's readline appends no space: the next word may follow at once
+        # Python's readline appends no space: the next word may follow at once. Not where one follows
+        # the word already, as the full screen's editor does ('ste' before ' bob' made 'steal  bob').
+        if len(options) == 1 and not line[readline.get_endidx() :].startswith(" "):
             options = [options[0] + " "]
         return options[state] if state < len(options) else None
 

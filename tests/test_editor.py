@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from test_client_session import notty_view, welcomed
 
 from client.editor import HISTORY_LINES, SEQUENCES, Effect, EscapeReader, LineEditor, RawKey, common_prefix
@@ -149,6 +150,28 @@ def test_tab_completes_the_word_at_the_cursor_mid_line() -> None:
     no_options = typed("zz", LineEditor(lambda before, text: []))
     assert no_options.press("tab") == Effect() and shown(no_options) == "zz|"
     assert typed("x", LineEditor()).press("tab") == Effect()  # no completer: nothing
+
+
+@pytest.mark.parametrize(("line", "cursor", "completed"), [("ste", 3, "steal "), ("ste bob", 3, "steal")])
+def test_line_mode_completes_a_word_mid_line_with_no_second_space(
+    monkeypatch: pytest.MonkeyPatch, line: str, cursor: int, completed: str
+) -> None:
+    """readline put 'steal ' for 'ste' before ' bob': 'steal  bob', where the full screen's editor
+    makes 'steal bob'. A whole word is followed by one space, the one after it if it has one."""
+    import readline
+
+    from client import terminal
+
+    monkeypatch.setattr(terminal, "typed_so_far", lambda: line)
+    monkeypatch.setattr(readline, "get_begidx", lambda: 0)
+    monkeypatch.setattr(readline, "get_endidx", lambda: cursor)
+    complete = terminal._completer(_session_at_a_table())
+    assert (complete(line[:cursor], 0), complete(line[:cursor], 1)) == (completed, None)
+    editor = typed(line, LineEditor(_session_at_a_table().completions))
+    for _ in range(len(line) - cursor):
+        editor.press("left")
+    editor.press("tab")
+    assert editor.text == "steal " + line[cursor:].lstrip()  # one space, as in line mode
 
 
 def test_a_prefix_completed_mid_line_leaves_the_cursor_in_the_word() -> None:
