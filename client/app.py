@@ -71,7 +71,7 @@ from .address import NAME_RULE, address_text, folded_name, name_from_login, pars
 from .commands import MAX_TABLE, Reply, changes_nothing, quoted_line
 from .pace import Pace
 from .session import Output, Session
-from .terminal import LINES_HELD, READING, LineReader, Terminal
+from .terminal import LINES_HELD, READING, LineReader, Terminal, named_lines
 from .tokens import SeatStore, StoredSeat, server_key
 
 RECONNECT_SECONDS = 30.0
@@ -832,7 +832,7 @@ def _drop_typed_ahead(lines: trio.MemoryReceiveChannel[str | None], terminal: Te
         elif line.strip():
             dropped.append(line.strip())
     if dropped:
-        shown = "; ".join(dropped[:DROPPED_NAMED]) + ("; ..." if len(dropped) > DROPPED_NAMED else "")
+        shown = named_lines(dropped)
         one = len(dropped) == 1
         lines_dropped = counted(len(dropped), "line")
         if not any(line is not None for line in kept):  # none typed after it carried out: all of them
@@ -846,8 +846,6 @@ TYPED_AHEAD_DROPPED = {
     True: "{which} typed after it was not carried out, since it may count on the line refused: {shown}",
     False: "{which} typed after it were not carried out, since they may count on it: {shown}",
 }
-#: How many of those lines it names.
-DROPPED_NAMED = 6
 
 
 async def _seat_answered(client: Client, where: str, timeout: float) -> None:

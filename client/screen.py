@@ -288,6 +288,7 @@ class Screen(Terminal):
         on in turn: three pasted lines showed one above the other, and the first one's refusal under
         the third. One entered with none before it went to the log at once (:meth:`_entered`)."""
         self._handling = True
+        self.say_dropped()  # a run of lines dropped as the queue was full is over: named, before this one
         if line is self._echoed_ahead:  # that very line (one kept after a refusal is another)
             self._echoed_ahead = None
             return

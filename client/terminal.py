@@ -32,6 +32,12 @@ NOT_SENT_HELD = (
     "gone: type it again then)"
 )
 
+#: What the lines dropped after the first of a run say, once the run is over (a line queued or taken:
+#: there is room again): a paste's tail went unseen, its first line alone named.
+ALSO_NOT_SENT = "nor {which} typed after it: {lines}"
+#: How many lines typed a notice of lines not sent or not carried out names: '...' stands for the rest.
+DROPPED_NAMED = 6
+
 #: What a quit typed while the queue is full says: it is carried out next.
 QUIT_AHEAD = "quitting now: the {held} lines waiting are not sent"
 
@@ -63,6 +69,7 @@ class Terminal:
         self._handled = trio.Event()
         self.holding = False  # the line being acted on waits its turn to be sent (:class:`client.pace.Pace`)
         self.dropping = False  # the last line typed was dropped: the queue of lines held was full
+        self.dropped: list[str] = []  # the lines dropped after the first of this run, to be named
         self.quit_typed = False  # a quit typed while the queue was full: it goes ahead of those lines
         self.quits: Callable[[str], bool] = lambda line: False  # does a line typed end the client?
 
@@ -130,6 +137,15 @@ class Terminal:
 
     def taking(self, line: str) -> None:
         """``line``, typed, is acted on now: readline showed it as it was typed."""
+        self.say_dropped()
+
+    def say_dropped(self) -> None:
+        """Name the lines dropped after the first of a run (:data:`NOT_SENT_HELD` named that one),
+        once there is room again: a line is queued, or one is taken to be acted on."""
+        if self.dropped:
+            lines, self.dropped = self.dropped, []
+            which = "the line" if len(lines) == 1 else f"the {len(lines)} lines"
+            self.show(ALSO_NOT_SENT.format(which=which, lines=named_lines(lines)))
 
     def line_handled(self) -> None:
         """The last line typed was acted on and what it said at once was shown: ask for the next."""
@@ -258,9 +274,17 @@ def queue_typed(send: trio.MemorySendChannel[str | None], line: str, terminal: T
             terminal.show(QUIT_AHEAD.format(held=LINES_HELD))
         elif not terminal.dropping:
             terminal.show(NOT_SENT_HELD.format(held=LINES_HELD, line=line.strip()))
+        elif line.strip():
+            terminal.dropped.append(line.strip())  # named once the run is over
         terminal.dropping = True
     else:
         terminal.dropping = False
+        terminal.say_dropped()
+
+
+def named_lines(lines: Sequence[str]) -> str:
+    """Lines typed, as a notice names them: the first :data:`DROPPED_NAMED`, then '...' for the rest."""
+    return "; ".join(lines[:DROPPED_NAMED]) + ("; ..." if len(lines) > DROPPED_NAMED else "")
 
 
 def _input(prompt: str) -> str | None:

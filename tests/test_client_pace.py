@@ -24,7 +24,7 @@ from client.app import Client
 from client.pace import DEFAULT_SERVER_LIMITS, Pace
 from client.session import Session
 from client.sgr import plain
-from client.terminal import LINES_HELD, NOT_SENT_HELD, QUIT_AHEAD, Terminal, queue_typed
+from client.terminal import ALSO_NOT_SENT, LINES_HELD, NOT_SENT_HELD, QUIT_AHEAD, Terminal, queue_typed
 from protocol import PROTOCOL_VERSION, Act, AskHint, Bye, Ping, Welcome
 from server.limits import DEFAULT_LIMITS, Limits, announced
 
@@ -335,8 +335,27 @@ async def test_a_line_typed_while_the_queue_is_full_is_dropped_and_said_once_a_r
     queue_typed(send, "tables", terminal)
     queue_typed(send, "help", terminal)
     assert [receive.receive_nowait(), receive.receive_nowait()] == ["table", "tables"]
-    assert said[1:] == [NOT_SENT_HELD.format(held=LINES_HELD, line="help")]
-    assert "not sent" in said[1] and "type it again" in said[1]
+    also = ALSO_NOT_SENT.format(which="the line", lines="end")  # the rest of the run, once it is over
+    assert said[1:] == [also, NOT_SENT_HELD.format(held=LINES_HELD, line="help")]
+    assert "not sent" in said[2] and "type it again" in said[2]
+
+
+async def test_the_lines_dropped_after_the_first_of_a_run_are_named_briefly_once_it_is_over() -> None:
+    """A paste past the queue's bound named its first line dropped, and dropped the rest unseen: as a
+    line is taken to be acted on (room again), the others are named, the first few of them."""
+    said: list[str] = []
+    terminal = Terminal(interactive=True, colour=False)
+    terminal.show = said.append  # type: ignore[method-assign]
+    send, receive = trio.open_memory_channel[str | None](1)
+    for line in ["hint", *(f"draw {n}" for n in range(1, 10)), "", "end"]:
+        queue_typed(send, line, terminal)
+    assert said == [NOT_SENT_HELD.format(held=LINES_HELD, line="draw 1")]  # the first, at once
+    terminal.taking(receive.receive_nowait())
+    named = "draw 2; draw 3; draw 4; draw 5; draw 6; draw 7; ..."  # blank lines are no lines
+    assert said[1:] == [ALSO_NOT_SENT.format(which="the 9 lines", lines=named)]
+    terminal.taking("hint")
+    queue_typed(send, "end", terminal)
+    assert len(said) == 2  # said once
 
 
 async def test_a_quit_typed_while_the_queue_is_full_goes_ahead_of_the_lines_waiting() -> None:
