@@ -220,6 +220,9 @@ class Host:
         # every seat of every table (a thousand tables' worth of compares for each hello). Entries of
         # seats gone are dropped when met, and all at once when they outnumber the seats.
         self._token_tables: dict[bytes, int] = {}
+        # Hellos whose seat token is of a game gone whose end the store has yet to record: answered
+        # once it has (see stored), that the game is over, or stopped where its end went unrecorded.
+        self._unanswered: list[tuple[ConnId, bytes]] = []
 
     @property
     def tables(self) -> dict[int, Table]:
@@ -364,6 +367,17 @@ class Host:
                 for message in (Error("not-recorded", text[:500]), Left(table_id))
             ]
         return out
+
+    def stored(self, failed: Container[int] = ()) -> list[Outgoing]:
+        """The store recorded what :meth:`take_journal` gave it, but the changes of the ``failed``
+        tables (which :meth:`halt` stops): a game that ended and went away meanwhile is told as over
+        to its seat tokens from now on, or, where its end went unrecorded, as stopped (the next start
+        restores it); and so are the hellos that offered one of them meanwhile."""
+        if not self.driver.unsettled and not self._unanswered:  # as nearly always: asked after every message
+            return []
+        self.driver.settle(failed)
+        waiting, self._unanswered = self._unanswered, []
+        return [(conn, self._seat_gone(digest)) for conn, digest in waiting if conn in self.sessions]
 
     # -- connections -----------------------------------------------------------
 
@@ -510,13 +524,11 @@ class Host:
             return out
         digest = _hash(hello.token)
         found = self._seat_with(digest)
-        if found is None and (stopped := self.driver.stopped.get(digest)) is not None:
-            return [*out, (conn, Error("game-stopped", GAME_STOPPED.format(table=stopped)))]
+        if found is None and self.driver.unsettled_table(digest) is not None:
+            self._unanswered.append((conn, digest))
+            return out
         if found is None:
-            ended = self.driver.ended.get(digest)  # a result's text is at most 400 characters: it fits
-            why = f": {GAME_ENDED}{ended}" if ended is not None else " (its game is over, or you left it)"
-            gone = Error("bad-token", f"that seat token is not valid here{why}")
-            return [*out, (conn, gone)]
+            return [*out, (conn, self._seat_gone(digest))]
         table, index = found
         seat = table.seats[index]
         if seat.conn is not None:  # the old connection is still here: it loses the seat
@@ -553,6 +565,15 @@ class Host:
             told = table.notice(index, *_autopilot_news(seat.name or f"seat-{index}", True))
             out += [(to, notice) for to, notice in told if to == conn]
         return out
+
+    def _seat_gone(self, digest: bytes) -> Error:
+        """The answer to a seat token no seat here holds: of a game stopped unrecorded (kept for the
+        restart that restores it), of one that ended (how), or of nothing known."""
+        if (stopped := self.driver.stopped.get(digest)) is not None:
+            return Error("game-stopped", GAME_STOPPED.format(table=stopped))
+        ended = self.driver.ended.get(digest)  # a result's text is at most 400 characters: it fits
+        why = f": {GAME_ENDED}{ended}" if ended is not None else " (its game is over, or you left it)"
+        return Error("bad-token", f"that seat token is not valid here{why}")
 
     def _seat_with(self, digest: bytes) -> tuple[Table, int] | None:
         """The table and seat whose token hashes to ``digest``, if a seat still holds it."""

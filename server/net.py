@@ -649,6 +649,8 @@ class NottyServer:
         if records and self.store is not None:
             self._unrecorded += records
             self._commit_wanted.set()
+        if not self._unrecorded:  # nothing waits for the store: the games gone meanwhile ended as recorded
+            outgoing = [*outgoing, *self._ask(self.host.stored)]
         for conn, message in outgoing:
             link = self.links.get(conn)
             if link is not None:
@@ -676,11 +678,14 @@ class NottyServer:
         records, self._unrecorded = self._unrecorded, []
         held, self._held = self._held, []
         failed = _store(store, records) if records else {}
+        # First: a dispatch below, with nothing left to store, would take every end as recorded.
+        settled = self._ask(self.host.stored, failed)
         for link, message in held:
             # A spectator's leave records nothing: it goes out even from a table that failed.
             watcher_left = isinstance(message, Left) and link.protocol.state is ConnectionState.WATCHING
             if not failed or _table_of(message) not in failed or watcher_left:
                 self._send(link, message)
+        self._dispatch(settled)  # the answers of hellos that waited for it, after their welcomes
         if not failed:
             return
         unbegun = {record.table for record in records if isinstance(record, GameBegun)}

@@ -13,7 +13,7 @@ import math
 import random
 import time
 from collections import Counter, OrderedDict, deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -428,6 +428,10 @@ class Driver:
         # people's seat token hashes (the last ENDED_KEPT seats): the next start restores their games,
         # so a player coming back before it is told to keep the token, not that the seat is gone.
         self.stopped: OrderedDict[bytes, int] = OrderedDict()
+        # The games that ended and went away since the store last said what it recorded, by table: how
+        # each ended, and its people's seat token hashes. Not yet in ``ended``: if the end went
+        # unrecorded, the next start restores the game, and they are kept as ``stopped`` (see settle).
+        self.unsettled: dict[int, tuple[str, list[bytes]]] = {}
 
     def begin(self, table: Table, rng: random.Random, now: float) -> list[Outgoing]:
         names = [seat.name or f"seat-{i}" for i, seat in enumerate(table.seats)]
@@ -707,17 +711,33 @@ class Driver:
             self.stopped.popitem(last=False)
 
     def remember_the_end(self, table: Table) -> None:
-        """Keep how the game at ``table``, now gone, ended, for its people's seat tokens."""
+        """Keep how the game at ``table``, now gone, ended, for its people's seat tokens, once the
+        store has recorded its end (:meth:`settle`): until then a restart may restore it unended."""
         outcome = table.outcome()
         if outcome is None:
             return
         game = f" (game {table.id})" if table.recorded else ""
-        for seat in table.seats:
-            if seat.token_hash is not None:
-                self.ended[seat.token_hash] = f"{outcome.text}{game}"
-                self.ended.move_to_end(seat.token_hash)
+        held = [seat.token_hash for seat in table.seats if seat.token_hash is not None]
+        self.unsettled[table.id] = (f"{outcome.text}{game}", held)
+
+    def settle(self, failed: Container[int]) -> None:
+        """The store recorded what was journaled so far but the changes of the ``failed`` tables: the
+        games gone meanwhile are remembered as ended, or, where their end went unrecorded, as stopped
+        (the next start restores them, and their tokens resume them then)."""
+        unsettled, self.unsettled = self.unsettled, {}
+        for table, (text, token_hashes) in unsettled.items():
+            if table in failed:
+                self.remember_the_stop(table, token_hashes)
+                continue
+            for token_hash in token_hashes:
+                self.ended[token_hash] = text
+                self.ended.move_to_end(token_hash)
         while len(self.ended) > ENDED_KEPT:
             self.ended.popitem(last=False)
+
+    def unsettled_table(self, token_hash: bytes) -> int | None:
+        """The table of a game gone whose end the store has yet to record, if it held ``token_hash``."""
+        return next((table for table, (_, held) in self.unsettled.items() if token_hash in held), None)
 
 
 def whole_seconds(seconds: float) -> int:

@@ -19,7 +19,21 @@ import trio
 from conftest import notty_table
 from test_net import Client
 
-from protocol import Act, Error, Leave, Left, ListTables, Ping, Pong, Seated, State, Tables
+from protocol import (
+    Act,
+    Error,
+    Join,
+    Leave,
+    Left,
+    ListTables,
+    Notice,
+    Ping,
+    Pong,
+    Resign,
+    Seated,
+    State,
+    Tables,
+)
 from server.host import Host
 from server.journal import Record
 from server.net import NottyServer
@@ -178,6 +192,42 @@ async def test_a_leave_that_cannot_be_recorded_says_so_and_the_token_still_resum
         nursery.cancel_scope.cancel()
     store.close()
     await _restart_and_check(tmp_path / "notty.db", [ann])
+
+
+async def test_a_game_that_ends_and_goes_at_once_unrecorded_is_stopped_not_ended(tmp_path: Path) -> None:
+    """bob resigned and left in one go while ann was away: the game ended, and its table went, before
+    the store failed to record the end. ann's token was then kept as of a game over: back before the
+    restart, she was told the result (her client forgot the token), and the restart brought back the
+    game unended, her seat for nobody to take back."""
+    store = FaultyStore(tmp_path / "notty.db")
+    async with trio.open_nursery() as nursery:
+        _, port = await _serve(nursery, _host(5), store)
+        ann = await Client.connect(port, "ann")
+        await ann.send(notty_table("classic", 2))
+        seated = await ann.expect(Seated)
+        bob = await Client.connect(port, "bob")
+        await bob.send(Join(seated.table))
+        await bob.expect(State)
+        await ann.stream.aclose()
+        assert (await bob.expect(Notice)).kind == "dropped"
+        store.fails = _touches(seated.table)
+        await bob.stream.send_all(bob.protocol.send(Resign()) + bob.protocol.send(Leave()))  # one round
+        assert (await bob.expect(Error)).code == "not-recorded"
+        again = await Client.connect(port, "ann", seated.token)
+        assert (await again.expect(Error)).code == "game-stopped"  # not bad-token, with the result
+        nursery.cancel_scope.cancel()
+    store.close()
+    store = Store(tmp_path / "notty.db")
+    host = _host(99)
+    for saved in store.unfinished():
+        host.restore(saved, trio.current_time())
+    async with trio.open_nursery() as nursery:
+        _, port = await _serve(nursery, host, store)
+        back = await Client.connect(port, "ann", seated.token)  # the token she kept resumes the game
+        assert (await back.expect(Seated)).table == seated.table
+        assert (await back.expect(State)).view["result"] is None
+        nursery.cancel_scope.cancel()
+    store.close()
 
 
 async def test_a_write_that_fails_once_costs_nothing(tmp_path: Path) -> None:

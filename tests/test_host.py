@@ -83,6 +83,7 @@ class Net:
             games=games,
         )
         self.now = 0.0
+        self.stores = True  # every change is stored as soon as it is made (see deliver)
         self.clients: dict[int, Client] = {}
         self._ids = itertools.count(1)
 
@@ -96,7 +97,10 @@ class Net:
     def deliver(self, outgoing: list[tuple[int, Message]]) -> None:
         # The lobby's list is kept between changes: whatever just happened, it is what a fresh one shows.
         assert self.host.table_list() == self.host.build_table_list()
-        for conn, message in outgoing:
+        # As the shell tells it once what the host journaled is stored: here, at once, unless a
+        # test says when (the ends of games gone meanwhile are then known recorded).
+        stored = self.host.stored() if self.stores else []
+        for conn, message in [*outgoing, *stored]:
             client = self.clients.get(conn)
             if client is None or client.closed:
                 continue
@@ -1222,6 +1226,36 @@ def test_a_player_back_to_a_game_that_ended_and_went_away_is_told_how_it_ended(
     assert len(net.host.driver.ended) == 1  # (bob gave his seats up): the first game forgotten
     stale = net.client("ann", token=tokens[0])
     assert stale.last(Error).code == "bad-token" and GAME_ENDED not in stale.last(Error).message
+
+
+@pytest.mark.parametrize("recorded", [True, False])
+def test_a_token_of_a_game_gone_is_answered_once_the_store_says_whether_its_end_was_recorded(
+    recorded: bool,
+) -> None:
+    """A game that ended and went away before the store had its end: a token offered meanwhile was
+    told the result, even if the end then went unrecorded and the next start restored the game.
+    It waits for the store's word: over if the end was recorded, stopped (kept) if not."""
+    net = Net(grace=10)
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(notty("classic", 2))[0].table
+    bob.send(Join(table))
+    token = ann.last(Seated).token
+    net.drop(ann)
+    net.stores = False  # what follows waits for the store
+    bob.send(Resign())
+    bob.send(Leave())
+    assert table not in net.host.tables and not net.host.driver.ended
+    back = net.client("ann", token=token)
+    assert [type(message) for message in back.inbox] == [Welcome]  # not yet answered
+    net.deliver(net.host.stored(() if recorded else {table: "disk I/O error"}))
+    net.stores = True
+    assert [type(message) for message in back.inbox] == [Welcome, Error]
+    if recorded:
+        assert back.last(Error).code == "bad-token" and GAME_ENDED in back.last(Error).message
+    else:
+        assert back.last(Error).code == "game-stopped" and f"table {table}" in back.last(Error).message
+    again = net.client("ann", token=token)  # and so is every token offered from now on
+    assert again.last(Error) == back.last(Error)
 
 
 def test_a_player_back_on_a_new_connection_before_the_old_one_was_found_dead_sees_the_moves() -> None:

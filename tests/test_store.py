@@ -852,6 +852,7 @@ def test_a_game_the_record_left_unended_is_closed_on_restore_not_brought_back(st
     again.restore(unended, 0.0)
     assert table not in again.tables  # nobody could play it: it is over
     (ended,) = again.take_journal()
+    again.stored()  # as the shell says once it is
     assert isinstance(ended, GameOver) and (ended.table, ended.reason) == (table, saved.over.reason)
     assert again._next_table > table  # its number is still not given to another table
     again.connect(7)  # a player back with the token is told how it ended, as after any game that went
