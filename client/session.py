@@ -534,14 +534,11 @@ class Session:
                 # for the token resumes it once the server is back. (A game we never saw begin
                 # was not recorded at all: nothing to keep.)
                 return Output(self._keep_stopped_seat(f"table {table} stopped"))
-            case Error("game-stopped", text, _):
+            case Error("game-stopped", _, _):
                 # The seat our hello offered is of such a game, and the server has not restarted
                 # since: kept as well (it was forgotten as gone, and the game then restored without it).
-                stopped = (
-                    text
-                    if self.table is None
-                    else f"the server stopped your game at table {self.table}, since it could not record it"
-                )
+                # Only a hello offering a token is so answered, and we hold a token only with its table.
+                stopped = f"the server stopped your game at table {self.table}, since it could not record it"
                 kept = self._keep_stopped_seat(stopped)
                 self.seat_stopped = stopped
                 return Output(kept, (ListTables(),) if self.interactive else ())
