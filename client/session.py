@@ -529,10 +529,13 @@ class Session:
                     bots = f"bots sit in all {seats} of its seats, as you asked"
                     return Output((f"you are watching table {table}: {bots} (name one fewer to play)",))
                 return Output((f"you are watching table {table}",))
-            case Left(table) if self.stopped and self.view is not None and self.token is not None:
+            case Left(table) if (
+                self.stopped and (self.view is not None or self._back) and self.token is not None
+            ):
                 # The server could not record the game and stopped it: its seat is kept on disk,
                 # for the token resumes it once the server is back. (A game we never saw begin
-                # was not recorded at all: nothing to keep.)
+                # was not recorded at all: nothing to keep. One whose seat we took back was, though
+                # the stop held back its first view.)
                 return Output(self._keep_stopped_seat(f"table {table} stopped"))
             case Error("game-stopped", _, _):
                 # The seat our hello offered is of such a game, and the server has not restarted

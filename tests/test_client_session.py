@@ -1046,6 +1046,25 @@ def test_a_seat_offered_back_whose_game_the_server_stopped_is_kept_for_when_it_i
         assert session.seat_stopped is not None  # what a script asked to resume it is told
 
 
+def test_a_seat_taken_back_whose_game_stops_before_its_first_view_is_kept(tmp_path: Path) -> None:
+    """A client run again took its seat back (--resume) in the round whose record the store could not
+    write: the server held back the table's view, and stopped the game, which its next start restores
+    for the token. The client took the game for one it never saw begin, and forgot the token."""
+    store = SeatStore(tmp_path / "seats.json")
+    store.put("h:1", "ann", StoredSeat(TOKEN, 3))
+    session = Session("ann", seats=store, server="h:1")
+    session.token, session.table, session.kept_as = TOKEN, 3, "ann"  # as the client resumes it
+    session.hello()
+    session.receive(Welcome(PROTOCOL_VERSION, "test", (NOTTY,), limits=LIMITS))
+    session.receive(Seated(3, 0, TOKEN))
+    shown(session, Error("not-recorded", "the server could not record the last change at table 3"))
+    assert shown(session, Left(3)) == [
+        "table 3 stopped; once the server is back, resume it with:",
+        "  notty-client h:1 --name ann --resume",
+    ]
+    assert session.table is None and store.get("h:1", "ann") == StoredSeat(TOKEN, 3)
+
+
 def test_a_seat_at_a_table_not_yet_playing_is_not_kept_on_quitting(tmp_path: Path) -> None:
     store = SeatStore(tmp_path / "seats.json")
     session = welcomed(seats=store, server="h:1")
