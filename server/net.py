@@ -683,7 +683,7 @@ class NottyServer:
         for link, message in held:
             # A spectator's leave records nothing: it goes out even from a table that failed.
             watcher_left = isinstance(message, Left) and link.protocol.state is ConnectionState.WATCHING
-            if not failed or _table_of(message) not in failed or watcher_left:
+            if not failed or _table_of(message, self._table_at(link)) not in failed or watcher_left:
                 self._send(link, message)
         self._dispatch(settled)  # the answers of hellos that waited for it, after their welcomes
         if not failed:
@@ -699,6 +699,11 @@ class NottyServer:
             tables = [table for table, error in failed.items() if error == why]
             left = [(conn, table) for conn, table in leavers if table in tables]
             self._dispatch(self._ask(self.host.halt, tables, why, unbegun, left))
+
+    def _table_at(self, link: Link) -> int | None:
+        """The table ``link``'s connection is at, as the host has it (before any stop sends it away)."""
+        session = self.host.sessions.get(link.id)
+        return None if session is None else session.table
 
     def _queue(self, link: Link, message: Message) -> None:
         """Send ``message`` once everything journaled before it is stored."""
@@ -854,8 +859,12 @@ def _why(error: Exception) -> str:
     return text.splitlines()[0][:120]
 
 
-def _table_of(message: Message) -> int | None:
-    """The table a held reply reports on, if it reports a table's game, who is at it, or a leave."""
+def _table_of(message: Message, at: int | None) -> int | None:
+    """The table a held reply reports on, if it reports a table's game, who is at it, or a leave; a
+    turn's time run out is news of the game at ``at``, the table its player is at (the record has it
+    as it has a move: unrecorded, the turn is theirs still)."""
+    if isinstance(message, Error) and message.code == "turn-time":
+        return at
     return message.table if isinstance(message, State | Notice | Left) else None
 
 

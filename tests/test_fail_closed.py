@@ -230,6 +230,27 @@ async def test_a_game_that_ends_and_goes_at_once_unrecorded_is_stopped_not_ended
     store.close()
 
 
+async def test_a_turn_time_run_out_unrecorded_is_not_told(tmp_path: Path) -> None:
+    """ann's time for her turn ran out in a round the store could not record: the table stopped, and
+    the restart gives her the turn back, but she was told first that the server plays the rest of it
+    (the error turn-time, which names no table, was sent with the other tables' replies)."""
+    store = FaultyStore(tmp_path / "notty.db")
+    async with trio.open_nursery() as nursery:
+        _, port = await _serve(nursery, _host(6), store)
+        client = await Client.connect(port, "ann")
+        await client.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=0, turn_seconds=1))
+        seated = await client.expect(Seated)
+        ann = Seat(client, seated.table, seated.token)
+        assert await ann.my_turn()
+        store.fails = _touches(ann.table)
+        assert not await ann.my_turn()  # her time runs out: not recorded, so the table stops
+        told = [message for message in client.seen if isinstance(message, Error)]
+        assert [error.code for error in told] == ["not-recorded"], told
+        nursery.cancel_scope.cancel()
+    store.close()
+    await _restart_and_check(tmp_path / "notty.db", [ann])
+
+
 async def test_a_write_that_fails_once_costs_nothing(tmp_path: Path) -> None:
     store = FaultyStore(tmp_path / "notty.db")
     async with trio.open_nursery() as nursery:
