@@ -122,9 +122,6 @@ class Session:
     # least): what it surely saw, should its player come back on another connection while this
     # one, gone half-open (a laptop asleep), is still open (``Seat.seen``).
     heard: int = 0
-    # The table and token hash of the seat this connection last gave up with ``leave``: should the
-    # leave go unrecorded, the seat is still its own, and its token resumes it after a restart.
-    gave_up: tuple[int, bytes] | None = None
 
 
 @attrs.define(eq=False)
@@ -327,6 +324,7 @@ class Host:
         (its table is in ``unbegun``): then there is nothing to resume. Everyone
         at a stopped table is told why and sent back to the lobby, and so is
         each of ``leavers`` (connection, table) whose leave went unrecorded.
+        The tokens of seats given up, and of games gone, are :meth:`stored`'s.
         """
         out: list[Outgoing] = []
         leaving = list(leavers)
@@ -337,11 +335,8 @@ class Host:
                 continue
             if table is not None:
                 self.driver.listing += 1
-            if table_id not in unbegun:  # its seats' tokens, and a leaver's (a leave not recorded)
-                held = [] if table is None else [seat.token_hash for seat in table.seats]
-                given_up = [self.sessions[conn].gave_up for conn in told]
-                held += [token for where, token in filter(None, given_up) if where == table_id]
-                self.driver.remember_the_stop(table_id, held)
+                if table_id not in unbegun:  # its seats' tokens (a leaver's are kept by stored)
+                    self.driver.remember_the_stop(table_id, [seat.token_hash for seat in table.seats])
             # (Gone already, if the unrecorded leave left its bots alone: a restart brings it back.)
             log.error("table %d stopped: its game could not be recorded (%s)", table_id, why)
             if table_id in unbegun:
@@ -524,7 +519,7 @@ class Host:
             return out
         digest = _hash(hello.token)
         found = self._seat_with(digest)
-        if found is None and self.driver.unsettled_table(digest) is not None:
+        if found is None and digest in self.driver.unsettled:  # answered once the store has its fate
             self._unanswered.append((conn, digest))
             return out
         if found is None:
@@ -825,8 +820,8 @@ class Host:
             out += table.seat_news(conn)
         else:
             seat = table.seats[session.seat]
-            if seat.token_hash is not None:
-                session.gave_up = table.id, seat.token_hash
+            if seat.token_hash is not None:  # should the leave go unrecorded, the token resumes it still
+                self.driver.given_up(table.id, seat.token_hash)
             # Given up for good: a bot plays it, and its token no longer brings anyone back to it.
             seat.conn, seat.token_hash = None, None
             out += table.notice(session.seat, "left", f"{seat.name} left the table")

@@ -428,10 +428,10 @@ class Driver:
         # people's seat token hashes (the last ENDED_KEPT seats): the next start restores their games,
         # so a player coming back before it is told to keep the token, not that the seat is gone.
         self.stopped: OrderedDict[bytes, int] = OrderedDict()
-        # The games that ended and went away since the store last said what it recorded, by table: how
-        # each ended, and its people's seat token hashes. Not yet in ``ended``: if the end went
-        # unrecorded, the next start restores the game, and they are kept as ``stopped`` (see settle).
-        self.unsettled: dict[int, tuple[str, list[bytes]]] = {}
+        # The seat token hashes of games gone, and of seats given up, since the store last said what it
+        # recorded: each with its table and how its game ended, if it did. Not yet in ``ended``: should
+        # that go unrecorded, the next start restores the game, and they are kept as ``stopped`` (settle).
+        self.unsettled: dict[bytes, tuple[int, str | None]] = {}
 
     def begin(self, table: Table, rng: random.Random, now: float) -> list[Outgoing]:
         names = [seat.name or f"seat-{i}" for i, seat in enumerate(table.seats)]
@@ -681,6 +681,7 @@ class Driver:
         self.listing += 1
         self._journal.append(GameOver(table.id, None, ABANDONED))
         log.info("table %d closed: %s", table.id, why)
+        self.remember_the_end(table)  # its seats' tokens resume it, should that go unrecorded
 
     def forget_if_empty(self, table: Table) -> None:
         """A table nobody is at goes away, unless its game is held for players who may come back.
@@ -711,33 +712,36 @@ class Driver:
             self.stopped.popitem(last=False)
 
     def remember_the_end(self, table: Table) -> None:
-        """Keep how the game at ``table``, now gone, ended, for its people's seat tokens, once the
-        store has recorded its end (:meth:`settle`): until then a restart may restore it unended."""
-        outcome = table.outcome()
-        if outcome is None:
+        """Keep how the game at ``table``, now gone, ended (given up, it says nothing), for its people's
+        seat tokens, once the store has recorded its end (:meth:`settle`): until then a restart may
+        restore it unended, and they resume it then."""
+        if table.match is None:  # a game never begun is not recorded: nothing to resume
             return
+        outcome = table.outcome()
         game = f" (game {table.id})" if table.recorded else ""
-        held = [seat.token_hash for seat in table.seats if seat.token_hash is not None]
-        self.unsettled[table.id] = (f"{outcome.text}{game}", held)
+        text = None if outcome is None else f"{outcome.text}{game}"
+        for seat in table.seats:
+            if seat.token_hash is not None:
+                self.unsettled[seat.token_hash] = (table.id, text)
+
+    def given_up(self, table: int, token_hash: bytes) -> None:
+        """A seat at ``table``, whose game has begun, was given up: its token resumes it no more once
+        the store has that (:meth:`settle`), and resumes it after a restart if it does not."""
+        self.unsettled[token_hash] = (table, None)
 
     def settle(self, failed: Container[int]) -> None:
         """The store recorded what was journaled so far but the changes of the ``failed`` tables: the
-        games gone meanwhile are remembered as ended, or, where their end went unrecorded, as stopped
-        (the next start restores them, and their tokens resume them then)."""
+        seats of games gone, or given up, meanwhile are remembered as ended (if the game did), or,
+        where that went unrecorded, as stopped (the next start restores the game, for their tokens)."""
         unsettled, self.unsettled = self.unsettled, {}
-        for table, (text, token_hashes) in unsettled.items():
+        for token_hash, (table, text) in unsettled.items():
             if table in failed:
-                self.remember_the_stop(table, token_hashes)
-                continue
-            for token_hash in token_hashes:
+                self.remember_the_stop(table, [token_hash])
+            elif text is not None:  # a seat given up, or a game given up, has no result to tell
                 self.ended[token_hash] = text
                 self.ended.move_to_end(token_hash)
         while len(self.ended) > ENDED_KEPT:
             self.ended.popitem(last=False)
-
-    def unsettled_table(self, token_hash: bytes) -> int | None:
-        """The table of a game gone whose end the store has yet to record, if it held ``token_hash``."""
-        return next((table for table, (_, held) in self.unsettled.items() if token_hash in held), None)
 
 
 def whole_seconds(seconds: float) -> int:

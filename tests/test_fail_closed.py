@@ -251,6 +251,28 @@ async def test_a_turn_time_run_out_unrecorded_is_not_told(tmp_path: Path) -> Non
     await _restart_and_check(tmp_path / "notty.db", [ann])
 
 
+async def test_a_game_given_up_unrecorded_for_nobody_coming_back_is_stopped_not_gone(tmp_path: Path) -> None:
+    """Nobody came back to ann's game for as long as the server waits, and the store could not record
+    that it gave the game up: the restart restores it, but her token, offered before that, was told
+    its seat was gone, and her client forgot it."""
+    store = FaultyStore(tmp_path / "notty.db")
+    host = _host(7)
+    host.abandon_after = 1.0
+    async with trio.open_nursery() as nursery:
+        _, port = await _serve(nursery, host, store)
+        ann = await Seat.at_new_table(port, "ann")
+        store.fails = _touches(ann.table)
+        await ann.client.stream.aclose()
+        with trio.fail_after(10):
+            while ann.table in host.tables:
+                await trio.sleep(0.05)
+        again = await Client.connect(port, "ann", ann.token)
+        assert (await again.expect(Error)).code == "game-stopped"
+        nursery.cancel_scope.cancel()
+    store.close()
+    await _restart_and_check(tmp_path / "notty.db", [ann])
+
+
 async def test_a_write_that_fails_once_costs_nothing(tmp_path: Path) -> None:
     store = FaultyStore(tmp_path / "notty.db")
     async with trio.open_nursery() as nursery:

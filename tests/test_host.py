@@ -1258,6 +1258,30 @@ def test_a_token_of_a_game_gone_is_answered_once_the_store_says_whether_its_end_
     assert again.last(Error) == back.last(Error)
 
 
+@pytest.mark.parametrize("recorded", [True, False])
+def test_a_token_given_up_is_kept_as_stopped_if_its_leave_goes_unrecorded_whoever_is_still_here(
+    recorded: bool,
+) -> None:
+    """ann left and her connection went in the round whose record then failed: a leaver's token was
+    kept as stopped only for a connection still there to be told so, and one offered before the
+    store's word was answered bad-token at once. The restart restores her seat, for that token."""
+    net = Net(grace=10)
+    ann, bob = net.client("ann"), net.client("bob")
+    table = ann.send(notty("classic", 2))[0].table
+    bob.send(Join(table))
+    token = ann.last(Seated).token
+    net.stores = False
+    ann.send(Leave())
+    net.drop(ann)
+    back = net.client("ann", token=token)
+    assert [type(message) for message in back.inbox] == [Welcome]  # not yet answered
+    failed = {} if recorded else {table: "disk I/O error"}
+    net.deliver(net.host.stored(failed) + net.host.halt(failed, "disk I/O error"))
+    net.stores = True
+    assert back.last(Error).code == ("bad-token" if recorded else "game-stopped")
+    assert net.client("ann", token=token).last(Error) == back.last(Error)
+
+
 def test_a_player_back_on_a_new_connection_before_the_old_one_was_found_dead_sees_the_moves() -> None:
     """A connection gone half-open (a laptop asleep) is found dead only at the idle timeout; back
     from another connection, the player was shown only the last move. What was sent since the old

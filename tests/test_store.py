@@ -741,6 +741,7 @@ def test_a_game_nobody_comes_back_to_is_abandoned_after_the_limit_and_not_before
     host.tick(230.5)
     assert table not in host.tables
     store.write(host.take_journal())
+    host.stored()  # as the shell tells it
     saved = store.game(table)
     assert saved is not None and saved.over is not None and saved.over.reason == "abandoned"
     assert store.unfinished() == []
@@ -896,6 +897,7 @@ def test_a_seat_given_up_with_leave_cannot_be_resumed_with_its_token_now_or_afte
     play(host, store, table, random.Random(5), 4)
     host.handle(1, Leave(), 1.0)  # ann gives her seat up for good: a bot plays it
     store.write(host.take_journal())
+    host.stored()  # as the shell tells it
     host.connect(3)
     out = host.handle(3, Hello(PROTOCOL_VERSION, "ann", TOKENS[0]), 2.0)
     assert [m.code for _, m in out if isinstance(m, Error)] == ["bad-token"]
