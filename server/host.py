@@ -217,8 +217,8 @@ class Host:
         # every seat of every table (a thousand tables' worth of compares for each hello). Entries of
         # seats gone are dropped when met, and all at once when they outnumber the seats.
         self._token_tables: dict[bytes, int] = {}
-        # Hellos whose seat token is of a game gone whose end the store has yet to record: answered
-        # once it has (see stored), that the game is over, or stopped where its end went unrecorded.
+        # Hellos whose seat token is of a game gone, or a seat given up, that the store has yet to
+        # record: answered once it has (see stored), as gone, or as stopped where it went unrecorded.
         self._unanswered: list[tuple[ConnId, bytes]] = []
 
     @property
@@ -365,9 +365,10 @@ class Host:
 
     def stored(self, failed: Container[int] = ()) -> list[Outgoing]:
         """The store recorded what :meth:`take_journal` gave it, but the changes of the ``failed``
-        tables (which :meth:`halt` stops): a game that ended and went away meanwhile is told as over
-        to its seat tokens from now on, or, where its end went unrecorded, as stopped (the next start
-        restores it); and so are the hellos that offered one of them meanwhile."""
+        tables (which :meth:`halt` stops): the seat tokens of games gone meanwhile, and of seats
+        given up, are told from now on that the game is over (how, if it ended), or, where that went
+        unrecorded, that it stopped (the next start restores it); and so are the hellos that offered
+        one of them meanwhile."""
         if not self.driver.unsettled and not self._unanswered:  # as nearly always: asked after every message
             return []
         self.driver.settle(failed)
