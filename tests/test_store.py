@@ -39,6 +39,7 @@ from protocol import (
     PlayForMe,
     Seated,
     State,
+    Welcome,
 )
 from server import cli, net
 from server import replay as server_replay
@@ -863,6 +864,23 @@ def test_a_game_the_record_left_unended_is_closed_on_restore_not_brought_back(st
     assert (
         gone.code == "bad-token" and f": {GAME_ENDED}" in gone.message and f"(game {table})" in gone.message
     )
+
+
+def test_a_game_closed_on_restore_whose_end_cannot_be_recorded_is_stopped_not_over(store: Store) -> None:
+    """The end a restore finds is recorded by the first write after it: if that fails, the next start
+    finds the game unended again, and a token offered meanwhile is kept (game-stopped), not told
+    the result to be forgotten."""
+    host = new_host(store)
+    table = seat_two(host, store, turn_limit=6)
+    play(host, store, table, random.Random(5), 1000)
+    saved = store.game(table)
+    assert saved is not None and saved.over is not None
+    again = new_host(store, seed=1)
+    again.restore(attrs.evolve(saved, over=None), 0.0)
+    again.connect(7)
+    assert [type(m) for _, m in again.handle(7, Hello(PROTOCOL_VERSION, "ann", TOKENS[0]), 1.0)] == [Welcome]
+    ((_, stopped),) = again.stored({table: "disk I/O error"})  # the shell's word: not recorded
+    assert isinstance(stopped, Error) and stopped.code == "game-stopped"
 
 
 def test_the_record_keeps_how_every_seat_ranked(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
