@@ -235,13 +235,9 @@ def test_a_table_of_its_own_rules_is_played_over_the_host_and_listed_by_what_it_
     assert (rules.draw_and_discard, rules.smallest_set, rules.shortest_run) == (True, 4, 3)
     said = ann.view["body"]["rules"]
     assert said == {
-        "cards_dealt": 5,
-        "hand_limit": 20,
-        "shortest_run": 3,
         "smallest_set": 4,
         "draw_and_discard": True,
-        "last_card_stolen_wins": True,
-    }
+    }  # what is not classic's: sent with every move
     session = welcomed()
     assert seated(session, notty_view(body={"rules": said}))  # read without complaint
     assert session.catalog is not None
@@ -344,3 +340,10 @@ def test_a_replay_says_the_rules_the_table_set(tmp_path: Path) -> None:
     out = io.StringIO()
     print_game(saved, out)
     assert out.getvalue().splitlines()[1] == "      played with smallest_set 2, turn_limit 300"
+
+
+def test_a_table_of_its_presets_rules_sends_none() -> None:
+    net = Net()
+    ann = net.client("ann")
+    ann.send(CreateTable("notty", 2, "five-colour", ("greedy",), {"smallest_set": 4}, bot_delay_ms=0))
+    assert "rules" not in ann.view["body"]  # five-colour's own: no bytes for it with each move

@@ -10,7 +10,7 @@ from games.notty import Card, Rules
 from solver import Out, best_discard
 
 from ._endings import end_text
-from ._rules import table_fields
+from ._rules import PRESETS, TABLE_FIELDS, table_fields
 from .engine import (
     Discarded,
     Drew,
@@ -30,8 +30,8 @@ def view_body(view: View) -> dict[str, Any]:
     """The game's part of a view: every hand (Notty's hands are face up), the deck's size, what
     the player to move has used up this turn, and how the game may end with no winner: the turn
     limit (0: none), the rounds without a change that draw it (0: never) and the turns in a row
-    that have passed without one; and the rules a table may set, as it set them, so that a client
-    checks and says what this table plays, not its preset. Never the deck's order."""
+    that have passed without one; and the rules the table set that are not its preset's, so that a
+    client checks and says what this table plays. Never the deck's order."""
     return {
         "hands": [_cards(hand) for hand in view.hands],
         "deck_size": view.deck_size,
@@ -42,8 +42,20 @@ def view_body(view: View) -> dict[str, Any]:
         "turn_limit": view.rules.turn_limit,
         "quiet_rounds": view.rules.quiet_rounds,
         "quiet_turns": view.quiet_turns,
-        "rules": table_fields(view.rules),
+        **_own_rules(view.rules),
     }
+
+
+def _own_rules(rules: Rules) -> dict[str, Any]:
+    """``{"rules": ...}``, the rules a table set that differ from its preset's (every one, for rules
+    of no preset), or nothing: sent with every move to every seat, most tables have none."""
+    fields = table_fields(rules)
+    preset = PRESETS.get(rules.name)
+    if preset is not None:
+        fields = {
+            name: value for name, value in fields.items() if value != getattr(preset, TABLE_FIELDS[name])
+        }
+    return {"rules": fields} if fields else {}
 
 
 def event_to_wire(
