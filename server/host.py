@@ -911,6 +911,8 @@ class Host:
     def _hint(self, conn: ConnId, session: Session) -> list[Outgoing]:
         if session.table is not None and session.seat is None:
             table, seat, solve = self._watcher_hint(self.tables[session.table])
+            if table.watched_hint is not None and table.watched_hint[0] == table.moves:
+                return [(conn, table.watched_hint[1])]  # worked out for another watcher: no work again
         else:
             table, seat = self._my_seat(session)
             match = unfinished(table)
@@ -958,7 +960,10 @@ class Host:
             # position gone: "the expert would now: end the turn" after the turn has ended misleads.
             text = "the game moved on while your hint was worked out: ask again for the position now"
             return [(job.conn, Error("hint-stale", text))]
-        return [(job.conn, hint_message(answer))]
+        hint = hint_message(answer)
+        if table is not None and job.seat is None and job.moves is not None:  # a watcher's: anyone's
+            table.watched_hint = job.moves, hint
+        return [(job.conn, hint)]
 
     def hint_jobs(self) -> list[HintJob]:
         """Hints asked for since the last call: the shell computes them off the event loop, and

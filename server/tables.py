@@ -156,6 +156,9 @@ class Table:
     shown: int = 0
     recorded: bool = True  # its moves are kept on disk, under its number: the result says so
     clock: Clock | None = None  # the host's: views then say how long the turn under way has left
+    # The watchers' hint of the position after ``moves`` actions, once worked out (the table's count
+    # then, the answer): every watcher's is the same, so each after the first is answered from it.
+    watched_hint: tuple[int, Any] | None = None
 
     def turn_elapsed(self, now: float) -> float:
         """How long the turn under way has been played. A table nobody is at is paused (its bots wait

@@ -500,6 +500,12 @@ def test_a_watcher_asks_for_the_hint_of_the_hand_to_play_where_hands_are_face_up
         assert all(card in hand for group in hint.data["best"] for card in group)
     player = ann.send(AskHint())[-1]  # the player's own hint is unchanged: commands to type, advice
     assert isinstance(player, Hint) and "turn" in player.data
+    # A third watcher's, for the same position, is the one worked out already: no job, answered at once.
+    third = net.client("fay")
+    third.send(Watch(ann.table.id))
+    third.server_side.receive_data(third.client_side.send(AskHint()))
+    net.deliver(net.host.handle(third.id, third.server_side.next_event(), net.now))
+    assert net.host.hint_jobs() == [] and third.last(Hint) == answers[-1]
     again = watchers[0].send(AskHint())
     assert isinstance(again[-1], Hint)  # answered, so no longer out
     bob = net.client("bob")
@@ -509,6 +515,23 @@ def test_a_watcher_asks_for_the_hint_of_the_hand_to_play_where_hands_are_face_up
     (refused,) = hidden.send(AskHint())
     assert isinstance(refused, Error) and refused.code == "no-hints"
     assert refused.message == "huxxy keeps each hand hidden: only a player has hints, for their own hand"
+
+
+def test_a_watchers_hint_is_worked_out_again_once_the_game_moves_on() -> None:
+    net = Net()
+    ann = net.client("ann")
+    ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
+    net.run_bots()
+    cat = net.client("cat")
+    cat.send(Watch(ann.table.id))
+    first = cat.send(AskHint())[-1]
+    assert isinstance(first, Hint) and ann.table.watched_hint == (ann.table.moves, first)
+    ann.send(Act("end"))  # the position changes: the hint kept is of one gone
+    cat.server_side.receive_data(cat.client_side.send(AskHint()))
+    net.deliver(net.host.handle(cat.id, cat.server_side.next_event(), net.now))
+    (job,) = net.host.hint_jobs()  # worked out anew
+    net.deliver(net.host.hint_ready(job, job.solve()))
+    assert cat.last(Hint).data["best"] is not None and ann.table.watched_hint[0] == ann.table.moves
 
 
 def test_a_watcher_gone_to_another_table_may_ask_there_while_the_first_hint_is_out() -> None:
