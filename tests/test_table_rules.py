@@ -33,7 +33,7 @@ UNLIKE = {
     "cards_dealt": 6,
     "hand_limit": 12,
     "shortest_run": 4,
-    "smallest_set": 2,
+    "smallest_set": (4, 3),
     "draw_and_discard": ("yes", "no"),  # (unlike classic's, unlike five-colour's)
     "last_card_stolen_wins": ("no", "no"),
 }
@@ -59,6 +59,13 @@ def test_each_rule_a_table_sets_is_played_and_unset_keeps_the_presets(preset: st
     ("preset", "options", "said"),
     [
         ("classic", {"shortest_run": 1}, "shortest_run must be at least 2, not 1"),
+        ("classic", {"shortest_run": 2}, "shortest_run must be at least 3, not 2: with groups of 2, hints"),
+        ("five-colour", {"smallest_set": 2}, "smallest_set must be at least 3, not 2"),
+        (
+            "classic",
+            {"cards_dealt": 1, "hand_limit": 3, "shortest_run": 4, "smallest_set": 4},
+            "hand_limit 3 is below the smallest group (4 cards): no hand could ever hold one",
+        ),
         (
             "five-colour",
             {"shortest_run": 10},
@@ -115,16 +122,17 @@ def test_draw_and_discard_is_offered_where_the_table_has_it(preset: str, value: 
 
 
 def test_a_group_is_what_the_table_says_it_is() -> None:
-    """Classic's set of 3 is no group at a table of sets of 4; a run of 2 is one at a table of runs of 2."""
-    cards = tuple(Card.parse(word) for word in ("R5", "Y5", "G5", "B8", "B9"))
+    """Classic's set of 3 is no group at a table of sets of 4; five-colour's set of 3 is one at a table
+    of sets of 3."""
+    cards = tuple(Card.parse(word) for word in ("R5", "Y5", "G5", "B7", "B8", "B9"))
     stricter = _match("classic", 2, {"smallest_set": 4, "shortest_run": 4})
-    looser = _match("classic", 2, {"shortest_run": 2})
+    looser = _match("five-colour", 2, {"smallest_set": 3})
     for match in (stricter, looser):
         seat = match.current
         match.game.hands[seat] = sorted(cards)
     assert not any(action.startswith("discard") for action in stricter.legal_actions(stricter.current))
     legal = looser.legal_actions(looser.current)
-    assert "discard R5 Y5 G5" in legal and "discard B8 B9" in legal
+    assert "discard R5 Y5 G5" in legal and "discard B7 B8 B9" in legal
 
 
 def test_a_lone_card_cannot_be_stolen_where_its_theft_would_not_win() -> None:
@@ -140,8 +148,8 @@ def test_a_lone_card_cannot_be_stolen_where_its_theft_would_not_win() -> None:
     seats=st.sampled_from([2, 3]),
     dealt=st.sampled_from([0, 1, 3, 8]),
     limit=st.sampled_from([0, 8, 20]),
-    run=st.sampled_from([0, 2, 4]),
-    group=st.sampled_from([0, 2, 3]),
+    run=st.sampled_from([0, 3, 4]),
+    group=st.sampled_from([0, 3, 4]),
     dd=st.sampled_from(["preset", "yes", "no"]),
     stolen=st.sampled_from(["preset", "yes", "no"]),
     bots=st.lists(
@@ -331,7 +339,7 @@ def test_a_replay_says_the_rules_the_table_set(tmp_path: Path) -> None:
     """'replay 6' of a game with 2-card sets read as breaking the rules."""
     net = Net()
     ann = net.client("ann")
-    ann.send(CreateTable("notty", 2, "classic", ("greedy",), {"smallest_set": 2}, bot_delay_ms=0))
+    ann.send(CreateTable("notty", 2, "classic", ("greedy",), {"smallest_set": 4}, bot_delay_ms=0))
     store = Store(tmp_path / "notty.db")
     store.write(net.host.take_journal())
     saved = store.game(ann.table.id)
@@ -339,7 +347,7 @@ def test_a_replay_says_the_rules_the_table_set(tmp_path: Path) -> None:
     assert saved is not None
     out = io.StringIO()
     print_game(saved, out)
-    assert out.getvalue().splitlines()[1] == "      played with smallest_set 2, turn_limit 300"
+    assert out.getvalue().splitlines()[1] == "      played with smallest_set 4, turn_limit 300"
 
 
 def test_a_table_of_its_presets_rules_sends_none() -> None:

@@ -163,8 +163,25 @@ def _rule_value(value: int | str) -> int | bool | str:
     return {"yes": True, "no": False}.get(value, value) if isinstance(value, str) else value
 
 
+#: The fewest cards a table's runs and sets may have: groups of 2 make every hand mostly groups, and
+#: the solver's and the expert's work on a hand grows past seconds a move (36 s measured, 25 cards).
+SMALLEST_GROUP = 3
+
+
 def _playable(rules: Rules) -> None:
-    """What :class:`Rules` allows but no table should get: a group size no group can reach."""
+    """What :class:`Rules` allows but no table should get: a group size no group can reach, groups
+    too small to serve, a hand limit that no group fits in (a game nobody could win)."""
+    for name, size in (("shortest_run", rules.shortest_run), ("smallest_set", rules.smallest_set)):
+        if size < SMALLEST_GROUP:
+            raise RulesError(
+                f"{name} must be at least {SMALLEST_GROUP}, not {size}: with groups of {size}, hints "
+                "and bots would take too long a move"
+            )
+    if rules.hand_limit and rules.hand_limit < rules.smallest_group:
+        raise RulesError(
+            f"hand_limit {rules.hand_limit} is below the smallest group ({rules.smallest_group} cards): "
+            "no hand could ever hold one, so nobody could win"
+        )
     if rules.shortest_run > rules.numbers:
         raise RulesError(
             f"shortest_run {rules.shortest_run} is more than the {rules.numbers} numbers of a {rules.name} "
