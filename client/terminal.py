@@ -37,6 +37,8 @@ NOT_SENT_HELD = (
 ALSO_NOT_SENT = "nor {which} typed after it: {lines}"
 #: How many lines typed a notice of lines not sent or not carried out names: '...' stands for the rest.
 DROPPED_NAMED = 6
+#: The most characters of each such line it shows.
+NAMED_LENGTH = 60
 
 #: What a quit typed while the queue is full says: it is carried out next.
 QUIT_AHEAD = "quitting now: the {held} lines waiting are not sent"
@@ -69,7 +71,8 @@ class Terminal:
         self._handled = trio.Event()
         self.holding = False  # the line being acted on waits its turn to be sent (:class:`client.pace.Pace`)
         self.dropping = False  # the last line typed was dropped: the queue of lines held was full
-        self.dropped: list[str] = []  # the lines dropped after the first of this run, to be named
+        self.dropped: list[str] = []  # the first lines dropped after the first of this run, to be named
+        self.dropped_count = 0  # how many were dropped after the first: a paste may hold any number
         self.quit_typed = False  # a quit typed while the queue was full: it goes ahead of those lines
         self.quits: Callable[[str], bool] = lambda line: False  # does a line typed end the client?
 
@@ -142,10 +145,10 @@ class Terminal:
     def say_dropped(self) -> None:
         """Name the lines dropped after the first of a run (:data:`NOT_SENT_HELD` named that one),
         once there is room again: a line is queued, or one is taken to be acted on."""
-        if self.dropped:
-            lines, self.dropped = self.dropped, []
-            which = "the line" if len(lines) == 1 else f"the {len(lines)} lines"
-            self.show(ALSO_NOT_SENT.format(which=which, lines=named_lines(lines)))
+        if self.dropped_count:
+            lines, count, self.dropped, self.dropped_count = self.dropped, self.dropped_count, [], 0
+            which = "the line" if count == 1 else f"the {count:,} lines"
+            self.show(ALSO_NOT_SENT.format(which=which, lines=named_lines(lines, count)))
 
     def line_handled(self) -> None:
         """The last line typed was acted on and what it said at once was shown: ask for the next."""
@@ -273,18 +276,24 @@ def queue_typed(send: trio.MemorySendChannel[str | None], line: str, terminal: T
             terminal.quit_typed = True
             terminal.show(QUIT_AHEAD.format(held=LINES_HELD))
         elif not terminal.dropping:
-            terminal.show(NOT_SENT_HELD.format(held=LINES_HELD, line=line.strip()))
-        elif line.strip():
-            terminal.dropped.append(line.strip())  # named once the run is over
+            terminal.show(NOT_SENT_HELD.format(held=LINES_HELD, line=named_lines([line.strip()])))
+        elif line.strip():  # named once the run is over: the first few, and how many in all
+            terminal.dropped_count += 1
+            if len(terminal.dropped) < DROPPED_NAMED:
+                terminal.dropped.append(line.strip())
         terminal.dropping = True
     else:
         terminal.dropping = False
         terminal.say_dropped()
 
 
-def named_lines(lines: Sequence[str]) -> str:
-    """Lines typed, as a notice names them: the first :data:`DROPPED_NAMED`, then '...' for the rest."""
-    return "; ".join(lines[:DROPPED_NAMED]) + ("; ..." if len(lines) > DROPPED_NAMED else "")
+def named_lines(lines: Sequence[str], count: int | None = None) -> str:
+    """Lines typed, as a notice names them: the first :data:`DROPPED_NAMED` (each cut to
+    :data:`NAMED_LENGTH` characters: a pasted line may be long), then '...' for the rest, of
+    ``count`` in all (``len(lines)`` unless given)."""
+    shown = [line if len(line) <= NAMED_LENGTH else line[: NAMED_LENGTH - 3] + "..." for line in lines]
+    more = (len(lines) if count is None else count) > DROPPED_NAMED
+    return "; ".join(shown[:DROPPED_NAMED]) + ("; ..." if more else "")
 
 
 def _input(prompt: str) -> str | None:

@@ -24,7 +24,15 @@ from client.app import Client
 from client.pace import DEFAULT_SERVER_LIMITS, Pace
 from client.session import Session
 from client.sgr import plain
-from client.terminal import ALSO_NOT_SENT, LINES_HELD, NOT_SENT_HELD, QUIT_AHEAD, Terminal, queue_typed
+from client.terminal import (
+    ALSO_NOT_SENT,
+    DROPPED_NAMED,
+    LINES_HELD,
+    NOT_SENT_HELD,
+    QUIT_AHEAD,
+    Terminal,
+    queue_typed,
+)
 from protocol import PROTOCOL_VERSION, Act, AskHint, Bye, Ping, Welcome
 from server.limits import DEFAULT_LIMITS, Limits, announced
 
@@ -356,6 +364,25 @@ async def test_the_lines_dropped_after_the_first_of_a_run_are_named_briefly_once
     terminal.taking("hint")
     queue_typed(send, "end", terminal)
     assert len(said) == 2  # said once
+
+
+async def test_the_lines_dropped_are_kept_bounded_however_many_and_long_they_are() -> None:
+    """A review: every line of a paste past the bound was kept to be named, though six are: 100,000
+    lines held 99,998. Each named is cut short too (a pasted line may be a page)."""
+    said: list[str] = []
+    terminal = Terminal(interactive=True, colour=False)
+    terminal.show = said.append  # type: ignore[method-assign]
+    send, receive = trio.open_memory_channel[str | None](1)
+    queue_typed(send, "hint", terminal)
+    long = "discard " + "R1 " * 1000
+    for n in range(100_000):
+        queue_typed(send, long if n == 0 else f"draw {n}", terminal)
+    assert len(terminal.dropped) == DROPPED_NAMED and terminal.dropped_count == 99_999
+    assert len(said[0]) < 300  # the first, named at once, cut short
+    terminal.taking(receive.receive_nowait())
+    assert said[1] == ALSO_NOT_SENT.format(
+        which="the 99,999 lines", lines="draw 1; draw 2; draw 3; draw 4; draw 5; draw 6; ..."
+    )
 
 
 async def test_a_quit_typed_while_the_queue_is_full_goes_ahead_of_the_lines_waiting() -> None:
