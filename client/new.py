@@ -210,15 +210,19 @@ def _check_others(
             )
         if word not in players:
             options = [option.name for option in game.options.values()]
+            words = [
+                *options,
+                *(alias for alias in ui.number_words if ui.number_words[alias].option in options),
+            ]
             meant = word.replace("-", "_").split("=")[0]  # 'hand-limit', 'hand_limit=5': an option's name
-            if (guess := did_you_mean(meant, options)) or "_" in word or "=" in word:
+            player = did_you_mean(word.replace("_", "-"), players)  # 'expert_hard': a player still
+            if not player and ((guess := did_you_mean(meant, words)) or "_" in word or "=" in word):
                 named = f"{game.title} has no option {word!r}" + (f" ({guess})" if guess else "")
                 raise ValueError(
                     f"{named}: its options are {', '.join(options)}, each a name and then its value"
                 )
-            guess = did_you_mean(word, players)
             players_are = f"players are {', '.join(players)}"
-            raise ValueError(f"{word!r} is not a player here: {players_are}" + _then(guess))
+            raise ValueError(f"{word!r} is not a player here: {players_are}" + _then(player))
 
 
 def _neither(

@@ -890,7 +890,9 @@ class Session:
     def _note_tables(self, tables: Sequence[Mapping[str, Any]]) -> None:
         self._games_of.update((info["table"], info["game"]) for info in tables)
         self._seats_of.update((info["table"], len(info["seats"])) for info in tables)
-        self._listed.update((info["table"], info) for info in tables)
+        # (only the tables of this list and ours: a table listed once and gone is not kept for ever)
+        keep = {number: info for number, info in self._listed.items() if number == self.table}
+        self._listed = keep | {info["table"]: info for info in tables}
 
     def _which_to_join(self) -> str:
         """Why a bare ``join`` names no table: none or several in the last list wait for players."""

@@ -215,6 +215,13 @@ def test_the_client_knows_the_tables_rules_from_its_view() -> None:
         _view({"draw_and_discard": 1})
     with pytest.raises(GameDataError, match=r"body\.rules\.hand_limit: not a whole number"):
         _view({"hand_limit": True})
+    with pytest.raises(GameDataError, match=r"body\.rules\.cards_dealt: not a whole number"):
+        _view({"cards_dealt": 0, "draw_and_discard": True})  # (read as the whole preset, the dd lost too)
+    assert table_rules(_view({"hand_limit": 0})).hand_limit == 0  # type: ignore[union-attr]
+    # Options in the lobby's list a server would not send are no table's rules: the preset's are said.
+    for odd in ({"cards_dealt": True}, {"smallest_set": "4"}, {"draw_and_discard": 1}, {"hand_limit": -1}):
+        assert "own rules" not in UI.rules("classic", None, odd), odd
+    assert "own rules" in UI.rules("classic", None, {"cards_dealt": 7})
 
 
 def test_the_client_checks_a_discard_and_says_the_rules_by_the_tables_rules() -> None:
@@ -323,6 +330,11 @@ def test_a_misspelt_option_is_named_as_one_and_a_numbers_value_offers_no_words()
         "Notty has no option 'hand_limt' (did you mean 'hand_limit'?): its options are level, "
     )
     assert "'expert-esy' is not a player here" in session.typed("new classic expert-esy").say
+    # (a review: any word with '_' was taken for an option, and 'limit' was no guess)
+    assert session.typed("new classic expert_hard").say.endswith("did you mean 'expert-hard'?")
+    assert session.typed("new classic limt 5").say.startswith(
+        "Notty has no option 'limt' (did you mean 'limit'?)"
+    )
     assert session.completions("new classic hand_limit ", "") == []
     assert session.completions("new classic limit ", "") == []
 

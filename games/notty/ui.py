@@ -319,10 +319,10 @@ class NottyUI:
     ) -> str:
         if view is not None and view.variant == variant:
             return rules_text(variant, table_rules(view))
-        if options is not None and variant in PRESETS:
+        if options is not None and variant in PRESETS and _as_options(options):
             try:
                 return rules_text(variant, with_table_options(PRESETS[variant], options))
-            except (RulesError, TypeError, ValueError):  # options the server would not have set
+            except RulesError:  # options the server would not have set: the preset's
                 pass
         return rules_text(variant)
 
@@ -582,12 +582,20 @@ def _table_fields(fields: Any) -> dict[str, int | bool]:
         if name not in TABLE_FIELDS:
             raise GameDataError(f"body.rules: no rule {name!r}")
         kind = type(getattr(CLASSIC, TABLE_FIELDS[name]))
-        if type(value) is not kind or (kind is int and value < 0):
+        least = 0 if name == "hand_limit" else 1  # (0: no limit; no number of the others may be 0)
+        if type(value) is not kind or (kind is int and value < least):
             raise GameDataError(
                 f"body.rules.{name}: not {'true or false' if kind is bool else 'a whole number'}"
             )
         read[name] = value
     return read
+
+
+def _as_options(options: Mapping[str, Any]) -> bool:
+    """Whether a table's options, as the lobby's list says them, set its rules as a server would:
+    each a whole number (not true or false) or a word of ours."""
+    values = [options.get(name, PRESETS_OWN) for name in TABLE_FIELDS]
+    return all((type(value) is int and value >= 0) or value in (PRESETS_OWN, "yes", "no") for value in values)
 
 
 def table_rules(view: TableView | None) -> Rules | None:
