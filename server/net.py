@@ -185,7 +185,8 @@ class NottyServer:
         # queued meanwhile waits with it, in order, so none is sent before what it follows from is
         # stored. One commit serves every message of a scheduling round (see _committer).
         self._unrecorded: list[Record] = []
-        self._held: list[tuple[Link, Message]] = []
+        # Replies held for the store, each with the table its connection was at when it was made.
+        self._held: list[tuple[Link, Message, int | None]] = []
         self._commit_wanted = trio.Event()
         self._shared_frames = SharedFrames()
         # Shutting down: a connection that arrives now is turned away, and those waiting for a late
@@ -680,10 +681,10 @@ class NottyServer:
         failed = _store(store, records) if records else {}
         # First: a dispatch below, with nothing left to store, would take every end as recorded.
         settled = self._ask(self.host.stored, failed)
-        for link, message in held:
+        for link, message, at in held:
             # A spectator's leave records nothing: it goes out even from a table that failed.
             watcher_left = isinstance(message, Left) and link.protocol.state is ConnectionState.WATCHING
-            if not failed or _table_of(message, self._table_at(link)) not in failed or watcher_left:
+            if not failed or _table_of(message, at) not in failed or watcher_left:
                 self._send(link, message)
         self._dispatch(settled)  # the answers of hellos that waited for it, after their welcomes
         if not failed:
@@ -692,7 +693,7 @@ class NottyServer:
         # Players whose leave was not recorded are told so: their seat token still resumes the game.
         leavers = [
             (link.id, message.table)
-            for link, message in held
+            for link, message, _ in held
             if isinstance(message, Left) and link.protocol.state is ConnectionState.SEATED
         ]
         for why in set(failed.values()):
@@ -701,7 +702,7 @@ class NottyServer:
             self._dispatch(self._ask(self.host.halt, tables, why, unbegun, left))
 
     def _table_at(self, link: Link) -> int | None:
-        """The table ``link``'s connection is at, as the host has it (before any stop sends it away)."""
+        """The table ``link``'s connection is at, as the host has it."""
         session = self.host.sessions.get(link.id)
         return None if session is None else session.table
 
@@ -709,8 +710,8 @@ class NottyServer:
         """Send ``message`` once everything journaled before it is stored."""
         if isinstance(message, Goodbye):
             link.ending = True
-        if self._unrecorded:
-            self._held.append((link, message))
+        if self._unrecorded:  # (the table now: by the store's word, its player may have left it)
+            self._held.append((link, message, self._table_at(link)))
         else:
             self._send(link, message)
 
@@ -734,7 +735,7 @@ class NottyServer:
 
     def _finish(self, link: Link) -> None:
         """Send nothing more; what is queued has ``FLUSH_SECONDS`` to leave, even to a peer not reading."""
-        if self.store is not None and any(held is link for held, _ in self._held):
+        if self.store is not None and any(held is link for held, _, _ in self._held):
             self._commit(self.store)  # its last replies (a goodbye, say) are held: they go first
         link.socket.close_after_flush()
         if link.scope is not None:
