@@ -453,8 +453,11 @@ class Screen(Terminal):
             self.window.clear()
             return None, False
         name = _KEYS.get(key, "") if isinstance(key, int) else _CONTROLS.get(key, key)
+        if name in ("end", "ctrl-e"):  # the line's end, and the log's newest lines: the way back down
+            self.scroll, self._answer_at = 0, None
         effect = self.editor.press(name)
         if effect.options and effect.options != self._listed:  # Tab again: they are in the log already
+            self.scroll, self._answer_at = 0, None  # shown where the user looks: at the newest lines
             self._add_to_log(["  " + "  ".join(effect.options)])
         self._listed = effect.options if name == "tab" else None  # any other key: Tab lists again
         if effect.line is not None:
@@ -520,7 +523,7 @@ class Screen(Terminal):
         rule = 1 + pane_height
         self._log_height = max(0, room - pane_height)
         self._draw_log(rule + 1, self._log_height, width)
-        title = "── log " + ("(scrolled back: PageDown) " if self.scroll else "")
+        title = "── log " + ("(scrolled back: PageDown, End) " if self.scroll else "")
         if rule < height - 1:
             self._put(rule, 0, (title + "─" * width)[:width], curses.A_DIM)
         shown, cursor = self.editor.visible(max(1, width - len(PROMPT)))

@@ -858,7 +858,7 @@ def test_an_answer_longer_than_the_log_is_shown_from_its_start(monkeypatch: pyte
         "  and then some",
     ]
     assert window.log() == rows[:3]  # its start, where it was its end
-    assert window.text[3].startswith("── log (scrolled back: PageDown) ")
+    assert window.text[3].startswith("── log (scrolled back: PageDown, End) ")
     screen.output(Output(("  bob draws 1 card: Y5",), table="the table"))  # the game goes on: it stays
     assert window.log() == rows[:3]
     screen.press(curses.KEY_NPAGE)
@@ -869,6 +869,27 @@ def test_an_answer_longer_than_the_log_is_shown_from_its_start(monkeypatch: pyte
     assert window.log()[-4:] == rows and not any("scrolled back" in row for row in window.text)
     screen.show("a line")
     assert window.log()[-1] == "a line"
+
+
+def test_end_and_a_tab_list_bring_the_log_back_to_its_newest_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A play-test, scrolled back by a long answer: Tab's list went below, out of sight, and only
+    PageDown, a page at a time, or a line typed, led back to the newest lines."""
+    monkeypatch.setattr(curses, "doupdate", lambda: None)  # no terminal here
+    window = Window(8, 40)
+    screen = Screen(window, colour=False)
+    screen.output(Output(("\n".join(f"line {n} of a long answer" for n in range(20)),)))
+    assert window.log()[0] == "line 0 of a long answer"  # held at its start
+    screen.press(curses.KEY_END)
+    screen.draw()
+    assert window.log()[-1] == "line 19 of a long answer" and window.text[3].startswith("── log ──")
+    screen.output(Output(("\n".join(f"line {n} of another" for n in range(20)),)))
+    assert window.log()[0] == "line 0 of another"
+    screen.editor.complete = lambda before, word: [w for w in ("table", "tables") if w.startswith(word)]
+    for key in "ta":
+        screen.press(key)
+    screen.press("\t")  # 'ta': table, tables: listed, and shown
+    screen.draw()
+    assert window.log()[-1] == "  table  tables" and window.text[3].startswith("── log ──")
 
 
 def test_a_window_too_short_for_the_table_still_shows_our_own_seat(server_port: int, tmp_path: Path) -> None:
