@@ -32,9 +32,9 @@ NOT_SENT_HELD = (
     "gone: type it again then)"
 )
 
-#: What the lines dropped after the first of a run say, once the run is over (a line queued or taken:
-#: there is room again): a paste's tail went unseen, its first line alone named.
-ALSO_NOT_SENT = "nor {which} typed after it: {lines}"
+#: What the lines dropped after the first of a run say, once every line held has been acted on: a
+#: paste's tail went unseen, its first line alone named, and that at once, far above by then.
+ALSO_NOT_SENT = "not sent either, {which} typed after '{first}' while {held} waited: {lines}"
 #: How many lines typed a notice of lines not sent or not carried out names: '...' stands for the rest.
 DROPPED_NAMED = 6
 #: The most characters of each such line it shows.
@@ -73,6 +73,8 @@ class Terminal:
         self.dropping = False  # the last line typed was dropped: the queue of lines held was full
         self.dropped: list[str] = []  # the first lines dropped after the first of this run, to be named
         self.dropped_count = 0  # how many were dropped after the first: a paste may hold any number
+        self.first_dropped = ""  # the first of the run, named at once
+        self.waiting: Callable[[], int] = lambda: 0  # how many lines typed wait in the queue now
         self.quit_typed = False  # a quit typed while the queue was full: it goes ahead of those lines
         self.quits: Callable[[str], bool] = lambda line: False  # does a line typed end the client?
 
@@ -142,13 +144,15 @@ class Terminal:
         """``line``, typed, is acted on now: readline showed it as it was typed."""
         self.say_dropped()
 
-    def say_dropped(self) -> None:
+    def say_dropped(self, now: bool = False) -> None:
         """Name the lines dropped after the first of a run (:data:`NOT_SENT_HELD` named that one),
-        once there is room again: a line is queued, or one is taken to be acted on."""
-        if self.dropped_count:
+        once the lines held are all taken: said as the paste's first lines are, it scrolled away
+        under the answers to the 200 lines held (a play-test); ``now``: whatever waits."""
+        if self.dropped_count and (now or not self.waiting()):
             lines, count, self.dropped, self.dropped_count = self.dropped, self.dropped_count, [], 0
             which = "the line" if count == 1 else f"the {count:,} lines"
-            self.show(ALSO_NOT_SENT.format(which=which, lines=named_lines(lines, count)))
+            first, named = named_lines([self.first_dropped]), named_lines(lines, count)
+            self.show(ALSO_NOT_SENT.format(which=which, first=first, held=LINES_HELD, lines=named))
 
     def line_handled(self) -> None:
         """The last line typed was acted on and what it said at once was shown: ask for the next."""
@@ -269,6 +273,7 @@ def queue_typed(send: trio.MemorySendChannel[str | None], line: str, terminal: T
     server takes them (:class:`client.pace.Pace`): at most :data:`LINES_HELD` wait, and a line typed
     beyond them is dropped, the first of a run of them said, rather than held without end. A quit is
     never dropped: it goes ahead of the lines waiting, which are not sent (Ctrl-C would do the same)."""
+    terminal.waiting = lambda: send.statistics().current_buffer_used
     try:
         send.send_nowait(line)
     except trio.WouldBlock:
@@ -276,6 +281,8 @@ def queue_typed(send: trio.MemorySendChannel[str | None], line: str, terminal: T
             terminal.quit_typed = True
             terminal.show(QUIT_AHEAD.format(held=LINES_HELD))
         elif not terminal.dropping:
+            terminal.say_dropped(now=True)  # the run before this one, not yet said: before it
+            terminal.first_dropped = line.strip()
             terminal.show(NOT_SENT_HELD.format(held=LINES_HELD, line=named_lines([line.strip()])))
         elif line.strip():  # named once the run is over: the first few, and how many in all
             terminal.dropped_count += 1

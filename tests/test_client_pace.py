@@ -343,7 +343,8 @@ async def test_a_line_typed_while_the_queue_is_full_is_dropped_and_said_once_a_r
     queue_typed(send, "tables", terminal)
     queue_typed(send, "help", terminal)
     assert [receive.receive_nowait(), receive.receive_nowait()] == ["table", "tables"]
-    also = ALSO_NOT_SENT.format(which="the line", lines="end")  # the rest of the run, once it is over
+    # the rest of the run, said before the next run's first
+    also = ALSO_NOT_SENT.format(which="the line", first="hint", held=LINES_HELD, lines="end")
     assert said[1:] == [also, NOT_SENT_HELD.format(held=LINES_HELD, line="help")]
     assert "not sent" in said[2] and "type it again" in said[2]
 
@@ -360,7 +361,8 @@ async def test_the_lines_dropped_after_the_first_of_a_run_are_named_briefly_once
     assert said == [NOT_SENT_HELD.format(held=LINES_HELD, line="draw 1")]  # the first, at once
     terminal.taking(receive.receive_nowait())
     named = "draw 2; draw 3; draw 4; draw 5; draw 6; draw 7; ..."  # blank lines are no lines
-    assert said[1:] == [ALSO_NOT_SENT.format(which="the 9 lines", lines=named)]
+    also = ALSO_NOT_SENT.format(which="the 9 lines", first="draw 1", held=LINES_HELD, lines=named)
+    assert said[1:] == [also]
     terminal.taking("hint")
     queue_typed(send, "end", terminal)
     assert len(said) == 2  # said once
@@ -380,9 +382,27 @@ async def test_the_lines_dropped_are_kept_bounded_however_many_and_long_they_are
     assert len(terminal.dropped) == DROPPED_NAMED and terminal.dropped_count == 99_999
     assert len(said[0]) < 300  # the first, named at once, cut short
     terminal.taking(receive.receive_nowait())
+    named = "draw 1; draw 2; draw 3; draw 4; draw 5; draw 6; ..."
+    first = long.strip()[:57] + "..."
     assert said[1] == ALSO_NOT_SENT.format(
-        which="the 99,999 lines", lines="draw 1; draw 2; draw 3; draw 4; draw 5; draw 6; ..."
+        which="the 99,999 lines", first=first, held=LINES_HELD, lines=named
     )
+
+
+async def test_the_lines_dropped_are_named_once_every_line_held_is_taken() -> None:
+    """A play-test pasted 230 lines: the lines dropped were named as the first of the 200 held was
+    taken, and the answers to the other 199 scrolled it out of sight."""
+    said: list[str] = []
+    terminal = Terminal(interactive=True, colour=False)
+    terminal.show = said.append  # type: ignore[method-assign]
+    send, receive = trio.open_memory_channel[str | None](2)
+    for line in ("tables", "hint", "draw 1", "draw 2"):
+        queue_typed(send, line, terminal)
+    terminal.taking(receive.receive_nowait())
+    assert len(said) == 1  # 'hint' still waits: not yet
+    terminal.taking(receive.receive_nowait())
+    also = ALSO_NOT_SENT.format(which="the line", first="draw 1", held=LINES_HELD, lines="draw 2")
+    assert said[1:] == [also]
 
 
 async def test_a_quit_typed_while_the_queue_is_full_goes_ahead_of_the_lines_waiting() -> None:
