@@ -272,6 +272,8 @@ class Screen(Terminal):
         # Where the newest answer starts in the log, while the log is too short for it: its first rows
         # are shown, the log scrolled back to them (an 8-row screen showed a refusal's last row alone).
         self._answer_at: int | None = None
+        # Where the log, scrolled back, showed its top row when last drawn (:meth:`_top_row`).
+        self._top: tuple[int, ...] | None = None
         self._listed: tuple[str, ...] | None = None  # the options the last key (a Tab) listed
         self.farewell_lines: list[str] | None = None  # what was said since the user quit
         self._log_height = 1
@@ -355,6 +357,8 @@ class Screen(Terminal):
             del self.log[:dropped]
             if self._answer_at is not None:
                 self._answer_at = None if self._answer_at < dropped else self._answer_at - dropped
+            if self._top is not None:  # its line moved up with the others, or is gone
+                self._top = None if self._top[0] < dropped else (self._top[0] - dropped, *self._top[1:])
         if self.farewell_lines is not None and farewell:  # kept apart: a full log drops its oldest lines
             self.farewell_lines += lines
 
@@ -635,19 +639,57 @@ class Screen(Terminal):
             self.scroll = max(0, len(wrap_lines(self.log[self._answer_at :], width)) - height)
             if not self.scroll:  # it fits: the log shows the newest lines again as they come
                 self._answer_at = None
+        elif self.scroll and self._top is not None and self._top[3:] != (width, height):
+            self.scroll = self._scroll_to(self._top, height, width)  # resized: the same line on top
         wanted = height + self.scroll
         rows: list[list[Span]] = []  # newest first
+        blocks: list[tuple[int, int]] = []  # each block's first line and rows, newest first
         end = len(self.log)
         while end and len(rows) < wanted:  # a block at a time: a description laid out over lines is one
-            start = end - 1
-            while start and continues(plain(self.log[start - 1]), plain(self.log[start])):
-                start -= 1
-            rows += reversed(wrap_lines(self.log[start:end], width))
+            start = self._block_start(end)
+            wrapped = wrap_lines(self.log[start:end], width)
+            rows += reversed(wrapped)
+            blocks.append((start, len(wrapped)))
             end = start
         self.scroll = max(0, min(self.scroll, len(rows) - height))
+        self._top = self._top_row(blocks, height, width) if self.scroll else None
         shown = rows[self.scroll : self.scroll + height]
         for row, spans in enumerate(reversed(shown)):
             self._put_spans(top + height - len(shown) + row, spans)
+
+    def _block_start(self, end: int) -> int:
+        """The first line of the block ending before ``end``: a description laid out over lines."""
+        start = end - 1
+        while start and continues(plain(self.log[start - 1]), plain(self.log[start])):
+            start -= 1
+        return start
+
+    def _top_row(self, blocks: Sequence[tuple[int, int]], height: int, width: int) -> tuple[int, ...]:
+        """Where the log, scrolled back, shows its top row: the block's first line, the row of it,
+        its rows, at the width and height drawn (:meth:`_scroll_to` finds it again once resized)."""
+        top, seen = self.scroll + height - 1, 0
+        for start, count in blocks:
+            if top < seen + count:
+                return start, count - 1 - (top - seen), count, width, height
+            seen += count
+        return blocks[-1][0], 0, blocks[-1][1], width, height
+
+    def _scroll_to(self, where: tuple[int, ...], height: int, width: int) -> int:
+        """How far back to scroll for the row :meth:`_top_row` found to be on top again, now that the
+        window is ``width`` by ``height``: rows counted from the newest moved as lines rewrapped, and
+        a play-test reading the help was sent pages away by a resize."""
+        line, row, count = where[:3]
+        if line >= len(self.log):
+            return self.scroll
+        below = 0  # rows from the top block's first line to the newest, at the new width
+        end, first = len(self.log), 0
+        while end > line:
+            start = self._block_start(end)
+            first = len(wrap_lines(self.log[start:end], width))
+            below += first
+            end = start
+        row = min(first - 1, round(row * first / count)) if count else 0
+        return max(0, below - row - height)
 
     def _put_spans(self, y: int, spans: list[Span], extra: int = 0) -> None:
         x = 0

@@ -871,6 +871,31 @@ def test_an_answer_longer_than_the_log_is_shown_from_its_start(monkeypatch: pyte
     assert window.log()[-1] == "a line"
 
 
+def test_a_resize_keeps_the_line_read_at_the_top_of_the_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A play-test, scrolled back into the help, resized the window and was sent pages away: the log
+    kept its place as rows counted from the newest, and rewrapping changed how many there were."""
+    monkeypatch.setattr(curses, "doupdate", lambda: None)  # no terminal here
+    window = Window(16, 80)
+    screen = Screen(window, colour=False)
+    words = " ".join(["words"] * 20)  # 119 characters: 2 rows at 80 columns, 3 at 50
+    for n in range(60):
+        screen.output(Output((f"line {n:02} {words}",), table="the table"))
+    for _ in range(5):
+        screen.press(curses.KEY_PPAGE)
+    screen.draw()
+
+    def on_top() -> int:  # the line whose row is the log's top one (a line wraps to 3 rows at most)
+        at, row = next((at, row) for at, row in enumerate(window.log()) if row.startswith("line "))
+        return int(row.split()[1]) - (1 if at else 0)
+
+    read = on_top()
+    assert read < 55  # scrolled back
+    for cols, rows in ((50, 16), (80, 10), (120, 30), (80, 16)):
+        window.rows, window.cols = rows, cols
+        screen.draw()
+        assert on_top() == read, (cols, rows)
+
+
 def test_end_and_a_tab_list_bring_the_log_back_to_its_newest_lines(monkeypatch: pytest.MonkeyPatch) -> None:
     """A play-test, scrolled back by a long answer: Tab's list went below, out of sight, and only
     PageDown, a page at a time, or a line typed, led back to the newest lines."""
