@@ -51,13 +51,14 @@ commands:
   tables              list the tables on this server
   {USAGE}
                       create a table and sit at it; name who sits in the other
-                      seats: a bot, or 'human' to keep a seat for a friend;
-                      seats left unnamed stay open; you take the first seat,
-                      the bots the last ones; one of an option's choices, or
-                      'NAME VALUE', anywhere in the line, sets it; 'time 60'
-                      gives each turn 60 seconds, past which a bot plays the
-                      rest of it; at a table whose game is over, or one you
-                      only watch, it leaves that table first
+                      seats: a bot, or 'human' to keep a seat for a friend; name
+                      no one and bots take them all (each game's help says
+                      which); name some and the rest stay open for people; you
+                      take the first seat, the bots the last ones; one of an
+                      option's choices, or 'NAME VALUE', anywhere in the line,
+                      sets it; 'time 60' gives each turn 60 seconds, past which
+                      a bot plays the rest of it; at a table whose game is over,
+                      or one you only watch, it leaves that table first
   join TABLE [SEAT]   take a seat (numbered from 1); 'join' alone: the one
                       table waiting for players in the last list; at a table
                       whose game is over, or one you only watch, it leaves that

@@ -294,8 +294,8 @@ def test_ochos_locos_checks_holding_first_at_any_turn() -> None:
         ("tabels", "unknown command 'tabels'; did you mean 'tables'?"),
         ("xyzzy", "unknown command 'xyzzy'; type 'help' for the commands"),  # nothing close: no guess
         ("res", "unknown command 'res'; did you mean 'resign'?"),  # cut short: the one it begins
-        ("steal bbo", "no player called 'bbo'; did you mean 'bob'? players are ann, bob"),
-        ("steal zed", "no player called 'zed'; players are ann, bob"),
+        ("steal bbo", "no player called 'bbo'; did you mean 'bob'? the others are bob"),  # not ann, ourselves
+        ("steal zed", "no player called 'zed'; the others are bob"),
         ("new clasic", "nor a player (random, greedy, qlearn, expert, expert-easy"),
         ("new clasic", "; did you mean 'classic'?"),
         ("new five-color", "; did you mean 'five-colour'?"),

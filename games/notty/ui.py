@@ -656,7 +656,12 @@ def _seat_of(name: str, view: TableView | None) -> int:
     if name.lower() not in names:
         others = [n for seat, n in enumerate(view.names) if seat != view.seat]
         guess = did_you_mean(name, others)
-        players = f"players are {', '.join(view.names)}"
+        # (not our own name: we cannot rob ourselves)
+        players = (
+            f"the others are {', '.join(others)}"
+            if view.seat is not None
+            else f"players are {', '.join(others)}"
+        )
         raise CommandError(f"no player called {name!r}; " + (f"{guess} {players}" if guess else players))
     return names.index(name.lower())
 
