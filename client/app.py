@@ -838,6 +838,7 @@ def _drop_typed_ahead(lines: trio.MemoryReceiveChannel[str | None], terminal: Te
         if not any(line is not None for line in kept):  # none typed after it carried out: all of them
             lines_dropped = "the line" if one else f"the {lines_dropped}"
         terminal.show(TYPED_AHEAD_DROPPED[one].format(which=lines_dropped, shown=shown))
+    terminal.say_dropped()  # and those past the lines held, with every line held now taken
     return kept
 
 

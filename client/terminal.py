@@ -279,12 +279,16 @@ def queue_typed(send: trio.MemorySendChannel[str | None], line: str, terminal: T
     except trio.WouldBlock:
         if terminal.quits(line):
             terminal.quit_typed = True
+            terminal.say_dropped(now=True)  # before it goes: nothing after it is said
             terminal.show(QUIT_AHEAD.format(held=LINES_HELD))
-        elif not terminal.dropping:
+            return
+        if not line.strip():
+            return  # a blank line: nothing is lost
+        if not terminal.dropping:
             terminal.say_dropped(now=True)  # the run before this one, not yet said: before it
             terminal.first_dropped = line.strip()
             terminal.show(NOT_SENT_HELD.format(held=LINES_HELD, line=named_lines([line.strip()])))
-        elif line.strip():  # named once the run is over: the first few, and how many in all
+        else:  # named once the run is over: the first few, and how many in all
             terminal.dropped_count += 1
             if len(terminal.dropped) < DROPPED_NAMED:
                 terminal.dropped.append(line.strip())

@@ -282,6 +282,12 @@ class Game(Protocol):
         """Validated settings, defaults filled in; :class:`SettingsError` saying what is wrong."""
         ...
 
+    def offered(self, settings: Settings) -> None:
+        """What a server offers a new table beyond what the game's rules allow: :class:`SettingsError`
+        for settings it will not host. Checked as a table is created, never on a record: a game
+        recorded under other limits is restored and replayed as it was played."""
+        ...
+
     def seat_bot(self, bot: str, settings: Settings) -> str:
         """The bot a seat asked to hold ``bot`` gets (a level-less name may take the table's level)."""
         ...

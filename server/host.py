@@ -640,6 +640,7 @@ class Host:
         asked = bot_defaults(game, request.options) if request.bots else request.options
         try:
             settings = game.settings(request.variant, request.seats, asked)
+            game.offered(settings)  # a new table: what this server hosts, beyond what the rules allow
         except SettingsError as error:
             raise Refusal(error.code, error.message) from None
         unknown = [bot for bot in request.bots if bot not in game.bots]
@@ -911,8 +912,6 @@ class Host:
     def _hint(self, conn: ConnId, session: Session) -> list[Outgoing]:
         if session.table is not None and session.seat is None:
             table, seat, solve = self._watcher_hint(self.tables[session.table])
-            if table.watched_hint is not None and table.watched_hint[0] == table.moves:
-                return [(conn, table.watched_hint[1])]  # worked out for another watcher: no work again
         else:
             table, seat = self._my_seat(session)
             match = unfinished(table)
@@ -929,6 +928,8 @@ class Host:
         if _asker(job) in self._hints_out:
             text = "your last hint is still being worked out: wait for it before asking again"
             raise Refusal("hint-pending", text)
+        if seat is None and table.watched_hint is not None and table.watched_hint[0] == table.moves:
+            return [(conn, table.watched_hint[1])]  # worked out for another watcher: no work again
         self._hints_out[_asker(job)] = job
         self._hints.append(job)
         return []

@@ -229,6 +229,9 @@ class HiddenGame:
         chosen, filled = check_settings(self, variant, seats, options)
         return Settings(self.name, chosen.name, seats, filled)
 
+    def offered(self, settings: Settings) -> None:
+        """A new table may have every setting."""
+
     def seat_bot(self, bot: str, settings: Settings) -> str:
         return bot
 

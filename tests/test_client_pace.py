@@ -20,7 +20,7 @@ from conftest import ServerProcess
 from test_client_exit import _line_mode, _status
 from test_screen import Person
 
-from client.app import Client
+from client.app import Client, _drop_typed_ahead
 from client.pace import DEFAULT_SERVER_LIMITS, Pace
 from client.session import Session
 from client.sgr import plain
@@ -403,6 +403,21 @@ async def test_the_lines_dropped_are_named_once_every_line_held_is_taken() -> No
     terminal.taking(receive.receive_nowait())
     also = ALSO_NOT_SENT.format(which="the line", first="draw 1", held=LINES_HELD, lines="draw 2")
     assert said[1:] == [also]
+
+
+async def test_the_lines_dropped_are_named_when_a_refusal_empties_the_queue() -> None:
+    """A review: the lines held, dropped after a refused one, were taken without 'taking' them, so
+    those past the bound were named only when another line was typed, if ever."""
+    said: list[str] = []
+    terminal = Terminal(interactive=True, colour=False)
+    terminal.show = said.append  # type: ignore[method-assign]
+    send, receive = trio.open_memory_channel[str | None](2)
+    for line in ("discard R1 R2 R3", "draw 1", "", "hint", "end"):
+        queue_typed(send, line, terminal)
+    terminal.taking(receive.receive_nowait())  # refused, and what was typed after it is not carried out
+    _drop_typed_ahead(receive, terminal)
+    also = ALSO_NOT_SENT.format(which="the line", first="hint", held=LINES_HELD, lines="end")
+    assert said[-1] == also  # a blank line typed is no line lost
 
 
 async def test_a_quit_typed_while_the_queue_is_full_goes_ahead_of_the_lines_waiting() -> None:

@@ -169,19 +169,7 @@ SMALLEST_GROUP = 3
 
 
 def _playable(rules: Rules) -> None:
-    """What :class:`Rules` allows but no table should get: a group size no group can reach, groups
-    too small to serve, a hand limit that no group fits in (a game nobody could win)."""
-    for name, size in (("shortest_run", rules.shortest_run), ("smallest_set", rules.smallest_set)):
-        if size < SMALLEST_GROUP:
-            raise RulesError(
-                f"{name} must be at least {SMALLEST_GROUP}, not {size}: with groups of {size}, hints "
-                "and bots would take too long a move"
-            )
-    if rules.hand_limit and rules.hand_limit < rules.smallest_group:
-        raise RulesError(
-            f"hand_limit {rules.hand_limit} is below the smallest group ({rules.smallest_group} cards): "
-            "no hand could ever hold one, so nobody could win"
-        )
+    """What :class:`Rules` allows but no table could play: a group size no group can reach."""
     if rules.shortest_run > rules.numbers:
         raise RulesError(
             f"shortest_run {rules.shortest_run} is more than the {rules.numbers} numbers of a {rules.name} "
@@ -191,6 +179,22 @@ def _playable(rules: Rules) -> None:
         raise RulesError(
             f"smallest_set {rules.smallest_set} is more than the {len(rules.colours)} colours of "
             f"{rules.name}: no set could be made"
+        )
+
+
+def _offered(rules: Rules) -> None:
+    """What this server will not host though the rules allow it: groups too small to serve, and a
+    game nobody could win (no hand may hold a group, and a last card may not be stolen)."""
+    for name, size in (("shortest_run", rules.shortest_run), ("smallest_set", rules.smallest_set)):
+        if size < SMALLEST_GROUP:
+            raise RulesError(
+                f"{name} must be at least {SMALLEST_GROUP}, not {size}: with groups of {size}, hints "
+                "and bots would take too long a move"
+            )
+    if rules.hand_limit and rules.hand_limit < rules.smallest_group and not rules.last_card_stolen_wins:
+        raise RulesError(
+            f"hand_limit {rules.hand_limit} is below the smallest group ({rules.smallest_group} cards) and a "
+            "last card may not be stolen: no hand could ever be emptied, so nobody could win"
         )
 
 
@@ -219,6 +223,12 @@ class NottyGame:
         except RulesError as error:
             raise SettingsError("bad-option", str(error)) from None
         return settings
+
+    def offered(self, settings: Settings) -> None:
+        try:
+            _offered(rules_for(settings))
+        except RulesError as error:
+            raise SettingsError("bad-option", str(error)) from None
 
     def seat_bot(self, bot: str, settings: Settings) -> str:
         return bot_at_level(bot, str(settings.options["level"]))

@@ -355,6 +355,9 @@ class OchosGame:
         chosen, filled = check_settings(self, variant, seats, options)
         return Settings(NAME, chosen.name, seats, filled)
 
+    def offered(self, settings: Settings) -> None:
+        """A new table may have every setting its rules allow."""
+
     def seat_bot(self, bot: str, settings: Settings) -> str:
         return bot
 
