@@ -43,7 +43,6 @@ from ._rules import (
     TABLE_FIELDS,
     Rules,
     RulesError,
-    table_fields,
     with_table_fields,
     with_table_options,
 )
@@ -128,9 +127,7 @@ class Body:
     turn_limit: int | None = None  # the table's turn limit (0: none); None: not said
     quiet_rounds: int | None = None  # whole rounds without a change that draw the game (0: never)
     quiet_turns: int | None = None  # turns in a row without a change so far
-    rules: Mapping[str, int | bool] = attrs.field(
-        factory=dict
-    )  # what the table set (TABLE_FIELDS); {}: not said
+    rules: Mapping[str, int | bool] = attrs.field(factory=dict)  # the table's own (TABLE_FIELDS)
 
 
 @attrs.frozen
@@ -299,7 +296,7 @@ class NottyUI:
         turn = f"turn {view.turn}" + (f" of {body.turn_limit}" if body.turn_limit else "")
         quiet = _quiet(body) if view.result is None else ""  # a count towards an end that has come
         played = table_rules(view)
-        own = played is not None and table_fields(played) != table_fields(PRESETS[view.variant])
+        own = played is not None and played != PRESETS[view.variant]
         variant = f"{view.variant}, own rules ('rules')" if own else view.variant  # not the preset's alone
         lines.append(f"table {table} · {variant} · {turn} · deck {body.deck_size} cards{quiet}")
         lines += hand_lines(view.names, body.hands, view.to_move, view.seat, colour, view.bots)
