@@ -146,13 +146,17 @@ def with_table_options(rules: Rules, options: Mapping[str, Any]) -> Rules:
     :data:`TABLE_FIELDS`: a number's 0 or ``preset`` keeps the rule (but ``hand_limit`` 0 is no
     limit), ``yes`` and ``no`` set a yes-or-no; one not given (a record of before) keeps it too.
     The server plays, and the client shows, a table's rules by this one reading."""
-    fields: dict[str, Any] = {}
-    for name in TABLE_FIELDS:
-        value = options.get(name, PRESETS_OWN)
-        if value == PRESETS_OWN or (value == 0 and name != "hand_limit"):
-            continue
-        fields[name] = value == "yes" if isinstance(value, str) else int(value)
-    return with_table_fields(rules, fields)
+    fields = {name: option_value(name, options.get(name, PRESETS_OWN)) for name in TABLE_FIELDS}
+    return with_table_fields(rules, {name: value for name, value in fields.items() if value is not None})
+
+
+def option_value(name: str, value: Any) -> Any:
+    """The rule a table's option ``name`` set to ``value`` plays (``yes`` true, ``no`` false, a
+    number as it is), or ``None`` where it keeps its preset's: a number's 0 (but ``hand_limit``'s,
+    which is no limit), or ``preset``."""
+    if value == PRESETS_OWN or (value == 0 and name != "hand_limit"):
+        return None
+    return value == "yes" if isinstance(value, str) else int(value)
 
 
 CLASSIC = Rules(name="classic")

@@ -36,6 +36,7 @@ from ._rules import (
     TABLE_FIELDS,
     Rules,
     RulesError,
+    option_value,
     table_fields,
     with_table_options,
 )
@@ -158,11 +159,6 @@ def rules_for(settings: Settings) -> Rules:
     return with_table_options(played, options)
 
 
-def _rule_value(value: int | str) -> int | bool | str:
-    """A rule option's value as the rules hold it: ``yes`` true, ``no`` false; a number as it is."""
-    return {"yes": True, "no": False}.get(value, value) if isinstance(value, str) else value
-
-
 #: The fewest cards a table's runs and sets may have: groups of 2 make every hand mostly groups, and
 #: the solver's and the expert's work on a hand grows past seconds a move (36 s measured, 25 cards).
 SMALLEST_GROUP = 3
@@ -215,7 +211,7 @@ class NottyGame:
         chosen, filled = check_settings(self, variant, seats, options)
         preset = table_fields(PRESETS[chosen.name])
         for name, value in filled.items():  # one the preset has already is its own: not named as a change
-            if name in TABLE_FIELDS and name != "hand_limit" and _rule_value(value) == preset[name]:
+            if name in TABLE_FIELDS and name != "hand_limit" and option_value(name, value) == preset[name]:
                 filled[name] = self.options[name].default
         settings = Settings(NAME, chosen.name, seats, filled)
         try:  # the fields together: a hand limit below the cards dealt, say
