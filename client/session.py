@@ -890,6 +890,11 @@ class Session:
     def _note_tables(self, tables: Sequence[Mapping[str, Any]]) -> None:
         self._games_of.update((info["table"], info["game"]) for info in tables)
         self._seats_of.update((info["table"], len(info["seats"])) for info in tables)
+        listed = {info["table"] for info in tables}
+        for known in (self._games_of, self._seats_of):  # a long session sees tables come and go:
+            gone = sorted(number for number in known if number not in listed)  # the oldest unlisted go
+            for number in gone[: max(0, len(known) - TABLES_REMEMBERED)]:
+                del known[number]
         # (only the tables of this list and ours: a table listed once and gone is not kept for ever)
         keep = {number: info for number, info in self._listed.items() if number == self.table}
         self._listed = keep | {info["table"]: info for info in tables}
@@ -1038,6 +1043,12 @@ def notice_line(notice: Notice) -> str:
         return notice.text
     ours = wording.format(name=notice.name, seconds=notice.seconds)
     return notice.text if notice.text.startswith(ours) else ours
+
+
+#: Tables whose game and size the client remembers from lists gone by (for 'join N' or 'watch N' of a
+#: table the last list did not show): past it the oldest (lowest-numbered) no list shows now are
+#: forgotten, so a session of days holds no more than the server's tables and these.
+TABLES_REMEMBERED = 256
 
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")

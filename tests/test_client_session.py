@@ -17,7 +17,7 @@ from conftest import LIMITS
 
 from client.catalog import Catalog
 from client.commands import BOT_PLAYS_IT, Reply, changes_nothing, help_on
-from client.session import LAST_MOVE, RESIGNED, Session, end_summary
+from client.session import LAST_MOVE, RESIGNED, TABLES_REMEMBERED, Session, end_summary
 from client.sgr import wrap_lines
 from client.tokens import SeatStore, StoredSeat
 from games import GAMES, describe
@@ -1710,3 +1710,27 @@ def test_autopilot_is_not_said_on_once_we_left_its_seat_or_resigned() -> None:
     session.receive(Notice(3, 0, "ann", "autopilot-on", "ann is on autopilot"))
     session.receive(Notice(3, 0, "ann", "resigned", "ann resigned: a bot plays their seat to the end"))
     assert session.resigned and not session.autopilot
+
+
+def test_tables_seen_in_lists_gone_by_are_remembered_only_so_far() -> None:
+    """What each table plays is kept from list to list (for 'join N' of a table the last list did not
+    show), but a session of days must not keep every table it ever saw: past TABLES_REMEMBERED the
+    oldest no list shows now are forgotten; a table of the list shown never is."""
+    session = welcomed(NOTTY, PARLOUR)
+    first = TABLES_REMEMBERED + 40
+    for start in range(1, first, 20):  # lists of 20 tables, each a later 20
+        session.sending(ListTables())
+        session.receive(
+            Tables([table_info(number, [None, None], "parlour") for number in range(start, start + 20)])
+        )
+    session.sending(ListTables())
+    now = [table_info(number, [None, None]) for number in range(first, first + TABLES_REMEMBERED + 5)]
+    session.receive(Tables(now))  # more tables listed at once than remembered from before: all kept
+
+    def joining(number: int) -> str | None:
+        session.sending(Join(number, None))
+        return session._joining
+
+    assert joining(first) == "notty" and joining(first + TABLES_REMEMBERED + 4) == "notty"
+    assert joining(first - 1) is None  # gone by, and past the bound: forgotten
+    assert joining(1) is None

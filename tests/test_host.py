@@ -471,8 +471,9 @@ def test_a_hint_asked_while_its_seat_s_bot_plays_the_turn_asks_no_twin_of_it(
 
 def test_a_watcher_asks_for_the_hint_of_the_hand_to_play_where_hands_are_face_up() -> None:
     """Notty's hands are face up: a watcher's hint is the solver's answer for the seat to play, with no
-    command to type; two watchers each have one out. Where hands are hidden it is refused: the hint
-    would tell a watcher what a seat keeps from the others."""
+    command to type; two watchers asking at once share one job (a review: each queued a solve of the
+    same position), and each has it out. Where hands are hidden it is refused: the hint would tell a
+    watcher what a seat keeps from the others."""
     net = Net()
     ann = net.client("ann")
     ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
@@ -488,9 +489,12 @@ def test_a_watcher_asks_for_the_hint_of_the_hand_to_play_where_hands_are_face_up
         net.deliver(net.host.handle(watcher.id, watcher.server_side.next_event(), net.now))
         assert watcher.inbox[start:] == []  # no 'hint-pending': the other watcher's is not theirs
     jobs = net.host.hint_jobs()
-    assert len(jobs) == 2 and len(net.host._hints_out) == jobs_before + 2
+    assert len(jobs) == 1 and len(net.host._hints_out) == jobs_before + 2
+    (refused,) = watchers[1].send(AskHint())  # the shared one is still theirs to wait for
+    assert isinstance(refused, Error) and refused.code == "hint-pending"
     for job in jobs:
         net.deliver(net.host.hint_ready(job, job.solve()))
+    assert len(net.host._hints_out) == jobs_before and not net.host._watchers_waiting
     for watcher in watchers:
         answers.append(watcher.last(Hint))
     view = watchers[0].view
@@ -532,6 +536,34 @@ def test_a_watchers_hint_is_worked_out_again_once_the_game_moves_on() -> None:
     (job,) = net.host.hint_jobs()  # worked out anew
     net.deliver(net.host.hint_ready(job, job.solve()))
     assert cat.last(Hint).data["best"] is not None and ann.table.watched_hint[0] == ann.table.moves
+
+
+def test_watchers_sharing_a_hint_job_each_get_its_answer_where_they_still_watch() -> None:
+    """The answer of a job watchers share goes to each still watching that table: stale to all when the
+    game moved on, to none who left; and none of them is left with a hint out that never comes."""
+    net = Net()
+    ann = net.client("ann")
+    ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
+    net.run_bots()
+    watchers = [net.client(name) for name in ("cat", "dan", "eve")]
+    for watcher in watchers:
+        watcher.send(Watch(ann.table.id))
+    for watcher in watchers:
+        watcher.server_side.receive_data(watcher.client_side.send(AskHint()))
+        net.deliver(net.host.handle(watcher.id, watcher.server_side.next_event(), net.now))
+    (job,) = net.host.hint_jobs()
+    watchers[2].send(Leave())  # gone from the table: not told
+    left_at = len(watchers[2].inbox)
+    ann.send(Act("end"))  # the position asked about is gone
+    net.deliver(net.host.hint_ready(job, job.solve()))
+    for watcher in watchers[:2]:
+        stale = watcher.last(Error)
+        assert stale is not None and stale.code == "hint-stale"
+    assert not [told for told in watchers[2].inbox[left_at:] if isinstance(told, Hint | Error)]
+    assert not net.host._hints_out and not net.host._watchers_waiting
+    net.run_bots()
+    for watcher in watchers[:2]:  # asked again: no 'hint-pending' left behind
+        assert isinstance(watcher.send(AskHint())[-1], Hint)
 
 
 def test_a_watcher_gone_to_another_table_may_ask_there_while_the_first_hint_is_out() -> None:
