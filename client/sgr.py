@@ -13,6 +13,7 @@ Pure: no curses.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -150,7 +151,7 @@ def wrap(spans: list[Span], width: int) -> list[list[Span]]:
     sizes = [_columns(char) for char, _ in cells]
     text = "".join(char for char, _ in cells)
     hang = min(_hanging_indent(text), width // 2)
-    whole = _inside_commands(text, min(width - hang, COMMAND_KEPT))
+    whole = _inside_commands(text, min(width - hang, COMMAND_KEPT)) | _before_values(text, width - hang)
     rows: list[list[Span]] = []
     start, left = 0, sum(sizes)  # the first cell not yet in a row, and the columns from it on
     room = width  # the columns the next row has for cells
@@ -209,6 +210,28 @@ def _inside_commands(text: str, longest: int) -> set[int]:
         unit = text[found.start() : len(text) if end < 0 else end]
         if columns(unit) < longest:  # and a row needs a space after it to break at
             kept |= {found.start() + at for at, char in enumerate(found.group()) if char == " "}
+    return kept
+
+
+#: A word a number after it stays with (``limit 200,``, ``table 12:``), and an option's name
+#: (``hand_limit``) with whatever value follows it.
+_NAMING_WORD = re.compile(r"[A-Za-z]+|[a-z]+(?:_[a-z]+)+")
+_NAMED_NUMBER = re.compile(r"\d+[,.;:)]?")
+
+
+def _before_values(text: str, longest: int) -> set[int]:
+    """Where the spaces between a name and its value are, of those that fit a row of ``longest``
+    columns together: a row is broken elsewhere where it can be. A play-test read a table's list at
+    60 columns with "hand_limit" ending one row and its "5" starting the next."""
+    kept = set()
+    words = text.split(" ")
+    at = 0
+    for word, after in itertools.pairwise(words):
+        at += len(word)
+        named = _NAMING_WORD.fullmatch(word) and ("_" in word or _NAMED_NUMBER.fullmatch(after))
+        if named and columns(f"{word} {after}") < longest:
+            kept.add(at)
+        at += 1
     return kept
 
 

@@ -129,8 +129,11 @@ def test_a_narrower_screen_wraps_each_description_as_one(width: int) -> None:
             if not under.match(after):
                 continue  # a command alone on its line, its description on the next
             rows_checked += 1
-            # What the next row begins with: a word, or a short quoted command, which is kept whole.
-            first = re.match(r"\(?'[^']*'\S*|\S+", after.lstrip())
+            # What the next row begins with: a word, or what is kept whole: a short quoted command, a
+            # word and the number it names ('after 200'), an option's name and its value.
+            first = re.match(
+                r"\(?'[^']*'\S*|[A-Za-z]+ \d+[,.;:)]?(?=\s|$)|[a-z]+(?:_[a-z]+)+ \S+|\S+", after.lstrip()
+            )
             assert first is not None
             if columns(first.group()) > COMMAND_KEPT + 2:
                 first = re.match(r"\S+", after.lstrip())

@@ -644,6 +644,22 @@ def test_wrapping_keeps_a_quoted_command_on_one_row_where_it_fits() -> None:
     assert _rows(wrap(parse("type 'a b c d e f g h'"), 12)) == ["type 'a b c", "  d e f g h'"]
 
 
+def test_wrapping_keeps_an_option_with_its_value_and_a_word_with_its_number() -> None:
+    """A play-test read the lobby's list with "hand_limit" at the end of one row and its "5" starting
+    the next: an option's name stays with its value, a word with the number it names ('limit 200'),
+    where the two fit a row."""
+    line = "table 12: classic, hand_limit 5, draw_and_discard yes, limit 200, waiting"
+    assert _rows(wrap(parse(line), 30)) == [
+        "table 12: classic,",
+        "  hand_limit 5,",
+        "  draw_and_discard yes,",
+        "  limit 200, waiting",
+    ]
+    assert _rows(wrap(parse("a draw_and_discard yes"), 20)) == ["a draw_and_discard", "  yes"]  # too long
+    assert _rows(wrap(parse("after 200 turns"), 12)) == ["after 200", "  turns"]
+    assert _rows(wrap(parse("R1 R2 R3 R4"), 6)) == ["R1 R2", "  R3", "  R4"]  # cards are no names
+
+
 def test_wrapping_hangs_a_help_lines_rows_under_its_description() -> None:
     """Wrapped, a help line's description went on in the command column: its rows after the first
     start under the description, any other line's two columns in from its own indentation, and
