@@ -18,7 +18,7 @@ import itertools
 import logging
 import math
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from typing import Any
 
 import attrs
@@ -35,6 +35,7 @@ from protocol import (
     ConnectionState,
     Error,
     Goodbye,
+    Hint,
     Left,
     Message,
     Notice,
@@ -674,17 +675,22 @@ class NottyServer:
 
         Fails closed: a table whose changes could not be stored is stopped, and
         the replies held for it are dropped, so no client is told of a move the
-        record does not hold. Every other table's replies go out as usual.
+        record does not hold: its states and notices, and the refusals and hints
+        its players were given, judged by a position the record does not hold. A
+        lobby list held meanwhile is made again once the tables are stopped, as
+        it may show them after such a move. Every other table's replies go out as
+        usual.
         """
         records, self._unrecorded = self._unrecorded, []
         held, self._held = self._held, []
         failed = _store(store, records) if records else {}
         # First: a dispatch below, with nothing left to store, would take every end as recorded.
         settled = self._ask(self.host.stored, failed)
+        relist: list[Link] = []  # lists asked for that may show what failed: made again after it
         for link, message, at in held:
-            # A spectator's leave records nothing: it goes out even from a table that failed.
-            watcher_left = isinstance(message, Left) and link.protocol.state is ConnectionState.WATCHING
-            if not failed or _table_of(message, at) not in failed or watcher_left:
+            if failed and isinstance(message, Tables):
+                relist.append(link)
+            elif not failed or not _of_failed(message, at, failed, link.protocol.state):
                 self._send(link, message)
         self._dispatch(settled)  # the answers of hellos that waited for it, after their welcomes
         if not failed:
@@ -700,6 +706,7 @@ class NottyServer:
             tables = [table for table, error in failed.items() if error == why]
             left = [(conn, table) for conn, table in leavers if table in tables]
             self._dispatch(self._ask(self.host.halt, tables, why, unbegun, left))
+        self._dispatch([(link.id, self.host.table_list()) for link in relist])
 
     def _table_at(self, link: Link) -> int | None:
         """The table ``link``'s connection is at, as the host has it."""
@@ -867,6 +874,16 @@ def _table_of(message: Message, at: int | None) -> int | None:
     if isinstance(message, Error) and message.code == "turn-time":
         return at
     return message.table if isinstance(message, State | Notice | Left) else None
+
+
+def _of_failed(message: Message, at: int | None, failed: Container[int], state: ConnectionState) -> bool:
+    """Does a held reply tell of a table whose changes the store could not record (``failed``)? Its
+    game, who is at it or a leave from it (but a spectator's leave, which records nothing); or, to a
+    connection at it (``at``), a refusal or a hint: judged by a position the record does not hold
+    (a security review was told "it is random-2's turn, not yours" of a move the restart undid)."""
+    if isinstance(message, Left) and state is ConnectionState.WATCHING:
+        return False
+    return _table_of(message, at) in failed or (at in failed and isinstance(message, Error | Hint))
 
 
 def _printable(text: str) -> str:

@@ -251,6 +251,37 @@ async def test_a_turn_time_run_out_unrecorded_is_not_told(tmp_path: Path) -> Non
     await _restart_and_check(tmp_path / "notty.db", [ann])
 
 
+async def test_nothing_sent_in_a_round_the_store_failed_tells_of_the_unrecorded_move(tmp_path: Path) -> None:
+    """A security review sent, in one write, a move the store could not record and then a list of the
+    tables, or another move: the move's state was dropped, but the list showed the table a turn on,
+    and the second move was refused as "not your turn", both of a position the restart undid. The
+    refusal is dropped with the state, and the list is made again once the table has stopped."""
+    store = FaultyStore(tmp_path / "notty.db")
+    async with trio.open_nursery() as nursery:
+        _, port = await _serve(nursery, _host(8), store)
+        ann = await Seat.at_new_table(port, "ann")
+        assert ann.last is not None
+        turn = ann.last["turn"]
+        watcher = await Client.connect(port, "cat")  # in the lobby: asks for the list in the same round
+        store.fails = _touches(ann.table)
+        end, listing = ann.client.protocol.send(Act("end")), ann.client.protocol.send(ListTables())
+        await ann.client.stream.send_all(end + listing + ann.client.protocol.send(Act("end")))
+        await watcher.send(ListTables())
+        assert not await ann.my_turn()  # not-recorded, then back in the lobby
+        tables = await ann.client.expect(Tables)
+        assert all(info["table"] != ann.table for info in tables.tables)  # stopped: not a turn on
+        listed = await watcher.expect(Tables)
+        assert all(info["table"] != ann.table or info["turn"] == turn for info in listed.tables)
+        await ann.client.send(Ping(7))
+        await ann.client.expect(Pong)
+        errors = [message.code for message in ann.client.seen if isinstance(message, Error)]
+        assert errors == ["not-recorded"], errors  # no "it is greedy-2's turn, not yours"
+        assert all(message.view["turn"] == turn for message in ann.client.seen if isinstance(message, State))
+        nursery.cancel_scope.cancel()
+    store.close()
+    await _restart_and_check(tmp_path / "notty.db", [ann])
+
+
 async def test_a_game_given_up_unrecorded_for_nobody_coming_back_is_stopped_not_gone(tmp_path: Path) -> None:
     """Nobody came back to ann's game for as long as the server waits, and the store could not record
     that it gave the game up: the restart restores it, but her token, offered before that, was told
