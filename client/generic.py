@@ -35,6 +35,7 @@ class GenericUI:
     watchers_hint = False  # a game this client does not know: the server would say
     number_words: Mapping[str, NumberWord] = {}
     asides: Mapping[str, str] = {}
+    in_sight = None
 
     def __init__(self, info: GameInfo) -> None:
         self.info = info

@@ -592,8 +592,9 @@ class Screen(Terminal):
 
     def _pane(self, width: int) -> tuple[list[tuple[list[Span], int]], list[list[int]], list[int]]:
         """The table pane's rows (:meth:`_pane_rows`), the rows of lines to keep in sight (a hand
-        shown on a line of its own, then our seat's line, then the table's first line: a play-tester's
-        short window hid the draw pile's size), and where each line's rows start."""
+        shown on a line of its own, the line the game says a player must see to move, then our seat's
+        line, then the table's first line: a play-tester's short window hid the draw pile's size, and
+        another's Ochos Locos's top card), and where each line's rows start."""
         session = self.session
         if session is not None and session.arrived and session.table is not None and session.view is None:
             seated = (
@@ -605,8 +606,11 @@ class Screen(Terminal):
             away = "not at a table: 'tables' lists them, 'new' makes one, 'help' says more"
             return [(row, 0) for row in wrap(parse(away), width)], [], [0]
         last = self.last_action if self.last_action_at == session.table else ()
+        ui = session.game_ui()
+        in_sight = None if ui is None else ui.in_sight
         rows: list[tuple[list[Span], int]] = []
         hand: list[int] = []
+        needed: list[int] = []  # the line to see to move, where the game says one is (after the hand)
         seat: list[int] = []
         header: list[int] = []
         starts: list[int] = []
@@ -619,6 +623,8 @@ class Screen(Terminal):
                     header += here
                 elif OUR_HAND.match(plain(line)):
                     hand += here
+                elif in_sight is not None and plain(line).startswith(in_sight):
+                    needed += here
                 elif OUR_SEAT.search(plain(line)):
                     seat += here
             starts.append(len(rows))
@@ -630,7 +636,7 @@ class Screen(Terminal):
         while end > len(last) and plain(lines[end][0]).startswith("  "):
             starts.pop()
             end -= 1
-        return rows, [ours for ours in (hand, seat, header) if ours], starts
+        return rows, [ours for ours in (hand, needed, seat, header) if ours], starts
 
     def _draw_log(self, top: int, height: int, width: int) -> None:
         if height <= 0:

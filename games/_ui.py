@@ -130,6 +130,13 @@ class GameUI(Protocol):
         any guess at a spelling or word of another game's command (Ochos Locos's ``take``)."""
         ...
 
+    @property
+    def in_sight(self) -> str | None:
+        """How the line of the table a player must see to move begins, where one line is it (Ochos
+        Locos: ``top card: ``, which a card played must match): a window too short for the whole
+        table keeps it in sight after the hand (:mod:`client.screen`); ``None`` where none is."""
+        ...
+
     def listed_options(self, options: Mapping[str, Any], bots: Sequence[str | None]) -> Mapping[str, Any]:
         """Of a table's ``options``, those worth naming in its line of the lobby's list, where ``bots``
         play (each seat a bot plays, by the bot's name as listed; ``None``: the game's stand-in

@@ -978,6 +978,25 @@ def test_a_window_too_short_for_a_huxxy_table_keeps_the_hand_before_our_seat(
     assert eve.finish() == 0
 
 
+def test_a_window_too_short_for_an_ochos_locos_table_keeps_the_top_card_in_sight(
+    server_port: int, tmp_path: Path
+) -> None:
+    """A play-tester's 40x10 window showed the hand and 'your turn: play R6' but not the top card it
+    must match, nor the colour an 8 named: the game's line to see to move is kept after the hand."""
+    ann = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "ann")
+    ann.see("connected to")
+    ann.enter("new ochos-locos 3 rule rule")
+    ann.see(r"your hand: ")
+    ann.resize(10, 40)
+    ann.wait(lambda: "rows not shown" in ann.row(1) or "rows above" in ann.row(1), "the short pane")
+    for _ in range(3):  # as the bots play, the table is drawn again: the top card stays each time
+        ann.wait(lambda: any(row.startswith("top card: ") for row in ann.rows[2:7]), "the top card")
+        ann.wait(lambda: any(row.startswith("your hand: ") for row in ann.rows[2:7]), "the hand")
+        time.sleep(0.3)
+    ann.enter("quit")
+    assert ann.finish() == 0
+
+
 def test_our_seat_is_kept_by_dropping_whole_lines_never_part_of_the_last_or_of_ours() -> None:
     """Rows for our seat once took the place of whatever rows came first below the cut: the turn
     line shown as 'group), end', or our own wrapped line cut to its first rows."""

@@ -138,6 +138,7 @@ class HuxxyUI:
     number_words: Mapping[str, NumberWord] = MappingProxyType({})
     #: The rules' "take the whole table turn back", typed as a command: what does it here.
     asides: Mapping[str, str] = MappingProxyType({"take back": TAKE_BACK})
+    in_sight = None  # the table is its groups, many lines: 'table' shows them all
 
     def listed_options(self, options: Mapping[str, Any], bots: Sequence[str | None]) -> Mapping[str, Any]:
         return options

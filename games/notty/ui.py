@@ -175,6 +175,7 @@ class NottyUI:
         }
     )
     asides: Mapping[str, str] = MappingProxyType({})
+    in_sight = None  # every hand is a seat's line, kept as such
 
     def listed_options(self, options: Mapping[str, Any], bots: Sequence[str | None]) -> Mapping[str, Any]:
         """The level only where an expert plays at it (the table's own expert, at its level, or a

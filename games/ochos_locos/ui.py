@@ -86,6 +86,10 @@ class Body:
     sizes: tuple[int, ...]
 
 
+#: How the table's line of the card to match begins (:attr:`games._ui.GameUI.in_sight`).
+TOP_CARD = "top card: "
+
+
 class OchosUI:
     """Ochos Locos's part of the terminal client (:class:`games._ui.GameUI`)."""
 
@@ -97,6 +101,7 @@ class OchosUI:
     watchers_hint = False  # hands are hidden
     number_words: Mapping[str, NumberWord] = MappingProxyType({})
     asides: Mapping[str, str] = MappingProxyType({})
+    in_sight = TOP_CARD  # what a card played must match: a play-test's 40x10 window hid it
 
     def listed_options(self, options: Mapping[str, Any], bots: Sequence[str | None]) -> Mapping[str, Any]:
         return options
@@ -272,7 +277,7 @@ def hand_text(hand: Sequence[Card], playable: set[str], colour: bool) -> str:
 
 def table_line(body: Body, colour: bool) -> str:
     """The top card, the colour an 8 named, and a 2 waiting to be answered."""
-    line = f"top card: {colour_cards_in(str(body.top), colour)}"
+    line = f"{TOP_CARD}{colour_cards_in(str(body.top), colour)}"
     if body.named is not None:
         line += f" · colour named: {colour_name(body.named, colour)}"
     if body.two_pending:
