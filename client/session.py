@@ -890,7 +890,7 @@ class Session:
     def _note_tables(self, tables: Sequence[Mapping[str, Any]]) -> None:
         self._games_of.update((info["table"], info["game"]) for info in tables)
         self._seats_of.update((info["table"], len(info["seats"])) for info in tables)
-        listed = {info["table"] for info in tables}
+        listed = {info["table"] for info in tables} | {self.table, self.rewatching, self._switching_from}
         for known in (self._games_of, self._seats_of):  # a long session sees tables come and go:
             gone = sorted(number for number in known if number not in listed)  # the oldest unlisted go
             for number in gone[: max(0, len(known) - TABLES_REMEMBERED)]:

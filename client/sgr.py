@@ -213,9 +213,11 @@ def _inside_commands(text: str, longest: int) -> set[int]:
     return kept
 
 
-#: A word a number after it stays with (``limit 200,``, ``table 12:``), and an option's name
-#: (``hand_limit``) with whatever value follows it.
-_NAMING_WORD = re.compile(r"[A-Za-z]+|[a-z]+(?:_[a-z]+)+")
+#: An option's name (``hand_limit``), which stays with whatever value follows it ...
+_OPTION_NAME = re.compile(r"[a-z]+(?:_[a-z]+)+")
+#: ... and the words that name a thing by a number after them (``limit 200,``, ``table 12:``); not
+#: every word before a number: prose ("make 1 to 6 plays") would break a row early for nothing.
+_NUMBERED = frozenset({"table", "seat", "turn", "limit", "quiet", "time", "group", "game", "round"})
 _NAMED_NUMBER = re.compile(r"\d+[,.;:)]?")
 
 
@@ -228,7 +230,7 @@ def _before_values(text: str, longest: int) -> set[int]:
     at = 0
     for word, after in itertools.pairwise(words):
         at += len(word)
-        named = _NAMING_WORD.fullmatch(word) and ("_" in word or _NAMED_NUMBER.fullmatch(after))
+        named = _OPTION_NAME.fullmatch(word) or (word.lower() in _NUMBERED and _NAMED_NUMBER.fullmatch(after))
         if named and columns(f"{word} {after}") < longest:
             kept.add(at)
         at += 1

@@ -204,8 +204,8 @@ class Host:
         # Every hint not yet answered, by table and seat: the shell answers each through hint_ready.
         self._hints_out: dict[tuple[int | None, ...], HintJob] = {}  # by _asker
         # Watchers who asked for the hint of a position another watcher's job is working out: they
-        # share its answer, not a solve each (by that job's table; the job's own asker not listed).
-        self._watchers_waiting: dict[int, tuple[HintJob, list[ConnId]]] = {}
+        # share its answer, not a solve each (by table and position; the job's own asker not listed).
+        self._watchers_waiting: dict[tuple[int, int], tuple[HintJob, list[ConnId]]] = {}
         self._journal: list[Record] = []
         # Tables where a bot may have become due since bot_jobs last looked: checking only
         # these keeps the shell's call after every message independent of the table count.
@@ -933,14 +933,14 @@ class Host:
             raise Refusal("hint-pending", text)
         if seat is None and table.watched_hint is not None and table.watched_hint[0] == table.moves:
             return [(conn, table.watched_hint[1])]  # worked out for another watcher: no work again
-        if seat is None and (waiting := self._watchers_waiting.get(table.id)) is not None:
-            out, conns = waiting
-            if out.moves == table.moves:  # being worked out for another watcher: its answer is ours
+        if seat is None:
+            position = table.id, table.moves
+            if (waiting := self._watchers_waiting.get(position)) is not None:  # being worked out for
+                out, conns = waiting  # another watcher: its answer is ours
                 conns.append(conn)
                 self._hints_out[_asker(job)] = out
                 return []
-        elif seat is None:
-            self._watchers_waiting[table.id] = job, []
+            self._watchers_waiting[position] = job, []
         self._hints_out[_asker(job)] = job
         self._hints.append(job)
         return []
@@ -960,19 +960,16 @@ class Host:
         Either way the seat's hint is no longer out, and it may ask again. A watcher's answer goes
         to each watcher who asked for the same position meanwhile, as if theirs.
         """
-        if self._hints_out.get(_asker(job)) is job:
-            del self._hints_out[_asker(job)]
-        waiting = self._watchers_waiting.get(job.table) if job.table is not None else None
-        if job.table is None or waiting is None or waiting[0] is not job:
-            return self._hint_answered(job, answer)
-        del self._watchers_waiting[job.table]
-        told = self._hint_answered(job, answer)
-        for conn in waiting[1]:
-            shared = attrs.evolve(job, conn=conn)
-            if self._hints_out.get(_asker(shared)) is job:
-                del self._hints_out[_asker(shared)]
-                told += self._hint_answered(shared, answer)
-        return told
+        askers = [job]
+        position = (job.table, job.moves) if job.table is not None and job.moves is not None else None
+        waiting = self._watchers_waiting.get(position) if position is not None else None
+        if position is not None and waiting is not None and waiting[0] is job:  # shared: theirs too
+            del self._watchers_waiting[position]
+            askers += [attrs.evolve(job, conn=conn) for conn in waiting[1]]
+        for asker in askers:  # all of them first: an answer that fails leaves none of them waiting
+            if self._hints_out.get(_asker(asker)) is job:
+                del self._hints_out[_asker(asker)]
+        return [told for asker in askers for told in self._hint_answered(asker, answer)]
 
     def _hint_answered(self, job: HintJob, answer: HintAnswer | Error) -> list[Outgoing]:
         if isinstance(answer, Error):

@@ -1718,7 +1718,11 @@ def test_tables_seen_in_lists_gone_by_are_remembered_only_so_far() -> None:
     oldest no list shows now are forgotten; a table of the list shown never is."""
     session = welcomed(NOTTY, PARLOUR)
     first = TABLES_REMEMBERED + 40
-    for start in range(1, first, 20):  # lists of 20 tables, each a later 20
+    session.sending(ListTables())
+    session.receive(Tables([table_info(1, [None, None])]))
+    session.sending(Join(1, None))
+    seated(session, notty_view(), table=1)  # at table 1 all along, which no list shows again
+    for start in range(2, first, 20):  # lists of 20 tables, each a later 20
         session.sending(ListTables())
         session.receive(
             Tables([table_info(number, [None, None], "parlour") for number in range(start, start + 20)])
@@ -1733,4 +1737,5 @@ def test_tables_seen_in_lists_gone_by_are_remembered_only_so_far() -> None:
 
     assert joining(first) == "notty" and joining(first + TABLES_REMEMBERED + 4) == "notty"
     assert joining(first - 1) is None  # gone by, and past the bound: forgotten
-    assert joining(1) is None
+    assert joining(2) is None
+    assert session._games_of.get(1) == "notty"  # but not the table we are at

@@ -132,7 +132,9 @@ def test_a_narrower_screen_wraps_each_description_as_one(width: int) -> None:
             # What the next row begins with: a word, or what is kept whole: a short quoted command, a
             # word and the number it names ('after 200'), an option's name and its value.
             first = re.match(
-                r"\(?'[^']*'\S*|[A-Za-z]+ \d+[,.;:)]?(?=\s|$)|[a-z]+(?:_[a-z]+)+ \S+|\S+", after.lstrip()
+                r"\(?'[^']*'\S*|(?:table|seat|turn|limit|quiet|time|group|game|round) \d+[,.;:)]?(?=\s|$)"
+                r"|[a-z]+(?:_[a-z]+)+ \S+|\S+",
+                after.lstrip(),
             )
             assert first is not None
             if columns(first.group()) > COMMAND_KEPT + 2:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import server.host as host_module
 import server.tables as tables_module
 from client.session import Session
-from games import GAMES, Game, Settings
+from games import GAMES, Game, HintAnswer, Settings
 from games.notty.bots import BOTS, ExpertBot, GreedyBot, RandomBot
 from games.notty.bots import LEVELS as BOT_LEVELS
 from games.notty.engine import Draw
@@ -563,6 +563,56 @@ def test_watchers_sharing_a_hint_job_each_get_its_answer_where_they_still_watch(
     assert not net.host._hints_out and not net.host._watchers_waiting
     net.run_bots()
     for watcher in watchers[:2]:  # asked again: no 'hint-pending' left behind
+        assert isinstance(watcher.send(AskHint())[-1], Hint)
+
+
+def test_watchers_share_the_job_of_the_position_now_while_one_of_a_position_gone_is_out() -> None:
+    """A review: the job to share was kept by table, so once the game moved on under a slow solve,
+    every watcher asking about the new position queued a solve of its own until the old one ended."""
+    net = Net()
+    ann = net.client("ann")
+    ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
+    net.run_bots()
+    watchers = [net.client(name) for name in ("cat", "dan", "eve")]
+    for watcher in watchers:
+        watcher.send(Watch(ann.table.id))
+
+    def ask(watcher: Client) -> None:
+        watcher.server_side.receive_data(watcher.client_side.send(AskHint()))
+        net.deliver(net.host.handle(watcher.id, watcher.server_side.next_event(), net.now))
+
+    ask(watchers[0])
+    (old,) = net.host.hint_jobs()
+    ann.send(Act("end"))  # the bot's turn: not played yet, so the position stays until it is
+    ask(watchers[1])
+    ask(watchers[2])
+    (new,) = net.host.hint_jobs()  # one solve of the position now, for both
+    net.deliver(net.host.hint_ready(new, new.solve()))
+    net.deliver(net.host.hint_ready(old, old.solve()))
+    assert watchers[0].last(Error).code == "hint-stale"
+    assert watchers[1].last(Hint) == watchers[2].last(Hint)
+    assert not net.host._hints_out and not net.host._watchers_waiting
+
+
+def test_an_answer_that_fails_leaves_no_watcher_sharing_it_waiting_for_ever() -> None:
+    """A review: a shared job whose answer could not be sent (a game's hint the protocol refuses)
+    raised before the other watchers' hints were marked answered: each was told 'hint-pending' at
+    that table for as long as it stayed connected."""
+    net = Net()
+    ann = net.client("ann")
+    ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
+    net.run_bots()
+    watchers = [net.client(name) for name in ("cat", "dan")]
+    for watcher in watchers:
+        watcher.send(Watch(ann.table.id))
+    for watcher in watchers:
+        watcher.server_side.receive_data(watcher.client_side.send(AskHint()))
+        net.deliver(net.host.handle(watcher.id, watcher.server_side.next_event(), net.now))
+    (job,) = net.host.hint_jobs()
+    with pytest.raises(ProtocolError):
+        net.host.hint_ready(job, HintAnswer("x", (), {"a": object()}))  # type: ignore[dict-item]
+    assert not net.host._hints_out and not net.host._watchers_waiting
+    for watcher in watchers:
         assert isinstance(watcher.send(AskHint())[-1], Hint)
 
 

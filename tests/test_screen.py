@@ -656,7 +656,8 @@ def test_wrapping_keeps_an_option_with_its_value_and_a_word_with_its_number() ->
         "  limit 200, waiting",
     ]
     assert _rows(wrap(parse("a draw_and_discard yes"), 20)) == ["a draw_and_discard", "  yes"]  # too long
-    assert _rows(wrap(parse("after 200 turns"), 12)) == ["after 200", "  turns"]
+    assert _rows(wrap(parse("after limit 200"), 12)) == ["after", "  limit 200"]
+    assert _rows(wrap(parse("make 1 to 6 plays"), 8)) == ["make 1", "  to 6", "  plays"]  # prose: no names
     assert _rows(wrap(parse("R1 R2 R3 R4"), 6)) == ["R1 R2", "  R3", "  R4"]  # cards are no names
 
 
