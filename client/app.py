@@ -33,9 +33,12 @@ import collections
 import contextlib
 import errno
 import functools
+import getpass
 import io
 import os
 import random
+import shlex
+import shutil
 import signal
 import sys
 import termios
@@ -322,6 +325,7 @@ async def run(
     connect_timeout: float = CONNECT_TIMEOUT,
     note: str = "",
     table: int | None = None,
+    program: str = "notty-client",
 ) -> int:
     """Play until the input ends or the user quits; the exit status. ``resume``: take back the seat
     kept on disk for this server and name (``None``: only a person at a terminal does, for a script
@@ -332,7 +336,7 @@ async def run(
     if note:
         terminal.show(note)
     asked = resume is True or (table is not None and not forget)  # a seat to take back, asked for by name
-    resume = interactive if resume is None else resume
+    resume = asked or (interactive if resume is None else resume)  # --table N alone takes it back too
     client: Client | None = None
     try:
         async with trio.open_nursery() as nursery:
@@ -351,6 +355,7 @@ async def run(
                 seats = seats or SeatStore()
                 key = server_key(*address)
                 session = Session(name, interactive=interactive, colour=colour, seats=seats, server=key)
+                session.program = program
                 built_in = False
                 missing = _take_back(session, forget, resume, table, terminal, take_over=asked and resume)
                 if missing is not None and asked:
@@ -1034,7 +1039,7 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.error("argument --connect-timeout: it must be more than 0 seconds")
     note = ""  # said first: the name played under, if not the one given (or the login name)
     if args.name is None:
-        login = os.environ.get("USER", "")
+        login = login_name()
         name = name_from_login(login)
         if login and name != login:  # cut or folded as --name is, and said alike (none: no name to fold)
             note = f"playing as {name!r}: a name is {NAME_RULE}"
@@ -1068,6 +1073,7 @@ def _main(argv: Sequence[str] | None) -> int:
                     connect_timeout=args.connect_timeout,
                     note=note,
                     table=args.table,
+                    program=program_as_run(sys.argv[0]),
                 )
                 return trio.run(screen.play, play)
             terminal = Terminal(interactive, colour, wrap=sys.stdout.isatty())  # a pipe's lines stay whole
@@ -1083,12 +1089,35 @@ def _main(argv: Sequence[str] | None) -> int:
                     args.connect_timeout,
                     note=note,
                     table=args.table,
+                    program=program_as_run(sys.argv[0]),
                 )
             )
         except* KeyboardInterrupt as interrupted:  # Ctrl-C, which trio delivers in an exception group
             if interrupted.subgroup(Terminated) is not None:
                 status = Terminated.status
         return status
+
+
+def login_name() -> str:
+    """The user's login name, as ``getpass`` finds it: from the environment (``LOGNAME``, ``USER``)
+    or, where none says it, the password database (a docs check with ``USER`` unset played as
+    ``player``, where the help says the login name); empty if neither knows it."""
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # a uid with no entry, in a container say
+        return ""
+
+
+def program_as_run(argv0: str) -> str:
+    """How to run this client again, said to the user: ``notty-client`` where their PATH finds this
+    very program by that name, else the path it was run by (``make play`` runs
+    ``.venv/bin/notty-client``, which no PATH finds: a docs check ran the bare name it was told)."""
+    found = shutil.which("notty-client")
+    if os.path.basename(argv0) != "notty-client" or (
+        found is not None and os.path.realpath(found) == os.path.realpath(argv0)
+    ):
+        return "notty-client"
+    return shlex.quote(argv0)
 
 
 def _table_number(text: str) -> int:

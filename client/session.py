@@ -163,6 +163,7 @@ class Session:
         built_in: bool = False,
     ) -> None:
         self.name = name
+        self.program = "notty-client"  # how to run this client again, as said to (client.app.program_as_run)
         self.built_in = built_in  # our server runs in this process, and its games end with us
         self.interactive, self.colour = interactive, colour
         self.seats = seats  # where the seat token is kept between runs; None: not kept
@@ -450,7 +451,7 @@ class Session:
         kept = seats.seats(self.server, self.kept_as)
         if ours not in kept:
             return None
-        again = f"notty-client {self.server} --name {shlex.quote(self.kept_as)}"
+        again = f"{self.program} {self.server} --name {shlex.quote(self.kept_as)}"
         again += f" --table {self.table}" if kept[-1] != ours else ""
         return again + ("" if self.interactive else " --resume")  # a script resumes only when asked
 

@@ -40,6 +40,9 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 # COLUMNS and LINES exported by the runner (pytest-xdist's workers set 80 x 24) would override it.
 for _name in ("COLUMNS", "LINES"):
     os.environ.pop(_name, None)
+# The programs under test on PATH, as for a person who installed them: the client tells its user to
+# run 'notty-client ...' again by that name only where PATH finds it (client.app.program_as_run).
+os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 
 PRESETS = [CLASSIC, FIVE_COLOUR]
 PRESET_IDS = [rules.name for rules in PRESETS]

@@ -53,6 +53,7 @@ from protocol import (
 BIN = Path(sys.executable).parent
 ENV = {**os.environ, "NO_COLOR": "", "TERM": "xterm"}
 ENV.pop("NO_COLOR")
+ENV.pop("LOGNAME", None)  # the login name the tests set is USER's (getpass reads LOGNAME first)
 
 
 @pytest.fixture(autouse=True)

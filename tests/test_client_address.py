@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import pwd
 import socket
 import subprocess
 import sys
@@ -21,7 +22,7 @@ import pexpect
 import pytest
 
 from client.address import parse_address
-from client.app import CONNECT_TIMEOUT, REFUSED, _why_not_connected
+from client.app import CONNECT_TIMEOUT, REFUSED, _why_not_connected, login_name, program_as_run
 from protocol import DEFAULT_PORT
 
 BIN = Path(sys.executable).parent
@@ -300,3 +301,32 @@ def test_the_help_documents_the_address_forms_and_the_timeout(env: dict[str, str
         "--connect-timeout SECONDS give up if the server has not connected and answered within this "
         f"many seconds (default {CONNECT_TIMEOUT:g})"
     ) in said
+
+
+def test_the_client_says_to_run_itself_again_as_the_user_can(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A docs check was told 'run: notty-client ...' by a client 'make play' had started as
+    .venv/bin/notty-client, and got 'command not found': the bare name only where PATH finds it."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    program = bin_dir / "notty-client"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert program_as_run(str(program)) == str(program)
+    assert program_as_run("my dir/notty-client") == "'my dir/notty-client'"  # quoted, to paste
+    monkeypatch.setenv("PATH", str(bin_dir))
+    assert program_as_run(str(program)) == "notty-client"
+    other = tmp_path / "other" / "notty-client"  # another install than the one PATH finds: its path
+    assert program_as_run(str(other)) == str(other)
+    assert program_as_run("/usr/lib/python3/client/__main__.py") == "notty-client"  # not run by name
+
+
+def test_the_default_name_is_the_login_name_even_where_user_is_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A docs check with USER unset played as 'player', where the help says "your login name"."""
+    for variable in ("LOGNAME", "USER", "LNAME", "USERNAME"):
+        monkeypatch.delenv(variable, raising=False)
+    assert login_name() == pwd.getpwuid(os.getuid()).pw_name
+    monkeypatch.setenv("LOGNAME", "zoe")
+    assert login_name() == "zoe"

@@ -407,6 +407,13 @@ def test_one_name_at_two_tables_keeps_both_seats_and_the_table_says_which(
     first.expect("notty> ")
     assert _quit_kept(first, table, address).split()[2:] == ["--name", "cy", "--table", table]
     assert "kept too" not in first.log.getvalue()  # --table named the one: nothing else to say
+    # A script given --table takes that seat back too, as README says (a docs check: it said "not
+    # resuming your seat ...: --resume takes it back", then ran the script in the lobby).
+    env = {**os.environ, "XDG_STATE_HOME": str(state_home)}
+    command = [str(BIN / "notty-client"), address, "--name", "cy", "--table", table]
+    ran = subprocess.run(command, input="table\n", capture_output=True, text=True, env=env, timeout=30)
+    assert ran.returncode == 0 and "not resuming" not in ran.stdout, (ran.stdout, ran.stderr)
+    assert f"you sit at table {table}, seat 1" in ran.stdout
 
 
 @pytest.mark.parametrize(

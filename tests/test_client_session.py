@@ -947,6 +947,8 @@ def test_a_seat_is_kept_under_the_name_it_has_at_its_table(tmp_path: Path) -> No
     assert store.seats("h:1", "ann-2") == [StoredSeat("b" * 40, 3)]
     assert twin.leaving() == [KEPT, "  notty-client h:1 --name ann-2"]
     assert ann.leaving() == [KEPT, "  notty-client h:1 --name ann"]
+    ann.program = ".venv/bin/notty-client"  # run by a path, as 'make play' runs it: said so
+    assert ann.leaving() == [KEPT, "  .venv/bin/notty-client h:1 --name ann"]
 
 
 def test_two_clients_of_one_name_sitting_at_once_each_keep_their_seat(tmp_path: Path) -> None:
