@@ -44,6 +44,14 @@ for _name in ("COLUMNS", "LINES"):
 # run 'notty-client ...' again by that name only where PATH finds it (client.app.program_as_run).
 os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 
+#: What a wrapped row's next row begins with, kept whole where it fits (client.sgr.wrap): a short
+#: quoted command, a word and the number it names ('limit 20'), an option's name and its value; else
+#: a word. Tests that rows are filled up to it.
+ROW_START = re.compile(
+    r"\(?'[^']*'\S*|(?:table|seat|turn|limit|quiet|time|group|game|round) \d+[,.;:)]?(?=\s|$)"
+    r"|[a-z]+(?:_[a-z]+)+ \S+|\S+"
+)
+
 PRESETS = [CLASSIC, FIVE_COLOUR]
 PRESET_IDS = [rules.name for rules in PRESETS]
 

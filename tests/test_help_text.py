@@ -11,6 +11,7 @@ import itertools
 import re
 
 import pytest
+from conftest import ROW_START
 
 from client.catalog import Catalog
 from client.commands import HELP, help_heading, help_text, interpret, lobby_help
@@ -129,13 +130,7 @@ def test_a_narrower_screen_wraps_each_description_as_one(width: int) -> None:
             if not under.match(after):
                 continue  # a command alone on its line, its description on the next
             rows_checked += 1
-            # What the next row begins with: a word, or what is kept whole: a short quoted command, a
-            # word and the number it names ('after 200'), an option's name and its value.
-            first = re.match(
-                r"\(?'[^']*'\S*|(?:table|seat|turn|limit|quiet|time|group|game|round) \d+[,.;:)]?(?=\s|$)"
-                r"|[a-z]+(?:_[a-z]+)+ \S+|\S+",
-                after.lstrip(),
-            )
+            first = ROW_START.match(after.lstrip())  # a word, or what is kept whole
             assert first is not None
             if columns(first.group()) > COMMAND_KEPT + 2:
                 first = re.match(r"\S+", after.lstrip())

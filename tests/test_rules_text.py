@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import ROW_START
 from test_client_session import welcomed
 
 from client.sgr import columns, reflow
@@ -140,8 +141,9 @@ def test_rules_reflowed_for_a_narrow_terminal_keep_every_word_and_fill_their_row
     assert all(columns(row) <= width for row in rows)
     for row, below in itertools.pairwise(rows):
         if _indent(row) >= 2 and _indent(below) > _indent(row) and not row.endswith(":"):  # goes on below
-            words = below.split()
-            assert columns(row) + 1 + len(words[0]) >= width, (row, below)  # its next word did not fit
+            first = ROW_START.match(below.lstrip())  # its next word, or what is kept whole, did not fit
+            assert first is not None
+            assert columns(row) + 1 + columns(first.group()) >= width, (row, below)
 
 
 def test_rules_typed_in_a_narrow_terminal_are_reflowed_and_at_80_columns_kept_as_laid_out() -> None:
