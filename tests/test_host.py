@@ -150,6 +150,11 @@ class Client:
         self.net.deliver([reply for job in host.hint_jobs() for reply in host.hint_ready(job, job.solve())])
         return self.inbox[start:]
 
+    def ask_hint(self) -> None:
+        """Ask for a hint and leave its job out, as the shell has not yet worked it out."""
+        self.server_side.receive_data(self.client_side.send(AskHint()))
+        self.net.deliver(self.net.host.handle(self.id, self.server_side.next_event(), self.net.now))
+
     def last(self, kind: type[Message]) -> Any:
         return next(m for m in reversed(self.inbox) if isinstance(m, kind))
 
@@ -485,8 +490,7 @@ def test_a_watcher_asks_for_the_hint_of_the_hand_to_play_where_hands_are_face_up
     answers = []
     for watcher in watchers:  # both asked before either is answered
         start = len(watcher.inbox)
-        watcher.server_side.receive_data(watcher.client_side.send(AskHint()))
-        net.deliver(net.host.handle(watcher.id, watcher.server_side.next_event(), net.now))
+        watcher.ask_hint()
         assert watcher.inbox[start:] == []  # no 'hint-pending': the other watcher's is not theirs
     jobs = net.host.hint_jobs()
     assert len(jobs) == 1 and len(net.host._hints_out) == jobs_before + 2
@@ -507,8 +511,7 @@ def test_a_watcher_asks_for_the_hint_of_the_hand_to_play_where_hands_are_face_up
     # A third watcher's, for the same position, is the one worked out already: no job, answered at once.
     third = net.client("fay")
     third.send(Watch(ann.table.id))
-    third.server_side.receive_data(third.client_side.send(AskHint()))
-    net.deliver(net.host.handle(third.id, third.server_side.next_event(), net.now))
+    third.ask_hint()
     assert net.host.hint_jobs() == [] and third.last(Hint) == answers[-1]
     again = watchers[0].send(AskHint())
     assert isinstance(again[-1], Hint)  # answered, so no longer out
@@ -531,26 +534,30 @@ def test_a_watchers_hint_is_worked_out_again_once_the_game_moves_on() -> None:
     first = cat.send(AskHint())[-1]
     assert isinstance(first, Hint) and ann.table.watched_hint == (ann.table.moves, first)
     ann.send(Act("end"))  # the position changes: the hint kept is of one gone
-    cat.server_side.receive_data(cat.client_side.send(AskHint()))
-    net.deliver(net.host.handle(cat.id, cat.server_side.next_event(), net.now))
+    cat.ask_hint()
     (job,) = net.host.hint_jobs()  # worked out anew
     net.deliver(net.host.hint_ready(job, job.solve()))
     assert cat.last(Hint).data["best"] is not None and ann.table.watched_hint[0] == ann.table.moves
 
 
-def test_watchers_sharing_a_hint_job_each_get_its_answer_where_they_still_watch() -> None:
-    """The answer of a job watchers share goes to each still watching that table: stale to all when the
-    game moved on, to none who left; and none of them is left with a hint out that never comes."""
+def _watched(*names: str) -> tuple[Net, Client, list[Client]]:
+    """A Notty table of ann and greedy, ann to play, watched by ``names``."""
     net = Net()
     ann = net.client("ann")
     ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
     net.run_bots()
-    watchers = [net.client(name) for name in ("cat", "dan", "eve")]
+    watchers = [net.client(name) for name in names]
     for watcher in watchers:
         watcher.send(Watch(ann.table.id))
+    return net, ann, watchers
+
+
+def test_watchers_sharing_a_hint_job_each_get_its_answer_where_they_still_watch() -> None:
+    """The answer of a job watchers share goes to each still watching that table: stale to all when the
+    game moved on, to none who left; and none of them is left with a hint out that never comes."""
+    net, ann, watchers = _watched("cat", "dan", "eve")
     for watcher in watchers:
-        watcher.server_side.receive_data(watcher.client_side.send(AskHint()))
-        net.deliver(net.host.handle(watcher.id, watcher.server_side.next_event(), net.now))
+        watcher.ask_hint()
     (job,) = net.host.hint_jobs()
     watchers[2].send(Leave())  # gone from the table: not told
     left_at = len(watchers[2].inbox)
@@ -569,23 +576,12 @@ def test_watchers_sharing_a_hint_job_each_get_its_answer_where_they_still_watch(
 def test_watchers_share_the_job_of_the_position_now_while_one_of_a_position_gone_is_out() -> None:
     """A review: the job to share was kept by table, so once the game moved on under a slow solve,
     every watcher asking about the new position queued a solve of its own until the old one ended."""
-    net = Net()
-    ann = net.client("ann")
-    ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
-    net.run_bots()
-    watchers = [net.client(name) for name in ("cat", "dan", "eve")]
-    for watcher in watchers:
-        watcher.send(Watch(ann.table.id))
-
-    def ask(watcher: Client) -> None:
-        watcher.server_side.receive_data(watcher.client_side.send(AskHint()))
-        net.deliver(net.host.handle(watcher.id, watcher.server_side.next_event(), net.now))
-
-    ask(watchers[0])
+    net, ann, watchers = _watched("cat", "dan", "eve")
+    watchers[0].ask_hint()
     (old,) = net.host.hint_jobs()
     ann.send(Act("end"))  # the bot's turn: not played yet, so the position stays until it is
-    ask(watchers[1])
-    ask(watchers[2])
+    watchers[1].ask_hint()
+    watchers[2].ask_hint()
     (new,) = net.host.hint_jobs()  # one solve of the position now, for both
     net.deliver(net.host.hint_ready(new, new.solve()))
     net.deliver(net.host.hint_ready(old, old.solve()))
@@ -598,16 +594,9 @@ def test_an_answer_that_fails_leaves_no_watcher_sharing_it_waiting_for_ever() ->
     """A review: a shared job whose answer could not be sent (a game's hint the protocol refuses)
     raised before the other watchers' hints were marked answered: each was told 'hint-pending' at
     that table for as long as it stayed connected."""
-    net = Net()
-    ann = net.client("ann")
-    ann.send(notty("classic", 2, ("greedy",), bot_delay_ms=0))
-    net.run_bots()
-    watchers = [net.client(name) for name in ("cat", "dan")]
+    net, _, watchers = _watched("cat", "dan")
     for watcher in watchers:
-        watcher.send(Watch(ann.table.id))
-    for watcher in watchers:
-        watcher.server_side.receive_data(watcher.client_side.send(AskHint()))
-        net.deliver(net.host.handle(watcher.id, watcher.server_side.next_event(), net.now))
+        watcher.ask_hint()
     (job,) = net.host.hint_jobs()
     with pytest.raises(ProtocolError):
         net.host.hint_ready(job, HintAnswer("x", (), {"a": object()}))  # type: ignore[dict-item]
@@ -628,8 +617,7 @@ def test_a_watcher_gone_to_another_table_may_ask_there_while_the_first_hint_is_o
         tables.append(player.table.id)
     cat = net.client("cat")
     cat.send(Watch(tables[0]))
-    cat.server_side.receive_data(cat.client_side.send(AskHint()))
-    net.deliver(net.host.handle(cat.id, cat.server_side.next_event(), net.now))  # out, not yet answered
+    cat.ask_hint()  # out, not yet answered
     cat.send(Leave())
     cat.send(Watch(tables[1]))
     (hint,) = [reply for reply in cat.send(AskHint()) if isinstance(reply, Hint | Error)]
