@@ -163,7 +163,7 @@ class Session:
         built_in: bool = False,
     ) -> None:
         self.name = name
-        self.program = "notty-client"  # how to run this client again, as said to (client.app.program_as_run)
+        self.program = "notty-client"  # the command that runs this client, as its user can type it
         self.built_in = built_in  # our server runs in this process, and its games end with us
         self.interactive, self.colour = interactive, colour
         self.seats = seats  # where the seat token is kept between runs; None: not kept
@@ -891,9 +891,9 @@ class Session:
     def _note_tables(self, tables: Sequence[Mapping[str, Any]]) -> None:
         self._games_of.update((info["table"], info["game"]) for info in tables)
         self._seats_of.update((info["table"], len(info["seats"])) for info in tables)
-        listed = {info["table"] for info in tables} | {self.table, self.rewatching, self._switching_from}
+        spared = {info["table"] for info in tables} | {self.table, self.rewatching, self._switching_from}
         for known in (self._games_of, self._seats_of):  # a long session sees tables come and go:
-            gone = sorted(number for number in known if number not in listed)  # the oldest unlisted go
+            gone = sorted(number for number in known if number not in spared)  # the oldest of the rest go
             for number in gone[: max(0, len(known) - TABLES_REMEMBERED)]:
                 del known[number]
         # (only the tables of this list and ours: a table listed once and gone is not kept for ever)

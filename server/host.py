@@ -935,8 +935,9 @@ class Host:
             return [(conn, table.watched_hint[1])]  # worked out for another watcher: no work again
         if seat is None:
             position = table.id, table.moves
-            if (waiting := self._watchers_waiting.get(position)) is not None:  # being worked out for
-                out, conns = waiting  # another watcher: its answer is ours
+            # Being worked out for another watcher: its answer is ours.
+            if (waiting := self._watchers_waiting.get(position)) is not None:
+                out, conns = waiting
                 conns.append(conn)
                 self._hints_out[_asker(job)] = out
                 return []
