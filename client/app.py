@@ -326,6 +326,7 @@ async def run(
     note: str = "",
     table: int | None = None,
     program: str = "notty-client",
+    flags: str = "",
 ) -> int:
     """Play until the input ends or the user quits; the exit status. ``resume``: take back the seat
     kept on disk for this server and name (``None``: only a person at a terminal does, for a script
@@ -355,7 +356,7 @@ async def run(
                 seats = seats or SeatStore()
                 key = server_key(*address)
                 session = Session(name, interactive=interactive, colour=colour, seats=seats, server=key)
-                session.program = program
+                session.program, session.flags = program, flags
                 built_in = False
                 missing = _take_back(session, forget, resume, table, terminal, take_over=asked and resume)
                 if missing is not None and asked:
@@ -1061,6 +1062,9 @@ def _main(argv: Sequence[str] | None) -> int:
     with _terminal_given_back(interactive):
         try:
             resume = True if args.resume else None  # None: a person resumes, a script does not
+            # The command said to take a seat back runs the client as now: in line mode, if asked for.
+            program = program_as_run(sys.argv[0])
+            flags = " --plain" if args.plain else ""
             if _full_screen(args.plain):
                 from . import screen
 
@@ -1073,7 +1077,8 @@ def _main(argv: Sequence[str] | None) -> int:
                     connect_timeout=args.connect_timeout,
                     note=note,
                     table=args.table,
-                    program=program_as_run(sys.argv[0]),
+                    program=program,
+                    flags=flags,
                 )
                 return trio.run(screen.play, play)
             terminal = Terminal(interactive, colour, wrap=sys.stdout.isatty())  # a pipe's lines stay whole
@@ -1089,7 +1094,8 @@ def _main(argv: Sequence[str] | None) -> int:
                     args.connect_timeout,
                     note=note,
                     table=args.table,
-                    program=program_as_run(sys.argv[0]),
+                    program=program,
+                    flags=flags,
                 )
             )
         except* KeyboardInterrupt as interrupted:  # Ctrl-C, which trio delivers in an exception group

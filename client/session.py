@@ -164,6 +164,7 @@ class Session:
     ) -> None:
         self.name = name
         self.program = "notty-client"  # the command that runs this client, as its user can type it
+        self.flags = ""  # and the options it was run with that the command to run it again keeps
         self.built_in = built_in  # our server runs in this process, and its games end with us
         self.interactive, self.colour = interactive, colour
         self.seats = seats  # where the seat token is kept between runs; None: not kept
@@ -453,7 +454,7 @@ class Session:
             return None
         again = f"{self.program} {self.server} --name {shlex.quote(self.kept_as)}"
         again += f" --table {self.table}" if kept[-1] != ours else ""
-        return again + ("" if self.interactive else " --resume")  # a script resumes only when asked
+        return again + ("" if self.interactive else " --resume") + self.flags  # a script resumes when asked
 
     # -- what we hear --------------------------------------------------------------
 

@@ -348,9 +348,9 @@ def test_two_clients_of_one_name_at_one_table_each_keep_their_seat(
         person.expect(r"· turn 1 ")  # the game is under way: both seats are worth keeping
     twin.expect("you play as 'ann-2' at this table")
     twin.expect("notty> ")
-    assert _quit_kept(twin, table, address).split()[2:] == ["--name", "ann-2"]
+    assert _quit_kept(twin, table, address).split()[2:] == ["--name", "ann-2", "--plain"]
     ann.expect("notty> ")
-    assert _quit_kept(ann, table, address).split()[2:] == ["--name", "ann"]
+    assert _quit_kept(ann, table, address).split()[2:] == ["--name", "ann", "--plain"]
     kept = _kept(seats_file)[address]
     assert {name: seat["table"] for name, seat in kept.items()} == {"ann": int(table), "ann-2": int(table)}
     assert kept["ann"]["token"] != kept["ann-2"]["token"]
@@ -388,9 +388,9 @@ def test_one_name_at_two_tables_keeps_both_seats_and_the_table_says_which(
     other = twin.expect(r"you sit at table (\d+), seat 1").group(1)
     twin.expect(r"· turn \d+ ")
     cy.expect("notty> ")
-    assert _quit_kept(cy, table, address).split()[2:] == ["--name", "cy", "--table", table]
+    assert _quit_kept(cy, table, address).split()[2:] == ["--name", "cy", "--table", table, "--plain"]
     twin.expect("notty> ")
-    assert _quit_kept(twin, other, address).split()[2:] == ["--name", "cy"]
+    assert _quit_kept(twin, other, address).split()[2:] == ["--name", "cy", "--plain"]
     assert [seat["table"] for seat in _kept(seats_file)[address]["cy"]] == [int(table), int(other)]
 
     last = Person(state_home, address, "--name", "cy")
@@ -400,12 +400,12 @@ def test_one_name_at_two_tables_keeps_both_seats_and_the_table_says_which(
     last.expect(rf"asking for your seat at table {other} back")
     last.expect(rf"you sit at table {other}, seat 1")
     last.expect("notty> ")
-    assert _quit_kept(last, other, address).split()[2:] == ["--name", "cy"]
+    assert _quit_kept(last, other, address).split()[2:] == ["--name", "cy", "--plain"]
     first = Person(state_home, address, "--name", "cy", "--table", table)
     first.expect(rf"asking for your seat at table {table} back")
     first.expect(rf"you sit at table {table}, seat 1")
     first.expect("notty> ")
-    assert _quit_kept(first, table, address).split()[2:] == ["--name", "cy", "--table", table]
+    assert _quit_kept(first, table, address).split()[2:] == ["--name", "cy", "--table", table, "--plain"]
     assert "kept too" not in first.log.getvalue()  # --table named the one: nothing else to say
     # A script given --table takes that seat back too, as README says (a docs check: it said "not
     # resuming your seat ...: --resume takes it back", then ran the script in the lobby).

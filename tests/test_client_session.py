@@ -949,6 +949,8 @@ def test_a_seat_is_kept_under_the_name_it_has_at_its_table(tmp_path: Path) -> No
     assert ann.leaving() == [KEPT, "  notty-client h:1 --name ann"]
     ann.program = ".venv/bin/notty-client"  # run by a path, as 'make play' runs it: said so
     assert ann.leaving() == [KEPT, "  .venv/bin/notty-client h:1 --name ann"]
+    ann.flags = " --plain"  # and in line mode, where it was (a play-test's came back full screen)
+    assert ann.leaving() == [KEPT, "  .venv/bin/notty-client h:1 --name ann --plain"]
 
 
 def test_two_clients_of_one_name_sitting_at_once_each_keep_their_seat(tmp_path: Path) -> None:

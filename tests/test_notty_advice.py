@@ -257,6 +257,10 @@ def test_the_advice_is_shown_in_words() -> None:
         "this turn, no draw or theft can empty your hand",
         "'auto' would now: draw-and-discard ('dd')",
     ]
+    data["turn"] = {"chances": [["steal bob", 400]], "expert": "steal bob"}  # with the command typed:
+    assert UI.hint_text("", (), data, colour=False).splitlines()[-1] == (  # a play-test typed
+        "'auto' would now: steal from bob ('steal bob')"  # 'steal from bob', which names nobody
+    )
     del data["turn"]  # a server before the advice
     assert not any("this turn" in line for line in UI.hint_text("", (), data, colour=False).splitlines())
 

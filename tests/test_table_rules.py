@@ -59,7 +59,8 @@ def test_each_rule_a_table_sets_is_played_and_unset_keeps_the_presets(preset: st
 @pytest.mark.parametrize(
     ("preset", "options", "said"),
     [
-        ("classic", {"shortest_run": 1}, "shortest_run must be at least 2, not 1"),
+        ("classic", {"shortest_run": 1}, "shortest_run must be at least 3, not 1"),  # not 'at least 2',
+        ("classic", {"smallest_set": 1}, "smallest_set must be at least 3, not 1"),  # then refused at 2
         ("classic", {"shortest_run": 2}, "shortest_run must be at least 3, not 2: with groups of 2, hints"),
         ("five-colour", {"smallest_set": 2}, "smallest_set must be at least 3, not 2"),
         (

@@ -178,15 +178,17 @@ def _playable(rules: Rules) -> None:
         )
 
 
+def _too_small(name: str, size: int) -> str:
+    why = f": with groups of {size}, hints and bots would take too long a move" if size > 1 else ""
+    return f"{name} must be at least {SMALLEST_GROUP}, not {size}{why}"
+
+
 def _offered(rules: Rules) -> None:
     """What this server will not host though the rules allow it: groups too small to serve, and a
     game nobody could win (no hand may hold a group, and a last card may not be stolen)."""
     for name, size in (("shortest_run", rules.shortest_run), ("smallest_set", rules.smallest_set)):
         if size < SMALLEST_GROUP:
-            raise RulesError(
-                f"{name} must be at least {SMALLEST_GROUP}, not {size}: with groups of {size}, hints "
-                "and bots would take too long a move"
-            )
+            raise RulesError(_too_small(name, size))
     if rules.hand_limit and rules.hand_limit < rules.smallest_group and not rules.last_card_stolen_wins:
         raise RulesError(
             f"hand_limit {rules.hand_limit} is below the smallest group ({rules.smallest_group} cards) and a "
@@ -213,6 +215,10 @@ class NottyGame:
         for name, value in filled.items():  # one the preset has already is its own: not named as a change
             if name in TABLE_FIELDS and name != "hand_limit" and option_value(name, value) == preset[name]:
                 filled[name] = self.options[name].default
+        for name in ("shortest_run", "smallest_set"):  # no group of 1: said with this server's least,
+            size = filled.get(name, 0)  # not the rules' 2, which the next try would be refused
+            if isinstance(size, int) and 0 < size < 2:
+                raise SettingsError("bad-option", _too_small(name, size))
         settings = Settings(NAME, chosen.name, seats, filled)
         try:  # the fields together: a hand limit below the cards dealt, say
             _playable(rules_for(settings))

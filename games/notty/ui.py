@@ -860,8 +860,8 @@ def _plan_words(plan: str, colour: bool) -> str:
 
 def _command_words(command: str, colour: bool) -> str:
     verb, _, rest = command.partition(" ")
-    if verb == "steal" and rest:
-        return f"steal from {rest}"
+    if verb == "steal" and rest:  # as it is typed, too: a play-test typed 'steal from greedy-2'
+        return f"steal from {rest} ('steal {rest}')"
     if verb == "end" and not rest:
         return "end the turn"
     if verb == "dd" and not rest:
