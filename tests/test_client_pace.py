@@ -330,10 +330,16 @@ async def test_the_client_paces_itself_to_each_welcome_it_gets() -> None:
     assert (client.pace.messages.rate, client.pace.messages.burst) == (20.0, 20)
 
 
-async def test_a_line_typed_while_the_queue_is_full_is_dropped_and_said_once_a_run() -> None:
+def _heard() -> tuple[Terminal, list[str]]:
+    """A person's line-mode terminal, and what it is told to show (in order)."""
     said: list[str] = []
     terminal = Terminal(interactive=True, colour=False)
     terminal.show = said.append  # type: ignore[method-assign]
+    return terminal, said
+
+
+async def test_a_line_typed_while_the_queue_is_full_is_dropped_and_said_once_a_run() -> None:
+    terminal, said = _heard()
     send, receive = trio.open_memory_channel[str | None](2)
     for line in ("draw 1", "end", "hint", "end "):
         queue_typed(send, line, terminal)
@@ -352,9 +358,7 @@ async def test_a_line_typed_while_the_queue_is_full_is_dropped_and_said_once_a_r
 async def test_the_lines_dropped_after_the_first_of_a_run_are_named_briefly_once_it_is_over() -> None:
     """A paste past the queue's bound named its first line dropped, and dropped the rest unseen: as a
     line is taken to be acted on (room again), the others are named, the first few of them."""
-    said: list[str] = []
-    terminal = Terminal(interactive=True, colour=False)
-    terminal.show = said.append  # type: ignore[method-assign]
+    terminal, said = _heard()
     send, receive = trio.open_memory_channel[str | None](1)
     for line in ["hint", *(f"draw {n}" for n in range(1, 10)), "", "end"]:
         queue_typed(send, line, terminal)
@@ -371,9 +375,7 @@ async def test_the_lines_dropped_after_the_first_of_a_run_are_named_briefly_once
 async def test_the_lines_dropped_are_kept_bounded_however_many_and_long_they_are() -> None:
     """A review: every line of a paste past the bound was kept to be named, though six are: 100,000
     lines held 99,998. Each named is cut short too (a pasted line may be a page)."""
-    said: list[str] = []
-    terminal = Terminal(interactive=True, colour=False)
-    terminal.show = said.append  # type: ignore[method-assign]
+    terminal, said = _heard()
     send, receive = trio.open_memory_channel[str | None](1)
     queue_typed(send, "hint", terminal)
     long = "discard " + "R1 " * 1000
@@ -392,9 +394,7 @@ async def test_the_lines_dropped_are_kept_bounded_however_many_and_long_they_are
 async def test_the_lines_dropped_are_named_once_every_line_held_is_taken() -> None:
     """A play-test pasted 230 lines: the lines dropped were named as the first of the 200 held was
     taken, and the answers to the other 199 scrolled it out of sight."""
-    said: list[str] = []
-    terminal = Terminal(interactive=True, colour=False)
-    terminal.show = said.append  # type: ignore[method-assign]
+    terminal, said = _heard()
     send, receive = trio.open_memory_channel[str | None](2)
     for line in ("tables", "hint", "draw 1", "draw 2"):
         queue_typed(send, line, terminal)
@@ -408,9 +408,7 @@ async def test_the_lines_dropped_are_named_once_every_line_held_is_taken() -> No
 async def test_the_lines_dropped_are_named_when_a_refusal_empties_the_queue() -> None:
     """A review: the lines held, dropped after a refused one, were taken without 'taking' them, so
     those past the bound were named only when another line was typed, if ever."""
-    said: list[str] = []
-    terminal = Terminal(interactive=True, colour=False)
-    terminal.show = said.append  # type: ignore[method-assign]
+    terminal, said = _heard()
     send, receive = trio.open_memory_channel[str | None](2)
     for line in ("discard R1 R2 R3", "draw 1", "", "hint", "end"):
         queue_typed(send, line, terminal)
@@ -423,9 +421,7 @@ async def test_the_lines_dropped_are_named_when_a_refusal_empties_the_queue() ->
 async def test_a_quit_typed_while_the_queue_is_full_goes_ahead_of_the_lines_waiting() -> None:
     """A quit typed after a long paste was dropped with the lines over the queue's bound: the person
     had to wait for the paste to be carried out, then type it again (or press Ctrl-C)."""
-    said: list[str] = []
-    terminal = Terminal(interactive=True, colour=False)
-    terminal.show = said.append  # type: ignore[method-assign]
+    terminal, said = _heard()
     terminal.quits = lambda line: line.strip() == "quit"
     send, receive = trio.open_memory_channel[str | None](1)
     for line in ("end", "hint", "quit"):
