@@ -14,11 +14,22 @@ start-up, the site module, the installed package's path hooks) no code of the pr
 
 from __future__ import annotations
 
+import codecs
 import importlib
+import io
+import sys
+import unicodedata
 from types import FrameType, ModuleType  # as importlib, loaded with Python itself
+
+#: Characters the programs print (a table line's ``·``, a cut text's ``…``, the full screen's rules)
+#: as a terminal that has no such characters spells them.
+ASCII_SPELLINGS = {"·": "-", "…": "...", "─": "-", "—": "--", "–": "-"}
+#: The codec error handler the programs' output uses (:func:`_spelled_in_ascii`).
+OUTPUT_ERRORS = "notty-ascii"
 
 
 def _run(program: str) -> int:
+    _tolerant_output()
     try:
         try:
             module = _imported(program)
@@ -36,6 +47,31 @@ def _run(program: str) -> int:
             raise
         raise _first(exits) from None
     return 130
+
+
+def _tolerant_output() -> None:
+    """Write what the terminal's encoding cannot carry in ASCII, rather than end with a traceback.
+
+    Python speaks UTF-8 where the locale is C, but a terminal set to Latin-1 or ASCII (or a
+    ``PYTHONIOENCODING`` saying so) took a table line's ``·`` as a fatal UnicodeEncodeError."""
+    codecs.register_error(OUTPUT_ERRORS, _spelled_in_ascii)
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors=OUTPUT_ERRORS)
+
+
+def _spelled_in_ascii(error: UnicodeError) -> tuple[str, int]:
+    """The characters ``error`` could not encode, as ASCII: ``·`` as ``-``, ``é`` as ``e``, else ``?``."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start : error.end]
+    spelled = "".join(
+        ASCII_SPELLINGS.get(char)
+        or unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
+        or "?"
+        for char in text
+    )
+    return spelled, error.end
 
 
 def _imported(program: str) -> ModuleType | None:

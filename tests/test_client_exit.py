@@ -555,16 +555,30 @@ GAME_OVER = "the game is over: 'leave' returns to the lobby"
 RESIGNED = "you resigned: a bot plays your seat to the end ('leave' returns to the lobby)"
 
 
-def _script(tmp_path: Path, port: int, script: str, name: str = "pip") -> subprocess.CompletedProcess[str]:
+def _script(
+    tmp_path: Path, port: int, script: str, name: str = "pip", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """``notty-client`` fed ``script`` from a pipe, run to its end (or 30 s: a hang fails the test)."""
     return subprocess.run(
         [str(BIN / "notty-client"), f"127.0.0.1:{port}", "--name", name],
         input=script,
         capture_output=True,
         text=True,
-        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state"), **(env or {})},
         timeout=30,
     )
+
+
+def test_output_the_terminal_cannot_encode_is_spelled_in_ascii_not_a_traceback(
+    server_port: int, tmp_path: Path
+) -> None:
+    """Output in ASCII (a Latin-1 or ASCII terminal, or ``PYTHONIOENCODING`` saying so) ended the
+    client with a UnicodeEncodeError at the first table line's '·', the game left behind."""
+    ascii_only = {"PYTHONIOENCODING": "ascii"}
+    ran = _script(tmp_path, server_port, "new classic 2 greedy\nresign yes\n", env=ascii_only)
+    assert ran.returncode == 0, (ran.stdout, ran.stderr)
+    assert re.search(r"^table \d+ - classic - turn \d+ of 300 - deck \d+ cards$", ran.stdout, re.MULTILINE)
+    assert "you lost after" in ran.stdout and ran.stderr == ""
 
 
 def test_a_script_line_too_long_for_any_command_is_named_on_stderr_by_its_start(

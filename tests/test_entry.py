@@ -6,6 +6,7 @@ traceback: the script pip generates imports the program before anything of ours 
 
 from __future__ import annotations
 
+import codecs
 import importlib
 import os
 import signal
@@ -53,6 +54,15 @@ def test_an_interrupt_while_the_program_imports_ends_it_with_130(
     monkeypatch.setattr(importlib, "import_module", interrupted)
     assert start() == 130
     assert capsys.readouterr() == ("", "")
+
+
+def test_what_a_terminal_cannot_encode_is_spelled_in_ascii() -> None:
+    codecs.register_error(entry.OUTPUT_ERRORS, entry._spelled_in_ascii)
+    text = "table 1 · Zoë … ─ 李"
+    assert text.encode("ascii", entry.OUTPUT_ERRORS) == b"table 1 - Zoe ... - ?"
+    assert text.encode("latin-1", entry.OUTPUT_ERRORS) == "table 1 · Zoë ... - ?".encode("latin-1")
+    with pytest.raises(UnicodeDecodeError):  # reading is not its business
+        b"\xff".decode("ascii", entry.OUTPUT_ERRORS)
 
 
 class _Program:
