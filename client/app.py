@@ -339,6 +339,7 @@ async def run(
     asked = resume is True or (table is not None and not forget)  # a seat to take back, asked for by name
     resume = asked or (interactive if resume is None else resume)  # --table N alone takes it back too
     client: Client | None = None
+    unread = False  # whoever read our output stopped reading
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(_quit_on_ctrl_c)
@@ -374,6 +375,15 @@ async def run(
         if client is not None and not client.closing:
             terminal.last_words(client.session.leaving())
         raise
+    except* BrokenPipeError:  # piped into e.g. head, which has seen enough: as 'quit', not an error
+        # Python flushes stdout again as it exits: point it at nothing, so that it has nowhere to fail.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        if client is not None and not client.closing:
+            client.session.leaving()  # what it keeps on disk, as on quitting; there is nobody to tell
+        unread = True
+    if unread:
+        return 0
+    assert client is not None  # the play above, which made it, ended without an exception
     if code == 0 and client.seat_gone is not None:
         sys.stderr.write(f"notty-client: {client.seat_gone}: the script was not run\n")
         code = 1

@@ -17,6 +17,7 @@ from __future__ import annotations
 import codecs
 import importlib
 import io
+import os
 import sys
 import unicodedata
 from types import FrameType, ModuleType  # as importlib, loaded with Python itself
@@ -29,6 +30,7 @@ OUTPUT_ERRORS = "notty-ascii"
 
 
 def _run(program: str) -> int:
+    _standard_streams()
     _tolerant_output()
     try:
         try:
@@ -47,6 +49,26 @@ def _run(program: str) -> int:
             raise
         raise _first(exits) from None
     return 130
+
+
+def _standard_streams() -> None:
+    """Give a stream the program was started without (``>&-``, ``<&-``) the null device.
+
+    Python makes it ``None``, and the first use of it ended the program with a traceback. The
+    descriptor is filled too, so that no socket or database the program opens later takes its
+    number, to be written to by whatever writes there."""
+    streams = ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w"))
+    for fd, _, _ in streams:
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest number free: ``fd``, or one below it
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    for fd, name, mode in streams:
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, mode, encoding="utf-8", closefd=False))  # noqa: SIM115 (for life)
 
 
 def _tolerant_output() -> None:

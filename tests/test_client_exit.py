@@ -581,6 +581,24 @@ def test_output_the_terminal_cannot_encode_is_spelled_in_ascii_not_a_traceback(
     assert "you lost after" in ran.stdout and ran.stderr == ""
 
 
+def test_a_reader_that_stops_reading_ends_the_client_quietly(server_port: int, tmp_path: Path) -> None:
+    """``notty-client ... | head -1``: the client ended with a BrokenPipeError's traceback."""
+    with subprocess.Popen(
+        [str(BIN / "notty-client"), f"127.0.0.1:{server_port}", "--name", "pip"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+    ) as process:
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        assert process.stdout.readline() == "connected to notty\n"
+        process.stdout.close()  # the reader has seen enough: every write from now on fails
+        process.stdin.write("new classic 2 greedy\n" + "table\n" * 50)
+        process.stdin.close()
+        assert (process.wait(timeout=30), process.stderr.read()) == (0, "")
+
+
 def test_a_script_line_too_long_for_any_command_is_named_on_stderr_by_its_start(
     server_port: int, tmp_path: Path
 ) -> None:

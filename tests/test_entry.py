@@ -9,6 +9,7 @@ from __future__ import annotations
 import codecs
 import importlib
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -63,6 +64,38 @@ def test_what_a_terminal_cannot_encode_is_spelled_in_ascii() -> None:
     assert text.encode("latin-1", entry.OUTPUT_ERRORS) == "table 1 · Zoë ... - ?".encode("latin-1")
     with pytest.raises(UnicodeDecodeError):  # reading is not its business
         b"\xff".decode("ascii", entry.OUTPUT_ERRORS)
+
+
+#: A short run of each script that ends by itself (the client: its script is the empty input).
+SHORT_RUNS = {
+    "notty-sim": ("--games", "2", "--jobs", "1", "--no-progress"),
+    "notty-server": ("--help",),
+    "notty-client": ("--name", "ann"),  # against bots on a server of its own
+}
+
+
+@pytest.mark.parametrize("closed", ["<&-", ">&-", "2>&-", "<&- >&- 2>&-"])
+@pytest.mark.parametrize("script", sorted(SHORT_RUNS))
+def test_a_script_started_without_a_standard_stream_runs_without_it(
+    script: str, closed: str, tmp_path: Path
+) -> None:
+    """Python makes a stream closed at the start None: the client ended with a traceback at
+    ``sys.stdout.isatty()`` (as started by a launcher that gives it no output)."""
+    program = [
+        str(Path(sys.executable).parent / script),
+        *(arg.format(tmp=tmp_path) for arg in SHORT_RUNS[script]),
+    ]
+    ran = subprocess.run(
+        ["sh", "-c", f"exec {shlex.join(program)} {closed}"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+    )
+    assert (ran.returncode, ran.stderr) == (0, ""), ran.stdout
+    if ">&-" not in closed:
+        assert ran.stdout  # it said what it says
 
 
 class _Program:
