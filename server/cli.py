@@ -28,7 +28,15 @@ from .limits import DEFAULT_LIMITS, Limits, add_limit_arguments, limits_from_arg
 from .lock import LockError, WriterLock, address_text
 from .net import NottyServer
 from .replay import print_game, print_games
-from .store import Store, StoreError, check_file, default_path, make_directory, tighten_default_directory
+from .store import (
+    NO_HOME,
+    Store,
+    StoreError,
+    check_file,
+    default_path,
+    make_directory,
+    tighten_default_directory,
+)
 
 log = logging.getLogger("notty.server")
 #: The most seconds between bot actions at a table of bots alone that someone watches, at its
@@ -99,7 +107,7 @@ def _add_db(parser: argparse.ArgumentParser, default: object = None) -> None:
         "--db",
         type=Path,
         default=default,
-        help=f"the SQLite database of games (default {default_path()})",
+        help=f"the SQLite database of games (default {default_path() or 'none: there is no home directory'})",
     )
 
 
@@ -305,6 +313,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _parser().error("--watch-delay must be 0 to 10 seconds")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stderr)
     path = args.db or default_path()
+    if path is None:
+        log.error("%s", NO_HOME)
+        return 1
     made = Made.before(path)
     # Every failure to start is one line and exit status 1: nothing to debug, something to do.
     try:
@@ -438,6 +449,9 @@ def _show_record(args: argparse.Namespace) -> int:
     """``games`` and ``replay``: readers. They open the database read-only and take no lock, so they
     work beside a running server and on a database they may not write."""
     path = args.db or default_path()
+    if path is None:
+        sys.stderr.write(f"notty-server: {NO_HOME}\n")
+        return 1
     if not path.exists():
         sys.stderr.write(f"notty-server: no database at {path} (no game recorded yet?)\n")
         return 1

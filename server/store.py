@@ -198,12 +198,21 @@ class GameSummary:
     resigned: tuple[int, ...] = ()  # the seats that resigned, in the order they did
 
 
-def default_path() -> Path:
+#: Why a server with no ``--db`` has no database: no home to keep it in.
+NO_HOME = "there is no home directory to keep the record in (HOME is not set): say where with --db PATH"
+
+
+def default_path() -> Path | None:
     """``$XDG_DATA_HOME/notty/notty.db``, or ``~/.local/share/notty/notty.db``: a relative
-    ``XDG_DATA_HOME`` is ignored, as the XDG spec says (it would move with the current directory)."""
+    ``XDG_DATA_HOME`` is ignored, as the XDG spec says (it would move with the current directory).
+    None where there is no home (no HOME, and a user id the password database does not know, as in
+    a container): ``~`` stayed ``~``, and the record went into a folder of that name here."""
     base = os.environ.get("XDG_DATA_HOME", "")
     if not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".local", "share")
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".local", "share")
     return Path(base) / "notty" / "notty.db"
 
 
