@@ -363,7 +363,7 @@ async def run(
                 if missing is not None and asked:
                     if not interactive:  # its lines are for that seat's game: not to be played in the lobby
                         nursery.cancel_scope.cancel()
-                        sys.stderr.write(f"notty-client: {missing} to resume: the script was not run\n")
+                        sys.stderr.write(f"notty-client: {missing}: the script was not run\n")
                         return 1
                     terminal.show(missing)
             client = Client(terminal, session)
@@ -418,6 +418,14 @@ def _in_use(session: Session, kept: Sequence[StoredSeat], terminal: Terminal, ve
     return in_use
 
 
+def _none_kept(seats: SeatStore, whose: str, wanted: str = "") -> str:
+    """That no seat is kept for ``whose`` (``wanted``: for what); or, where the seats file could not
+    be read, why none can be found."""
+    if seats.unreadable is not None:
+        return f"no seat can be found for {whose}{wanted}: {seats.unreadable}"
+    return f"no seat kept for {whose}{wanted}"
+
+
 def _take_back(
     session: Session,
     forget: bool,
@@ -452,12 +460,12 @@ def _take_back(
         terminal.show(
             f"forgot your seat{plural} at table{plural} {_and(dropped)} on {key}"
             if dropped
-            else f"no seat kept for {name}{at} on {key}"
+            else _none_kept(seats, f"{name}{at} on {key}")
         )
         return None
     kept = [seat for seat in seats.seats(key, name) if table is None or seat.table == table]
     if not kept:
-        return f"no seat kept for {name}{at} on {key}"
+        return _none_kept(seats, f"{name}{at} on {key}", " to resume")
     if resume and not take_over:
         in_use = _in_use(session, kept, terminal, "take over")
         kept = [seat for seat in kept if seat not in in_use]

@@ -15,8 +15,10 @@ mode 0600 in a 0700 directory. It is written whole to a temporary file and
 renamed over the old one, so a crash mid-write leaves the old file or the new,
 never half of one. Changes hold a lock on its folder while they read, change
 and write, so clients of one user that save at once (a player and a
-friend on one machine) do not undo each other's seat. A missing, corrupt or unreadable file counts as empty: a
-lost token costs a seat, which is far better than a client that will not start.
+friend on one machine) do not undo each other's seat. A missing or corrupt file counts as empty: a
+lost token costs a seat, which is far better than a client that will not start. A file that cannot
+be read (no permission, not a plain file, far too big) is never written over, since the seats in it
+may be good; nor is any kept where there is no home directory to keep them in.
 
 A client sitting at a seat holds a lock on a file of that seat's (:class:`SeatLocks`), so that
 another client run by the same user does not take the seat over unasked: the server gives a seat
@@ -26,10 +28,12 @@ to the newest connection that offers its token, and sends the older one away.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,11 +59,21 @@ class StoredSeat:
     table: int
 
 
-def default_path() -> Path:
-    """``$XDG_STATE_HOME/notty/seats.json``: tokens are state, not configuration (XDG base dirs)."""
+#: The most of a seats file read: a seat takes about 100 bytes of it.
+MAX_FILE_BYTES = 1 << 20
+#: Why no seat is kept where there is no home directory.
+NO_HOME = "there is no home directory to keep it in (HOME is not set; XDG_STATE_HOME would say where)"
+
+
+def default_path() -> Path | None:
+    """``$XDG_STATE_HOME/notty/seats.json``: tokens are state, not configuration (XDG base dirs).
+    None where there is no home (no HOME, and a user id the password database does not know, as in
+    a container): ``Path.home()`` ended the client with a RuntimeError."""
     state = os.environ.get("XDG_STATE_HOME", "")
-    base = Path(state) if os.path.isabs(state) else Path.home() / ".local" / "state"
-    return base / "notty" / "seats.json"
+    if os.path.isabs(state):
+        return Path(state) / "notty" / "seats.json"
+    home = os.path.expanduser("~")
+    return Path(home) / ".local" / "state" / "notty" / "seats.json" if os.path.isabs(home) else None
 
 
 def server_key(host: str, port: int) -> str:
@@ -78,7 +92,9 @@ class SeatStore:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
-        self.locks = SeatLocks(self.path.parent / "in-use")
+        self.locks = SeatLocks(None if self.path is None else self.path.parent / "in-use")
+        #: Why the file could not be read when last asked (None: it was, or there is none yet).
+        self.unreadable: str | None = None
 
     def seats(self, server: str, name: str) -> list[StoredSeat]:
         """Every seat kept under ``name`` on ``server``, oldest first."""
@@ -98,6 +114,8 @@ class SeatStore:
             if trouble is not None:
                 return trouble
             servers = self._read()
+            if self.unreadable is not None:
+                return f"{self.unreadable}, so it is left as it is"
             seats = servers.setdefault(server, {}).setdefault(name.lower(), [])
             seats[:] = [entry for entry in seats if entry["table"] != seat.table]
             seats.append({"token": seat.token, "table": seat.table})
@@ -108,10 +126,10 @@ class SeatStore:
     ) -> list[StoredSeat]:
         """Drop the seats kept under ``name`` (only the one holding ``token``, if given: another client
         may have saved a newer one; only the one at ``table``, if given); those dropped."""
-        if not self.path.exists():
+        if self.path is None or not self.path.exists():
             return []  # nothing kept: no folder to make, no lock to take
         with self._changing():  # without the lock, a forget is still worth trying
-            servers = self._read()
+            servers = self._read()  # (none dropped from a file that cannot be read: it is not written)
             seats = servers.get(server, {})
             entries = seats.get(name.lower(), [])
             dropped = [
@@ -134,6 +152,9 @@ class SeatStore:
     @contextlib.contextmanager
     def _changing(self) -> Iterator[str | None]:
         """Hold the lock for a read-change-write; yields why not (a write would fail too) or None."""
+        if self.path is None:
+            yield NO_HOME
+            return
         if fcntl is None:
             yield None
             return
@@ -151,12 +172,26 @@ class SeatStore:
             os.close(fd)  # closing releases the lock
 
     def _make_folder(self) -> None:
+        assert self.path is not None
         make_private_directory(self.path.parent)
 
     def _read(self) -> _Servers:
+        """What the file holds; empty if it holds nothing good, or cannot be read (``unreadable``
+        then says why, and the file is not to be written over)."""
+        self.unreadable = None
+        if self.path is None:
+            self.unreadable = f"no seats file: {NO_HOME}"
+            return {}
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            text = _small_file(self.path)
+        except FileNotFoundError:
+            return {}
+        except OSError as error:
+            self.unreadable = f"{self.path} could not be read ({error.strerror or error})"
+            return {}
+        try:
+            data = json.loads(text.decode("utf-8"))
+        except ValueError:  # corrupt: nothing in it to lose
             return {}
         servers = data.get("servers") if isinstance(data, dict) else None
         if not isinstance(servers, dict):
@@ -181,6 +216,7 @@ class SeatStore:
         return clean
 
     def _write(self, servers: _Servers) -> str | None:
+        assert self.path is not None
         folder = self.path.parent
         try:
             self._make_folder()
@@ -207,23 +243,43 @@ class SeatStore:
         return None
 
 
+def _small_file(path: Path) -> bytes:
+    """The bytes of ``path``, a plain file of at most :data:`MAX_FILE_BYTES`; OSError if it is not one.
+    A pipe there hung the client in ``open`` (deaf to SIGTERM), and a link to ``/dev/zero`` read
+    until memory ran out."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a plain file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise OSError(errno.EFBIG, f"over {MAX_FILE_BYTES:,} bytes")
+        with os.fdopen(fd, "rb", closefd=False) as file:
+            return file.read(MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES]
+    finally:
+        os.close(fd)
+
+
 class SeatLocks:
     """The seats this user's clients sit at now: each client holds an exclusive lock on a file of
     its seat's (named by a hash of the server and token, never the token) while it sits there. The
     lock goes with its process, however it ends, so a seat left by a client killed is free again."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder  # None: no home to keep them in, so no seat is locked
         self._held: dict[Path, int] = {}  # lock file, its descriptor: the seats this client holds
 
     def _path(self, server: str, token: str) -> Path:
+        assert self.folder is not None
         return self.folder / (hashlib.sha256(f"{server} {token}".encode()).hexdigest()[:32] + ".lock")
 
     def holder(self, server: str, token: str) -> int | None:
         """The process id of another client sitting at this seat (0 where it cannot be read), or None
         if none is."""
+        if fcntl is None or self.folder is None:
+            return None
         path = self._path(server, token)
-        if fcntl is None or path in self._held:
+        if path in self._held:
             return None
         try:
             fd = os.open(path, os.O_RDONLY)
@@ -244,9 +300,9 @@ class SeatLocks:
         """Lock this seat as ours while this client sits there; False if another client still holds
         it (one this client took the seat over from, not yet gone: asked again, it is then); None
         if no lock can be had here (no folder to write, no locks on its file system): not asked again."""
-        path = self._path(server, token)
-        if fcntl is None:
+        if fcntl is None or self.folder is None:
             return None
+        path = self._path(server, token)
         if path in self._held:
             return True
         try:
@@ -271,8 +327,10 @@ class SeatLocks:
 
     def discard(self, server: str, token: str) -> None:
         """A seat forgotten: its file goes, unless a client sits there still (or this one does)."""
+        if fcntl is None or self.folder is None:
+            return
         path = self._path(server, token)
-        if fcntl is None or path in self._held:
+        if path in self._held:
             return
         try:
             fd = os.open(path, os.O_RDONLY)
@@ -288,6 +346,8 @@ class SeatLocks:
 
     def release(self, server: str, token: str) -> None:
         """The seat is given up (left, or its game over): its file goes, and its lock with it."""
+        if self.folder is None:
+            return  # none held
         path = self._path(server, token)
         fd = self._held.pop(path, None)
         if fd is None:

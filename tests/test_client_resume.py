@@ -448,13 +448,17 @@ def test_an_unwritable_seat_file_costs_only_the_resume(
     fay.expect("connected to")
     fay.sendline("new classic 2 greedy")
     fay.expect(r"you sit at table \d+, seat 1")
-    fay.expect(r"\(your seat will not be resumed after a restart: [^\r\n]+\)")
+    fay.expect(r"\(your seat will not be resumed after a restart: ")
     fay.expect("your turn")
     fay.sendline("hint")
     fay.expect("hint: ")
     assert fay.quit() == 0
     said = fay.log.getvalue()
     assert "could not be kept on this machine" in said and "is kept;" not in said  # no false promise
+    # The lines wrapped at the terminal's width, the path with them.
+    assert f"{seats_file} could not be read (not a plain file), so it is left as it is" in " ".join(
+        said.split()
+    )
     left = [path for path in seats_file.parent.iterdir() if path.name != "in-use"]  # the seats played here
     assert seats_file.is_dir() and left == [seats_file]  # no temp files left
 
@@ -523,7 +527,7 @@ def test_a_script_asking_for_a_seat_none_is_kept_for_stops_before_its_first_line
     )
 
     person = Person(state_home, address, "--name", "dan", *args)
-    person.expect(rf"no seat kept for dan{at} on {re.escape(address)}\r\n")
+    person.expect(rf"no seat kept for dan{at} on {re.escape(address)} to resume\r\n")
     person.expect("connected to notty\r\n")  # in the lobby, as the person is told
     assert person.quit() == 0
 
@@ -636,6 +640,90 @@ def test_a_file_system_without_locks_still_keeps_seats(
     assert store.put("h:1", "ann", seat) is None
     assert store.get("h:1", "ann") == seat
     assert store.forget("h:1", "ann") == [seat]
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _zeros(path: Path) -> None:
+    path.symlink_to("/dev/zero")
+
+
+def _too_big(path: Path) -> None:
+    seats = {"h:1": {"ann": {"token": "a" * 32, "table": 1}}}
+    path.write_text(json.dumps({"version": 2, "servers": seats}) + " " * tokens.MAX_FILE_BYTES)
+
+
+@pytest.mark.parametrize(
+    ("make", "why"),
+    [(_fifo, "not a plain file"), (_zeros, "not a plain file"), (_too_big, "over 1,048,576 bytes")],
+    ids=["fifo", "dev-zero", "too-big"],
+)
+def test_a_seat_file_that_cannot_be_read_is_said_so_and_never_written_over(
+    tmp_path: Path, make: Any, why: str
+) -> None:
+    """A pipe there hung the client in open() (deaf to SIGTERM), /dev/zero was read until memory ran
+    out; and a file that could not be read was written over with the one seat saved next, the
+    seats in it lost for good."""
+    path = tmp_path / "seats.json"
+    make(path)
+    before = os.lstat(path)
+    store = SeatStore(path)
+    assert store.seats("h:1", "ann") == [] and store.unreadable == f"{path} could not be read ({why})"
+    assert (
+        store.put("h:1", "bob", StoredSeat("b" * 32, 2))
+        == f"{path} could not be read ({why}), so it is left as it is"
+    )
+    assert store.forget("h:1", "ann") == []
+    after = os.lstat(path)
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (
+        before.st_ino,
+        before.st_size,
+        before.st_mtime_ns,
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["seats.json"]  # no temporary file left
+
+
+def test_with_no_home_no_seat_is_kept_and_nothing_is_made_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No HOME, and a user id the password database does not know (a container's): Path.home()
+    ended the client with a RuntimeError."""
+    import pwd
+
+    def unknown(uid: int) -> pwd.struct_passwd:
+        raise KeyError(uid)
+
+    monkeypatch.delenv("HOME")
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+    monkeypatch.chdir(tmp_path)
+    assert default_path() is None
+    store = SeatStore()
+    seat = StoredSeat("a" * 32, 1)
+    assert store.put("h:1", "ann", seat) == tokens.NO_HOME
+    assert store.seats("h:1", "ann") == [] and store.forget("h:1", "ann") == []
+    assert store.locks.hold("h:1", seat.token) is None and store.locks.holder("h:1", seat.token) is None
+    store.locks.release("h:1", seat.token)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_script_resuming_from_a_seat_file_that_cannot_be_read_says_why(
+    server_port: int, state_home: Path, seats_file: Path
+) -> None:
+    seats_file.parent.mkdir(parents=True)
+    os.mkfifo(seats_file)
+    command = [str(BIN / "notty-client"), f"127.0.0.1:{server_port}", "--name", "ann", "--resume"]
+    env = {**os.environ, "XDG_STATE_HOME": str(state_home)}
+    ran = subprocess.run(command, input="table\n", capture_output=True, text=True, env=env, timeout=30)
+    assert ran.returncode == 1
+    whose = f"ann on 127.0.0.1:{server_port}"
+    why = f"{seats_file} could not be read (not a plain file)"
+    assert (
+        ran.stderr
+        == f"notty-client: no seat can be found for {whose} to resume: {why}: the script was not run\n"
+    )
 
 
 def _save_seats(path: Path, writer: int) -> None:
