@@ -74,7 +74,7 @@ from .address import NAME_RULE, address_text, folded_name, name_from_login, pars
 from .commands import MAX_TABLE, Reply, changes_nothing, quoted_line
 from .pace import Pace
 from .session import Output, Session
-from .terminal import LINES_HELD, READING, LineReader, Terminal, named_lines
+from .terminal import LINES_HELD, READING, LineReader, OutputLost, Terminal, named_lines
 from .tokens import SeatStore, StoredSeat, server_key
 
 RECONNECT_SECONDS = 30.0
@@ -339,7 +339,7 @@ async def run(
     asked = resume is True or (table is not None and not forget)  # a seat to take back, asked for by name
     resume = asked or (interactive if resume is None else resume)  # --table N alone takes it back too
     client: Client | None = None
-    unread = False  # whoever read our output stopped reading
+    lost: OSError | None = None  # why our output could not be written, if it could not
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(_quit_on_ctrl_c)
@@ -375,14 +375,14 @@ async def run(
         if client is not None and not client.closing:
             terminal.last_words(client.session.leaving())
         raise
-    except* BrokenPipeError:  # piped into e.g. head, which has seen enough: as 'quit', not an error
+    except* OutputLost as group:  # its reader gone, its disk full, its terminal closed: as on 'quit'
         # Python flushes stdout again as it exits: point it at nothing, so that it has nowhere to fail.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         if client is not None and not client.closing:
             client.session.leaving()  # what it keeps on disk, as on quitting; there is nobody to tell
-        unread = True
-    if unread:
-        return 0
+        lost = _first_lost(group).error
+    if lost is not None:
+        return _output_lost(lost)
     assert client is not None  # the play above, which made it, ended without an exception
     if code == 0 and client.seat_gone is not None:
         sys.stderr.write(f"notty-client: {client.seat_gone}: the script was not run\n")
@@ -394,6 +394,24 @@ async def run(
         )
         code = 1
     return code
+
+
+def _first_lost(group: BaseExceptionGroup[OutputLost]) -> OutputLost:
+    leaf = group.exceptions[0]
+    return leaf if isinstance(leaf, OutputLost) else _first_lost(leaf)
+
+
+def _output_lost(error: OSError) -> int:
+    """The exit status once stdout took no more, said on stderr where that is worth saying: a reader
+    that stopped (``| head``) has seen enough, which is no error; nor is a terminal closed, where
+    nobody is left to read it. Anything else (a full disk) is, in one line."""
+    if error.errno in (errno.EPIPE, errno.EIO):
+        return 0
+    with contextlib.suppress(OSError):
+        sys.stderr.write(
+            f"notty-client: could not write its output ({error.strerror or error}): it stopped\n"
+        )
+    return 1
 
 
 #: What a seat another client here plays is not, and how to do it all the same, by the verb asked.

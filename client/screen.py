@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import contextlib
 import curses
+import functools
 import io
 import locale
 import math
@@ -67,6 +68,7 @@ from .commands import echoed
 from .editor import EscapeReader, LineEditor, RawKey
 from .session import Output, Session
 from .sgr import Span, Style, columns, continues, fit, parse, plain, wrap, wrap_lines
+from .spelling import ascii_spelling
 from .terminal import LineReader, Terminal, queue_typed
 
 PROMPT = "notty> "
@@ -140,12 +142,13 @@ async def play(run: Callable[[Terminal], Awaitable[int]]) -> int:
                 nursery.cancel_scope.cancel()
     finally:
         width = _terminal_width()
-        if screen is not None:
-            for line in screen.farewell(width):
-                sys.stdout.write(line + "\n")
-            sys.stdout.flush()
-        said = stderr.getvalue()
-        sys.stderr.write(wrapped_text(said, width) if sys.stderr.isatty() else said)  # a file: kept whole
+        with contextlib.suppress(OSError):  # a terminal closed under us: nobody is left to tell
+            if screen is not None:
+                for line in screen.farewell(width):
+                    sys.stdout.write(line + "\n")
+                sys.stdout.flush()
+            said = stderr.getvalue()
+            sys.stderr.write(wrapped_text(said, width) if sys.stderr.isatty() else said)  # a file: kept whole
     return code
 
 
@@ -197,7 +200,14 @@ def _terminal_width() -> int | None:
 def _curses() -> Any:
     """The screen, set up as a full-screen program needs it, and given back as it was."""
     locale.setlocale(locale.LC_CTYPE, "")  # curses draws what the locale's encoding can
-    window = curses.initscr()
+    # The window's size from the terminal, not from COLUMNS and LINES: exported, they laid out
+    # 5,000 columns on an 80-column terminal (the input line off the screen) until a resize.
+    # (curses.use_env(False) would take terminfo's 80x24 instead, whatever the window.)
+    exported = {name: os.environ.pop(name) for name in ("COLUMNS", "LINES") if name in os.environ}
+    try:
+        window = curses.initscr()
+    finally:
+        os.environ.update(exported)
     try:
         curses.noecho()
         curses.cbreak()  # keys at once; Ctrl-C still interrupts
@@ -208,10 +218,32 @@ def _curses() -> Any:
             curses.curs_set(1)
         yield window
     finally:
-        window.keypad(False)
-        curses.nocbreak()
-        curses.echo()
-        curses.endwin()
+        # Each step alone: a terminal closed under us (its hangup ignored) refuses them all.
+        for step in (functools.partial(window.keypad, False), curses.nocbreak, curses.echo, curses.endwin):
+            with contextlib.suppress(curses.error):
+                step()
+
+
+def drawable(text: str, encoding: str) -> str:
+    """``text`` as a terminal of ``encoding`` can draw it, in as many columns: what it lacks spelled
+    in ASCII and cut or padded to its width (``…`` as ``.``, a wide character as ``??``). Curses
+    dropped such a character, and the next redraw of that line landed a column off for each: a
+    non-UTF-8 locale's table read ``turn 1 2f 300``."""
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        pass
+    else:
+        return text
+    drawn = []
+    for char in text:
+        try:
+            char.encode(encoding)
+        except UnicodeEncodeError:
+            width = columns(char)
+            char = (ascii_spelling(char) + "?" * width)[:width]
+        drawn.append(char)
+    return "".join(drawn)
 
 
 class Looks:
@@ -258,6 +290,7 @@ class Screen(Terminal):
     the log (a State's table to its pane), and typed keys come from the editor."""
 
     def __init__(self, window: Any, colour: bool) -> None:
+        self._encoding = locale.getpreferredencoding(False)  # what the terminal draws (see drawable)
         super().__init__(interactive=True, colour=True)  # the texts carry colour; :class:`Looks` reads it
         self.window = window
         self.looks = Looks(colour)
@@ -707,5 +740,6 @@ class Screen(Terminal):
         height, width = self.window.getmaxyx()
         if not 0 <= y < height or x >= width:
             return
+        text = drawable(fit(text, width - x), self._encoding)
         with contextlib.suppress(curses.error):  # the bottom right cell cannot take the cursor after it
-            self.window.addstr(y, x, fit(text, width - x), attribute)
+            self.window.addstr(y, x, text, attribute)

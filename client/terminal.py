@@ -85,10 +85,9 @@ class Terminal:
         try:
             if self.interactive and self.prompt_drawn:
                 buffer = typed_so_far()
-                sys.stdout.write("\r\x1b[K" + text + "\n" + self.prompt + buffer)
+                write_out("\r\x1b[K" + text + "\n" + self.prompt + buffer)
             else:
-                sys.stdout.write(text + "\n")
-            sys.stdout.flush()
+                write_out(text + "\n")
         finally:
             if locked:
                 self.drawing.release()
@@ -118,8 +117,7 @@ class Terminal:
             if not held:
                 self.drawing.acquire()
             if line is None:  # Ctrl-D, after the prompt: what is said next starts a line of its own
-                sys.stdout.write("\n")
-                sys.stdout.flush()
+                write_out("\n")
             self.prompt_drawn = False
             self.drawing.release()
 
@@ -130,8 +128,7 @@ class Terminal:
         locked = self.drawing.acquire(timeout=1) if self.interactive else False
         try:
             if self.prompt_drawn:
-                sys.stdout.write("\n")
-                sys.stdout.flush()
+                write_out("\n")
             wrap = sys.stderr.isatty()  # not where it goes to a file: a command to run again stays whole
             for line in lines:  # wrapped as 'quit' wraps them (a play-test's broke mid-address)
                 sys.stderr.write((self._wrapped(line) if wrap else line) + "\n")
@@ -248,15 +245,38 @@ class Terminal:
         return functools.partial(read_lines, self)
 
 
+class OutputLost(Exception):
+    """stdout took no more: its reader gone (``| head``), its disk full, its terminal closed. The
+    client ends (:func:`client.app.run`), as it would on ``quit``, with nobody there to tell."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error.strerror or str(error))
+        self.error = error
+
+
+def write_out(text: str) -> None:
+    """Write ``text`` to stdout at once; :class:`OutputLost` if it cannot be."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as error:
+        raise OutputLost(error) from error
+
+
 async def read_lines(terminal: Terminal, send: trio.MemorySendChannel[str | None]) -> None:
-    """Lines from stdin, read in a thread (readline's editing and history on a terminal)."""
+    """Lines from stdin, read in a thread (readline's editing and history on a terminal). Input
+    that cannot be read (a terminal closed, the write-only stdin ``nohup`` gives) ends as a script
+    ends: an OSError there ended the client with a traceback."""
     async with send:
         while True:
-            if terminal.interactive:
-                line = await trio.to_thread.run_sync(terminal.read_line, abandon_on_cancel=True)
-            else:
-                line = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
-                line = line.rstrip("\n") if line else None
+            try:
+                if terminal.interactive:
+                    line = await trio.to_thread.run_sync(terminal.read_line, abandon_on_cancel=True)
+                else:
+                    line = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
+                    line = line.rstrip("\n") if line else None
+            except OSError:
+                line = None
             if line is not None and terminal.interactive:
                 queue_typed(send, line, terminal)
                 terminal.line_in_flight = False

@@ -19,24 +19,17 @@ import importlib
 import io
 import os
 import sys
-import unicodedata
 from types import FrameType, ModuleType  # as importlib, loaded with Python itself
-
-#: Characters the programs print (a table line's ``·``, a cut text's ``…``, the full screen's rules)
-#: as a terminal that has no such characters spells them.
-ASCII_SPELLINGS = {"·": "-", "…": "...", "─": "-", "—": "--", "–": "-"}
-#: The codec error handler the programs' output uses (:func:`_spelled_in_ascii`).
-OUTPUT_ERRORS = "notty-ascii"
 
 
 def _run(program: str) -> int:
-    _standard_streams()
-    _tolerant_output()
     try:
         try:
+            _standard_streams()
             module = _imported(program)
             if module is None:
                 return 130
+            _tolerant_output()
             code: int = module.main()
             return code
         except* KeyboardInterrupt:  # before the program catches it itself
@@ -76,24 +69,12 @@ def _tolerant_output() -> None:
 
     Python speaks UTF-8 where the locale is C, but a terminal set to Latin-1 or ASCII (or a
     ``PYTHONIOENCODING`` saying so) took a table line's ``·`` as a fatal UnicodeEncodeError."""
-    codecs.register_error(OUTPUT_ERRORS, _spelled_in_ascii)
+    from client.spelling import OUTPUT_ERRORS, spelled_in_ascii
+
+    codecs.register_error(OUTPUT_ERRORS, spelled_in_ascii)
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors=OUTPUT_ERRORS)
-
-
-def _spelled_in_ascii(error: UnicodeError) -> tuple[str, int]:
-    """The characters ``error`` could not encode, as ASCII: ``·`` as ``-``, ``é`` as ``e``, else ``?``."""
-    if not isinstance(error, UnicodeEncodeError):
-        raise error
-    text = error.object[error.start : error.end]
-    spelled = "".join(
-        ASCII_SPELLINGS.get(char)
-        or unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
-        or "?"
-        for char in text
-    )
-    return spelled, error.end
 
 
 def _imported(program: str) -> ModuleType | None:

@@ -599,6 +599,41 @@ def test_a_reader_that_stops_reading_ends_the_client_quietly(server_port: int, t
         assert (process.wait(timeout=30), process.stderr.read()) == (0, "")
 
 
+def test_output_that_cannot_be_written_ends_the_client_in_one_line(server_port: int, tmp_path: Path) -> None:
+    """stdout on a full disk ended the client with an OSError's traceback."""
+    with open("/dev/full", "w") as full:
+        ran = subprocess.run(
+            [str(BIN / "notty-client"), f"127.0.0.1:{server_port}", "--name", "pip"],
+            input="new classic 2 greedy\n",
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+            timeout=30,
+        )
+    assert (ran.returncode, ran.stderr) == (
+        1,
+        "notty-client: could not write its output (No space left on device): it stopped\n",
+    )
+
+
+def test_input_that_cannot_be_read_ends_the_client_as_the_end_of_a_script(
+    server_port: int, tmp_path: Path
+) -> None:
+    """``nohup`` gives a program at a terminal a write-only stdin: reading it ended the client with
+    an OSError's traceback."""
+    command = f"exec {BIN / 'notty-client'} 127.0.0.1:{server_port} --name pip 0>/dev/null"
+    ran = subprocess.run(
+        ["sh", "-c", command],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+        timeout=30,
+    )
+    assert (ran.returncode, ran.stderr) == (0, ""), ran.stdout
+    assert ran.stdout.startswith("connected to notty\n")
+
+
 def test_a_script_line_too_long_for_any_command_is_named_on_stderr_by_its_start(
     server_port: int, tmp_path: Path
 ) -> None:

@@ -22,6 +22,7 @@ from typing import NoReturn
 import pexpect
 import pytest
 
+from client.spelling import OUTPUT_ERRORS, spelled_in_ascii
 from server import entry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,12 +59,12 @@ def test_an_interrupt_while_the_program_imports_ends_it_with_130(
 
 
 def test_what_a_terminal_cannot_encode_is_spelled_in_ascii() -> None:
-    codecs.register_error(entry.OUTPUT_ERRORS, entry._spelled_in_ascii)
+    codecs.register_error(OUTPUT_ERRORS, spelled_in_ascii)
     text = "table 1 · Zoë … ─ 李"
-    assert text.encode("ascii", entry.OUTPUT_ERRORS) == b"table 1 - Zoe ... - ?"
-    assert text.encode("latin-1", entry.OUTPUT_ERRORS) == "table 1 · Zoë ... - ?".encode("latin-1")
+    assert text.encode("ascii", OUTPUT_ERRORS) == b"table 1 - Zoe ... - ?"
+    assert text.encode("latin-1", OUTPUT_ERRORS) == "table 1 · Zoë ... - ?".encode("latin-1")
     with pytest.raises(UnicodeDecodeError):  # reading is not its business
-        b"\xff".decode("ascii", entry.OUTPUT_ERRORS)
+        b"\xff".decode("ascii", OUTPUT_ERRORS)
 
 
 #: A short run of each script that ends by itself (the client: its script is the empty input).

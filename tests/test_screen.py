@@ -23,7 +23,7 @@ from pyte.screens import Margins
 from test_client_session import notty_view, welcomed
 
 from client.commands import echoed
-from client.screen import LOG_LINES, Screen, _with_our_lines, wrapped_text
+from client.screen import LOG_LINES, Screen, _with_our_lines, drawable, wrapped_text
 from client.session import HINT_ON_ITS_WAY, Output, Session
 from client.sgr import PLAIN, Span, Style, columns, fit, parse, plain, render, wrap
 from client.terminal import Terminal
@@ -481,6 +481,30 @@ def test_wide_characters_wrap_and_scroll_by_the_columns_they_take(server_port: i
     ]
     gil.enter("quit")
     assert gil.finish() == 0
+
+
+def test_the_screen_takes_the_terminals_size_not_an_exported_columns_and_lines(
+    server_port: int, tmp_path: Path
+) -> None:
+    """Exported COLUMNS and LINES laid out 5,000 columns on an 80-column terminal, the status's
+    'your turn' and the input line off the screen, until the window was resized."""
+    ida = Person(
+        tmp_path, f"127.0.0.1:{server_port}", "--name", "ida", rows=24, cols=80, COLUMNS="5000", LINES="5"
+    )
+    ida.see("connected to")
+    assert ida.row(23).startswith("notty>")  # the input line on the terminal's last row
+    assert ida.row(0).rstrip().endswith("lobby · ida")  # the status line as wide as the terminal
+    ida.enter("quit")
+    assert ida.finish() == 0
+
+
+def test_a_terminal_without_the_characters_drawn_gets_them_column_for_column() -> None:
+    """Curses dropped what the locale's encoding lacks, and the next redraw of that line landed a
+    column off for each: a Latin-1 or ASCII table read 'turn 1 2f 300'."""
+    assert drawable("table 1 · classic · turn 1", "utf-8") == "table 1 · classic · turn 1"
+    assert drawable("table 1 · classic ─…", "ascii") == "table 1 - classic -."
+    assert drawable("李 é ·", "latin-1") == "?? é ·"  # a wide character keeps its two columns
+    assert drawable("R3 R4", "ascii") == "R3 R4"
 
 
 def test_the_help_shown_then_narrowed_wraps_each_description_as_one(server_port: int, tmp_path: Path) -> None:

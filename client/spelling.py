@@ -1,0 +1,34 @@
+"""Text for a terminal whose encoding lacks some of its characters (Latin-1, ASCII).
+
+The programs write UTF-8 where they can; elsewhere what the encoding cannot carry is spelled in
+ASCII: a table line's ``·`` as ``-``, a cut text's ``…`` as ``...``, ``é`` as ``e``, anything else
+as ``?``. Output goes through a codec error handler (:data:`OUTPUT_ERRORS`, installed by
+:mod:`server.entry`); the full screen spells column for column (``client.screen``), as its layout
+was measured. Cheap to import: every program's start-up loads it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+#: Characters the programs print (a table line's ``·``, a cut text's ``…``, the full screen's rules)
+#: as a terminal that has no such characters spells them.
+ASCII_SPELLINGS = {"·": "-", "…": "...", "─": "-", "—": "--", "–": "-"}
+#: The codec error handler the programs' output uses (:func:`spelled_in_ascii`).
+OUTPUT_ERRORS = "notty-ascii"
+
+
+def ascii_spelling(char: str) -> str:
+    """``char`` in ASCII: as :data:`ASCII_SPELLINGS` says, else without its accents, else ``?``."""
+    return (
+        ASCII_SPELLINGS.get(char)
+        or unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
+        or "?"
+    )
+
+
+def spelled_in_ascii(error: UnicodeError) -> tuple[str, int]:
+    """A codec error handler: the characters ``error`` could not encode, spelled in ASCII."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    return "".join(map(ascii_spelling, error.object[error.start : error.end])), error.end
