@@ -343,6 +343,8 @@ async def run(
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(_quit_on_ctrl_c)
+            if interactive:
+                nursery.start_soon(_follow_resumes, terminal)
             if address is None:
                 from server.cli import make_host
                 from server.net import NottyServer
@@ -686,6 +688,13 @@ async def _quit_on_ctrl_c(task_status: trio.TaskStatus[None] = trio.TASK_STATUS_
         task_status.started()
         async for signum in interrupts:
             raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+
+
+async def _follow_resumes(terminal: Terminal) -> None:
+    """Tell the terminal each time the client goes on after Ctrl-Z (``fg``): it draws itself again."""
+    with trio.open_signal_receiver(signal.SIGCONT) as resumes:
+        async for _ in resumes:
+            terminal.resumed()
 
 
 async def _then_stop(work: Callable[[], Awaitable[None]], client: Client, scope: trio.CancelScope) -> None:

@@ -514,16 +514,24 @@ class Screen(Terminal):
 
     async def follow_resizes(self, resizes: AsyncIterator[int]) -> None:
         async for _ in resizes:
-            try:
-                size = os.get_terminal_size(sys.__stdout__.fileno() if sys.__stdout__ else 1)
-            except OSError:
-                continue
-            with contextlib.suppress(curses.error):  # a size curses cannot take: draw in the old one
-                curses.resizeterm(size.lines, size.columns)
-            self.window.clear()  # everything again: the terminal has moved what it showed
-            if self.session is not None and self.table is not None:  # laid out again for the new width
-                self.table = self.session.table_text() or self.table
-            self.draw()
+            self._resized()
+
+    def resumed(self) -> None:
+        """Back from Ctrl-Z: curses has given the screen back, but a window resized meanwhile told
+        the shell, not us, and kept the old layout until a key was pressed."""
+        self._resized()
+
+    def _resized(self) -> None:
+        try:
+            size = os.get_terminal_size(sys.__stdout__.fileno() if sys.__stdout__ else 1)
+        except OSError:
+            return
+        with contextlib.suppress(curses.error):  # a size curses cannot take: draw in the old one
+            curses.resizeterm(size.lines, size.columns)
+        self.window.clear()  # everything again: the terminal has moved what it showed
+        if self.session is not None and self.table is not None:  # laid out again for the new width
+            self.table = self.session.table_text() or self.table
+        self.draw()
 
     # -- drawing -------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ other. The full screen (:mod:`client.screen`) is another :class:`Terminal`, with
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import locale
@@ -77,6 +78,7 @@ class Terminal:
         self.waiting: Callable[[], int] = lambda: 0  # how many lines typed wait in the queue now
         self.quit_typed = False  # a quit typed while the queue was full: it goes ahead of those lines
         self.quits: Callable[[str], bool] = lambda line: False  # does a line typed end the client?
+        self._reading_modes: list[Any] | None = None  # the terminal's modes as readline reads in them
 
     def show(self, text: str) -> None:
         text = self._wrapped(text)
@@ -102,6 +104,8 @@ class Terminal:
 
         def prompt_drawn() -> None:  # readline's pre-input hook: the prompt is on the screen
             nonlocal held
+            with contextlib.suppress(termios.error):  # the terminal as readline set it up to read
+                self._reading_modes = termios.tcgetattr(sys.stdin.fileno())
             if held:
                 self.prompt_drawn, held = True, False
                 self.drawing.release()
@@ -120,6 +124,21 @@ class Terminal:
                 write_out("\n")
             self.prompt_drawn = False
             self.drawing.release()
+
+    def resumed(self) -> None:
+        """Back from Ctrl-Z (``fg``). The shell left the terminal as it likes it, so readline, still
+        reading a line, got it cooked: no prompt, the keys echoed twice, Tab and Ctrl-U dead, and the
+        line typed before joined to the next ('dis' + 'table'). Its modes are put back, and the
+        prompt drawn again with the line so far."""
+        locked = self.drawing.acquire(timeout=1) if self.interactive else False
+        try:
+            if self.prompt_drawn and self._reading_modes is not None:
+                with contextlib.suppress(termios.error):
+                    termios.tcsetattr(sys.stdin.fileno(), termios.TCSANOW, self._reading_modes)
+                write_out("\r\x1b[K" + self.prompt + typed_so_far())
+        finally:
+            if locked:
+                self.drawing.release()
 
     def last_words(self, lines: Sequence[str]) -> None:
         """What is said as the client ends without the user quitting (the server ended the

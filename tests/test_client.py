@@ -992,3 +992,34 @@ def test_a_game_that_reaches_its_turn_limit_ends_its_last_turn_and_says_so_once(
     child.sendline("quit")
     child.expect(pexpect.EOF)
     assert "  the game ended at its turn limit" not in said  # said once: in the game-over line
+
+
+def test_a_line_half_typed_before_ctrl_z_is_shown_again_and_edited_as_before_after_fg(
+    server_port: int,
+) -> None:
+    """Back from Ctrl-Z, the shell had left the terminal cooked: no prompt, keys echoed twice, Tab
+    and Ctrl-U dead, and what was typed before joined to what came after ('dis' + 'table')."""
+    shell = pexpect.spawn(
+        "bash", ["--norc", "--noprofile", "-i"], env={**ENV, "PS1": "$ "}, encoding="utf-8", timeout=20
+    )
+    shell.setwinsize(40, 160)
+    shell.expect(r"\$ ")
+    shell.sendline(f"{BIN / 'notty-client'} 127.0.0.1:{server_port} --name ann --plain")
+    shell.expect("connected to")
+    shell.expect("notty> ")
+    shell.send("hel")
+    shell.expect("hel")
+    shell.sendcontrol("z")
+    shell.expect("Stopped")
+    shell.expect(r"\$ ")
+    shell.sendline("fg")
+    shell.expect(r"notty> hel")  # drawn again, with the line so far
+    shell.send("x")  # Ctrl-U needs readline's modes: in a cooked terminal it erased only the 'x'
+    shell.sendcontrol("u")
+    shell.send("help\r")
+    shell.expect(r"\r\ncommands")  # the whole line, as typed again
+    assert "unknown command" not in (shell.before or "")
+    shell.sendline("quit")
+    shell.expect(r"\$ ")
+    shell.sendline("exit")
+    shell.expect(pexpect.EOF)

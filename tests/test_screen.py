@@ -532,6 +532,25 @@ def test_the_help_shown_then_narrowed_wraps_each_description_as_one(server_port:
     assert ida.finish() == 0
 
 
+def test_back_from_ctrl_z_the_screen_is_laid_out_for_the_windows_size_now(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A window resized while the client was stopped told the shell, not the client: the screen kept
+    the old layout (its status line cut, no prompt in sight) until a key was pressed."""
+    sizes: list[tuple[int, int]] = []
+    drawn: list[bool] = []
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd: os.terminal_size((50, 12)))
+    monkeypatch.setattr(curses, "resizeterm", lambda lines, columns: sizes.append((lines, columns)))
+    monkeypatch.setattr(Screen, "draw", lambda self: drawn.append(True))
+
+    class Window:
+        def clear(self) -> None:
+            pass
+
+    Screen(Window(), colour=False).resumed()
+    assert sizes == [(12, 50)] and drawn == [True]
+
+
 def test_what_is_said_after_quitting_is_kept_when_the_log_is_full(monkeypatch: pytest.MonkeyPatch) -> None:
     """A full log drops its oldest line for each new one: the lines said after the user quit (how
     to take a kept seat back) must still be printed once the terminal is back."""
