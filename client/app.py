@@ -234,7 +234,9 @@ class Client:
                     self.note_refusal(message)
                     self.on_message(message)
             except ProtocolError as error:
-                raise ConnectionLost(f"the server broke the protocol: {error}") from None
+                # Never welcomed: the start of what answered says what it is ('HTTP/1.1 400', 'SSH-2.0').
+                began = f"; it began {_first_line(data)}" if self.session.catalog is None else ""
+                raise ConnectionLost(f"the server broke the protocol: {error}{began}") from None
             while self.to_ask:
                 await self.send(self.to_ask.pop(0), quiet=True)
             if self.protocol.state is ConnectionState.CLOSED:
@@ -690,6 +692,12 @@ async def _quit_on_ctrl_c(task_status: trio.TaskStatus[None] = trio.TASK_STATUS_
             raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 
+def _first_line(data: bytes | bytearray) -> str:
+    """The first line of ``data``, at most 40 bytes of it, quoted with what is not printable escaped."""
+    line = bytes(data[:40]).split(b"\n", 1)[0].rstrip(b"\r")
+    return repr(line.decode("latin-1"))
+
+
 async def _follow_resumes(terminal: Terminal) -> None:
     """Tell the terminal each time the client goes on after Ctrl-Z (``fg``): it draws itself again."""
     with trio.open_signal_receiver(signal.SIGCONT) as resumes:
@@ -1127,6 +1135,8 @@ def _main(argv: Sequence[str] | None) -> int:
                 )
                 return trio.run(screen.play, play)
             terminal = Terminal(interactive, colour, wrap=sys.stdout.isatty())  # a pipe's lines stay whole
+            if (unknown := _terminal_unknown(args.plain)) is not None:
+                terminal.show(unknown)
             return trio.run(
                 functools.partial(
                     run,
@@ -1193,6 +1203,15 @@ def _terminal_given_back(interactive: bool) -> Iterator[None]:
         if saved is not None:
             with contextlib.suppress(termios.error):
                 termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved)
+
+
+def _terminal_unknown(plain: bool) -> str | None:
+    """Why a person at a terminal got line mode unasked, once the full screen was found wanting: no
+    description of their ``TERM`` here (it fell back without a word)."""
+    term = os.environ.get("TERM", "dumb")
+    if plain or term == "dumb" or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return None
+    return f"no description of the terminal TERM names ({term!r}) here: plain lines, not the full screen"
 
 
 def _full_screen(plain: bool) -> bool:

@@ -273,6 +273,7 @@ def test_a_service_that_is_not_a_notty_server_ends_the_client_instead_of_reconne
         listener.close()
     assert result.returncode == 1
     assert f"127.0.0.1:{port} does not answer as a notty server" in result.stderr
+    assert result.stderr.endswith("; it began 'HTTP/1.1 400 Bad Request'\n")  # what answered, by its words
     assert "reconnecting" not in result.stdout
 
 
@@ -1023,3 +1024,19 @@ def test_a_line_half_typed_before_ctrl_z_is_shown_again_and_edited_as_before_aft
     shell.expect(r"\$ ")
     shell.sendline("exit")
     shell.expect(pexpect.EOF)
+
+
+def test_a_terminal_curses_has_no_description_of_gets_plain_lines_and_is_told_why(server_port: int) -> None:
+    """TERM naming a terminal with no terminfo here fell back to line mode without a word."""
+    child = pexpect.spawn(
+        str(BIN / "notty-client"),
+        [f"127.0.0.1:{server_port}", "--name", "ann"],
+        env={**ENV, "TERM": "xterm-nonexistent"},
+        encoding="utf-8",
+        timeout=20,
+    )
+    child.expect(r"no description of the terminal TERM names \('xterm-nonexistent'\) here: plain\s+lines")
+    child.expect("connected to")
+    child.expect("notty> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
