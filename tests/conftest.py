@@ -311,3 +311,19 @@ def notty_server(
     go to :func:`subprocess.run`."""
     command = [*prefix, str(Path(sys.executable).parent / "notty-server"), *args]
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, **options)
+
+
+@pytest.fixture
+def homeless(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No home directory, as for a user id the password database lacks (a container's), no XDG
+    directory named either; the current directory ``tmp_path``, which a program must leave alone."""
+    import pwd
+
+    def unknown(uid: int) -> pwd.struct_passwd:
+        raise KeyError(uid)
+
+    for name in ("HOME", "XDG_STATE_HOME", "XDG_DATA_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

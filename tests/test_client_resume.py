@@ -685,20 +685,9 @@ def test_a_seat_file_that_cannot_be_read_is_said_so_and_never_written_over(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["seats.json"]  # no temporary file left
 
 
-def test_with_no_home_no_seat_is_kept_and_nothing_is_made_here(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_with_no_home_no_seat_is_kept_and_nothing_is_made_here(homeless: Path) -> None:
     """No HOME, and a user id the password database does not know (a container's): Path.home()
     ended the client with a RuntimeError."""
-    import pwd
-
-    def unknown(uid: int) -> pwd.struct_passwd:
-        raise KeyError(uid)
-
-    monkeypatch.delenv("HOME")
-    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
-    monkeypatch.setattr(pwd, "getpwuid", unknown)
-    monkeypatch.chdir(tmp_path)
     assert default_path() is None
     store = SeatStore()
     seat = StoredSeat("a" * 32, 1)
@@ -706,7 +695,7 @@ def test_with_no_home_no_seat_is_kept_and_nothing_is_made_here(
     assert store.seats("h:1", "ann") == [] and store.forget("h:1", "ann") == []
     assert store.locks.hold("h:1", seat.token) is None and store.locks.holder("h:1", seat.token) is None
     store.locks.release("h:1", seat.token)
-    assert list(tmp_path.iterdir()) == []
+    assert list(homeless.iterdir()) == []
 
 
 def test_a_script_resuming_from_a_seat_file_that_cannot_be_read_says_why(

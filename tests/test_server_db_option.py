@@ -199,25 +199,15 @@ def test_a_mistyped_command_is_named_with_a_guess_not_twenty_lines_of_usage(
     "command", [("--host", "127.0.0.1", "--port", "0"), ("games",)], ids=["serve", "games"]
 )
 def test_with_no_home_and_no_db_the_server_asks_for_one_and_makes_nothing(
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    homeless: Path,
     capsys: pytest.CaptureFixture[str],
     caplog: pytest.LogCaptureFixture,
     command: tuple[str, ...],
 ) -> None:
     """No HOME, and a user id the password database does not know (a container's): '~' stayed '~',
     and the server kept its record in a folder named '~' in the directory it was started in."""
-    import pwd
-
     from server.store import NO_HOME
 
-    def unknown(uid: int) -> pwd.struct_passwd:
-        raise KeyError(uid)
-
-    monkeypatch.delenv("HOME")
-    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
-    monkeypatch.setattr(pwd, "getpwuid", unknown)
-    monkeypatch.chdir(tmp_path)
     assert main(list(command)) == 1
     assert NO_HOME in capsys.readouterr().err + caplog.text
-    assert list(tmp_path.iterdir()) == []
+    assert list(homeless.iterdir()) == []
