@@ -1184,7 +1184,8 @@ def program_as_run(argv0: str) -> str:
 def _table_number(text: str) -> int:
     """``--table``'s value: a table's number, as the protocol allows one."""
     if not is_number(text) or not 0 < int(text) <= MAX_TABLE:
-        raise argparse.ArgumentTypeError(f"a table's number, not {text[:20]!r}")
+        shown = repr(text) if len(text) <= 20 else f"{text[:20]!r}…"  # cut short, and said to be
+        raise argparse.ArgumentTypeError(f"a table's number, 1 to {MAX_TABLE:,}, not {shown}")
     return int(text)
 
 

@@ -1040,3 +1040,21 @@ def test_a_terminal_curses_has_no_description_of_gets_plain_lines_and_is_told_wh
     child.expect("notty> ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [("0", "'0'"), ("12x", "'12x'"), ("9" * 30, repr("9" * 20) + "…")],
+    ids=["zero", "word", "long"],
+)
+def test_a_table_number_out_of_range_is_refused_with_the_range(given: str, shown: str) -> None:
+    """A number of 30 digits was quoted cut to 20, as if that were what was typed."""
+    ran = subprocess.run(
+        [str(BIN / "notty-client"), "127.0.0.1:1", "--table", given],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert ran.returncode == 2
+    why = f"argument --table: a table's number, 1 to 2,147,483,647, not {shown}"
+    assert ran.stderr.splitlines()[-1] == f"notty-client: error: {why}"
