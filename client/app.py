@@ -647,6 +647,10 @@ async def _play(
                     gone = f"notty-client: the server at {where} shut down, and {back}"
                 else:
                     gone = f"notty-client: lost the connection to {where}: {reconnecting.why}"
+                    # What it is now: a play-test read "the server closed the connection" 30 s on,
+                    # when its tries had long been refused.
+                    last = reconnecting.last_try
+                    gone += f"; not back within {reconnecting.seconds:g} s (the last try: {last})"
                 terminal.last_words([gone, *client.session.leaving()])
                 return 1
             deadline = welcome_by
@@ -779,6 +783,7 @@ class _Reconnecting:
         self.seconds = RECONNECT_SECONDS  # the module's value now: a test may shorten it
         self.until = trio.current_time() + self.seconds
         self.delay = 0.2  # before the next try; doubled after each, to 5 s
+        self.last_try: str | None = None  # why the last try to connect again failed
 
     async def connect(self, client: Client, host: str, port: int, connect_timeout: float) -> float | None:
         """Connect again: the time by which the server must welcome us, ``connect_timeout`` after the
@@ -793,12 +798,13 @@ class _Reconnecting:
             if now >= self.until:
                 return None
             deadline = min(now + connect_timeout, self.until)
+            self.last_try = f"no answer within {deadline - now:.3g} s"  # unless it fails sooner
             with trio.move_on_at(deadline):
                 try:
                     await client.connect(host, port)
                     return deadline
-                except (OSError, ConnectionLost):
-                    pass  # refused, say: the server is restarting
+                except (OSError, ConnectionLost) as error:  # refused, say: the server is restarting
+                    self.last_try = (error.strerror if isinstance(error, OSError) else None) or str(error)
 
 
 async def _commands(client: Client, lines: trio.MemoryReceiveChannel[str | None], terminal: Terminal) -> None:
