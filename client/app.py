@@ -72,12 +72,15 @@ from protocol import (
 
 from .address import NAME_RULE, address_text, folded_name, name_from_login, parse_address
 from .commands import MAX_TABLE, Reply, changes_nothing, quoted_line
+from .output import stdout_to_nowhere
 from .pace import Pace
 from .session import Output, Session
 from .terminal import LINES_HELD, READING, LineReader, OutputLost, Terminal, named_lines
 from .tokens import SeatStore, StoredSeat, server_key
 
 RECONNECT_SECONDS = 30.0
+#: How much of what a server first sends is kept, to quote where it proves to be no notty server.
+FIRST_BYTES = 40
 #: Seconds, by default, to connect and be welcomed (``--connect-timeout``): a port that takes the
 #: connection and never answers (not a notty server, or a stuck one) must not hold the client for ever.
 CONNECT_TIMEOUT = 10.0
@@ -109,6 +112,7 @@ class Client:
         self.session = session
         session.layout_width = terminal.layout_width
         self.protocol = Connection(Sender.CLIENT)
+        self.first_bytes = b""
         self.stream: trio.abc.Stream | None = None
         self.changed = trio.Event()
         self.closing = False
@@ -156,6 +160,7 @@ class Client:
         await self.disconnect()  # a connection lost, or never answered: its socket goes first
         self.stream = await trio.open_tcp_stream(host, port)
         self.protocol = Connection(Sender.CLIENT)
+        self.first_bytes = b""  # of this connection: quoted if what answers is no notty server
         await self.send(self.session.hello())
 
     async def disconnect(self) -> None:
@@ -224,6 +229,8 @@ class Client:
                 data = await self.stream.receive_some(65536)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
                 raise ConnectionLost(str(error)) from None
+            if len(self.first_bytes) < FIRST_BYTES:
+                self.first_bytes += data[: FIRST_BYTES - len(self.first_bytes)]
             if not data:
                 if self.protocol.state is ConnectionState.CLOSED:
                     return
@@ -235,7 +242,7 @@ class Client:
                     self.on_message(message)
             except ProtocolError as error:
                 # Never welcomed: the start of what answered says what it is ('HTTP/1.1 400', 'SSH-2.0').
-                began = f"; it began {_first_line(data)}" if self.session.catalog is None else ""
+                began = f"; it began {_first_line(self.first_bytes)}" if self.session.catalog is None else ""
                 raise ConnectionLost(f"the server broke the protocol: {error}{began}") from None
             while self.to_ask:
                 await self.send(self.to_ask.pop(0), quiet=True)
@@ -325,26 +332,27 @@ async def run(
     seats: SeatStore | None = None,
     resume: bool | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
-    note: str = "",
+    notes: Sequence[str] = (),
     table: int | None = None,
     program: str = "notty-client",
     flags: str = "",
 ) -> int:
     """Play until the input ends or the user quits; the exit status. ``resume``: take back the seat
     kept on disk for this server and name (``None``: only a person at a terminal does, for a script
-    replaying into an old game by chance would play its moves in the wrong game). ``note``: a line
-    to say first (the name played under, when it is not the one given). ``table``: which of the
-    name's seats to take back or forget, where it holds several."""
+    replaying into an old game by chance would play its moves in the wrong game). ``notes``: lines
+    to say first (the name played under, when it is not the one given; why not the full screen).
+    ``table``: which of the name's seats to take back or forget, where it holds several."""
     interactive, colour = terminal.interactive, terminal.colour
-    if note:
-        terminal.show(note)
     asked = resume is True or (table is not None and not forget)  # a seat to take back, asked for by name
     resume = asked or (interactive if resume is None else resume)  # --table N alone takes it back too
     client: Client | None = None
     lost: OSError | None = None  # why our output could not be written, if it could not
+    kept: list[str] = []  # what quitting says of our seat
     try:
         async with trio.open_nursery() as nursery:
             await nursery.start(_quit_on_ctrl_c)
+            for note in notes:  # here, where output that cannot be written ends the client as it should
+                terminal.show(note)
             if interactive:
                 nursery.start_soon(_follow_resumes, terminal)
             if address is None:
@@ -380,14 +388,17 @@ async def run(
             terminal.last_words(client.session.leaving())
         raise
     except* OutputLost as group:  # its reader gone, its disk full, its terminal closed: as on 'quit'
-        # Python flushes stdout again as it exits: point it at nothing, so that it has nowhere to fail.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        if client is not None and not client.closing:
-            client.session.leaving()  # what it keeps on disk, as on quitting; there is nobody to tell
+        stdout_to_nowhere()
         lost = _first_lost(group).error
+        kept = client.session.leaving() if client is not None and not client.closing else []
     if lost is not None:
-        return _output_lost(lost)
+        return _output_lost(lost, kept, at_terminal=interactive)
     assert client is not None  # the play above, which made it, ended without an exception
+    if code == 0 and terminal.input_lost is not None:
+        sys.stderr.write(
+            f"notty-client: could not read its input ({terminal.input_lost}): it stopped there\n"
+        )
+        code = 1
     if code == 0 and client.seat_gone is not None:
         sys.stderr.write(f"notty-client: {client.seat_gone}: the script was not run\n")
         code = 1
@@ -405,17 +416,20 @@ def _first_lost(group: BaseExceptionGroup[OutputLost]) -> OutputLost:
     return leaf if isinstance(leaf, OutputLost) else _first_lost(leaf)
 
 
-def _output_lost(error: OSError) -> int:
-    """The exit status once stdout took no more, said on stderr where that is worth saying: a reader
-    that stopped (``| head``) has seen enough, which is no error; nor is a terminal closed, where
-    nobody is left to read it. Anything else (a full disk) is, in one line."""
-    if error.errno in (errno.EPIPE, errno.EIO):
-        return 0
+def _output_lost(error: OSError, kept: Sequence[str], *, at_terminal: bool) -> int:
+    """The exit status once stdout took no more, said on stderr: a reader that stopped (``| head``)
+    has seen enough, which is no error, nor is a terminal closed (where nobody is left to read
+    anything); anything else (a full disk, an I/O error on a file) is, in one line. ``kept``: what
+    quitting says of our seat, which stderr may still carry."""
+    done = error.errno == errno.EPIPE or (error.errno == errno.EIO and at_terminal)
     with contextlib.suppress(OSError):
-        sys.stderr.write(
-            f"notty-client: could not write its output ({error.strerror or error}): it stopped\n"
-        )
-    return 1
+        if not done:
+            sys.stderr.write(
+                f"notty-client: could not write its output ({error.strerror or error}): it stopped\n"
+            )
+        for line in kept:
+            sys.stderr.write(line + "\n")
+    return 0 if done else 1
 
 
 #: What a seat another client here plays is not, and how to do it all the same, by the verb asked.
@@ -696,10 +710,9 @@ async def _quit_on_ctrl_c(task_status: trio.TaskStatus[None] = trio.TASK_STATUS_
             raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 
-def _first_line(data: bytes | bytearray) -> str:
-    """The first line of ``data``, at most 40 bytes of it, quoted with what is not printable escaped."""
-    line = bytes(data[:40]).split(b"\n", 1)[0].rstrip(b"\r")
-    return repr(line.decode("latin-1"))
+def _first_line(data: bytes) -> str:
+    """The first line of ``data``, quoted as bytes are (what is not printable ASCII escaped)."""
+    return repr(data.split(b"\n", 1)[0].rstrip(b"\r"))[1:]
 
 
 async def _follow_resumes(terminal: Terminal) -> None:
@@ -1097,12 +1110,12 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.error("argument --table: only with a server's address (the built-in server keeps no seat)")
     if not args.connect_timeout > 0:  # also refuses nan (inf: wait for ever)
         parser.error("argument --connect-timeout: it must be more than 0 seconds")
-    note = ""  # said first: the name played under, if not the one given (or the login name)
+    notes = []  # said first: the name played under, if not the one given (or the login name)
     if args.name is None:
         login = login_name()
         name = name_from_login(login)
         if login and name != login:  # cut or folded as --name is, and said alike (none: no name to fold)
-            note = f"playing as {name!r}: a name is {NAME_RULE}"
+            notes.append(f"playing as {name!r}: a name is {NAME_RULE}")
     else:
         name = folded_name(args.name)  # as the login name is: 'Zoë' plays as 'Zoe'
         if not name:
@@ -1110,7 +1123,7 @@ def _main(argv: Sequence[str] | None) -> int:
             shown = repr(given) if len(given) <= 40 else f"{given[:40]!r}…"
             parser.error(f"argument --name: the server would refuse {shown}: a name is {NAME_RULE}")
         if name != args.name:
-            note = f"playing as {name!r}: a name is {NAME_RULE}"
+            notes.append(f"playing as {name!r}: a name is {NAME_RULE}")
     interactive = sys.stdin.isatty()
     if isinstance(sys.stdin, io.TextIOWrapper):
         # Bytes that are not UTF-8 are read as surrogate escapes, which the client refuses as such
@@ -1124,7 +1137,8 @@ def _main(argv: Sequence[str] | None) -> int:
             # The command said to take a seat back runs the client as now: in line mode, if asked for.
             program = program_as_run(sys.argv[0])
             flags = " --plain" if args.plain else ""
-            if _full_screen(args.plain):
+            why_plain = _why_plain(args.plain)
+            if why_plain is None:
                 from . import screen
 
                 play = functools.partial(
@@ -1134,15 +1148,13 @@ def _main(argv: Sequence[str] | None) -> int:
                     forget=args.forget,
                     resume=resume,
                     connect_timeout=args.connect_timeout,
-                    note=note,
+                    notes=notes,
                     table=args.table,
                     program=program,
                     flags=flags,
                 )
                 return trio.run(screen.play, play)
             terminal = Terminal(interactive, colour, wrap=sys.stdout.isatty())  # a pipe's lines stay whole
-            if (unknown := _terminal_unknown(args.plain)) is not None:
-                terminal.show(unknown)
             return trio.run(
                 functools.partial(
                     run,
@@ -1153,7 +1165,7 @@ def _main(argv: Sequence[str] | None) -> int:
                     None,
                     resume,
                     args.connect_timeout,
-                    note=note,
+                    notes=[why_plain, *notes] if why_plain else notes,
                     table=args.table,
                     program=program,
                     flags=flags,
@@ -1212,24 +1224,20 @@ def _terminal_given_back(interactive: bool) -> Iterator[None]:
                 termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved)
 
 
-def _terminal_unknown(plain: bool) -> str | None:
-    """Why a person at a terminal got line mode unasked, once the full screen was found wanting: no
-    description of their ``TERM`` here (it fell back without a word)."""
-    term = os.environ.get("TERM", "dumb")
-    if plain or term == "dumb" or not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return None
-    return f"no description of the terminal TERM names ({term!r}) here: plain lines, not the full screen"
-
-
-def _full_screen(plain: bool) -> bool:
-    """The full screen for a person at a terminal curses can drive, unless ``--plain`` says not."""
+def _why_plain(plain: bool) -> str | None:
+    """``None`` where the client runs on the full screen: for a person at a terminal curses can
+    drive, unless ``--plain`` says not. Else why not, in words for the person where they would not
+    expect it (a ``TERM`` with no description here: it fell back without a word), else ``""``."""
     if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return False
-    if os.environ.get("TERM", "dumb") == "dumb":
-        return False
+        return ""
+    term = os.environ.get("TERM", "dumb")
+    if term == "dumb":
+        return ""
     from . import screen
 
-    return screen.usable()
+    if screen.usable():
+        return None
+    return f"no description of the terminal TERM names ({term!r}) here: plain lines, not the full screen"
 
 
 if __name__ == "__main__":

@@ -66,9 +66,9 @@ from games._ui import OUR_HAND, OUR_SEAT, game_and_variant, to_play
 
 from .commands import echoed
 from .editor import EscapeReader, LineEditor, RawKey
+from .output import ascii_spelling
 from .session import Output, Session
 from .sgr import Span, Style, columns, continues, fit, parse, plain, wrap, wrap_lines
-from .spelling import ascii_spelling
 from .terminal import LineReader, Terminal, queue_typed
 
 PROMPT = "notty> "
@@ -290,7 +290,9 @@ class Screen(Terminal):
     the log (a State's table to its pane), and typed keys come from the editor."""
 
     def __init__(self, window: Any, colour: bool) -> None:
-        self._encoding = locale.getpreferredencoding(False)  # what the terminal draws (see drawable)
+        # What curses draws in (see drawable): the locale's, not Python's, which is UTF-8 under the C
+        # locale whatever the terminal takes.
+        self._encoding = locale.nl_langinfo(locale.CODESET) or "ascii"
         super().__init__(interactive=True, colour=True)  # the texts carry colour; :class:`Looks` reads it
         self.window = window
         self.looks = Looks(colour)

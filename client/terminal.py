@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import functools
 import locale
 import os
@@ -79,6 +80,7 @@ class Terminal:
         self.quit_typed = False  # a quit typed while the queue was full: it goes ahead of those lines
         self.quits: Callable[[str], bool] = lambda line: False  # does a line typed end the client?
         self._reading_modes: list[Any] | None = None  # the terminal's modes as readline reads in them
+        self.input_lost: str | None = None  # why the input could not be read on, if that ended it
 
     def show(self, text: str) -> None:
         text = self._wrapped(text)
@@ -132,7 +134,8 @@ class Terminal:
         prompt drawn again with the line so far."""
         locked = self.drawing.acquire(timeout=1) if self.interactive else False
         try:
-            if self.prompt_drawn and self._reading_modes is not None:
+            # Readline still reading (the prompt stays drawn a moment after it returns a line).
+            if self.prompt_drawn and self._reading.locked() and self._reading_modes is not None:
                 with contextlib.suppress(termios.error):
                     termios.tcsetattr(sys.stdin.fileno(), termios.TCSANOW, self._reading_modes)
                 write_out("\r\x1b[K" + self.prompt + typed_so_far())
@@ -294,7 +297,11 @@ async def read_lines(terminal: Terminal, send: trio.MemorySendChannel[str | None
                 else:
                     line = await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
                     line = line.rstrip("\n") if line else None
-            except OSError:
+            except OSError as error:
+                # Not a nohup's stdin (write-only) nor a terminal closed: a script that cannot be read
+                # part of the way stops there, and says so, not as if it had ended.
+                if not (error.errno == errno.EBADF or (error.errno == errno.EIO and terminal.interactive)):
+                    terminal.input_lost = error.strerror or str(error)
                 line = None
             if line is not None and terminal.interactive:
                 queue_typed(send, line, terminal)

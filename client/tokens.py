@@ -62,7 +62,10 @@ class StoredSeat:
 #: The most of a seats file read: a seat takes about 100 bytes of it.
 MAX_FILE_BYTES = 1 << 20
 #: Why no seat is kept where there is no home directory.
-NO_HOME = "there is no home directory to keep it in (HOME is not set; XDG_STATE_HOME would say where)"
+NO_HOME = (
+    "there is no home directory to keep it in (HOME is not set, or not a full path;"
+    " XDG_STATE_HOME would say where)"
+)
 
 
 def default_path() -> Path | None:
@@ -127,6 +130,7 @@ class SeatStore:
         """Drop the seats kept under ``name`` (only the one holding ``token``, if given: another client
         may have saved a newer one; only the one at ``table``, if given); those dropped."""
         if self.path is None or not self.path.exists():
+            self._read()  # (what it leaves in ``unreadable``: why none is kept, where there is a reason)
             return []  # nothing kept: no folder to make, no lock to take
         with self._changing():  # without the lock, a forget is still worth trying
             servers = self._read()  # (none dropped from a file that cannot be read: it is not written)
@@ -247,7 +251,7 @@ def _small_file(path: Path) -> bytes:
     """The bytes of ``path``, a plain file of at most :data:`MAX_FILE_BYTES`; OSError if it is not one.
     A pipe there hung the client in ``open`` (deaf to SIGTERM), and a link to ``/dev/zero`` read
     until memory ran out."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -255,7 +259,12 @@ def _small_file(path: Path) -> bytes:
         if info.st_size > MAX_FILE_BYTES:
             raise OSError(errno.EFBIG, f"over {MAX_FILE_BYTES:,} bytes")
         with os.fdopen(fd, "rb", closefd=False) as file:
-            return file.read(MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES]
+            data = file.read(MAX_FILE_BYTES + 1)
+        if (
+            len(data) > MAX_FILE_BYTES
+        ):  # grown since: cut short, it would read as corrupt, and be written over
+            raise OSError(errno.EFBIG, f"over {MAX_FILE_BYTES:,} bytes")
+        return data
     finally:
         os.close(fd)
 

@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from client.output import stdout_to_nowhere
 from games.notty import PRESETS
 from games.notty.bots import BOTS, Bot
 from games.notty.engine import Action, Event, Game, TurnEnded
@@ -67,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\nstopped")
         return 130
     except BrokenPipeError:  # piped into e.g. head, which has seen enough
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        stdout_to_nowhere()
     return 0
 
 

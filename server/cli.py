@@ -19,6 +19,7 @@ from typing import TypeVar
 import attrs
 import trio
 
+from client.output import stdout_to_nowhere
 from games._ui import did_you_mean
 from protocol import DEFAULT_PORT
 
@@ -439,8 +440,7 @@ def _quietly_piped(show: Callable[[argparse.Namespace], int], args: argparse.Nam
         status = show(args)
         sys.stdout.flush()  # here, not at exit, where a closed pipe could only be reported
     except BrokenPipeError:
-        # Python flushes stdout again as it exits: point it at nothing, so that it has nowhere to fail.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        stdout_to_nowhere()
         return 0
     return status
 

@@ -55,10 +55,7 @@ def _standard_streams() -> None:
         try:
             os.fstat(fd)
         except OSError:
-            null = os.open(os.devnull, os.O_RDWR)  # the lowest number free: ``fd``, or one below it
-            if null != fd:
-                os.dup2(null, fd)
-                os.close(null)
+            os.open(os.devnull, os.O_RDWR)  # takes the lowest number free: ``fd``, those below being open
     for fd, name, mode in streams:
         if getattr(sys, name) is None:
             setattr(sys, name, open(fd, mode, encoding="utf-8", closefd=False))  # noqa: SIM115 (for life)
@@ -68,13 +65,13 @@ def _tolerant_output() -> None:
     """Write what the terminal's encoding cannot carry in ASCII, rather than end with a traceback.
 
     Python speaks UTF-8 where the locale is C, but a terminal set to Latin-1 or ASCII (or a
-    ``PYTHONIOENCODING`` saying so) took a table line's ``·`` as a fatal UnicodeEncodeError."""
-    from client.spelling import OUTPUT_ERRORS, spelled_in_ascii
+    ``PYTHONIOENCODING`` saying so) took a table line's ``·`` as a fatal UnicodeEncodeError.
+    stderr keeps Python's own escapes, which say exactly what a traceback held."""
+    from client.output import OUTPUT_ERRORS, spelled_in_ascii
 
     codecs.register_error(OUTPUT_ERRORS, spelled_in_ascii)
-    for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper):
-            stream.reconfigure(errors=OUTPUT_ERRORS)
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors=OUTPUT_ERRORS)
 
 
 def _imported(program: str) -> ModuleType | None:

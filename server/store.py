@@ -199,7 +199,10 @@ class GameSummary:
 
 
 #: Why a server with no ``--db`` has no database: no home to keep it in.
-NO_HOME = "there is no home directory to keep the record in (HOME is not set): say where with --db PATH"
+NO_HOME = (
+    "there is no home directory for the record (HOME is not set, or not a full path): give --db PATH, or set"
+    " XDG_DATA_HOME"
+)
 
 
 def default_path() -> Path | None:

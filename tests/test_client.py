@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -247,7 +248,8 @@ async def test_a_scripted_auto_waits_for_the_turn_it_plays_to_pass() -> None:
     assert passed()
 
 
-def test_a_service_that_is_not_a_notty_server_ends_the_client_instead_of_reconnecting() -> None:
+@pytest.mark.parametrize("pause", [0.0, 0.2], ids=["at-once", "in-two-writes"])
+def test_a_service_that_is_not_a_notty_server_ends_the_client_instead_of_reconnecting(pause: float) -> None:
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
 
@@ -258,7 +260,9 @@ def test_a_service_that_is_not_a_notty_server_ends_the_client_instead_of_reconne
             except OSError:
                 return
             with conn:
-                conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+                conn.sendall(b"HT")  # too short to read as a frame's length: the next part makes one,
+                time.sleep(pause)  # and what the connection began with is quoted, not that part
+                conn.sendall(b"TP/1.1 400 Bad Request\r\n\r\n")
 
     threading.Thread(target=answer_as_a_web_server, daemon=True).start()
     try:

@@ -22,6 +22,8 @@ import io
 import os
 import re
 import signal
+import socket
+import struct
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -581,22 +583,49 @@ def test_output_the_terminal_cannot_encode_is_spelled_in_ascii_not_a_traceback(
     assert "you lost after" in ran.stdout and ran.stderr == ""
 
 
-def test_a_reader_that_stops_reading_ends_the_client_quietly(server_port: int, tmp_path: Path) -> None:
-    """``notty-client ... | head -1``: the client ended with a BrokenPipeError's traceback."""
-    with subprocess.Popen(
-        [str(BIN / "notty-client"), f"127.0.0.1:{server_port}", "--name", "pip"],
+def _piped_client(port: int, tmp_path: Path, name: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [str(BIN / "notty-client"), f"127.0.0.1:{port}", "--name", name],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
-    ) as process:
+    )
+
+
+@pytest.mark.parametrize("name", ["pip", "Zoë"], ids=["connected", "name-folded"])
+def test_a_reader_gone_before_the_first_line_ends_the_client_quietly(
+    server_port: int, tmp_path: Path, name: str
+) -> None:
+    """``notty-client ... | true``: the client ended with a BrokenPipeError's traceback; and the first
+    line (for a name folded, 'playing as ...') was said where nothing caught it."""
+    with _piped_client(server_port, tmp_path, name) as process:
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None
-        assert process.stdout.readline() == "connected to notty\n"
-        process.stdout.close()  # the reader has seen enough: every write from now on fails
-        process.stdin.write("new classic 2 greedy\n" + "table\n" * 50)
+        process.stdout.close()  # the reader has gone: every write fails
+        process.stdin.write("tables\n" * 5)
         process.stdin.close()
         assert (process.wait(timeout=30), process.stderr.read()) == (0, "")
+
+
+def test_a_reader_that_stops_reading_mid_game_ends_the_client_saying_where_the_seat_is_kept(
+    server_port: int, tmp_path: Path
+) -> None:
+    """``notty-client ... | head``: as on quit, the seat is kept, and stderr still says how to take
+    it back."""
+    with _piped_client(server_port, tmp_path, "pip") as process:
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        process.stdin.write("new classic 2 greedy\n")
+        process.stdin.flush()
+        table = None
+        while table is None:  # up to the game's first table: the game is under way, the seat kept
+            table = re.match(r"table (\d+) · classic · turn", process.stdout.readline())
+        process.stdout.close()  # the reader has seen enough: every write from now on fails
+        process.stdin.write("table\n" * 50)
+        process.stdin.close()
+        status, said = process.wait(timeout=30), process.stderr.read()
+    assert status == 0
+    assert said.startswith(f"your seat at table {table.group(1)} is kept; to take it back, run:\n"), said
 
 
 def test_output_that_cannot_be_written_ends_the_client_in_one_line(server_port: int, tmp_path: Path) -> None:
@@ -632,6 +661,29 @@ def test_input_that_cannot_be_read_ends_the_client_as_the_end_of_a_script(
     )
     assert (ran.returncode, ran.stderr) == (0, ""), ran.stdout
     assert ran.stdout.startswith("connected to notty\n")
+
+
+def test_input_that_fails_part_of_the_way_stops_the_client_saying_so(
+    server_port: int, tmp_path: Path
+) -> None:
+    """Any error reading stdin was taken as its end: a script cut short would stop with status 0,
+    the rest of it never run and nothing said. (Here stdin is a connection its far end resets.)"""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        near = socket.create_connection(listener.getsockname())
+        far, _ = listener.accept()
+    with near, far:
+        far.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        far.close()  # at once, with a reset: the next read of the near end fails
+        ran = subprocess.run(
+            [str(BIN / "notty-client"), f"127.0.0.1:{server_port}", "--name", "pip"],
+            stdin=near.fileno(),
+            capture_output=True,
+            text=True,
+            env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+            timeout=30,
+        )
+    why = "could not read its input (Connection reset by peer): it stopped there"
+    assert (ran.returncode, ran.stderr) == (1, f"notty-client: {why}\n")
 
 
 def test_a_script_line_too_long_for_any_command_is_named_on_stderr_by_its_start(

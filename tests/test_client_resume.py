@@ -693,6 +693,7 @@ def test_with_no_home_no_seat_is_kept_and_nothing_is_made_here(homeless: Path) -
     seat = StoredSeat("a" * 32, 1)
     assert store.put("h:1", "ann", seat) == tokens.NO_HOME
     assert store.seats("h:1", "ann") == [] and store.forget("h:1", "ann") == []
+    assert store.unreadable == f"no seats file: {tokens.NO_HOME}"  # --forget says why none is kept
     assert store.locks.hold("h:1", seat.token) is None and store.locks.holder("h:1", seat.token) is None
     store.locks.release("h:1", seat.token)
     assert list(homeless.iterdir()) == []

@@ -22,7 +22,7 @@ from typing import NoReturn
 import pexpect
 import pytest
 
-from client.spelling import OUTPUT_ERRORS, spelled_in_ascii
+from client.output import OUTPUT_ERRORS, spelled_in_ascii
 from server import entry
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -498,6 +498,19 @@ def test_the_screen_takes_the_terminals_size_not_an_exported_columns_and_lines(
     assert ida.finish() == 0
 
 
+def test_under_the_c_locale_the_screen_spells_what_curses_cannot_draw(
+    server_port: int, tmp_path: Path
+) -> None:
+    """Python speaks UTF-8 under the C locale, curses ASCII: the screen asked Python, and the status
+    line's '·' and the log's rule were dropped."""
+    ida = Person(tmp_path, f"127.0.0.1:{server_port}", "--name", "ida", LC_ALL="C", LANG="C")
+    ida.see("connected to")
+    assert ida.row(0).strip() == f"127.0.0.1:{server_port} - lobby - ida"
+    assert any(row.startswith("-- log ---") for row in ida.rows)
+    ida.enter("quit")
+    assert ida.finish() == 0
+
+
 def test_a_terminal_without_the_characters_drawn_gets_them_column_for_column() -> None:
     """Curses dropped what the locale's encoding lacks, and the next redraw of that line landed a
     column off for each: a Latin-1 or ASCII table read 'turn 1 2f 300'."""

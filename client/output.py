@@ -1,14 +1,17 @@
-"""Text for a terminal whose encoding lacks some of its characters (Latin-1, ASCII).
+"""Output where the terminal or the pipe falls short.
 
-The programs write UTF-8 where they can; elsewhere what the encoding cannot carry is spelled in
-ASCII: a table line's ``·`` as ``-``, a cut text's ``…`` as ``...``, ``é`` as ``e``, anything else
-as ``?``. Output goes through a codec error handler (:data:`OUTPUT_ERRORS`, installed by
+A terminal whose encoding lacks some of what the programs write (Latin-1, ASCII) gets it spelled in
+ASCII: a table line's ``·`` as ``-``, a cut text's ``…`` as ``...``, ``é`` as ``e``, anything else as
+``?``. Output goes through a codec error handler (:data:`OUTPUT_ERRORS`, installed by
 :mod:`server.entry`); the full screen spells column for column (``client.screen``), as its layout
-was measured. Cheap to import: every program's start-up loads it.
+was measured. A stdout that takes no more (its reader gone, its disk full) is pointed at the null
+device (:func:`stdout_to_nowhere`). Cheap to import: every program's start-up loads it.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import unicodedata
 
 #: Characters the programs print (a table line's ``·``, a cut text's ``…``, the full screen's rules)
@@ -32,3 +35,13 @@ def spelled_in_ascii(error: UnicodeError) -> tuple[str, int]:
     if not isinstance(error, UnicodeEncodeError):
         raise error
     return "".join(map(ascii_spelling, error.object[error.start : error.end])), error.end
+
+
+def stdout_to_nowhere() -> None:
+    """Point stdout at the null device, once it takes no more: Python flushes it again as it exits,
+    and a failure there could only be reported as an error, with nobody to read it."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, sys.stdout.fileno())
+    finally:
+        os.close(null)
