@@ -72,6 +72,8 @@ SHORT_RUNS = {
     "notty-sim": ("--games", "2", "--jobs", "1", "--no-progress"),
     "notty-server": ("--help",),
     "notty-client": ("--name", "ann"),  # against bots on a server of its own
+    "notty-watch": ("--delay", "0"),  # a whole game of two bots
+    "notty-ochos": ("--help",),  # (its deal comes on stdin)
 }
 
 
