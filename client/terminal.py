@@ -269,7 +269,7 @@ class Terminal:
 
 class OutputLost(Exception):
     """stdout took no more: its reader gone (``| head``), its disk full, its terminal closed. The
-    client ends (:func:`client.app.run`), as it would on ``quit``, with nobody there to tell."""
+    client ends as it would on ``quit`` (:func:`client.app.run`), saying on stderr what it can."""
 
     def __init__(self, error: OSError) -> None:
         super().__init__(error.strerror or str(error))
