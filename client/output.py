@@ -39,7 +39,7 @@ def spelled_in_ascii(error: UnicodeError) -> tuple[str, int]:
 
 def stdout_to_nowhere() -> None:
     """Point stdout at the null device, once it takes no more: Python flushes it again as it exits,
-    and a failure there could only be reported as an error, with nobody to read it."""
+    and a failure there prints a traceback of its own."""
     null = os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(null, sys.stdout.fileno())
