@@ -15,11 +15,14 @@ start-up, the site module, the installed package's path hooks) no code of the pr
 from __future__ import annotations
 
 import codecs
+import contextlib
+import errno
 import importlib
 import io
 import os
 import sys
 from types import FrameType, ModuleType  # as importlib, loaded with Python itself
+from typing import Any
 
 
 def _run(program: str) -> int:
@@ -30,7 +33,13 @@ def _run(program: str) -> int:
             if module is None:
                 return 130
             _tolerant_output()
-            code: int = module.main()
+            try:
+                code: int = module.main()
+                sys.stdout.flush()  # here, where a failure can still be said
+            except OSError as error:
+                if not getattr(error, STDOUT_FAILED, False):
+                    raise
+                return _output_lost(error)
             return code
         except* KeyboardInterrupt:  # before the program catches it itself
             pass
@@ -62,7 +71,8 @@ def _standard_streams() -> None:
 
 
 def _tolerant_output() -> None:
-    """Write what the terminal's encoding cannot carry in ASCII, rather than end with a traceback.
+    """Write what the terminal's encoding cannot carry in ASCII, rather than end with a traceback,
+    and mark a failure to write stdout as such (:class:`_Stdout`).
 
     Python speaks UTF-8 where the locale is C, but a terminal set to Latin-1 or ASCII (or a
     ``PYTHONIOENCODING`` saying so) took a table line's ``·`` as a fatal UnicodeEncodeError.
@@ -70,8 +80,48 @@ def _tolerant_output() -> None:
     from client.output import OUTPUT_ERRORS, spelled_in_ascii
 
     codecs.register_error(OUTPUT_ERRORS, spelled_in_ascii)
-    if isinstance(sys.stdout, io.TextIOWrapper):
-        sys.stdout.reconfigure(errors=OUTPUT_ERRORS)
+    stdout = sys.stdout
+    if not isinstance(stdout, io.TextIOWrapper) or stdout is not sys.__stdout__:
+        return  # not the process's own stdout (a test's capture): left as it is
+    stdout.flush()
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(_Stdout(stdout.fileno(), "w", closefd=False)),
+        encoding=stdout.encoding,
+        errors=OUTPUT_ERRORS,
+        line_buffering=stdout.line_buffering,
+        write_through=stdout.write_through,
+    )
+
+
+#: The attribute an OSError raised by writing stdout carries (:class:`_Stdout`).
+STDOUT_FAILED = "notty_stdout_failed"
+
+
+class _Stdout(io.FileIO):
+    """stdout's file, whose write errors say that they are stdout's: a program that meets one (a full
+    disk) ends in one line (:func:`_output_lost`), where ``notty-sim >/dev/full`` ended with a
+    traceback; an OSError from anything else still shows its own."""
+
+    def write(self, data: Any, /) -> int:
+        try:
+            return super().write(data)
+        except OSError as error:
+            setattr(error, STDOUT_FAILED, True)
+            raise
+
+
+def _output_lost(error: OSError) -> int:
+    """The exit status of a program whose stdout took no more, said on stderr in one line; nothing
+    for a reader that stopped (``| head``), which has what it wanted."""
+    from client.output import stdout_to_nowhere
+
+    stdout_to_nowhere()  # Python flushes stdout again as it exits: there, a failure is a traceback
+    if error.errno == errno.EPIPE:
+        return 0
+    with contextlib.suppress(OSError):
+        program = os.path.basename(sys.argv[0])
+        sys.stderr.write(f"{program}: could not write its output ({error.strerror or error}): it stopped\n")
+    return 1
 
 
 def _imported(program: str) -> ModuleType | None:

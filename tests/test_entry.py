@@ -101,6 +101,27 @@ def test_a_script_started_without_a_standard_stream_runs_without_it(
         assert ran.stdout  # it said what it says
 
 
+@pytest.mark.parametrize("script", ["notty-sim", "notty-watch", "notty-client"])
+def test_a_script_whose_output_cannot_be_written_says_so_in_one_line(script: str, tmp_path: Path) -> None:
+    """``notty-sim >/dev/full`` ended with an OSError's traceback."""
+    program = [
+        str(Path(sys.executable).parent / script),
+        *(arg.format(tmp=tmp_path) for arg in SHORT_RUNS[script]),
+    ]
+    with open("/dev/full", "w") as full:
+        ran = subprocess.run(
+            program,
+            stdin=subprocess.DEVNULL,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+        )
+    said = f"{script}: could not write its output (No space left on device): it stopped\n"
+    assert (ran.returncode, ran.stderr) == (1, said)
+
+
 class _Program:
     """A program whose main raises ``raised``, as if imported."""
 
