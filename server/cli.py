@@ -205,7 +205,7 @@ async def run(
             log.error("could not restore game %d: %s: it stays in the database", saved.begun.table, why)
             log.debug("the restore of game %d failed here", saved.begun.table, exc_info=True)
     server = NottyServer(notty, store=store, limits=limits)
-    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+    with trio.open_signal_receiver(*_stopping_signals()) as signals:
         async with trio.open_nursery() as nursery:
             try:
                 listeners = await nursery.start(server.serve, host, port)
@@ -224,6 +224,16 @@ async def run(
                     return
 
             nursery.start_soon(stop_on_signal)
+
+
+def _stopping_signals() -> list[signal.Signals]:
+    """The signals that stop the server as Ctrl-C does (clients told, games kept): SIGHUP too, as the
+    host's terminal or ssh session closes, which killed it without a word or a goodbye; but not
+    where it is ignored (``nohup``), which asks the server to outlive its terminal."""
+    stopping = [signal.SIGINT, signal.SIGTERM]
+    if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
+        stopping.append(signal.SIGHUP)
+    return stopping
 
 
 def _room_for_connections(max_connections: int) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -247,6 +248,33 @@ def test_a_stopped_server_keeps_a_watched_game_of_bots_as_it_was_for_the_restart
     assert again.view is not None and again.view["result"] is None
     assert (again.view["turn"], again.view["body"]) == (last["turn"], last["body"])  # not a move more
     again.close()
+
+
+def test_a_hangup_stops_the_server_as_sigterm_does(tmp_path: Path, servers: list[ServerProcess]) -> None:
+    """The host's terminal or ssh session closing (SIGHUP) killed the server without a word: no log
+    line, no goodbye, its clients told only that the connection was lost."""
+    servers.append(server := ServerProcess(tmp_path / "notty.db"))
+    player = Player(server.port, "ann")
+    server.process.send_signal(signal.SIGHUP)
+    player.expect(Goodbye)
+    player.close()
+    assert server.process.wait(timeout=10) == 0
+    assert server.process.stderr is not None
+    assert "SIGHUP: telling clients and stopping" in server.process.stderr.read()
+
+
+def test_under_nohup_a_hangup_leaves_the_server_serving(tmp_path: Path, servers: list[ServerProcess]) -> None:
+    ignoring = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as nohup starts it: inherited, and kept
+    try:
+        servers.append(server := ServerProcess(tmp_path / "notty.db"))
+    finally:
+        signal.signal(signal.SIGHUP, ignoring)
+    server.process.send_signal(signal.SIGHUP)
+    player = Player(server.port, "ann")
+    player.send(ListTables())
+    player.expect(Tables)
+    player.close()
+    assert server.process.poll() is None
 
 
 def _listed(player: Player, table: int | None) -> dict[str, Any] | None:
