@@ -161,6 +161,7 @@ class Client:
         self.stream = await trio.open_tcp_stream(host, port)
         self.protocol = Connection(Sender.CLIENT)
         self.first_bytes = b""  # of this connection: quoted if what answers is no notty server
+        self.pace.connecting()
         await self.send(self.session.hello())
 
     async def disconnect(self) -> None:

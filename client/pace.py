@@ -26,6 +26,13 @@ class Pace:
     def __init__(self, limits: Mapping[str, int] = DEFAULT_SERVER_LIMITS) -> None:
         messages, hints = _allowances(limits)
         self.messages, self.hints = TokenBucket(*messages), TokenBucket(*hints)
+        # The sizes of what this connection sent before its welcome; None once welcomed.
+        self._unwelcomed: list[int] | None = None
+
+    def connecting(self) -> None:
+        """A new connection: what it sends before its welcome (the hello) the server charges on its
+        own terms, which the welcome says (:meth:`follow`)."""
+        self._unwelcomed = []
 
     def follow(self, limits: Mapping[str, int], now: float) -> None:
         """Keep to ``limits`` from ``now`` on: a welcome's, on each connection. What was spent stays
@@ -34,6 +41,11 @@ class Pace:
         for bucket, (rate, burst) in zip((self.messages, self.hints), _allowances(limits), strict=True):
             in_hand = bucket.available(now)
             bucket.rate, bucket.burst, bucket.tokens = rate, burst, min(in_hand, float(burst))
+        # The hello was charged on the server's terms: with a burst of 1 it left nothing in hand
+        # there, and the next message, sent at once by the defaults' reckoning, was refused.
+        spent = sum(message_cost(size, self.messages.burst) for size in self._unwelcomed or ())
+        self.messages.tokens = max(0.0, min(self.messages.tokens, self.messages.burst - spent))
+        self._unwelcomed = None
 
     def wait(self, message: Message, size: int, now: float) -> float:
         """Seconds until ``message``, of a body ``size`` bytes long, may go; 0: now, and it is charged
@@ -48,6 +60,8 @@ class Pace:
             return wait
         for bucket, cost in needs:
             bucket.take(now, cost)
+        if self._unwelcomed is not None:
+            self._unwelcomed.append(size)
         return 0.0
 
 

@@ -11,7 +11,10 @@ lower ones of its own, which its welcome says (protocol version 8).
 from __future__ import annotations
 
 import io
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pexpect
@@ -35,6 +38,8 @@ from client.terminal import (
 )
 from protocol import PROTOCOL_VERSION, Act, AskHint, Bye, Ping, Welcome
 from server.limits import DEFAULT_LIMITS, Limits, announced
+
+BIN = Path(sys.executable).parent
 
 #: Lines pasted at once: more than twice the server's burst.
 PASTED = 100
@@ -262,6 +267,35 @@ def test_a_paste_to_a_server_of_lower_limits_keeps_to_its_own_and_is_never_refus
     servers.append(server := ServerProcess(tmp_path / "notty.db", *LOW_LIMITS))
     bob, transcript = _line_mode(tmp_path, f"127.0.0.1:{server.port}", "--name", "bob")
     _all_carried_out(bob, transcript, SLOW_PASTE, timeout=60)
+
+
+def test_a_script_to_a_server_of_a_burst_of_one_is_never_refused(
+    servers: list[ServerProcess], tmp_path: Path
+) -> None:
+    """A play-test's server with ``--burst 1``: the hello took all it had, and the script's first line,
+    sent at once by the defaults' reckoning, was refused ('the server refused line 1 of the script')."""
+    servers.append(server := ServerProcess(tmp_path / "notty.db", "--rate", "1", "--burst", "1"))
+    ran = subprocess.run(
+        [str(BIN / "notty-client"), f"127.0.0.1:{server.port}", "--name", "bob"],
+        input="tables\ntables\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")},
+        timeout=30,
+    )
+    assert (ran.returncode, ran.stderr) == (0, ""), ran.stdout
+    assert ran.stdout.count("no tables now") == 2
+
+
+def test_the_hello_is_spent_on_the_servers_terms_once_its_welcome_says_them() -> None:
+    pace = Pace()
+    pace.connecting()
+    assert pace.wait(Ping(1), 30, 0.0) == 0.0  # the hello, as far as the pace is concerned
+    pace.follow({**LOW, "rate_per_1000s": 1000, "burst": 1}, 0.0)
+    assert pace.wait(Act("end"), 20, 0.0) == 1.0  # the server's one was the hello's: a second to wait
+    assert pace.wait(Act("end"), 20, 1.0) == 0.0
+    pace.follow(LOW, 5.0)  # a welcome not after a new connection's hello: nothing charged again
+    assert pace.messages.available(5.0) == 1.0  # what was in hand (all a burst of 1 holds)
 
 
 def test_the_pace_spends_half_a_burst_at_once_then_keeps_to_the_rate() -> None:
