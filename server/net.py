@@ -437,22 +437,35 @@ class NottyServer:
                 link.heard + self.limits.idle_seconds if welcomed else link.opened + self.limits.hello_seconds
             )
             if trio.current_time() >= deadline:
-                self._time_out(link, welcomed)
-                return
+                # What the peer sent counts before it is judged silent: a server paused past the
+                # deadline (Ctrl-Z, a laptop asleep) timed out every client as it woke, their pings
+                # waiting unread.
+                waiting = link.socket.waiting(MAX_FRAME)
+                if waiting is None:
+                    self._time_out(link, welcomed)
+                    return
+                if not waiting or not self._take_in(link, waiting):
+                    return
+                await trio.lowlevel.checkpoint()  # a peer that never stops sending shares the loop
+                continue
             with trio.move_on_at(deadline):
                 while link.listening:
                     data = await link.socket.receive(MAX_FRAME)
-                    if not data:
+                    if not data or not self._take_in(link, data):
                         return
-                    try:
-                        link.protocol.receive_data(data)
-                    except ProtocolError as error:
-                        self._refuse(link, error)
-                        return
-                    self._drain(link)
-                    self._run_bots()
                     if not welcomed and link.protocol.state is not ConnectionState.HELLO:
                         break  # welcomed: from now the idle deadline applies, and it may be the sooner
+
+    def _take_in(self, link: Link, data: bytes) -> bool:
+        """Answer what ``data`` completes; False if the connection is to end (it broke the protocol)."""
+        try:
+            link.protocol.receive_data(data)
+        except ProtocolError as error:
+            self._refuse(link, error)
+            return False
+        self._drain(link)
+        self._run_bots()
+        return True
 
     def _drain(self, link: Link) -> None:
         """Answer every whole message received so far (none once goodbye is queued: a flood that

@@ -115,6 +115,19 @@ class NonBlockingSocket:
                 self.close()
         return b""
 
+    def waiting(self, max_bytes: int) -> bytes | None:
+        """The bytes the peer has sent that wait to be read, without waiting for more: ``None`` if
+        none wait; ``b""`` at the end of the stream or once broken."""
+        if self.broken:
+            return b""
+        try:
+            return self._sock.recv(max_bytes)
+        except BlockingIOError:
+            return None
+        except OSError:
+            self.close()
+            return b""
+
     def send(self, data: bytes) -> bool:
         """Send ``data`` after whatever is waiting; ``False`` (and nothing sent) if the backlog is full.
 

@@ -27,6 +27,8 @@ from protocol import (
     ListTables,
     Message,
     Notice,
+    Ping,
+    Pong,
     Seated,
     Sender,
     State,
@@ -248,6 +250,26 @@ def test_a_stopped_server_keeps_a_watched_game_of_bots_as_it_was_for_the_restart
     assert again.view is not None and again.view["result"] is None
     assert (again.view["turn"], again.view["body"]) == (last["turn"], last["body"])  # not a move more
     again.close()
+
+
+def test_a_server_paused_past_the_idle_timeout_reads_what_waited_before_judging_a_client_silent(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    """A host's Ctrl-Z, or a laptop asleep, for longer than --idle-timeout: every client was dropped
+    as the server woke ('nothing heard from you'), its pings waiting unread."""
+    servers.append(server := ServerProcess(tmp_path / "notty.db", "--idle-timeout", "2"))
+    player = Player(server.port, "ann")
+    server.process.send_signal(signal.SIGSTOP)
+    try:
+        time.sleep(2.5)  # past the deadline the hello set
+        player.send(Ping(7))  # waits in the server's socket
+        time.sleep(0.2)
+    finally:
+        server.process.send_signal(signal.SIGCONT)
+    assert player.expect(Pong).nonce == 7  # not an idle-timeout
+    player.send(ListTables())
+    player.expect(Tables)
+    player.close()
 
 
 def test_a_hangup_stops_the_server_as_sigterm_does(tmp_path: Path, servers: list[ServerProcess]) -> None:
