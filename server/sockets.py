@@ -107,12 +107,9 @@ class NonBlockingSocket:
                 await trio.lowlevel.wait_readable(self._sock)
             except trio.ClosedResourceError:
                 break
-            try:
-                return self._sock.recv(max_bytes)
-            except BlockingIOError:
-                continue
-            except OSError:
-                self.close()
+            data = self.waiting(max_bytes)
+            if data is not None:  # (None: woken for nothing after all)
+                return data
         return b""
 
     def waiting(self, max_bytes: int) -> bytes | None:
