@@ -48,6 +48,7 @@ mode: this module is only another :class:`client.terminal.Terminal`, with its ow
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import curses
 import functools
@@ -224,6 +225,15 @@ def _curses() -> Any:
                 step()
 
 
+def _drawn_in(codeset: str) -> str:
+    """The codec for a locale's ``codeset``; ASCII, which every terminal draws, where Python knows
+    none by that name (spelling for it then fails with a LookupError)."""
+    try:
+        return codecs.lookup(codeset).name
+    except LookupError:
+        return "ascii"
+
+
 def drawable(text: str, encoding: str) -> str:
     """``text`` as a terminal of ``encoding`` can draw it, in as many columns: what it lacks spelled
     in ASCII and cut or padded to its width (``…`` as ``.``, a wide character as ``??``). Curses
@@ -292,7 +302,7 @@ class Screen(Terminal):
     def __init__(self, window: Any, colour: bool) -> None:
         # What curses draws in (see drawable): the locale's, not Python's, which is UTF-8 under the C
         # locale whatever the terminal takes.
-        self._encoding = locale.nl_langinfo(locale.CODESET) or "ascii"
+        self._encoding = _drawn_in(locale.nl_langinfo(locale.CODESET))
         super().__init__(interactive=True, colour=True)  # the texts carry colour; :class:`Looks` reads it
         self.window = window
         self.looks = Looks(colour)

@@ -23,7 +23,7 @@ from pyte.screens import Margins
 from test_client_session import notty_view, welcomed
 
 from client.commands import echoed
-from client.screen import LOG_LINES, Screen, _with_our_lines, drawable, wrapped_text
+from client.screen import LOG_LINES, Screen, _drawn_in, _with_our_lines, drawable, wrapped_text
 from client.session import HINT_ON_ITS_WAY, Output, Session
 from client.sgr import PLAIN, Span, Style, columns, fit, parse, plain, render, wrap
 from client.terminal import Terminal
@@ -518,6 +518,12 @@ def test_a_terminal_without_the_characters_drawn_gets_them_column_for_column() -
     assert drawable("table 1 · classic ─…", "ascii") == "table 1 - classic -."
     assert drawable("李 é ·", "latin-1") == "?? é ·"  # a wide character keeps its two columns
     assert drawable("R3 R4", "ascii") == "R3 R4"
+    assert (
+        _drawn_in("ANSI_X3.4-1968") == "ascii" and _drawn_in("UTF-8") == "utf-8"
+    )  # as the C library names them
+    assert (
+        _drawn_in("") == _drawn_in("NO-SUCH-CODESET") == "ascii"
+    )  # no codec for it: what every terminal draws
 
 
 def test_the_help_shown_then_narrowed_wraps_each_description_as_one(server_port: int, tmp_path: Path) -> None:
