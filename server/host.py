@@ -410,7 +410,9 @@ class Host:
             gone = table.notice(session.seat, "left", f"{seat.name} left the table")
             self._forget_if_empty(table)  # the last one gone: the finished game leaves the list
             return gone
-        held = f"{seat.name} dropped; their seat is held for {whole_seconds(self.grace)} s"
+        # (held "for 2147483647 s", where an operator holds seats for good: --grace inf)
+        kept = "for good" if math.isinf(self.grace) else f"for {whole_seconds(self.grace)} s"
+        held = f"{seat.name} dropped; their seat is held {kept}"
         if seat.autopilot and table.running:  # it plays on: "held" alone reads as a game that waits
             held += ", and their autopilot plays their turns"
         return table.notice(session.seat, "dropped", held, self.grace)
@@ -527,7 +529,12 @@ class Host:
             self._unanswered.append((conn, digest))
             return out
         if found is None:
-            return [*out, (conn, self._seat_gone(digest))]
+            gone = self._seat_gone(digest)
+            if digest not in self.driver.ended and digest not in self.driver.stopped:
+                # Nothing here ever held it, or its table is gone: a restart on another database
+                # makes every client forget its seat, and this is the line that shows it.
+                log.info("connection %d: %s offered a seat token no game here holds", conn, session.name)
+            return [*out, (conn, gone)]
         table, index = found
         seat = table.seats[index]
         if seat.conn is not None:  # the old connection is still here: it loses the seat

@@ -237,6 +237,16 @@ def test_a_drop_and_a_return_are_told_to_the_other_player_and_the_watcher() -> N
     assert ann.send(ListTables())[0].tables[0]["bots"] == ()
 
 
+def test_a_seat_token_no_game_here_holds_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    """A restart on another database: every client offered its token, was told its seat was gone,
+    forgot it, and the log said nothing of it."""
+    net = Net()
+    with caplog.at_level("INFO", logger="notty.host"):
+        net.client("dee", "x" * 43)
+    said = [record.getMessage() for record in caplog.records if record.name == "notty.host"]
+    assert any(line.endswith(": dee offered a seat token no game here holds") for line in said), said
+
+
 def test_the_servers_log_has_each_seats_story_too(caplog: pytest.LogCaptureFixture) -> None:
     """SERVER.md promises a line per table event: drops, returns and stand-ins had none."""
     net, _, bob, _, table = two_at_a_game(grace=45)
@@ -751,12 +761,13 @@ def test_our_seat_played_by_a_bot_says_so_once_in_every_game(game: str) -> None:
     assert _ui.OUR_SEAT.search(ours) and not _ui.OUR_SEAT.search(theirs)
 
 
-def test_a_seat_held_for_ever_is_said_to_be_held_as_long_as_a_notice_can_say() -> None:
-    """``--grace inf`` (or any grace past what a notice carries) still tells everyone of the drop."""
+def test_a_seat_held_for_ever_is_said_to_be_held_for_good() -> None:
+    """``--grace inf`` still tells everyone of the drop, its seconds as many as a notice carries, and
+    in words that say what it is (it said "held for 2147483647 s")."""
     net = Net(grace=float("inf"))
     ann, bob = net.client("ann"), net.client("bob")
     table = ann.send(notty("classic", 2))[0].table
     bob.send(Join(table))
     net.drop(bob)
     (dropped,) = [m for m in ann.inbox if isinstance(m, Notice) and m.kind == "dropped"]
-    assert dropped.seconds == 2**31 - 1 and dropped.text.endswith(f"held for {2**31 - 1} s")
+    assert dropped.seconds == 2**31 - 1 and dropped.text == "bob dropped; their seat is held for good"
