@@ -72,7 +72,7 @@ from protocol import (
 
 from .address import NAME_RULE, address_text, folded_name, name_from_login, parse_address
 from .commands import MAX_TABLE, Reply, changes_nothing, quoted_line
-from .output import stdout_to_nowhere
+from .output import output_lost
 from .pace import Pace
 from .session import Output, Session
 from .terminal import LINES_HELD, READING, LineReader, OutputLost, Terminal, named_lines
@@ -389,11 +389,10 @@ async def run(
             terminal.last_words(client.session.leaving())
         raise
     except* OutputLost as group:  # its reader gone, its disk full, its terminal closed: as on 'quit'
-        stdout_to_nowhere()
         lost = _first_lost(group).error
         kept = client.session.leaving() if client is not None and not client.closing else []
     if lost is not None:
-        return _output_lost(lost, kept, at_terminal=interactive)
+        return output_lost(lost, kept, at_terminal=interactive)
     assert client is not None  # the play above, which made it, ended without an exception
     if code == 0 and terminal.input_lost is not None:
         sys.stderr.write(
@@ -415,22 +414,6 @@ async def run(
 def _first_lost(group: BaseExceptionGroup[OutputLost]) -> OutputLost:
     leaf = group.exceptions[0]
     return leaf if isinstance(leaf, OutputLost) else _first_lost(leaf)
-
-
-def _output_lost(error: OSError, kept: Sequence[str], *, at_terminal: bool) -> int:
-    """The exit status once stdout took no more, said on stderr: a reader that stopped (``| head``)
-    has seen enough, which is no error, nor is a terminal closed (where nobody is left to read
-    anything); anything else (a full disk, an I/O error on a file) is, in one line. ``kept``: what
-    quitting says of our seat, which stderr may still carry."""
-    done = error.errno == errno.EPIPE or (error.errno == errno.EIO and at_terminal)
-    with contextlib.suppress(OSError):
-        if not done:
-            sys.stderr.write(
-                f"notty-client: could not write its output ({error.strerror or error}): it stopped\n"
-            )
-        for line in kept:
-            sys.stderr.write(line + "\n")
-    return 0 if done else 1
 
 
 #: What a seat another client here plays is not, and how to do it all the same, by the verb asked.

@@ -5,14 +5,17 @@ ASCII: a table line's ``·`` as ``-``, a cut text's ``…`` as ``...``, ``é`` a
 ``?``. Output goes through a codec error handler (:data:`OUTPUT_ERRORS`, installed by
 :mod:`server.entry`); the full screen spells column for column (``client.screen``), as its layout
 was measured. A stdout that takes no more (its reader gone, its disk full) is pointed at the null
-device (:func:`stdout_to_nowhere`). Cheap to import: every program's start-up loads it.
+device (:func:`stdout_to_nowhere`, :func:`output_lost`). Cheap to import: every program's start-up loads it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import sys
 import unicodedata
+from collections.abc import Sequence
 
 #: Characters the programs print (a table line's ``·``, a cut text's ``…``, the full screen's rules)
 #: as a terminal that has no such characters spells them.
@@ -45,3 +48,22 @@ def stdout_to_nowhere() -> None:
         os.dup2(null, sys.stdout.fileno())
     finally:
         os.close(null)
+
+
+def output_lost(error: OSError, kept: Sequence[str] = (), *, at_terminal: bool = False) -> int:
+    """Once stdout took no more (``error``), point it at nothing and say so on stderr; the exit
+    status. A reader that stopped (``| head``) has seen enough, which is no error, nor is a terminal
+    closed (``at_terminal``: where nobody is left to read anything); anything else (a full disk, an
+    I/O error on a file) is, in one line. ``kept``: lines stderr may still carry (the client's word
+    on where its seat is kept)."""
+    stdout_to_nowhere()
+    done = error.errno == errno.EPIPE or (error.errno == errno.EIO and at_terminal)
+    with contextlib.suppress(OSError):
+        if not done:
+            program = os.path.basename(sys.argv[0])
+            sys.stderr.write(
+                f"{program}: could not write its output ({error.strerror or error}): it stopped\n"
+            )
+        for line in kept:
+            sys.stderr.write(line + "\n")
+    return 0 if done else 1

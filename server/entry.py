@@ -15,8 +15,6 @@ start-up, the site module, the installed package's path hooks) no code of the pr
 from __future__ import annotations
 
 import codecs
-import contextlib
-import errno
 import importlib
 import io
 import os
@@ -39,7 +37,9 @@ def _run(program: str) -> int:
             except OSError as error:
                 if not getattr(error, STDOUT_FAILED, False):
                     raise
-                return _output_lost(error)
+                from client.output import output_lost
+
+                return output_lost(error)
             return code
         except* KeyboardInterrupt:  # before the program catches it itself
             pass
@@ -99,7 +99,7 @@ STDOUT_FAILED = "notty_stdout_failed"
 
 class _Stdout(io.FileIO):
     """stdout's file, whose write errors say that they are stdout's: a program that meets one (a full
-    disk) ends in one line (:func:`_output_lost`), where ``notty-sim >/dev/full`` ended with a
+    disk) ends in one line (:func:`client.output.output_lost`), where ``notty-sim >/dev/full`` ended with a
     traceback; an OSError from anything else still shows its own."""
 
     def write(self, data: Any, /) -> int:
@@ -108,20 +108,6 @@ class _Stdout(io.FileIO):
         except OSError as error:
             setattr(error, STDOUT_FAILED, True)
             raise
-
-
-def _output_lost(error: OSError) -> int:
-    """The exit status of a program whose stdout took no more, said on stderr in one line; nothing
-    for a reader that stopped (``| head``), which has what it wanted."""
-    from client.output import stdout_to_nowhere
-
-    stdout_to_nowhere()  # Python flushes stdout again as it exits: there, a failure is a traceback
-    if error.errno == errno.EPIPE:
-        return 0
-    with contextlib.suppress(OSError):
-        program = os.path.basename(sys.argv[0])
-        sys.stderr.write(f"{program}: could not write its output ({error.strerror or error}): it stopped\n")
-    return 1
 
 
 def _imported(program: str) -> ModuleType | None:
