@@ -376,7 +376,7 @@ class Host:
             return []
         self.driver.settle(failed)
         waiting, self._unanswered = self._unanswered, []
-        return [(conn, self._seat_gone(digest)) for conn, digest in waiting if conn in self.sessions]
+        return [(conn, self._seat_gone(digest, conn)) for conn, digest in waiting if conn in self.sessions]
 
     # -- connections -----------------------------------------------------------
 
@@ -529,12 +529,7 @@ class Host:
             self._unanswered.append((conn, digest))
             return out
         if found is None:
-            gone = self._seat_gone(digest)
-            if digest not in self.driver.ended and digest not in self.driver.stopped:
-                # Nothing here ever held it, or its table is gone: a restart on another database
-                # makes every client forget its seat, and this is the line that shows it.
-                log.info("connection %d: %s offered a seat token no game here holds", conn, session.name)
-            return [*out, (conn, gone)]
+            return [*out, (conn, self._seat_gone(digest, conn))]
         table, index = found
         seat = table.seats[index]
         if seat.conn is not None:  # the old connection is still here: it loses the seat
@@ -572,12 +567,18 @@ class Host:
             out += [(to, notice) for to, notice in told if to == conn]
         return out
 
-    def _seat_gone(self, digest: bytes) -> Error:
-        """The answer to a seat token no seat here holds: of a game stopped unrecorded (kept for the
-        restart that restores it), of one that ended (how), or of nothing known."""
+    def _seat_gone(self, digest: bytes, conn: ConnId) -> Error:
+        """The answer to a seat token no seat here holds, offered by ``conn``: of a game stopped
+        unrecorded (kept for the restart that restores it), of one that ended (how), or of nothing
+        known, which is logged: a restart on another database makes every client forget its seat,
+        and this is the line that shows it."""
         if (stopped := self.driver.stopped.get(digest)) is not None:
             return Error("game-stopped", GAME_STOPPED.format(table=stopped))
         ended = self.driver.ended.get(digest)  # a result's text is at most 400 characters: it fits
+        if ended is None:
+            log.info(
+                "connection %d: %s offered a seat token no game here holds", conn, self.sessions[conn].name
+            )
         why = f": {GAME_ENDED}{ended}" if ended is not None else " (its game is over, or you left it)"
         return Error("bad-token", f"that seat token is not valid here{why}")
 
