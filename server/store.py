@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import itertools
 import json
 import logging
 import math
@@ -304,6 +305,15 @@ def _side_files(path: Path) -> tuple[Path, Path]:
     return Path(f"{path}-wal"), Path(f"{path}-shm")
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file ``path`` is now (device and inode), or None where there is none."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
 def _strerror(error: OSError) -> str:
     text = error.strerror or str(error)
     return text[:1].lower() + text[1:]
@@ -347,6 +357,8 @@ class Store:
         self.path = Path(path)
         self._clock = clock
         self.read_only = read_only
+        self._checkpoint_inline = checkpoint_inline
+        self._lost: str | None = None  # why nothing more can be recorded (see _keep_in_place)
         check_file(self.path)
         try:
             if read_only:
@@ -355,6 +367,7 @@ class Store:
                 self._open_to_write(checkpoint_inline)
         except (OSError, sqlite3.Error) as error:
             raise self._error(error) from error
+        self._file = _identity(self.path)
 
     def _open_to_write(self, checkpoint_inline: bool) -> None:
         make_directory(self.path.parent)
@@ -446,7 +459,76 @@ class Store:
         return f"{self.path.resolve().as_uri()}?mode=rw"
 
     def close(self) -> None:
+        if not self.read_only:
+            with contextlib.suppress(StoreError):  # said in the log as it was found
+                self._keep_in_place()
         self._db.close()
+
+    def _keep_in_place(self) -> None:
+        """Put the database file back where it was deleted while the server ran.
+
+        SQLite writes on into a deleted file (its open descriptors keep it), so a
+        restart found none of the games, the moves acknowledged with them. The
+        open connection still reads every change: a copy of it is put in the
+        file's place, and writing goes on there. A file put in its place instead
+        is another record, not ours to write over: the copy is left beside it,
+        and nothing more is recorded (every table stops, saying why).
+        """
+        if self._lost is not None:
+            raise StoreError(self._lost)
+        found = _identity(self.path)
+        if found == self._file:
+            return
+        real = self.path.resolve()
+        try:
+            make_directory(real.parent)
+            copy = self._copy_beside(real)
+            if found is None:
+                self._db.close()  # first: as the last connection it deletes the -wal and -shm by name
+                for side in _side_files(real):  # (any left are the deleted file's)
+                    side.unlink(missing_ok=True)
+                os.link(copy, real)  # never over a file put there meanwhile
+                copy.unlink()
+                self._open_to_write(self._checkpoint_inline)
+                self._file = _identity(self.path)
+                log.warning(
+                    "the database %s was deleted while the server ran: it is written again from the "
+                    "server's open copy, every game in it (stop the server first to start a new one)",
+                    self.path,
+                )
+                return
+        except FileExistsError:
+            pass
+        except (OSError, sqlite3.Error, StoreError) as error:
+            self._lost = (
+                f"the database {self.path} was deleted while the server ran, and could not be written "
+                f"again ({_strerror(error) if isinstance(error, OSError) else error}): stop the server"
+            )
+            log.error("%s", self._lost)
+            raise StoreError(self._lost) from error
+        self._lost = (
+            f"the database {self.path} was replaced by another file while the server ran: its games "
+            f"until then are kept in {copy.name} beside it; stop the server, and start it on the one it needs"
+        )
+        log.error("%s", self._lost)
+        raise StoreError(self._lost)
+
+    def _copy_beside(self, real: Path) -> Path:
+        """A copy of the open database in a new file of the user's alone beside ``real``."""
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self._clock()))
+        for attempt in itertools.count():
+            copy = real.with_name(f"{real.name}.kept-{stamp}" + (f"-{attempt}" if attempt else ""))
+            try:
+                os.close(os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+                break
+            except FileExistsError:
+                continue
+        target = sqlite3.connect(copy, isolation_level=None)
+        try:
+            self._db.backup(target)
+        finally:
+            target.close()
+        return copy
 
     def check_writable(self) -> None:
         """Commit one small write now, so that a read-only file or directory, or a full disk, stops
@@ -570,6 +652,7 @@ class Store:
         records = list(records)
         if not records:
             return
+        self._keep_in_place()
         now = self._clock()
         if len(records) == 1 and isinstance(records[0], Moved):  # most batches: one statement,
             self._write(records[0], now)  # which SQLite makes a transaction of by itself

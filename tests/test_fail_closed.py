@@ -343,3 +343,49 @@ async def test_a_full_database_stops_every_table_that_moves_and_a_restart_restor
         nursery.cancel_scope.cancel()
     store.close()
     await _restart_and_check(path, [ann, bob])
+
+
+def _delete(path: Path) -> None:
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        name.unlink(missing_ok=True)
+
+
+async def test_a_database_deleted_under_the_server_is_written_again_and_loses_no_move(tmp_path: Path) -> None:
+    # SQLite writes on into a deleted file: the moves acknowledged were gone at the restart.
+    path = tmp_path / "notty.db"
+    store = Store(path)
+    async with trio.open_nursery() as nursery:
+        _, port = await _serve(nursery, _host(5), store)
+        ann = await Seat.at_new_table(port, "ann")
+        assert await ann.move()
+        _delete(path)
+        for _ in range(3):
+            assert await ann.move()  # acknowledged, and so kept
+        assert path.exists()
+        _delete(path)  # again, and the server stops with nothing left to write: kept as it closes
+        nursery.cancel_scope.cancel()
+    store.close()
+    assert not list(tmp_path.glob("*.kept-*"))  # the copy went into the file's place
+    await _restart_and_check(path, [ann])
+
+
+async def test_a_database_replaced_under_the_server_is_left_alone_and_its_games_kept_beside_it(
+    tmp_path: Path,
+) -> None:
+    path, other = tmp_path / "notty.db", tmp_path / "other.db"
+    store = Store(path)
+    async with trio.open_nursery() as nursery:
+        _, port = await _serve(nursery, _host(6), store)
+        ann = await Seat.at_new_table(port, "ann")
+        assert await ann.move()
+        Store(other).close()
+        other.replace(path)  # another record moved into its place: not ours to write over
+        replacement = path.read_bytes()
+        assert not await ann.move()  # stopped, in words, and nothing told of the unrecorded move
+        assert "was replaced by another file" in str(ann.client.seen[-2])
+        nursery.cancel_scope.cancel()
+    store.close()
+    assert path.read_bytes() == replacement
+    (kept,) = tmp_path.glob("notty.db.kept-*")
+    kept.replace(path)  # the operator starts the server on the copy: every acknowledged move is there
+    await _restart_and_check(path, [ann])

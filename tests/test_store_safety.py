@@ -427,3 +427,49 @@ def test_the_default_directory_is_made_private_and_a_named_one_is_left_alone(
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "new"))
     assert cli.main(["--port", "0"]) == 0
     assert (mode(tmp_path / "new"), mode(new)) == (0o700, 0o700)
+
+
+# -- the file deleted or replaced under a running server ----------------------------------------
+
+
+def _begun(table: int) -> GameBegun:
+    return GameBegun(table, "notty", "classic", {}, 0.0, 0, (), ("R1",), 0)
+
+
+def test_a_database_deleted_with_its_folder_is_made_again_the_users_alone_with_every_change(
+    tmp_path: Path, umask: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    folder = tmp_path / "notty"
+    db = folder / "notty.db"
+    store = Store(db)
+    store.write([_begun(1), Moved(1, 1, 0, "draw 1", ("R1",))])
+    shutil.rmtree(folder)  # the record's folder with it, and every side file
+    with caplog.at_level(logging.WARNING, logger="notty.store"):
+        store.write([Moved(1, 2, 1, "end", ())])
+    assert f"the database {db} was deleted while the server ran: it is written again" in caplog.text
+    assert mode(db) == 0o600 and mode(folder) == 0o700
+    store.write([Moved(1, 3, 0, "end", ())])  # writing goes on in the file put back
+    store.close()
+    reader = Store(db, read_only=True)
+    saved = reader.game(1)
+    assert saved is not None and [move.action for move in saved.moves] == ["draw 1", "end", "end"]
+    reader.close()
+    assert sorted(path.name for path in folder.iterdir()) == ["notty.db"]  # no copy, no side file left
+
+
+def test_a_database_that_cannot_be_written_again_stops_recording_in_words(tmp_path: Path) -> None:
+    folder = tmp_path / "notty"
+    db = folder / "notty.db"
+    store = Store(db)
+    store.write([_begun(1)])
+    shutil.rmtree(folder)
+    folder.write_text("a file where the folder was")  # (a mode would not stop root)
+    for _ in range(2):  # said, and said again at every write after it
+        with pytest.raises(StoreError) as refused:
+            store.write([Moved(1, 1, 0, "end", ())])
+        assert str(refused.value) == (
+            f"the database {db} was deleted while the server ran, and could not be written again "
+            "(not a directory): stop the server"
+        )
+    store.close()
+    assert folder.read_text() == "a file where the folder was"
