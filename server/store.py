@@ -26,6 +26,7 @@ import math
 import os
 import sqlite3
 import stat
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
@@ -359,6 +360,9 @@ class Store:
         self.read_only = read_only
         self._checkpoint_inline = checkpoint_inline
         self._lost: str | None = None  # why nothing more can be recorded (see _keep_in_place)
+        # Held by a checkpoint's connection from opening to closing, and by a deleted file's return:
+        # the last connection to close on the deleted file would delete the new one's -wal by name.
+        self._one_file = threading.Lock()
         check_file(self.path)
         try:
             if read_only:
@@ -479,6 +483,10 @@ class Store:
         found = _identity(self.path)
         if found == self._file:
             return
+        with self._one_file:
+            self._put_back(found)
+
+    def _put_back(self, found: tuple[int, int] | None) -> None:
         real = self.path.resolve()
         try:
             make_directory(real.parent)
@@ -607,11 +615,12 @@ class Store:
     def checkpoint(self) -> None:
         """Copy what the log holds into the database file. Safe in any thread: a connection of its own."""
         # Read-write, never create: a database deleted under a running server is not made anew empty.
-        db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=rw", uri=True, isolation_level=None)
-        try:
-            db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        finally:
-            db.close()
+        with self._one_file:
+            db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=rw", uri=True, isolation_level=None)
+            try:
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            finally:
+                db.close()
 
     def _check_ours(self) -> int:
         """The schema version, if this notty can use the database: one it knows, and a version 0
