@@ -202,7 +202,7 @@ TARGET_BOT_MARGIN_MS = 100.0
 #: Every process the bench starts, so that none outlives it (see main).
 _CHILDREN: list[subprocess.Popen[Any]] = []
 
-_LISTENING = re.compile(r"listening on \('127\.0\.0\.1', (\d+)\)")
+_LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
 _LIMIT = re.compile(r"(--[a-z][a-z-]*) N ((?:(?!--[a-z]).)*?)\(default ([0-9.]+)\)")
 #: What the server logs when a write to the record fails (before and after fail-closed storage).
 _WRITE_FAILED = re.compile(r"could not record", re.IGNORECASE)

@@ -75,7 +75,7 @@ import trio
 from _machine import describe  # bench/ is on sys.path when this runs as a script
 
 from protocol import PROTOCOL_VERSION, Act, CreateTable, FrameDecoder, Hello, Join, encode_frame
-from server.sockets import NonBlockingSocket
+from server.sockets import NonBlockingSocket, address_text
 
 HOST = "127.0.0.1"
 GAME = "notty"
@@ -100,7 +100,7 @@ UNLIMITED_RATE = ["--rate", "1000000", "--burst", "1000000"]
 #: The fan-out floor's answer is the size of a typical ``state`` (the game sends about 350 bytes).
 FANOUT_PADDING = "x" * 320
 
-_LISTENING = re.compile(r"listening on \('127\.0\.0\.1', (\d+)\)")
+_LISTENING = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
 _BYE = encode_frame({"type": "bye"})
 _LEAVE = encode_frame({"type": "leave"})
 
@@ -147,7 +147,7 @@ def serve(handler: Callable[[trio.SocketStream], Awaitable[None]], port: int) ->
 
     async def listen() -> None:
         listeners = await trio.open_tcp_listeners(port, host=HOST)
-        print(f"listening on {listeners[0].socket.getsockname()}", file=sys.stderr, flush=True)
+        print(f"listening on {address_text(listeners[0].socket.getsockname())}", file=sys.stderr, flush=True)
         await trio.serve_listeners(handler, listeners)
 
     trio.run(listen)

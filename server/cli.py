@@ -26,9 +26,10 @@ from protocol import DEFAULT_PORT
 from . import heap
 from .host import Host
 from .limits import DEFAULT_LIMITS, Limits, add_limit_arguments, limits_from_args
-from .lock import LockError, WriterLock, address_text
+from .lock import LockError, WriterLock
 from .net import NottyServer
 from .replay import print_game, print_games
+from .sockets import address_text
 from .store import (
     NO_HOME,
     Store,

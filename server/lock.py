@@ -213,14 +213,6 @@ class WriterLock:
         self.release()
 
 
-def address_text(sockname: object) -> str:
-    """A listener's ``getsockname()`` as ``address:port`` (IPv6 in brackets)."""
-    if isinstance(sockname, tuple) and len(sockname) >= 2:
-        host, port = sockname[0], sockname[1]
-        return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
-    return str(sockname)
-
-
 def _open(database: Path, path: Path) -> tuple[int, bool]:
     """The lock file, opened to write, and whether this made it. Never ``O_TRUNC``: until the lock is
     ours, what the file says is the holder's."""

@@ -61,7 +61,7 @@ from .limits import (
     counted_address,
     message_cost,
 )
-from .sockets import ACCEPT_SHORTAGES, Backlogs, NonBlockingSocket, discard_up_to
+from .sockets import ACCEPT_SHORTAGES, Backlogs, NonBlockingSocket, address_text, discard_up_to
 from .store import Store
 from .tables import BotJob, Outgoing
 from .work import Workers
@@ -210,7 +210,7 @@ class NottyServer:
             self._nursery = nursery
             listeners = await _listen(host, port)
             for listener in listeners:
-                log.info("listening on %s", listener.socket.getsockname())
+                log.info("listening on %s", address_text(listener.socket.getsockname()))
             nursery.start_soon(self._clock)
             if self.store is not None:
                 nursery.start_soon(self._checkpoints, self.store)
@@ -281,8 +281,9 @@ class NottyServer:
 
     async def _serve_connection(self, stream: trio.SocketStream) -> None:
         try:
-            peer = stream.socket.getpeername()
-            address = counted_address(str(peer[0]), str(stream.socket.getsockname()[0]))
+            where = stream.socket.getpeername()
+            address = counted_address(str(where[0]), str(stream.socket.getsockname()[0]))
+            peer = address_text(where)
         except OSError:
             peer = address = "?"
         limits = self.limits
@@ -317,7 +318,7 @@ class NottyServer:
         with self._counted(address):
             await self._serve_link(link, peer)
 
-    async def _serve_link(self, link: Link, peer: object) -> None:
+    async def _serve_link(self, link: Link, peer: str) -> None:
         """Serve a connection let in, from the host hearing of it to the host hearing it is gone."""
         address = link.address
         self.host.connect(link.id, address)
@@ -341,7 +342,7 @@ class NottyServer:
             self._run_bots()
             self._log(address, logging.INFO, "connection %d closed", link.id)
 
-    async def _slow_down(self, stream: trio.SocketStream, peer: object, address: str) -> None:
+    async def _slow_down(self, stream: trio.SocketStream, peer: str, address: str) -> None:
         """Turn away a connection over its address's rate, but a while later: a client that connects
         again as soon as it is turned away then comes back about once a second for each connection it
         keeps trying, not thousands of times. Held, it counts against its address's cap, so an address
@@ -398,7 +399,7 @@ class NottyServer:
     async def _turn_away(
         self,
         stream: trio.SocketStream,
-        peer: object,
+        peer: str,
         address: str,
         error: Error,
         drain: int = TURNED_AWAY_BYTES,

@@ -26,6 +26,16 @@ log = logging.getLogger("notty.net")
 #: The most a closing connection reads (and drops) from a peer that goes on sending.
 LINGER_BYTES = 1 << 20
 
+
+def address_text(sockname: object) -> str:
+    """A socket's address (``getsockname()``, ``getpeername()``) as ``address:port``, IPv6 in
+    brackets, as a person types it: the log said ``('127.0.0.1', 4008)``, Python's tuple."""
+    if isinstance(sockname, tuple) and len(sockname) >= 2:
+        host, port = sockname[0], sockname[1]
+        return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
+    return str(sockname)
+
+
 #: What accept(2) fails with when the process or the machine runs short, and what is short:
 #: the listener is fine, and accepting works again once something is freed.
 ACCEPT_SHORTAGES = {

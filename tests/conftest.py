@@ -248,7 +248,7 @@ class ServerProcess:
         self.log: list[str] = []
         for line in self.process.stderr:
             self.log.append(line)
-            found = re.search(r"listening on \('127\.0\.0\.1', (\d+)\)", line)
+            found = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
             if found:
                 self.port = int(found.group(1))
                 return

@@ -275,7 +275,7 @@ def starved_server(tmp_path: Path) -> Iterator[tuple[int, Path]]:
         )
     try:
         deadline = time.monotonic() + 15
-        while not (found := re.search(r"listening on \('127\.0\.0\.1', (\d+)\)", log.read_text())):
+        while not (found := re.search(r"listening on 127\.0\.0\.1:(\d+)", log.read_text())):
             assert process.poll() is None and time.monotonic() < deadline, log.read_text()
             time.sleep(0.05)
         yield int(found.group(1)), log

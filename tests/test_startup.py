@@ -271,7 +271,7 @@ def test_host_takes_an_ipv6_address_in_brackets_as_the_client_does(
 @pytest.mark.skipif(not has_ipv6_loopback(), reason="no IPv6 loopback here")
 def test_a_server_listens_on_an_ipv6_address_given_in_brackets(tmp_path: Path) -> None:
     with serving("--host", "[::1]", "--port", "0", "--db", str(tmp_path / "n.db")) as log:
-        (port,) = re.findall(r"listening on \('::1', (\d+)", "".join(log))
+        (port,) = re.findall(r"listening on \[::1\]:(\d+)", "".join(log))
         socket.create_connection(("::1", int(port)), timeout=5).close()
 
 
@@ -439,3 +439,14 @@ def test_every_server_option_with_a_default_says_it_in_its_help() -> None:
     for action in cli._parser()._actions:
         if action.option_strings and action.default not in (None, False, argparse.SUPPRESS) and action.help:
             assert "default" in action.help, action.option_strings
+
+
+def test_the_log_writes_addresses_as_people_type_them(tmp_path: Path, servers: list[ServerProcess]) -> None:
+    servers.append(server := ServerProcess(tmp_path / "notty.db"))
+    assert f"listening on 127.0.0.1:{server.port}\n" in server.log[-1]  # not ('127.0.0.1', 4008)
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        client_port = connection.getsockname()[1]
+        time.sleep(0.2)  # taken in
+    server.stop()
+    assert server.process.stderr is not None
+    assert f" connection 1 from 127.0.0.1:{client_port}\n" in server.process.stderr.read()
