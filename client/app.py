@@ -89,7 +89,7 @@ HEARTBEAT_SECONDS = 20.0
 #: Errors the server sends of itself, or about the seat token sent with hello, or for a hint a move
 #: overtook (a bot's or a timeout's, in a script): none refuses a line, so none stops a script.
 UNPROMPTED_ERRORS = frozenset(
-    {"not-recorded", "turn-time", "bad-token", "game-stopped", "shutting-down", "hint-stale"}
+    {"not-recorded", "turn-time", "bad-token", "game-stopped", "other-record", "shutting-down", "hint-stale"}
 )
 #: Errors that end the connection (docs/PROTOCOL.md), the goodbye after each giving its text as the reason.
 CLOSING_ERRORS = frozenset({
@@ -919,7 +919,7 @@ async def _seat_answered(client: Client, where: str, timeout: float) -> None:
     session = client.session
     await client.wait_for(lambda: not session.seat_unanswered and session.rewatching is None, timeout)
     if client.resuming is not None and not session.seat_unanswered:
-        if session.seat_stopped is not None:  # game-stopped: kept for the server's next start
+        if session.seat_stopped is not None:  # game-stopped or other-record: kept for the server
             client.seat_gone = f"{session.seat_stopped}: your seat is kept for when it is back"
         elif session.token is None:  # bad-token: its game is over, or it never began
             client.seat_gone = f"the server at {where} no longer holds your seat at table {client.resuming}"

@@ -81,9 +81,10 @@ TABLE_INTO_LOG = "the whole table, since the window shows only part of it (PageU
 BACK = "you are back: a bot played your turns while you were away, and stops now"
 #: What the server's goodbye says when it answers our ``bye``: no news (another reason is).
 BYE = "bye"
-#: The answers to a hello's seat token that no seat here holds it: gone (its game over, say), or
-#: of a game the server stopped unrecorded, which its next start restores.
-SEAT_NOT_HERE = frozenset({"bad-token", "game-stopped"})
+#: The answers to a hello's seat token that no seat here holds it: gone (its game over, say), of a
+#: game the server stopped unrecorded, which its next start restores, or of a game in another
+#: record than the server keeps (started on another database), which it restores on its own.
+SEAT_NOT_HERE = frozenset({"bad-token", "game-stopped", "other-record"})
 #: The errors that answer a ``watch`` (docs/PROTOCOL.md): any other is about something else.
 WATCH_REFUSALS = frozenset({"no-such-table", "too-many-watchers", "not-now"})
 #: What heads the last move, shown again with the table when a seat is taken back.
@@ -547,6 +548,16 @@ class Session:
                 kept = self._keep_stopped_seat(stopped)
                 self.seat_stopped = stopped
                 return Output(kept, (ListTables(),) if self.interactive else ())
+            case Error("other-record", _, _):
+                # A server started on another database: the one with ours restores the game (it was
+                # forgotten as gone, and every seat of every game with it).
+                elsewhere = (
+                    f"the server does not keep the record your game at table {self.table} is in "
+                    "(was it started on another database?)"
+                )
+                kept = self._keep_stopped_seat(elsewhere, "once it runs on its own record again")
+                self.seat_stopped = elsewhere
+                return Output(kept, (ListTables(),) if self.interactive else ())
             case Left(table):
                 self.back_to_lobby()
                 return Output((f"you left table {table}",))
@@ -967,16 +978,17 @@ class Session:
             self.kept_as = name
         return problem
 
-    def _keep_stopped_seat(self, stopped: str) -> tuple[str, ...]:
-        """Our table's game was stopped unrecorded: leave it for the lobby, its seat kept on disk
-        (the server's next start restores the game), and say how to take it back then."""
+    def _keep_stopped_seat(self, stopped: str, when: str = "once the server is back") -> tuple[str, ...]:
+        """Our table's game is not here now (stopped unrecorded, or in another record): leave it
+        for the lobby, its seat kept on disk (the server ``when`` restores the game), and say how to
+        take it back then."""
         command = self.command_to_resume()
         self.let_seat_go()  # kept, but no longer played here: a client run again may take it
         self.token = None
         self.back_to_lobby()
         if command is None:
             return (f"{stopped}: the server keeps its game, but this machine could not keep your seat",)
-        return (f"{stopped}; once the server is back, resume it with:", f"  {command}")
+        return (f"{stopped}; {when}, resume it with:", f"  {command}")
 
     def drop_seat(self) -> None:
         self.let_seat_go()

@@ -24,7 +24,7 @@ from games._ui import did_you_mean
 from protocol import DEFAULT_PORT
 
 from . import heap
-from .host import Host
+from .host import Host, seat_token
 from .limits import DEFAULT_LIMITS, Limits, add_limit_arguments, limits_from_args
 from .lock import LockError, WriterLock
 from .net import NottyServer
@@ -163,11 +163,13 @@ def make_host(
     first_table: int = 1,
     limits: Limits = DEFAULT_LIMITS,
     watch_delay: float = DEFAULT_WATCH_DELAY,
+    record: str | None = None,
 ) -> Host:
-    """A host for live play: unpredictable deals and unguessable seat tokens."""
+    """A host for live play: unpredictable deals and unguessable seat tokens, which say ``record``."""
     return Host(
         new_rng=secrets.SystemRandom,
-        new_token=lambda: secrets.token_urlsafe(32),
+        new_token=lambda: seat_token(record),
+        record=record,
         name=name,
         grace=grace,
         first_table=first_table,
@@ -195,7 +197,7 @@ async def run(
     watch_delay: float = DEFAULT_WATCH_DELAY,
     limits: Limits = DEFAULT_LIMITS,
 ) -> None:
-    notty = make_host(name, grace, store.next_table_id(), limits, watch_delay)
+    notty = make_host(name, grace, store.next_table_id(), limits, watch_delay, store.record_id)
     for saved in store.unfinished():
         try:
             notty.restore(saved, trio.current_time())

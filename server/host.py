@@ -15,6 +15,8 @@ import itertools
 import logging
 import math
 import random
+import re
+import secrets
 import time
 from collections.abc import Callable, Container, Iterable, Mapping
 from typing import Any
@@ -94,6 +96,30 @@ GAME_STOPPED = (
     "last saw it, so keep it"
 )
 
+#: What a seat token of a game in another record is told: a server started on another database
+#: does not know it, but the server on its own record does, so it is worth keeping.
+OTHER_RECORD = (
+    "that seat token is of a game in another record than this server keeps: was it started on another "
+    "database? Once it runs on its own again, your seat token resumes the game, so keep it"
+)
+#: A seat token begins with the id of its game's record (Store.record_id), then 43 random
+#: characters: so a server tells a token of another record from one of a game gone. A server with
+#: no record (the client's built-in one) gives the random part alone.
+RECORD_ID = re.compile(r"[0-9a-f]{12}")
+TOKEN_RANDOM_CHARACTERS = 43
+
+
+def seat_token(record: str | None) -> str:
+    """A new seat token for a game in ``record``: unguessable (256 random bits)."""
+    return (record or "") + secrets.token_urlsafe(32)
+
+
+def record_of(token: str) -> str | None:
+    """The record a seat token says its game is in, if it says one."""
+    record = token[:-TOKEN_RANDOM_CHARACTERS]
+    return record if RECORD_ID.fullmatch(record) else None
+
+
 #: The most tables a list names: a two-seat Notty table lists in about 150 bytes, so this many fit
 #: in one frame; tables of more seats list longer, and fewer of them are sent (see build_table_list).
 MAX_LISTED = 200
@@ -168,8 +194,10 @@ class Host:
         watch_delay: float = 0.0,
         games: Mapping[str, Game] = GAMES,
         wall_clock: Callable[[], float] = time.time,
+        record: str | None = None,
     ) -> None:
         self.name = name
+        self.record = record  # the id of the record this server keeps its games in (see record_of)
         self.grace = grace
         self.max_tables = max_tables  # each table holds a game and its bots: memory a client could claim
         self.tables_per_address = tables_per_address  # so that one client cannot claim them all
@@ -523,6 +551,16 @@ class Host:
         out: list[Outgoing] = [(conn, self._welcome)]
         if hello.token is None:
             return out
+        other = record_of(hello.token)
+        if self.record is not None and other is not None and other != self.record:
+            log.info(
+                "connection %d: %s offered a seat token of another record (%s): was this server started on "
+                "another database?",
+                conn,
+                session.name,
+                other,
+            )
+            return [*out, (conn, Error("other-record", OTHER_RECORD))]
         digest = _hash(hello.token)
         found = self._seat_with(digest)
         if found is None and digest in self.driver.unsettled:  # answered once the store has its fate

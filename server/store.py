@@ -174,6 +174,13 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE moves ADD COLUMN played_by TEXT NOT NULL DEFAULT '';
     """,
+    # 11: which record this is, made at random once: the seat tokens a server gives begin with it,
+    # so that one offered to a server started on another database is told so, and kept (it was
+    # told its game was gone, and its client forgot it).
+    """
+    CREATE TABLE record (id TEXT NOT NULL);
+    INSERT INTO record (id) VALUES (lower(hex(randomblob(6))));
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -749,6 +756,13 @@ class Store:
                 )
 
     # -- reading -------------------------------------------------------------------
+
+    @property
+    def record_id(self) -> str:
+        """This record's id (12 hex digits), the same for as long as the file lasts."""
+        with self._reading():
+            (found,) = self._db.execute("SELECT id FROM record").fetchone()
+        return str(found)
 
     def next_table_id(self) -> int:
         """A table number no stored game has used."""

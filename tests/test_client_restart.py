@@ -181,6 +181,39 @@ def test_a_person_at_a_game_is_back_at_their_seat_after_the_server_restarts(
     assert [words for words in unwanted if words in said] == []
 
 
+def test_a_server_restarted_on_another_database_leaves_the_seat_kept_for_the_one_with_the_game(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    # A play-test restarted on another --db: every client was told its seat was gone, and forgot it,
+    # though the game was still in the first database.
+    db, ann, transcript, table = _at_her_turn_as_the_server_stops(tmp_path, servers)
+    port = servers[-1].port
+    token = _kept_token(tmp_path, port, "ann")
+    _restarted(servers, tmp_path / "other.db")
+    ann.expect(
+        rf"the server does not keep the record your game at table {table} is in \(was it started on another "
+        r"database\?\); once it runs on its own record again, resume it with:\r\n"
+    )
+    ann.expect(rf"  notty-client 127.0.0.1:{port} --name ann --plain\r\n")
+    assert _kept_token(tmp_path, port, "ann") == token
+    said = _quit(ann, transcript)
+    assert "is gone" not in said and "Traceback" not in said
+    assert any("offered a seat token of another record" in line for line in _log_of(servers[-1]))
+    servers[-1].stop()
+    _restarted(servers, db)  # the server on its own record: the kept seat resumes the game
+    ann, transcript = _line_mode(tmp_path, f"127.0.0.1:{port}", "--name", "ann")
+    ann.expect(rf"you sit at table {table}, seat 1")
+    ann.expect("your turn")
+    _quit(ann, transcript)
+
+
+def _log_of(server: ServerProcess) -> list[str]:
+    """A stopped server's whole log."""
+    assert server.process.stderr is not None
+    server.stop()
+    return [*server.log, *server.process.stderr]
+
+
 def test_lines_typed_while_the_connection_is_down_are_not_played_once_it_is_back(
     tmp_path: Path, servers: list[ServerProcess]
 ) -> None:

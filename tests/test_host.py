@@ -63,7 +63,7 @@ from protocol import (
     Welcome,
     encode_frame,
 )
-from server.host import Host
+from server.host import OTHER_RECORD, Host, record_of, seat_token
 from server.net import SharedFrames
 from server.replay import print_game
 from server.store import Store
@@ -1406,3 +1406,18 @@ def test_the_log_names_a_tables_game_once_where_its_variant_is_named_after_it(
         created = [record.getMessage() for record in caplog.records if " created: " in record.getMessage()]
         assert created[-1].split(": ", 1)[1].startswith(f"{said}, 2 seats"), created
         ann.send(Leave())
+
+
+def test_a_seat_token_says_its_record_and_one_of_another_record_is_told_so_not_gone() -> None:
+    ours, theirs = "0123456789ab", "ba9876543210"
+    token = seat_token(ours)
+    assert len(token) == 55 and token.startswith(ours) and record_of(token) == ours
+    assert seat_token(ours) != token  # random past the record's id
+    assert record_of(seat_token(None)) is None  # the built-in server's: the random part alone
+    net = Net()
+    net.host.record = ours
+    other = net.client("ann", token=theirs + token[12:])
+    error = other.last(Error)
+    assert (error.code, error.message) == ("other-record", OTHER_RECORD)
+    for unknown in (ours + "A" * 43, "x" * 43, "Z" * 12 + "A" * 43):  # of ours, or of no record
+        assert net.client("bob", token=unknown).last(Error).code == "bad-token"

@@ -1075,3 +1075,13 @@ def test_a_replay_shows_a_card_drawn_by_a_player_named_like_it() -> None:
     shown = Step(events=("bob",), outcome=("JD",))
     Told.event = lambda self, event, seat: {"text": f"{event} draws JD"}  # type: ignore[method-assign]
     assert server_replay._told(Told(), 1, shown) == ["bob draws JD"]  # type: ignore[arg-type]
+
+
+def test_each_record_has_an_id_of_its_own_for_as_long_as_its_file_lasts(tmp_path: Path) -> None:
+    first, second = Store(tmp_path / "a.db"), Store(tmp_path / "b.db")
+    ids = first.record_id, second.record_id
+    assert all(re.fullmatch(r"[0-9a-f]{12}", found) for found in ids) and ids[0] != ids[1]
+    first.close()
+    second.close()
+    assert Store(tmp_path / "a.db").record_id == ids[0]
+    assert Store(tmp_path / "a.db", read_only=True).record_id == ids[0]
