@@ -91,6 +91,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def _host(text: str) -> str:
     """An address to listen on, an IPv6 one in brackets too (``[::1]``): the client takes it so."""
+    host, colon, port = text.rpartition(":")
+    if colon and ":" not in host and port.isdigit():  # one colon: no IPv6 address, but a port
+        raise argparse.ArgumentTypeError(
+            f"{text[:60]!r}: the port is not part of --host: give --host {host[:60]} --port {port[:5]}"
+        )
     if not text.startswith("["):
         return text
     inside = text[1:-1] if text.endswith("]") else ""

@@ -169,6 +169,15 @@ def hint_message(answer: HintAnswer) -> Hint:
     return Hint(answer.text[:MAX_HINT_TEXT], answer.actions[:MAX_HINT_ACTIONS], answer.data)
 
 
+def _tables_named(tables: Iterable[Table]) -> str:
+    """``table 7``, ``tables 3, 5, 7``: the first few, by number (a bare "(12)" read as a count)."""
+    numbers = sorted(table.id for table in tables)
+    shown = ", ".join(map(str, numbers[:MAX_TABLES_NAMED])) + (
+        ", ..." if len(numbers) > MAX_TABLES_NAMED else ""
+    )
+    return f"table {shown}" if len(numbers) == 1 else f"tables {shown}"
+
+
 def _hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
@@ -645,10 +654,7 @@ class Host:
     def _too_many_tables(self, address: str, mine: list[Table]) -> str:
         """Which tables stand in the way, and what clears them: a script that ends mid-game keeps its
         seat (for ``--resume``), so a script run in a loop met this cap with nothing to say which."""
-        numbers = sorted(table.id for table in mine)
-        shown = ", ".join(map(str, numbers[:MAX_TABLES_NAMED])) + (
-            ", ..." if len(numbers) > MAX_TABLES_NAMED else ""
-        )
+        shown = _tables_named(mine)
         hours = self.abandon_after / 3600
         after = f"{hours:g} h" if hours >= 1 else f"{self.abandon_after:g} s"
         created = counted(self.tables_per_address, "table")
@@ -750,7 +756,8 @@ class Host:
                 raise Refusal(
                     "too-many-bot-tables",
                     f"{self.bot_tables_per_address} tables of bots alone created from {address} are still "
-                    "playing, the most one address may have: leave one first, or take a seat at the new one",
+                    f"playing ({_tables_named(mine)}), the most one address may have: leave one of them "
+                    "first, or give the new table a seat of your own",
                 )
         if self.games_per_hour is None:
             return

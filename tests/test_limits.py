@@ -923,7 +923,7 @@ async def test_tables_from_one_address_over_its_cap_are_refused_until_one_closes
     refused = await carol.expect(Error)
     assert refused.code == "too-many-tables" and "2 tables created from 127.0.0.1" in refused.message
     # Which ones, and what clears them: a script run in a loop met this with nothing to say which.
-    assert f"still open ({', '.join(map(str, sorted(server.host.tables)))})" in refused.message
+    assert f"still open (tables {', '.join(map(str, sorted(server.host.tables)))})" in refused.message
     assert "--resume" in refused.message and "given up after 12 h" in refused.message
     assert len(server.host.tables) == 2
     dan = await _from_another_address(port, "dan")
@@ -1196,7 +1196,12 @@ def test_tables_of_bots_alone_from_one_address_are_capped_and_paced() -> None:
         assert isinstance(send(conn, bots, 0.0)[0], Watching)
     (refused,) = send(3, bots, 0.0)
     assert isinstance(refused, Error) and refused.code == "too-many-bot-tables"
-    assert "2 tables of bots alone created from 10.0.0.1" in refused.message
+    numbers = ", ".join(str(table.id) for table in host.tables.values() if table.address == "10.0.0.1")
+    assert (
+        f"2 tables of bots alone created from 10.0.0.1 are still playing (tables {numbers})"
+        in refused.message
+    )
+    assert refused.message.endswith("or give the new table a seat of your own")
     assert isinstance(send(3, notty_table("classic", 2, ("greedy",)), 0.0)[0], Seated)  # with a human: fine
     assert isinstance(send(10, bots, 0.0)[0], Watching)  # another address has its own count
     assert {table.bot_delay for table in host.tables.values() if table.address == "10.0.0.1"} == {0.25, 1.0}

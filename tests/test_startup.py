@@ -266,6 +266,12 @@ def test_host_takes_an_ipv6_address_in_brackets_as_the_client_does(
             cli._parser().parse_args(["--host", bad])
         assert ended.value.code == 2
         assert "brackets hold an IPv6 address, such as [::1]; the port is --port" in capsys.readouterr().err
+    for given, host in [("127.0.0.1:4008", "127.0.0.1"), ("lan:80", "lan")]:  # it was looked up as a name
+        with pytest.raises(SystemExit):
+            cli._parser().parse_args(["--host", given])
+        port = given.rpartition(":")[2]
+        said = f"{given!r}: the port is not part of --host: give --host {host} --port {port}"
+        assert said in capsys.readouterr().err
 
 
 @pytest.mark.skipif(not has_ipv6_loopback(), reason="no IPv6 loopback here")
