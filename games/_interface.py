@@ -337,6 +337,16 @@ def bot_defaults(game: Game, options: Mapping[str, Any]) -> dict[str, Any]:
     return {**options, **filled}
 
 
+def changed_options(settings: Settings, game: Game) -> str:
+    """The options of ``settings`` that are not ``game``'s defaults, as people write them
+    ('smallest_set 4, turn_limit 300'); '' for none."""
+    return ", ".join(
+        f"{name} {value}"
+        for name, value in settings.options.items()
+        if name in game.options and value != game.options[name].default
+    )
+
+
 def check_settings(
     game: Game, variant: str | None, seats: int, options: Mapping[str, Any]
 ) -> tuple[Variant, dict[str, int | str]]:

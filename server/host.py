@@ -23,7 +23,17 @@ from typing import Any
 
 import attrs
 
-from games import GAMES, ActionError, Game, HintAnswer, SettingsError, bot_defaults, describe, hands_hidden
+from games import (
+    GAMES,
+    ActionError,
+    Game,
+    HintAnswer,
+    SettingsError,
+    bot_defaults,
+    changed_options,
+    describe,
+    hands_hidden,
+)
 from games._ui import game_and_variant
 from games._words import counted
 from protocol import (
@@ -557,6 +567,9 @@ class Host:
             ]
         # Spaces the protocol allows but nobody sees ("ann " beside "ann", "ann  b"): one between words.
         session.name = " ".join(hello.name.split())
+        log.info(
+            "connection %d is %s%s", conn, session.name, ", asking for a seat back" if hello.token else ""
+        )
         out: list[Outgoing] = [(conn, self._welcome)]
         if hello.token is None:
             return out
@@ -730,13 +743,15 @@ class Host:
         self.tables[table.id] = table
         if address is not None and self.games_per_hour is not None:
             self._games_begun[address].take(now)
+        bots = [seat.bot for seat in seats if seat.bot]
         log.info(
-            "table %d created: %s, %d seats, bots %s, options %s",
+            "table %d created by %s: %s, %d seats%s%s",
             table.id,
+            session.name,
             game_and_variant(settings.game, settings.variant),  # 'huxxy', not 'huxxy huxxy'
             len(seats),
-            [seat.bot for seat in seats if seat.bot],
-            dict(settings.options),
+            f", bots {', '.join(bots)}" if bots else "",
+            f", played with {changed}" if (changed := changed_options(settings, game)) else "",
         )
         if humans:  # its creator sees it as the lobby lists it, while it waits for players
             return self._join(conn, session, table, 0, now)

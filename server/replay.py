@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TextIO
 
-from games import DEFAULT_GAME, GAMES, Game, Match, Settings, Step
+from games import DEFAULT_GAME, GAMES, Game, Match, Step, changed_options
 from games._ui import game_and_variant, spoken_list
 from games._words import counted
 
@@ -91,7 +91,7 @@ def print_game(saved: SavedGame, out: TextIO, games: Mapping[str, Game] = GAMES)
         for index, seat in enumerate(begun.seats)
     ]
     out.write(f"game {begun.table}: {_label(begun.game, begun.variant)}, {' vs '.join(names)}\n")
-    if changed := _changed_options(begun.settings, games[begun.game]):  # rules not the variant's own, say
+    if changed := changed_options(begun.settings, games[begun.game]):  # rules not the variant's own, say
         out.write(f"      played with {changed}\n")
     match = dealt(begun, random.Random(0), games)  # no chance left to the rng: every outcome is recorded
     for name, holding in zip(match.names, match.position_text(), strict=True):
@@ -217,16 +217,6 @@ def _seats(game: GameSummary) -> list[str]:
     """Each seat's name, and what became of its person: a seat given up shows the bot that played on."""
     notes = game.notes if len(game.notes) == len(game.names) else ("",) * len(game.names)
     return [f"{name} ({note})" if note else name for name, note in zip(game.names, notes, strict=True)]
-
-
-def _changed_options(settings: Settings, game: Game) -> str:
-    """The options a game was played with that are not the game's defaults ('smallest_set 4,
-    turn_limit 300'): a replay of a table that set its own rules reads as breaking them otherwise."""
-    return ", ".join(
-        f"{name} {value}"
-        for name, value in settings.options.items()
-        if name in game.options and value != game.options[name].default
-    )
 
 
 def _label(game: str, variant: str) -> str:

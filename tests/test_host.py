@@ -1403,9 +1403,16 @@ def test_the_log_names_a_tables_game_once_where_its_variant_is_named_after_it(
     for variant, said in [("huxxy", "huxxy"), ("huxxy-jokers", "huxxy-jokers"), ("classic", "notty classic")]:
         game = "notty" if variant == "classic" else "huxxy"
         ann.send(CreateTable(game, 2, variant, ("greedy",), {}, bot_delay_ms=0))
-        created = [record.getMessage() for record in caplog.records if " created: " in record.getMessage()]
-        assert created[-1].split(": ", 1)[1].startswith(f"{said}, 2 seats"), created
+        created = [record.getMessage() for record in caplog.records if " created by " in record.getMessage()]
+        assert created[-1].split(": ", 1)[1].startswith(f"{said}, 2 seats, bots greedy"), created
+        assert "{" not in created[-1]  # a table's options, not Python's dict of all of them
         ann.send(Leave())
+    # Who made it, and only the options it does not take as the game's defaults, as people write them.
+    ann.send(CreateTable("notty", 3, "classic", ("greedy", "random"), {"hand_limit": 12}, bot_delay_ms=0))
+    created = [record.getMessage() for record in caplog.records if " created by " in record.getMessage()]
+    head, _, options = created[-1].partition(", played with ")
+    assert head.endswith(" created by ann: notty classic, 3 seats, bots greedy, random")
+    assert options == "hand_limit 12, turn_limit 300"
 
 
 def test_a_seat_token_says_its_record_and_one_of_another_record_is_told_so_not_gone() -> None:

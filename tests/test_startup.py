@@ -25,6 +25,7 @@ import pytest
 from conftest import ServerProcess, notty_server
 from test_limits import has_ipv6_loopback
 
+from protocol import PROTOCOL_VERSION, Connection, Hello, Sender
 from server import cli
 from server import lock as server_lock
 from server.lock import Holder, LockError, WriterLock, lock_path
@@ -452,7 +453,10 @@ def test_the_log_writes_addresses_as_people_type_them(tmp_path: Path, servers: l
     assert f"listening on 127.0.0.1:{server.port}\n" in server.log[-1]  # not ('127.0.0.1', 4008)
     with socket.create_connection(("127.0.0.1", server.port)) as connection:
         client_port = connection.getsockname()[1]
-        time.sleep(0.2)  # taken in
+        connection.sendall(Connection(Sender.CLIENT).send(Hello(PROTOCOL_VERSION, "ann")))
+        time.sleep(0.3)  # taken in
     server.stop()
     assert server.process.stderr is not None
-    assert f" connection 1 from 127.0.0.1:{client_port}\n" in server.process.stderr.read()
+    log = server.process.stderr.read()
+    assert f" connection 1 from 127.0.0.1:{client_port}\n" in log
+    assert " connection 1 is ann\n" in log  # who it is, once it says
