@@ -460,6 +460,8 @@ class Host:
         # (held "for 2147483647 s", where an operator holds seats for good: --grace inf)
         kept = "for good" if math.isinf(self.grace) else f"for {whole_seconds(self.grace)} s"
         held = f"{seat.name} dropped; their seat is held {kept}"
+        if self.driver.closing:  # the server stops: no grace runs out before the restart restores it
+            held = f"{seat.name}'s connection closed as the server stops; their seat is kept for its restart"
         if seat.autopilot and table.running:  # it plays on: "held" alone reads as a game that waits
             held += ", and their autopilot plays their turns"
         return table.notice(session.seat, "dropped", held, self.grace)

@@ -10,8 +10,10 @@ Real TCP on 127.0.0.1, port 0, as in :mod:`test_net`.
 from __future__ import annotations
 
 import itertools
+import logging
 import random
 
+import pytest
 import trio
 from conftest import notty_table
 from test_net import Client
@@ -91,3 +93,30 @@ async def test_shutdown_tells_every_connection_it_is_shutting_down_then_goodbye(
         assert _ending(await _rest(late)) == [("error", "shutting-down"), ("goodbye", "")]
         assert not server.links
         nursery.cancel_scope.cancel()
+
+
+async def test_a_player_whose_connection_closes_as_the_server_stops_is_logged_as_kept_for_the_restart(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger="notty.host")
+    tokens = (f"token{n:035d}" for n in itertools.count())
+    host = Host(new_rng=lambda: random.Random(1), new_token=lambda: next(tokens), grace=5)
+    server = NottyServer(host)
+    async with trio.open_nursery() as nursery:
+        port = (await nursery.start(server.serve, "127.0.0.1", 0))[0].socket.getsockname()[1]
+        bob = await Client.connect(port, "bob")
+        await bob.send(notty_table("classic", 2, ("greedy",), bot_delay_ms=10_000))
+        await bob.expect(Seated)
+        await bob.expect(State)
+        async with trio.open_nursery() as readers:
+            readers.start_soon(_rest, bob)
+            with trio.fail_after(5):
+                await server.shutdown()
+        nursery.cancel_scope.cancel()
+    said = [record.getMessage() for record in caplog.records]
+    # not "bob dropped; their seat is held for 5 s": no grace runs out before the restart restores it
+    assert (
+        "table 1: seat 1: bob's connection closed as the server stops; their seat is kept for its restart"
+        in said
+    )
+    assert not any("held for" in line for line in said)
