@@ -224,12 +224,18 @@ async def run(
             if lock is not None:  # whoever is refused the database next is told where this server is
                 lock.describe([address_text(listener.socket.getsockname()) for listener in listeners])
 
+            async def stop() -> None:
+                await server.shutdown()
+                nursery.cancel_scope.cancel()
+
             async def stop_on_signal() -> None:
                 async for signum in signals:
-                    log.info("%s: telling clients and stopping", signal.Signals(signum).name)
-                    await server.shutdown()
-                    nursery.cancel_scope.cancel()
-                    return
+                    name = signal.Signals(signum).name
+                    if server.stopping:  # said, so that a second Ctrl-C is not taken for one lost
+                        log.info("%s: already stopping (it takes a second at most)", name)
+                        continue
+                    log.info("%s: telling clients and stopping", name)
+                    nursery.start_soon(stop)
 
             nursery.start_soon(stop_on_signal)
 

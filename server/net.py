@@ -253,6 +253,11 @@ class NottyServer:
         finally:
             await trio.aclose_forcefully(stream)
 
+    @property
+    def stopping(self) -> bool:
+        """Has :meth:`shutdown` begun?"""
+        return self._stopping.is_set()
+
     async def shutdown(self, reason: str = "the server is shutting down") -> None:
         """Tell every client goodbye and give the messages a moment to leave; the games stay as they
         are (no bot plays on, no game ends as its watchers go), to be restored on the next start.

@@ -109,7 +109,11 @@ class Ticket(Generic[R]):
 
     async def _run(self, limiter: trio.CapacityLimiter) -> None:
         try:
-            self._value = await trio.to_thread.run_sync(self.work, *self.args, limiter=limiter)
+            # Abandoned if cancelled (only as the server stops): a hint or a bot's think of several
+            # seconds would hold up the stop, and its answer would go to nobody.
+            self._value = await trio.to_thread.run_sync(
+                self.work, *self.args, limiter=limiter, abandon_on_cancel=True
+            )
         except Exception as error:  # the caller's to handle, as if it had called work itself
             self._error = error
         self._done.set()

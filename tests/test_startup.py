@@ -12,6 +12,7 @@ import json
 import os
 import re
 import resource
+import signal
 import socket
 import stat
 import subprocess
@@ -460,3 +461,21 @@ def test_the_log_writes_addresses_as_people_type_them(tmp_path: Path, servers: l
     log = server.process.stderr.read()
     assert f" connection 1 from 127.0.0.1:{client_port}\n" in log
     assert " connection 1 is ann\n" in log  # who it is, once it says
+
+
+def test_a_second_signal_while_the_server_stops_is_said_not_lost(
+    tmp_path: Path, servers: list[ServerProcess]
+) -> None:
+    servers.append(server := ServerProcess(tmp_path / "notty.db"))
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:  # never goes: the stop waits
+        connection.sendall(Connection(Sender.CLIENT).send(Hello(PROTOCOL_VERSION, "ann")))
+        time.sleep(0.3)
+        server.process.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+        server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(timeout=10) == 0
+    assert server.process.stderr is not None
+    log = server.process.stderr.read()
+    assert "SIGINT: telling clients and stopping\n" in log
+    assert "SIGTERM: already stopping (it takes a second at most)\n" in log
+    assert log.endswith(" stopped\n")

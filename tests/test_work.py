@@ -149,6 +149,17 @@ async def test_workers_run_jobs_in_threads_at_most_so_many_at_once() -> None:
     assert workers.busy == 0 and not workers.queue  # idle: no worker task left
 
 
+async def test_a_stop_does_not_wait_for_a_job_still_thinking() -> None:
+    # A hint or a bot's think of several seconds held up the server's stop, its answer for nobody.
+    workers, release = Workers(1), threading.Event()
+    start = trio.current_time()
+    with trio.move_on_after(0.2):
+        async with trio.open_nursery() as nursery:
+            workers.submit(nursery, "a", 1, release.wait, 30)
+    assert trio.current_time() - start < 5
+    release.set()  # the thread abandoned ends when it may
+
+
 async def test_a_failing_job_raises_for_its_caller_only() -> None:
     workers = Workers(1)
 
