@@ -189,6 +189,8 @@ class NottyServer:
         # Replies held for the store, each with the table its connection was at when it was made.
         self._held: list[tuple[Link, Message, int | None]] = []
         self._commit_wanted = trio.Event()
+        # Tables stopped since the record last took a write: said once it takes one again.
+        self._stopped_unrecorded: set[int] = set()
         self._shared_frames = SharedFrames()
         # Shutting down: a connection that arrives now is turned away, and those waiting for a late
         # refusal are told this one at once (see _slow_down).
@@ -713,8 +715,20 @@ class NottyServer:
                 self._send(link, message)
         self._dispatch(settled)  # the answers of hellos that waited for it, after their welcomes
         if not failed:
+            if records and self._stopped_unrecorded:
+                stopped = sorted(self._stopped_unrecorded)
+                named = ", ".join(map(str, stopped[:20])) + (", ..." if len(stopped) > 20 else "")
+                log.warning(
+                    "the record takes writes again: %s, stopped when %s changes could not be recorded, "
+                    "%s back when the server is restarted",
+                    f"table {named}" if len(stopped) == 1 else f"tables {named}",
+                    "its" if len(stopped) == 1 else "their",
+                    "comes" if len(stopped) == 1 else "come",
+                )
+                self._stopped_unrecorded.clear()
             return
         unbegun = {record.table for record in records if isinstance(record, GameBegun)}
+        self._stopped_unrecorded.update(set(failed) - unbegun)  # (a game never begun comes back never)
         # Players whose leave was not recorded are told so: their seat token still resumes the game.
         leavers = [
             (link.id, message.table)

@@ -9,12 +9,14 @@ token: the view it gets back must be the last one it was sent before.
 from __future__ import annotations
 
 import itertools
+import logging
 import random
 import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 from conftest import notty_table
 from test_net import Client
@@ -389,3 +391,32 @@ async def test_a_database_replaced_under_the_server_is_left_alone_and_its_games_
     (kept,) = tmp_path.glob("notty.db.kept-*")
     kept.replace(path)  # the operator starts the server on the copy: every acknowledged move is there
     await _restart_and_check(path, [ann])
+
+
+async def test_once_the_record_takes_writes_again_the_log_says_which_stopped_tables_a_restart_brings_back(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="notty.net")
+    store = FaultyStore(tmp_path / "notty.db")
+    async with trio.open_nursery() as nursery:
+        _, port = await _serve(nursery, _host(7), store)
+        ann = await Seat.at_new_table(port, "ann")
+        cat = await Seat.at_new_table(port, "cat")
+        store.fails = _touches(ann.table)
+        assert not await ann.move()
+        store.fails = lambda records: True  # a game that cannot begin is not one a restart brings back
+        dan = await Client.connect(port, "dan")
+        await dan.send(notty_table("classic", 2, ("greedy",)))
+        assert (await dan.expect(Error)).code == "not-recorded"
+        assert not any("takes writes again" in record.getMessage() for record in caplog.records)
+        store.fails = lambda records: False  # room again, say
+        assert await cat.move()
+        nursery.cancel_scope.cancel()
+    store.close()
+    (said,) = [
+        record.getMessage() for record in caplog.records if "takes writes again" in record.getMessage()
+    ]
+    assert said == (
+        f"the record takes writes again: table {ann.table}, stopped when its changes could not be recorded, "
+        "comes back when the server is restarted"
+    )
