@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import functools
 import ipaddress
 import logging
 import os
@@ -93,9 +94,10 @@ def _host(text: str) -> str:
     """An address to listen on, an IPv6 one in brackets too (``[::1]``): the client takes it so."""
     host, colon, port = text.rpartition(":")
     if colon and ":" not in host and port.isdigit():  # one colon: no IPv6 address, but a port
-        raise argparse.ArgumentTypeError(
-            f"{text[:60]!r}: the port is not part of --host: give --host {host[:60]} --port {port[:5]}"
+        give = (
+            f"--host {host[:60]} --port {port[:5]}" if host else f"--port {port[:5]} alone (every interface)"
         )
+        raise argparse.ArgumentTypeError(f"{text[:60]!r}: the port is not part of --host: give {give}")
     if not text.startswith("["):
         return text
     inside = text[1:-1] if text.endswith("]") else ""
@@ -370,6 +372,15 @@ def _lock(path: Path, *, default: bool) -> WriterLock:
     return WriterLock.acquire(path)
 
 
+def _lock_again(lock: WriterLock) -> None:
+    """The database deleted while serving is put back: lock it (and its lock file, if gone) again, so
+    that no second server starts on it meanwhile (StoreError: the store records nothing more)."""
+    try:
+        lock.renew()
+    except LockError as error:
+        raise StoreError(str(error)) from error
+
+
 def _serve(args: argparse.Namespace, path: Path, lock: WriterLock, made: Made) -> int:
     """Serve until stopped; a start that fails removes whatever it made (``made``), the lock file last."""
     made.database_files(path)  # now that no other server can make them
@@ -386,6 +397,7 @@ def _serve(args: argparse.Namespace, path: Path, lock: WriterLock, made: Made) -
         made.remove(lock)
         log.error("%s", error)
         return 1
+    store.put_back_hook = functools.partial(_lock_again, lock)
     failure: str | None = None
     try:
         limits = limits_from_args(args)

@@ -770,10 +770,11 @@ class Host:
         if bots_only and self.bot_tables_per_address is not None:
             mine = [table for table in self.tables.values() if table.address == address and table.bots_alone]
             if self._full(mine, self.bot_tables_per_address):
+                playing = [table for table in mine if table.id in self.tables]  # _full forgot the finished
                 raise Refusal(
                     "too-many-bot-tables",
                     f"{self.bot_tables_per_address} tables of bots alone created from {address} are still "
-                    f"playing ({_tables_named(mine)}), the most one address may have: leave one of them "
+                    f"playing ({_tables_named(playing)}), the most one address may have: leave one of them "
                     "first, or give the new table a seat of your own",
                 )
         if self.games_per_hour is None:

@@ -169,6 +169,25 @@ class WriterLock:
             ) from None
         self._database_fd = fd
 
+    def renew(self) -> None:
+        """Lock the database again where a deleted one was put back (by the store): the new file, and
+        a new lock file where that went too (its folder deleted). :class:`LockError` if another
+        server holds it now."""
+        if self._fd is not None and _names(self.path, self._fd):
+            if self._database_fd is not None:  # the deleted file's
+                os.close(self._database_fd)
+                self._database_fd = None
+            self.hold_database()
+            return
+        fresh = WriterLock.acquire(self.database)  # the lock file and the database file both
+        holder = self.holder
+        self.release()
+        self._fd, self._database_fd, self.made = fresh._fd, fresh._database_fd, fresh.made
+        fresh._fd = fresh._database_fd = None
+        self.holder = holder  # (this server's, with where it listens)
+        with contextlib.suppress(OSError):
+            self._write()
+
     def describe(self, listening: Sequence[str]) -> None:
         """Name the addresses this server listens on, for whoever is refused next. Only a courtesy:
         a failure to write it leaves the last description, and the lock held."""

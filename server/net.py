@@ -62,7 +62,7 @@ from .limits import (
     message_cost,
 )
 from .sockets import ACCEPT_SHORTAGES, Backlogs, NonBlockingSocket, address_text, discard_up_to
-from .store import Store
+from .store import Store, StoreError
 from .tables import BotJob, Outgoing
 from .work import Workers
 
@@ -794,6 +794,8 @@ class NottyServer:
         failing = 0  # checkpoints failed in a row: the first is logged in full, the rest when it ends
         while True:
             await trio.sleep(CHECKPOINT_SECONDS)
+            with contextlib.suppress(StoreError):  # logged by the store; every write is refused from now
+                store.keep_in_place()  # a file deleted is put back even while nobody moves
             try:
                 await trio.to_thread.run_sync(store.checkpoint)
             except Exception as error:

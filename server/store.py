@@ -19,17 +19,20 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import errno
 import itertools
 import json
 import logging
 import math
 import os
+import re
 import sqlite3
 import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import NoReturn
 
 import attrs
 
@@ -313,6 +316,33 @@ def _side_files(path: Path) -> tuple[Path, Path]:
     return Path(f"{path}-wal"), Path(f"{path}-shm")
 
 
+def _place(copy: Path, real: Path) -> None:
+    """Give ``copy`` the name ``real``, never over a file there (FileExistsError): a hard link,
+    or where the file system has none (vfat, some network ones) a rename, once the name is free."""
+    try:
+        os.link(copy, real)
+    except FileExistsError:
+        raise
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOSYS, errno.EMLINK, errno.EXDEV):
+            raise
+        if os.path.lexists(real):
+            raise FileExistsError(real) from error
+        os.rename(copy, real)
+        return
+    copy.unlink()
+
+
+def _sync_directory(directory: Path) -> None:
+    """fsync a directory, so that a name made in it outlasts a power cut (where the system allows)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
 def _identity(path: Path) -> tuple[int, int] | None:
     """Which file ``path`` is now (device and inode), or None where there is none."""
     try:
@@ -366,10 +396,15 @@ class Store:
         self._clock = clock
         self.read_only = read_only
         self._checkpoint_inline = checkpoint_inline
-        self._lost: str | None = None  # why nothing more can be recorded (see _keep_in_place)
-        # Held by a checkpoint's connection from opening to closing, and by a deleted file's return:
-        # the last connection to close on the deleted file would delete the new one's -wal by name.
+        self._lost: str | None = None  # why nothing more can be recorded (see keep_in_place)
+        # A connection of its own for checkpoints, in a worker thread: opened with the store's, so on
+        # the same file (one opened by name each time took a file put in its place for ours, and
+        # wrote our log into it). The lock keeps it and a file's return from crossing.
+        self._checkpointer: sqlite3.Connection | None = None
         self._one_file = threading.Lock()
+        self._sides: dict[Path, tuple[int, int] | None] = {}  # the -wal and -shm files of ours
+        #: Called once a deleted file is put back (the server locks it again): StoreError if it cannot.
+        self.put_back_hook: Callable[[], None] | None = None
         check_file(self.path)
         try:
             if read_only:
@@ -409,6 +444,9 @@ class Store:
                 db.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
             self._migrate()
             self.check_writable()
+            real = self.path.resolve()
+            self._sides = {side: _identity(side) for side in {*_side_files(self.path), *_side_files(real)}}
+            self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except BaseException:
             db.close()
             raise
@@ -472,18 +510,27 @@ class Store:
     def close(self) -> None:
         if not self.read_only:
             with contextlib.suppress(StoreError):  # said in the log as it was found
-                self._keep_in_place()
+                self.keep_in_place()
+        with self._one_file:
+            self._close_connections()
+
+    def _close_connections(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.close()
+            self._checkpointer = None
         self._db.close()
 
-    def _keep_in_place(self) -> None:
-        """Put the database file back where it was deleted while the server ran.
+    def keep_in_place(self) -> None:
+        """Put the database file back where it was deleted while the server runs.
 
         SQLite writes on into a deleted file (its open descriptors keep it), so a
         restart found none of the games, the moves acknowledged with them. The
         open connection still reads every change: a copy of it is put in the
         file's place, and writing goes on there. A file put in its place instead
         is another record, not ours to write over: the copy is left beside it,
-        and nothing more is recorded (every table stops, saying why).
+        our side files are taken from beside it, and nothing more is recorded
+        (every table stops, saying why). Called before every write, and by the
+        server once a second. :class:`StoreError` once nothing can be recorded.
         """
         if self._lost is not None:
             raise StoreError(self._lost)
@@ -495,17 +542,22 @@ class Store:
 
     def _put_back(self, found: tuple[int, int] | None) -> None:
         real = self.path.resolve()
+        copy: Path | None = None
         try:
             make_directory(real.parent)
             copy = self._copy_beside(real)
-            if found is None:
-                self._db.close()  # first: as the last connection it deletes the -wal and -shm by name
-                for side in _side_files(real):  # (any left are the deleted file's)
+            self._close_connections()
+            for side, ours in self._sides.items():  # ours alone: never those of a file put here
+                if ours is not None and _identity(side) == ours:
                     side.unlink(missing_ok=True)
-                os.link(copy, real)  # never over a file put there meanwhile
-                copy.unlink()
+            if found is None:
+                _place(copy, real)
+                copy = None  # in its place now: the games are at the database's own name
+                _sync_directory(real.parent)  # the name, as well as the file, through a power cut
                 self._open_to_write(self._checkpoint_inline)
                 self._file = _identity(self.path)
+                if self.put_back_hook is not None:
+                    self.put_back_hook()
                 log.warning(
                     "the database %s was deleted while the server ran: it is written again from the "
                     "server's open copy, every game in it (stop the server first to start a new one)",
@@ -513,18 +565,26 @@ class Store:
                 )
                 return
         except FileExistsError:
-            pass
+            pass  # a file put there meanwhile
         except (OSError, sqlite3.Error, StoreError) as error:
-            self._lost = (
-                f"the database {self.path} was deleted while the server ran, and could not be written "
-                f"again ({_strerror(error) if isinstance(error, OSError) else error}): stop the server"
+            why = _strerror(error) if isinstance(error, OSError) else str(error)
+            where = copy or real
+            kept = (
+                f"its games are kept in {where}: start the server on that"
+                if where.exists()
+                else "stop the server"
             )
-            log.error("%s", self._lost)
-            raise StoreError(self._lost) from error
-        self._lost = (
-            f"the database {self.path} was replaced by another file while the server ran: its games "
-            f"until then are kept in {copy.name} beside it; stop the server, and start it on the one it needs"
+            deleted = "the database was deleted while the server ran, and could not be written again"
+            self._stop_recording(f"{deleted} ({why}): {kept}")
+        assert copy is not None
+        self._stop_recording(
+            f"the database was replaced by another file while the server ran, which is left alone: its games "
+            f"until then are kept in {copy}: start the server on that"
         )
+
+    def _stop_recording(self, why: str) -> NoReturn:
+        """Nothing more is recorded, for ``why`` (the cause first: a player is told its first words)."""
+        self._lost = f"{why} (the server records nothing more; its database was {self.path})"
         log.error("%s", self._lost)
         raise StoreError(self._lost)
 
@@ -620,14 +680,13 @@ class Store:
             raise self._error(error) from error
 
     def checkpoint(self) -> None:
-        """Copy what the log holds into the database file. Safe in any thread: a connection of its own."""
-        # Read-write, never create: a database deleted under a running server is not made anew empty.
+        """Copy what the log holds into the database file. Safe in any thread: a connection of its own.
+
+        Not while the file at the store's path is another (or none): :meth:`keep_in_place` first."""
         with self._one_file:
-            db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=rw", uri=True, isolation_level=None)
-            try:
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            finally:
-                db.close()
+            if self._checkpointer is None or self._lost is not None or _identity(self.path) != self._file:
+                return
+            self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _check_ours(self) -> int:
         """The schema version, if this notty can use the database: one it knows, and a version 0
@@ -668,7 +727,7 @@ class Store:
         records = list(records)
         if not records:
             return
-        self._keep_in_place()
+        self.keep_in_place()
         now = self._clock()
         if len(records) == 1 and isinstance(records[0], Moved):  # most batches: one statement,
             self._write(records[0], now)  # which SQLite makes a transaction of by itself
@@ -761,8 +820,10 @@ class Store:
     def record_id(self) -> str:
         """This record's id (12 hex digits), the same for as long as the file lasts."""
         with self._reading():
-            (found,) = self._db.execute("SELECT id FROM record").fetchone()
-        return str(found)
+            rows = self._db.execute("SELECT id FROM record").fetchall()
+        if len(rows) != 1 or not isinstance(rows[0][0], str) or not re.fullmatch(r"[0-9a-f]{12}", rows[0][0]):
+            raise StoreError(self._damaged(f"its record id is {rows[:2]!r}, not one of 12 hex digits"))
+        return str(rows[0][0])
 
     def next_table_id(self) -> int:
         """A table number no stored game has used."""

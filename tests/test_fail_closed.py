@@ -36,6 +36,7 @@ from protocol import (
     State,
     Tables,
 )
+from server import net
 from server.host import Host
 from server.journal import Record
 from server.net import NottyServer
@@ -420,3 +421,26 @@ async def test_once_the_record_takes_writes_again_the_log_says_which_stopped_tab
         f"the record takes writes again: table {ann.table}, stopped when its changes could not be recorded, "
         "comes back when the server is restarted"
     )
+
+
+async def test_a_database_deleted_while_nobody_moves_is_put_back_within_a_second(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Put back only at the next write, it was lost with every game if the server was killed first.
+    monkeypatch.setattr(net, "CHECKPOINT_SECONDS", 0.05)
+    path = tmp_path / "notty.db"
+    store = Store(path, checkpoint_inline=False)
+    async with trio.open_nursery() as nursery:
+        _, port = await _serve(nursery, _host(8), store)
+        ann = await Seat.at_new_table(port, "ann")
+        assert await ann.move()
+        _delete(path)
+        with trio.fail_after(5):
+            while not path.exists():
+                await trio.sleep(0.02)
+        await trio.sleep(0.2)  # (and written to the end)
+        copy = tmp_path / "copy.db"
+        copy.write_bytes(path.read_bytes())  # what a killed server would leave: the file, checkpointed
+        nursery.cancel_scope.cancel()
+    store.close()
+    await _restart_and_check(copy, [ann])

@@ -274,6 +274,9 @@ def test_host_takes_an_ipv6_address_in_brackets_as_the_client_does(
         port = given.rpartition(":")[2]
         said = f"{given!r}: the port is not part of --host: give --host {host} --port {port}"
         assert said in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli._parser().parse_args(["--host", ":4008"])
+    assert "give --port 4008 alone (every interface)" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(not has_ipv6_loopback(), reason="no IPv6 loopback here")

@@ -160,14 +160,18 @@ async def test_a_checkpoint_from_a_worker_thread_moves_the_log_into_the_database
     assert saved is not None and len(saved.moves) == 300
 
 
-def test_a_checkpoint_never_creates_a_database(tmp_path: Path) -> None:
-    path = tmp_path / "notty.db"
+def test_a_checkpoint_never_creates_a_database_nor_writes_one_put_in_its_place(tmp_path: Path) -> None:
+    path, other = tmp_path / "notty.db", tmp_path / "other.db"
     store = Store(path, checkpoint_inline=False)
     for name in ("notty.db", "notty.db-wal", "notty.db-shm"):
         (tmp_path / name).unlink(missing_ok=True)  # deleted under a running server
-    with pytest.raises(sqlite3.OperationalError):
-        store.checkpoint()
+    store.checkpoint()  # the server's next look (keep_in_place) puts it back
     assert not path.exists()
+    Store(other).close()
+    other.replace(path)
+    replacement = path.read_bytes()
+    store.checkpoint()  # one opened by name took the file for ours, and wrote our log into it
+    assert path.read_bytes() == replacement and sorted(tmp_path.iterdir()) == [path]
 
 
 async def test_the_server_checkpoints_its_store_off_the_event_loop(
@@ -1085,3 +1089,24 @@ def test_each_record_has_an_id_of_its_own_for_as_long_as_its_file_lasts(tmp_path
     second.close()
     assert Store(tmp_path / "a.db").record_id == ids[0]
     assert Store(tmp_path / "a.db", read_only=True).record_id == ids[0]
+
+
+def test_a_record_id_that_is_not_one_of_ours_is_said_as_damage(tmp_path: Path) -> None:
+    path = tmp_path / "a.db"
+    Store(path).close()
+    for change in (
+        "DELETE FROM record",
+        "INSERT INTO record (id) VALUES ('0123456789ab')",
+        "UPDATE record SET id = 'x'",
+    ):
+        db = sqlite3.connect(path)
+        db.execute(change)
+        db.commit()
+        db.close()
+        store = Store(path)
+        with pytest.raises(StoreError, match="it is damaged \\(its record id is"):
+            _ = store.record_id
+        store.close()
+        db = sqlite3.connect(path)
+        db.executescript("DELETE FROM record; INSERT INTO record (id) VALUES ('abcdefabcdef');")
+        db.close()

@@ -9,6 +9,7 @@ mode stops.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import pwd
@@ -30,7 +31,7 @@ from games.notty import CLASSIC
 from games.notty.engine import Game
 from server import cli
 from server.journal import GameBegun, GameOver, Moved, SeatRecord
-from server.lock import WriterLock, lock_path
+from server.lock import LockError, WriterLock, lock_path
 from server.store import MIGRATIONS, Store, StoreError
 
 SERVE = ("--host", "127.0.0.1", "--port", "0")
@@ -468,8 +469,100 @@ def test_a_database_that_cannot_be_written_again_stops_recording_in_words(tmp_pa
         with pytest.raises(StoreError) as refused:
             store.write([Moved(1, 1, 0, "end", ())])
         assert str(refused.value) == (
-            f"the database {db} was deleted while the server ran, and could not be written again "
-            "(not a directory): stop the server"
+            "the database was deleted while the server ran, and could not be written again "
+            f"(not a directory): stop the server (the server records nothing more; its database was {db})"
         )
     store.close()
     assert folder.read_text() == "a file where the folder was"
+
+
+def _moves(path: Path, table: int = 1) -> list[str]:
+    reader = Store(path, read_only=True)
+    try:
+        saved = reader.game(table)
+        return [] if saved is None else [move.action for move in saved.moves]
+    finally:
+        reader.close()
+
+
+def test_a_database_replaced_is_never_written_and_the_games_kept_beside_it_are_all_there(
+    tmp_path: Path,
+) -> None:
+    # The checkpoint connection, opened by name each second, took the file put in its place for ours:
+    # it wrote our log into it and lost our newest moves.
+    db, other = tmp_path / "notty.db", tmp_path / "other.db"
+    store = Store(db, checkpoint_inline=False)
+    store.write([_begun(1)])
+    store.write([Moved(1, n, 0, f"draw {n}", ("R1",)) for n in (1, 2)])
+    store.checkpoint()
+    store.write([Moved(1, 3, 0, "end", ())])  # in the log alone
+    Store(other).close()
+    other.replace(db)
+    replacement = db.read_bytes()
+    store.checkpoint()
+    with pytest.raises(StoreError) as refused:
+        store.write([Moved(1, 4, 0, "end", ())])
+    assert str(refused.value).startswith("the database was replaced by another file while the server ran")
+    store.close()
+    (kept,) = tmp_path.glob("notty.db.kept-*")
+    assert sorted(tmp_path.iterdir()) == sorted([db, kept])  # our -wal and -shm taken from beside it
+    assert db.read_bytes() == replacement and _moves(db) == []  # left alone, and readable as it was
+    assert _moves(kept) == ["draw 1", "draw 2", "end"]  # every write acknowledged
+
+
+def test_a_database_replaced_with_its_own_log_is_left_alone_log_and_all(tmp_path: Path) -> None:
+    db = tmp_path / "notty.db"
+    store = Store(db, checkpoint_inline=False)
+    store.write([_begun(1), Moved(1, 1, 0, "draw 1", ("R1",))])
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    writer = Store(theirs / "notty.db", checkpoint_inline=False)  # a server's, with changes in its log
+    writer.write([_begun(7), Moved(7, 1, 0, "end", ())])
+    moved = {name: (theirs / name).read_bytes() for name in ("notty.db", "notty.db-wal")}
+    writer._db.close()  # as a crash leaves it (no checkpoint, the log kept)
+    for name, data in moved.items():  # moved over ours, the log too
+        (tmp_path / f"{name}.new").write_bytes(data)
+        (tmp_path / f"{name}.new").replace(tmp_path / name)
+    store.checkpoint()
+    with pytest.raises(StoreError):
+        store.write([Moved(1, 2, 0, "end", ())])
+    store.close()
+    assert {name: (tmp_path / name).read_bytes() for name in moved} == moved
+    assert _moves(db, 7) == ["end"]
+    (kept,) = tmp_path.glob("notty.db.kept-*")
+    assert _moves(kept) == ["draw 1"]
+
+
+def test_a_database_put_back_is_locked_again_its_lock_file_with_it(tmp_path: Path) -> None:
+    folder = tmp_path / "notty"
+    db = folder / "notty.db"
+    folder.mkdir()
+    lock = WriterLock.acquire(db)
+    store = Store(db)
+    lock.hold_database()
+    store.put_back_hook = lock.renew
+    store.write([_begun(1)])
+    shutil.rmtree(folder)  # the lock file with it
+    store.write([Moved(1, 1, 0, "end", ())])
+    with pytest.raises(LockError):  # a second server started now is refused, as ever
+        WriterLock.acquire(db)
+    store.close()
+    lock.release()
+    WriterLock.acquire(db).release()  # and free once this one stops
+
+
+def test_where_the_file_system_has_no_hard_links_the_copy_is_renamed_into_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "notty.db"
+    store = Store(db)
+    store.write([_begun(1), Moved(1, 1, 0, "draw 1", ("R1",))])
+    db.unlink()
+
+    def no_links(source: object, target: object) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    store.write([Moved(1, 2, 0, "end", ())])
+    store.close()
+    assert _moves(db) == ["draw 1", "end"] and not list(tmp_path.glob("*.kept-*"))
