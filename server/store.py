@@ -569,24 +569,23 @@ class Store:
         except (OSError, sqlite3.Error, StoreError) as error:
             why = _strerror(error) if isinstance(error, OSError) else str(error)
             where = copy or real
-            kept = (
-                f"its games are kept in {where}: start the server on that"
-                if where.exists()
-                else "stop the server"
+            kept = f"its games are kept in {where}: start the server on that" if where.exists() else ""
+            self._stop_recording(
+                f"the database was deleted while the server ran, and could not be written again ({why[:60]})",
+                kept or "stop the server",
             )
-            deleted = "the database was deleted while the server ran, and could not be written again"
-            self._stop_recording(f"{deleted} ({why}): {kept}")
         assert copy is not None
         self._stop_recording(
-            f"the database was replaced by another file while the server ran, which is left alone: its games "
-            f"until then are kept in {copy}: start the server on that"
+            "the database was replaced by another file while the server ran; its games are kept in a copy",
+            f"the file there is left alone, the games until then kept in {copy}: start the server on that",
         )
 
-    def _stop_recording(self, why: str) -> NoReturn:
-        """Nothing more is recorded, for ``why`` (the cause first: a player is told its first words)."""
-        self._lost = f"{why} (the server records nothing more; its database was {self.path})"
-        log.error("%s", self._lost)
-        raise StoreError(self._lost)
+    def _stop_recording(self, why: str, what_to_do: str) -> NoReturn:
+        """Nothing more is recorded, for ``why``, which players are told (in a few words: the server's
+        paths are for its log, with ``what_to_do``)."""
+        self._lost = why
+        log.error("%s (%s): %s; the server records nothing more", why, self.path, what_to_do)
+        raise StoreError(why)
 
     def _copy_beside(self, real: Path) -> Path:
         """A copy of the open database in a new file of the user's alone beside ``real``."""

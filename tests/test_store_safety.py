@@ -469,8 +469,7 @@ def test_a_database_that_cannot_be_written_again_stops_recording_in_words(tmp_pa
         with pytest.raises(StoreError) as refused:
             store.write([Moved(1, 1, 0, "end", ())])
         assert str(refused.value) == (
-            "the database was deleted while the server ran, and could not be written again "
-            f"(not a directory): stop the server (the server records nothing more; its database was {db})"
+            "the database was deleted while the server ran, and could not be written again (not a directory)"
         )
     store.close()
     assert folder.read_text() == "a file where the folder was"
@@ -486,7 +485,7 @@ def _moves(path: Path, table: int = 1) -> list[str]:
 
 
 def test_a_database_replaced_is_never_written_and_the_games_kept_beside_it_are_all_there(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     # The checkpoint connection, opened by name each second, took the file put in its place for ours:
     # it wrote our log into it and lost our newest moves.
@@ -502,9 +501,16 @@ def test_a_database_replaced_is_never_written_and_the_games_kept_beside_it_are_a
     store.checkpoint()
     with pytest.raises(StoreError) as refused:
         store.write([Moved(1, 4, 0, "end", ())])
-    assert str(refused.value).startswith("the database was replaced by another file while the server ran")
+    assert str(refused.value) == (  # what players are told: a few words, no path of the server's
+        "the database was replaced by another file while the server ran; its games are kept in a copy"
+    )
     store.close()
     (kept,) = tmp_path.glob("notty.db.kept-*")
+    said = [record.getMessage() for record in caplog.records if record.levelno == logging.ERROR]
+    assert said == [  # the operator's
+        f"{refused.value} ({db}): the file there is left alone, the games until then kept in {kept}: start "
+        "the server on that; the server records nothing more"
+    ]
     assert sorted(tmp_path.iterdir()) == sorted([db, kept])  # our -wal and -shm taken from beside it
     assert db.read_bytes() == replacement and _moves(db) == []  # left alone, and readable as it was
     assert _moves(kept) == ["draw 1", "draw 2", "end"]  # every write acknowledged
