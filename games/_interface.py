@@ -119,6 +119,9 @@ class Outcome:
     ranking: tuple[tuple[int, ...], ...]
     reason: str
     text: str
+    #: Does ``text`` say who won ("ann wins")? Not where it says how the game ended and the standing
+    #: behind the ranking (huxxy: "bob goes out; points left: ..."), which a re-ranking keeps.
+    text_names_winner: bool = True
 
     @property
     def winner(self) -> int | None:

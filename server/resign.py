@@ -64,14 +64,18 @@ def resigned_last(outcome: Outcome, names: Sequence[str], resigned: Sequence[int
     if winners_resigned(outcome, resigned) and len(ranking) > 1:
         # The game's winners resigned (a bot went out for them, or had their last card stolen): the
         # game's own words ("ann wins: their last card was stolen") would name the one ranked last
-        # the winner. Said instead as the client says a result: who is first, and why, and who is last.
+        # the winner. Said instead as the client says a result: who is first, and why, and who is last;
+        # with the game's own words where they name no winner ("bob goes out; points left: ..."), which
+        # say why (a reason alone said "dee wins (went out", of one who had not, her points unsaid).
         first = ranking[0]
         placed = "wins" if len(first) == 1 else "share first place"
         why = REASONS.get(outcome.reason, outcome.reason.replace("-", " "))
+        if not outcome.text_names_winner:
+            why = outcome.text
         text = f"{_names(names, first)} {placed} ({why}; {last})"
     else:
         text = f"{outcome.text} ({last})"
-    return Outcome(ranking, outcome.reason, text[:400])
+    return Outcome(ranking, outcome.reason, text[:400], outcome.text_names_winner)
 
 
 def winners_resigned(outcome: Outcome, resigned: Collection[int]) -> bool:

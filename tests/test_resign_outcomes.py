@@ -71,3 +71,15 @@ def test_a_winner_who_resigned_is_said_to_be_ranked_last_and_who_is_first_instea
     assert alone.text == "bob wins (went out; ann and cy resigned, so ranked last)" and alone.winner == 1
     unknown = resigned_last(Outcome(((0,), (1, 2, 3)), "its-own-way", "ann wins"), NAMES, [0])
     assert "(its own way; ann resigned" in unknown.text
+
+
+def test_a_winner_who_resigned_in_a_game_ranked_by_points_leaves_the_games_own_words_and_points() -> None:
+    """A play-test's huxxy: bob's bot went out for him, and every screen said "dee wins (went out; bob
+    resigned, so ranked last)": dee had not gone out, and her points, which put her above ann, were
+    not said. A game whose words name no winner keeps them."""
+    points = "points left: ann 13, bob 0, cy 20, dee 3"
+    ended = Outcome(((1,), (3,), (0,), (2,)), "went-out", f"bob goes out; {points}", text_names_winner=False)
+    moved = resigned_last(ended, NAMES, [1])
+    assert moved.ranking == ((3,), (0,), (2,), (1,)) and moved.winner == 3
+    assert moved.text == f"dee wins (bob goes out; {points}; bob resigned, so ranked last)"
+    assert not moved.text_names_winner

@@ -325,10 +325,10 @@ class HuxxyMatch:
         points = ", ".join(f"{name} {scores[seat]}" for seat, name in enumerate(self.names))
         out = [seat for seat, hand in enumerate(engine.hands) if not hand]
         if out:
-            return Outcome(
-                engine.ranking(), "went-out", f"{self.names[out[0]]} goes out; points left: {points}"
-            )
-        return Outcome(engine.ranking(), "stock-exhausted", f"the stock is used up; points left: {points}")
+            text = f"{self.names[out[0]]} goes out; points left: {points}"
+            return Outcome(engine.ranking(), "went-out", text, text_names_winner=False)
+        text = f"the stock is used up; points left: {points}"
+        return Outcome(engine.ranking(), "stock-exhausted", text, text_names_winner=False)
 
     def _seat_view(self, seat: int | None) -> SeatView:
         engine = self.engine
