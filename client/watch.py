@@ -10,6 +10,7 @@ import time
 from collections.abc import Sequence
 
 from client.output import stdout_to_nowhere
+from games._words import counted
 from games.notty import PRESETS
 from games.notty.bots import BOTS, Bot
 from games.notty.engine import Action, Event, Game, TurnEnded
@@ -108,7 +109,7 @@ def _table_text(game: Game, colour: bool) -> str:
     """Every hand with its size, the deck, and whose turn it is: the client's look, seen by no seat."""
     seen = game.view()
     hands = hand_lines(seen.names, seen.hands, None if seen.over else seen.current, None, colour)
-    return "\n".join([f"turn {seen.turn} · deck {seen.deck_size} cards", *hands])
+    return "\n".join([f"turn {seen.turn} · deck {counted(seen.deck_size, 'card')}", *hands])
 
 
 if __name__ == "__main__":

@@ -227,6 +227,10 @@ def test_draw_never_more_than_the_deck_holds(rules: Rules) -> None:
     game.apply(EndTurn())
     assert_refused(game, Draw(1), Rule.DECK_TOO_SMALL)
     assert not any(isinstance(action, Draw) for action in game.legal_actions())
+    with pytest.raises(IllegalAction, match="the deck has 2 cards; cannot draw 3"):
+        position(rules, all_but(rules, "G4 B6")).apply(Draw(3))
+    with pytest.raises(IllegalAction, match="the deck has 1 card; cannot draw 2"):  # not "1 cards"
+        position(rules, all_but(rules, "G4")).apply(Draw(2))
 
 
 @presets

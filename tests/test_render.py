@@ -139,6 +139,8 @@ def test_others_are_told_only_what_the_player_to_move_may_really_still_do() -> N
     assert state_text(3, empty_deck, [], colour=False).splitlines()[-1] == (
         "bob to play; may steal, discard, end the turn"
     )
+    last_card = _view(body={"hands": [["R1", "R2"], ["Y5", "Y6", "Y7"]], "drew": False, "deck_size": 1})
+    assert " · deck 1 card" in state_text(3, last_card, [], colour=False)  # not "1 cards"
 
 
 def test_a_hint_of_two_groups_shows_the_two_commands_that_discard_them() -> None:

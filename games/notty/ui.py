@@ -32,6 +32,7 @@ from games._ui import (
     to_play,
     words_after,
 )
+from games._words import counted
 
 from ._cards import Card, CardError
 from ._endings import end_text, whole_rounds
@@ -299,7 +300,7 @@ class NottyUI:
         played = table_rules(view)
         own = played is not None and played != PRESETS[view.variant]
         variant = f"{view.variant}, own rules ('rules')" if own else view.variant  # not the preset's alone
-        lines.append(f"table {table} · {variant} · {turn} · deck {body.deck_size} cards{quiet}")
+        lines.append(f"table {table} · {variant} · {turn} · deck {counted(body.deck_size, 'card')}{quiet}")
         lines += hand_lines(view.names, body.hands, view.to_move, view.seat, colour, view.bots)
         if view.result is not None:
             lines.append(game_over_line(end_line(view, body)))

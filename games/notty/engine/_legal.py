@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
+from games._words import counted
 from games.notty import PRESETS, Card, InvalidGroup, Rules, classify_group, has_group, valid_groups
 
 from ._actions import Action, Discard, Draw, DrawDiscard, EndTurn, PutBack, Steal
@@ -60,7 +61,8 @@ def check(state: TurnState, seat: int, action: Action) -> None:
                 raise IllegalAction(Rule.DRAW_COUNT, f"draw 1 to {rules.max_draw} cards, not {count}")
             if count > state.deck_size:
                 raise IllegalAction(
-                    Rule.DECK_TOO_SMALL, f"the deck has {state.deck_size} cards; cannot draw {count}"
+                    Rule.DECK_TOO_SMALL,
+                    f"the deck has {counted(state.deck_size, 'card')}; cannot draw {count}",
                 )
             if limit and len(hand) + count > limit:
                 raise IllegalAction(
