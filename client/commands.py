@@ -518,9 +518,7 @@ commands in the lobby:
   help WORD           a command's lines ('help new', 'help join')
   quit                leave the server"""
 #: What the lobby's help says of the commands at a table, which 'help' there shows.
-AT_A_TABLE = (
-    "at a table, 'help' shows the commands there (start, hint, table, auto, resign,\nleave) and its game's"
-)
+AT_A_TABLE = "at a table, 'help' shows its commands (hint, auto, leave...) and its game's"
 
 
 def help_text(catalog: Catalog | None, at: str | None = None, every: bool = False) -> str:

@@ -34,6 +34,9 @@ def _too_long(text: str) -> list[str]:
 
 def test_the_clients_help_fits_80_columns() -> None:
     assert _too_long(HELP) == []
+    # One sentence a line: one broken in two was set ragged on a narrow terminal, and a wide one
+    # showed the break ("resign," ending a line at 160 columns, "leave)" starting the next).
+    assert "at a table, 'help' shows its commands (hint, auto, leave...) and its game's" in help_text(CATALOG)
     assert all(help_heading(game.title, game.name) in EVERY for game in CATALOG.games.values())  # each game's
     assert _too_long(EVERY) == []
     assert _too_long(help_text(CATALOG)) == []
