@@ -219,18 +219,25 @@ _OPTION_NAME = re.compile(r"[a-z]+(?:_[a-z]+)+")
 #: every word before a number: prose ("make 1 to 6 plays") would break a row early for nothing.
 _NUMBERED = frozenset({"table", "seat", "turn", "limit", "quiet", "time", "group", "game", "round"})
 _NAMED_NUMBER = re.compile(r"\d+[,.;:)]?")
+#: A count in brackets, which stays with the word before it: a hint's outs ("B2 (+2),").
+_COUNT_AFTER = re.compile(r"\([+-]?\d+\)[,.;:]?")
 
 
 def _before_values(text: str, longest: int) -> set[int]:
-    """Where the spaces between a name and its value are, of those that fit a row of ``longest``
-    columns together: a row is broken elsewhere where it can be. A play-test read a table's list at
-    60 columns with "hand_limit" ending one row and its "5" starting the next."""
+    """Where the spaces between a name and its value are (and a card and its count in brackets), of
+    those that fit a row of ``longest`` columns together: a row is broken elsewhere where it can be.
+    A play-test read a table's list at 60 columns with "hand_limit" ending one row and its "5"
+    starting the next, and a hint's outs with "B2" ending a row and its "(+2)" starting the next."""
     kept = set()
     words = text.split(" ")
     at = 0
     for word, after in itertools.pairwise(words):
         at += len(word)
-        named = _OPTION_NAME.fullmatch(word) or (word.lower() in _NUMBERED and _NAMED_NUMBER.fullmatch(after))
+        named = (
+            _OPTION_NAME.fullmatch(word)
+            or (word.lower() in _NUMBERED and _NAMED_NUMBER.fullmatch(after))
+            or _COUNT_AFTER.fullmatch(after)
+        )
         if named and columns(f"{word} {after}") < longest:
             kept.add(at)
         at += 1

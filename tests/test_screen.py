@@ -721,6 +721,8 @@ def test_wrapping_keeps_an_option_with_its_value_and_a_word_with_its_number() ->
     assert _rows(wrap(parse("after limit 200"), 12)) == ["after", "  limit 200"]
     assert _rows(wrap(parse("make 1 to 6 plays"), 8)) == ["make 1", "  to 6", "  plays"]  # prose: no names
     assert _rows(wrap(parse("R1 R2 R3 R4"), 6)) == ["R1 R2", "  R3", "  R4"]  # cards are no names
+    outs = "outs: G6 (+1), G10 (+1), B2 (+2)"  # a hint's: each card with what it adds
+    assert _rows(wrap(parse(outs), 20)) == ["outs: G6 (+1),", "  G10 (+1), B2 (+2)"]
 
 
 def test_wrapping_hangs_a_help_lines_rows_under_its_description() -> None:
