@@ -494,6 +494,7 @@ def _take_back(
     chosen = kept[-1]
     if resume:
         session.token, session.table, session.kept_as = chosen.token, chosen.table, name
+        session.taking_over = take_over and seats.locks.holder(key, chosen.token) is not None
     else:
         terminal.show(f"not resuming your seat at table {chosen.table} on {key}: --resume takes it back")
     if others := sorted(seat.table for seat in kept[:-1]):

@@ -89,6 +89,8 @@ SEAT_NOT_HERE = frozenset({"bad-token", "game-stopped", "other-record"})
 WATCH_REFUSALS = frozenset({"no-such-table", "too-many-watchers", "not-now"})
 #: What heads the last move, shown again with the table when a seat is taken back.
 LAST_MOVE = "what happened last, before you were back:"
+#: What heads the moves a seat taken over from another client of ours here was last shown there.
+TAKEN_OVER = "the last moves, before you took your seat over:"
 #: Heads the first moves of a game we sit at, as it begins.
 GAME_BEGINS = "the game begins:"
 #: What another 'hint' is answered while one is on its way: it is not sent.
@@ -218,6 +220,9 @@ class Session:
         self.kept_as: str | None = None
         self._holding: str | None = None  # the token of the seat this client holds the lock of
         self._back = False  # a kept seat taken back: its first view repeats the last move, said as such
+        # The seat is taken over from another notty-client here that plays it now: the moves the server
+        # counts as missed were that client's to see, our seat's its person's own, not a bot's.
+        self.taking_over = False
         self._joining: str | None = None  # the game of the table we asked to sit or watch at
         # The table we joined, still to say what it waits for: its news that follows our seat says.
         self._joined: int | None = None
@@ -725,28 +730,32 @@ class Session:
             happened = tuple(text[: -len(bare) - 1].split("\n"))
         else:  # a UI that lays its text out otherwise: the server's own words for the events
             happened = tuple(f"  {event['text']}" for event in events if event.get("text"))
+        away = view.away
+        if self.taking_over and before is None and away:
+            away, happened = 0, (TAKEN_OVER, *happened)  # (not "while you were away": it was played)
+            text = "\n".join([*happened, bare]) if above else text
         # Back from a drop, every move of our seat in what we missed was a bot's; shown again, the
         # last move is marked as it was live, where the server says a bot made it for us.
-        played_for_us = bool(view.away) or _played_for_us(before, view)
+        played_for_us = bool(away) or _played_for_us(before, view)
         played_for_us |= view.played_for is not None and view.played_for == view.seat
         ours_to_a_bot = bot_plays_our_turn(view)
         if played_for_us or ours_to_a_bot:
             happened = tuple(_played_for_you(line) for line in happened) if played_for_us else happened
             happened = tuple(_bot_turn(line) for line in happened) if ours_to_a_bot else happened
-            happened = (while_away(view.away), *_turns_a_bot_played(happened)) if view.away else happened
+            happened = (while_away(away), *_turns_a_bot_played(happened)) if away else happened
             text = "\n".join([*happened, bare]) if above else text
-        back, self._back = self._back and before is None, False
+        back, self._back = self._back and before is None and happened[:1] != (TAKEN_OVER,), False
         if before is None and not back and happened and view.seat is not None and view.turn == 1 and above:
             # A play-test's creator, whose table filled as a friend joined, read only 'bob joined the
             # table' and 'you play first', and typed 'start' into a game already begun.
             happened = (GAME_BEGINS, *happened)
             text = "\n".join([*happened, bare])
-        if back and happened and not view.away:
+        if back and happened and not away:
             # A play-tester back after a drop read the move they had made before it as a new one.
             happened = (LAST_MOVE, *happened)
             text = "\n".join([*happened, bare]) if above else text
         table_text = bare if self.colour else ui.state_text(table, view, (), True, width)
-        if happened and not view.away and _within_a_bots_turn(before, view):
+        if happened and not away and _within_a_bots_turn(before, view):
             shown: tuple[str, ...] = happened
         elif view.result is not None and above:
             # The end: the table's last line says the result (and the summary your place), so the
@@ -765,7 +774,7 @@ class Session:
         # were away, the game's first) end with an empty line: the moves that follow at once were
         # read as its too. Not set in further: a play-tester read 4 columns there and 2 everywhere
         # else, the same lines in plain mode included (where the table printed after them ends them).
-        headed = bool(happened) and happened[0] in (LAST_MOVE, GAME_BEGINS, while_away(view.away))
+        headed = bool(happened) and happened[0] in (LAST_MOVE, GAME_BEGINS, TAKEN_OVER, while_away(away))
         logged = (*happened, "") if headed else happened
         output = Output(shown, log=logged, table=table_text, moves=moves)
         if view.turn_seconds and self._told_turn_time != table and not view.over:

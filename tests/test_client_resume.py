@@ -168,6 +168,27 @@ def test_a_seat_taken_over_by_another_connection_is_said_once_and_exits_1(
     assert again.quit() == 0
 
 
+def test_a_seat_taken_over_from_another_client_here_shows_the_last_moves_as_played_there(
+    server_port: int, state_home: Path
+) -> None:
+    """A play-test took a seat over from another terminal and read "while you were away:", then the
+    moves it had just watched there (the server counts those since the old client last spoke)."""
+    address = f"127.0.0.1:{server_port}"
+    ann, table = _ann_at_a_new_table(state_home, address, "new classic 2 greedy")
+    ann.expect("your turn")
+    ann.sendline("draw 1")
+    ann.expect("you draw 1 card")
+    ann.sendline("end")
+    ann.expect("greedy-2 ends the turn; your turn")  # moves made since ann last spoke
+    again = Person(state_home, address, "--name", "ann", "--table", table)
+    again.expect(r"the last moves, before you took your seat over:\r\n")
+    again.expect("greedy-2 ends the turn; your turn")
+    said = again.log.getvalue()
+    assert "while you were away" not in said and "a bot" not in said  # ann's own moves, not a bot's
+    ann.child.expect(pexpect.EOF)
+    assert again.quit() == 0
+
+
 def _ann_at_a_new_table(
     state_home: Path, address: str, command: str, name: str = "ann"
 ) -> tuple[Person, str]:
