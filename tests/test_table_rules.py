@@ -200,12 +200,13 @@ def test_every_bot_plays_any_table_rules_to_an_end_with_every_card_kept(
 # -- the client ------------------------------------------------------------------------------------
 
 
-def _view(rules: dict[str, Any], variant: str = "classic") -> TableView:
+def _view(rules: dict[str, Any], variant: str = "classic", **counts: int) -> TableView:
     body = {
         "hands": [["R5", "Y5", "G5"], ["B1"]],
         "deck_size": 70,
         **dict.fromkeys(("drew", "stole", "exchanged", "must_put_back"), False),
         "rules": rules,
+        **counts,  # turn_limit, quiet_rounds, quiet_turns, where a test says them
     }
     return TableView("notty", variant, ("ann", "bob"), 0, 0, 3, (), None, UI.read_body(body, ["ann", "bob"]))
 
@@ -411,3 +412,19 @@ def test_a_game_recorded_under_other_limits_is_replayed_and_restored(
     net = Net()
     net.host.restore(saved, net.now)
     assert net.host.tables[saved.begun.table].match.game.rules.smallest_set == 2  # type: ignore[attr-defined]
+
+
+def test_a_tables_rules_say_its_own_no_progress_rule_and_turn_limit() -> None:
+    """A play-test's table of 'quiet 2 limit 40' was told the rules' 3 whole rounds (or the table's
+    'quiet'), and no limit, though the lobby's list showed both."""
+
+    def at(**counts: int) -> TableView:
+        return _view({}, quiet_turns=0, **counts)
+
+    said = UI.rules("classic", at(quiet_rounds=2, turn_limit=40))
+    assert "    no hand changed for 2 whole rounds; the turn limit, 40 turns" in said.splitlines()
+    said = UI.rules("classic", at(quiet_rounds=0, turn_limit=0))
+    assert "    no rule of no progress; no turn limit" in said.splitlines()
+    said = UI.rules("classic", at(quiet_rounds=1, turn_limit=300))
+    assert "    no hand changed for 1 whole round; the turn limit, 300 turns" in said.splitlines()
+    assert "(or the table's 'quiet')" in UI.rules("classic", None)  # away from a table: how a table sets it

@@ -297,8 +297,11 @@ class NottyUI:
         ]
         turn = f"turn {view.turn}" + (f" of {body.turn_limit}" if body.turn_limit else "")
         quiet = _quiet(body) if view.result is None else ""  # a count towards an end that has come
-        played = table_rules(view)
-        own = played is not None and played != PRESETS[view.variant]
+        played, preset = table_rules(view), PRESETS[view.variant]
+        # The rules the table set, not its counts to an end (a limit of 300 at every table of bots)
+        own = played is not None and any(
+            getattr(played, f) != getattr(preset, f) for f in TABLE_FIELDS.values()
+        )
         variant = f"{view.variant}, own rules ('rules')" if own else view.variant  # not the preset's alone
         lines.append(f"table {table} · {variant} · {turn} · deck {counted(body.deck_size, 'card')}{quiet}")
         lines += hand_lines(view.names, body.hands, view.to_move, view.seat, colour, view.bots)
@@ -399,13 +402,24 @@ def rules_text(variant: str | None, table: Rules | None = None) -> str:
         "  you win, at once, when your hand is empty: by discarding your last cards"
         + ("\n    or by theft: if your last card is stolen, you win (not the thief)" if victim else ""),
         "  no winner: every hand at the limit with no group in any (stalemate);",
-        f"    no hand changed for {presets[0].quiet_rounds} whole rounds (or the table's 'quiet'); "
-        "the turn limit",
+        f"    {_no_winner_counts(presets[0], table is not None)}",
         "  hint: your best discard; its outs are the cards that, if you drew them,",
         "    would let you discard more, and how many more: 'R7 (+3)'",
         "  the notty project has the whole rules: docs/RULES.md",
     ]
     return "\n".join(lines)
+
+
+def _no_winner_counts(rules: Rules, at_a_table: bool) -> str:
+    """How the no-progress rule and the turn limit end a game: a table's own numbers, where it is
+    one (its rules left out its 'quiet 2' and 'limit 40', which the lobby's list showed), else the
+    default with where a table sets its own."""
+    quiet = rules.quiet_rounds
+    if not at_a_table:
+        return f"no hand changed for {quiet} whole rounds (or the table's 'quiet'); the turn limit"
+    progress = f"no hand changed for {whole_rounds(quiet)}" if quiet else "no rule of no progress"
+    limit = f"the turn limit, {rules.turn_limit} turns" if rules.turn_limit else "no turn limit"
+    return f"{progress}; {limit}"
 
 
 def _no_wrap(presets: Sequence[Rules]) -> str:
@@ -603,9 +617,15 @@ def table_rules(view: TableView | None) -> Rules | None:
     preset = None if view is None else PRESETS.get(view.variant)
     if preset is None or view is None or not isinstance(view.body, Body):
         return preset
+    body = view.body
     try:
-        return with_table_fields(preset, dict(view.body.rules))
-    except RulesError:
+        rules = with_table_fields(preset, dict(body.rules))
+        if body.turn_limit is not None:  # the table's, where the server says them
+            rules = attrs.evolve(rules, turn_limit=body.turn_limit)
+        if body.quiet_rounds is not None:
+            rules = attrs.evolve(rules, quiet_rounds=body.quiet_rounds)
+        return rules
+    except (RulesError, ValueError, TypeError):
         return preset
 
 
