@@ -360,3 +360,17 @@ def test_ending_the_turn_holding_groups_says_why() -> None:
     assert advice_lines(turn, colour=False)[-1] == "'auto' would now: end the turn"  # nothing to keep
     drawing = TurnHint((("draw 1", 0),), "draw 1")  # the groups go at the end of the turn
     assert advice_lines(drawing, colour=False, groups=True)[-1] == "'auto' would now: draw 1"
+
+
+def test_a_hand_that_can_go_out_now_is_told_so_and_given_no_outs() -> None:
+    """A play-test's 38 cards that all went in groups: the hint gave twelve groups to type, then
+    outs ("R2 (+1), ...") that could only add to a hand already going out, and no line for the turn."""
+    view = _view(CLASSIC, "R3 R4 R5 Y7 G7 B7", "R5 R5")
+    hint = make_hint(view.hand, CLASSIC, own=view)
+    assert hint.text.endswith("; that empties your hand: you win") and hint.data["outs"] == []
+    shown = UI.hint_text(hint.text, hint.actions, hint.data, colour=False).splitlines()
+    assert shown[-1] == "      that empties your hand: you win" and not any("outs" in line for line in shown)
+    watched = make_hint(view.hand, CLASSIC)  # a watcher's: no outs either, nor a word of our turn
+    assert watched.data["outs"] == [] and "you win" not in watched.text
+    short = _view(CLASSIC, "R3 R4 R5 Y7 G7", "R5 R5")
+    assert make_hint(short.hand, CLASSIC, own=short).data["outs"]  # a hand that cannot: outs as ever

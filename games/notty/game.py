@@ -57,7 +57,7 @@ from .engine import (
 )
 from .engine import Outcome as Chance
 from .engine import outcome_of as chance_of
-from .ui import MILLION, TurnHint, advice_lines, percent
+from .ui import EMPTIES_THE_HAND, MILLION, TurnHint, advice_lines, percent
 from .wire import event_to_wire, hint_data, seats_named, view_body
 
 NAME = "notty"
@@ -418,12 +418,15 @@ def make_hint(
     best = best_discard(hand, rules)
     best_cards = tuple(sorted(card for group in best for card in group))
     alternatives = [d for d in all_best_discards(hand, rules) if d != best_cards][:MAX_ALTERNATIVES]
-    gains = outs(hand, rules)
+    empties = bool(hand) and len(best_cards) == len(hand)
+    gains = [] if empties else outs(hand, rules)  # (no card drawn could add to all of them)
     groups = [tuple(str(card) for card in group) for group in best]
     if groups:
         text = f"discard {len(best_cards)} cards: " + "  ".join(" ".join(group) for group in groups)
     else:
         text = "nothing can be discarded now"
+    if empties and own is not None:  # on our turn: said, where the advice for the turn would be
+        text = f"{text}; {EMPTIES_THE_HAND}"
     data = hint_data(best, alternatives, gains, rules)
     if own is not None and len(best_cards) < len(hand):  # a hand that can go out now needs no advice
         turn = advice_hint(turn_advice(own, adviser), own.names)

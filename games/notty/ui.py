@@ -112,6 +112,8 @@ _COUNTS = ("turn_limit", "quiet_rounds", "quiet_turns")
 _CARD_WORD = re.compile(r"\b([RYGBK])(\d{1,2})\b")
 #: A put-back hint's reason, as the server words it: "put back R8 first (it keeps the most outs), ...".
 _WHY_PUT_BACK = re.compile(r"put back \S+ first \(([^()]{1,80})\)")
+#: What a hint says of a discard that empties the hand, after it: the server's words, read back.
+EMPTIES_THE_HAND = "that empties your hand: you win"
 
 
 @attrs.frozen
@@ -350,6 +352,8 @@ class NottyUI:
         lines += [f"      type: {colour_cards_in(action, colour)}" for action in actions]
         if hint.size:
             lines += [f"      or: {groups_text(other, colour)}" for other in hint.alternatives]
+        if hint.size and text.endswith(EMPTIES_THE_HAND):  # nothing more to advise, nor outs to draw
+            lines.append(f"      {EMPTIES_THE_HAND}")
         if hint.outs:
             lines.append(
                 "outs: " + ", ".join(f"{colour_cards_in(card, colour)} (+{gain})" for card, gain in hint.outs)
