@@ -45,6 +45,7 @@ from games.notty.engine import (
 from games.notty.game import BOT_TURN_LIMIT, NottyMatch
 from games.notty.match import seeded_game
 from games.notty.ui import UI as NOTTY_UI
+from games.notty.wire import view_body
 from protocol import Act, CreateTable, Join, Leave, Seated, Start, State, Tables, Watch
 from server.host import Host
 from server.journal import GameBegun, Moved, OptionsChanged, SavedGame, SeatRecord
@@ -103,6 +104,8 @@ def test_any_hand_changed_starts_the_count_again() -> None:
             game.apply(EndTurn())
         assert game.quiet_turns == 3 and game.current == 1 and not game.over
         game.apply(change)
+        # Told as 0 at once: a table line said "no hand changed for 3 of the 4 turns" under a discard.
+        assert view_body(game.view(1))["quiet_turns"] == 0 and game.quiet_turns == 3
         game.apply(EndTurn())
         assert game.quiet_turns == 0 and not game.over  # a hand changed: counted from nothing again
     for _ in range(3):

@@ -41,7 +41,9 @@ def view_body(view: View) -> dict[str, Any]:
         "must_put_back": view.must_put_back,
         "turn_limit": view.rules.turn_limit,
         "quiet_rounds": view.rules.quiet_rounds,
-        "quiet_turns": view.quiet_turns,
+        # 0 once this turn has changed a hand (a discard, say): the count starts again at its end, and
+        # a table line said "no hand changed for 2 of the 9 turns" under a discard just made.
+        "quiet_turns": view.quiet_turns if view.unchanged else 0,
         **_own_rules(view.rules),
     }
 
