@@ -383,6 +383,15 @@ def test_a_hand_limit_below_every_group_is_a_game_won_by_theft_where_a_stolen_la
     NOTTY.offered(NOTTY.settings("classic", 2, {"cards_dealt": 1, "hand_limit": 2}))  # not refused
 
 
+def test_a_table_whose_hands_are_dealt_full_with_no_room_for_a_group_is_refused() -> None:
+    """A play-test's 'hand_limit 3 cards_dealt 3 shortest_run 4 smallest_set 4' was a stalemate at the
+    deal, recorded with no move: nobody could draw, steal (every hand at the limit) or discard."""
+    options = {"hand_limit": 3, "cards_dealt": 3, "shortest_run": 4, "smallest_set": 4}
+    with pytest.raises(SettingsError, match="fills every hand to hand_limit 3, below the smallest group"):
+        NOTTY.offered(NOTTY.settings("classic", 2, options))
+    NOTTY.offered(NOTTY.settings("classic", 2, {**options, "hand_limit": 4}))  # room for a group: played
+
+
 def _recorded_under_other_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     """A game of sets of 2, as a server that hosted them recorded it (a review: this server's own
     limits, checked on records too, left such a game neither restored nor replayed)."""

@@ -185,10 +185,17 @@ def _too_small(name: str, size: int) -> str:
 
 def _offered(rules: Rules) -> None:
     """What this server will not host though the rules allow it: groups too small to serve, and a
-    game nobody could win (no hand may hold a group, and a last card may not be stolen)."""
+    game nobody could win (no hand may hold a group, and every hand is full from the deal or a last
+    card may not be stolen)."""
     for name, size in (("shortest_run", rules.shortest_run), ("smallest_set", rules.smallest_set)):
         if size < SMALLEST_GROUP:
             raise RulesError(_too_small(name, size))
+    if rules.hand_limit and rules.hand_size == rules.hand_limit < rules.smallest_group:
+        raise RulesError(
+            f"cards_dealt {rules.hand_size} fills every hand to hand_limit {rules.hand_limit}, below the "
+            f"smallest group ({rules.smallest_group} cards): nobody could draw, steal or discard, and the "
+            "game would end at the deal in a stalemate"
+        )
     if rules.hand_limit and rules.hand_limit < rules.smallest_group and not rules.last_card_stolen_wins:
         raise RulesError(
             f"hand_limit {rules.hand_limit} is below the smallest group ({rules.smallest_group} cards) and a "
