@@ -107,6 +107,9 @@ GAME_OVER = "the game is over: 'leave' returns to the lobby"
 #: Why a move of ours is not made while a bot plays our turn: the card named may well be gone already.
 BOT_PLAYS_IT = "a bot plays this turn of yours ('auto', autopilot, or its time ran out): wait for it to end"
 NOT_AT_A_TABLE = "you are not at a table: 'new' makes one, 'join TABLE' takes a seat"
+#: Commands that give up a seat or the client: a guess at a mistyped word offers them only when the
+#: word begins one ('lea'), never for one spelled alike.
+SEAT_LOSING = frozenset({"leave", "resign", "quit"})
 #: The longest line read as a command: the longest any game needs is under 100 characters.
 MAX_LINE = 500
 #: How much of a line longer than that is repeated back (the screen's log, a script's refusal): its start.
@@ -318,7 +321,8 @@ def _interpret(
     if ui is None and (other := _other_games_command(verb, catalog, game)):
         return Reply(say=other, refused=True)
     if ui is None:
-        guess = did_you_mean(verb, [*COMMANDS, *_game_commands(catalog, game, view, every=True)])
+        commands = [*COMMANDS, *_game_commands(catalog, game, view, every=True)]
+        guess = did_you_mean(verb, commands, begun_only=SEAT_LOSING)  # never 'leave' for 'clear'
         unknown = f"unknown command {verb!r}; " + (guess or "type 'help' for the commands")
         return Reply(say=unknown, refused=True)
     if ui.is_action(verb) and (why := _nothing_to_play(view)):  # before its usage

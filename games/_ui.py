@@ -247,15 +247,17 @@ def game_and_variant(game: str, variant: str, title: str | None = None) -> str:
     return variant if variant.startswith(game) else f"{title or game} {variant}"
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
+def did_you_mean(word: str, choices: Iterable[str], begun_only: Collection[str] = ()) -> str:
     """``"did you mean 'discard'?"`` for the choice closest to a mistyped ``word`` (any case), or
     ``""`` when none is close: for a refusal to say what was probably meant. A word that begins
-    one choice alone was cut short ('res' is 'resign', not the closer-spelled 'rules')."""
+    one choice alone was cut short ('res' is 'resign', not the closer-spelled 'rules'). The choices
+    in ``begun_only`` are offered only so: a play-test's 'clear' was asked if it meant 'leave'."""
     by_lower = {choice.lower(): choice for choice in choices}
     begun = [lower for lower in by_lower if lower.startswith(word.lower())]
     if len(begun) == 1:
         return f"did you mean {by_lower[begun[0]]!r}?"
-    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
+    spelled = [lower for lower in by_lower if lower not in begun_only]
+    close = difflib.get_close_matches(word.lower(), spelled, n=1, cutoff=0.6)
     return f"did you mean {by_lower[close[0]]!r}?" if close else ""
 
 

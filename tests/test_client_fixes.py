@@ -294,6 +294,8 @@ def test_ochos_locos_checks_holding_first_at_any_turn() -> None:
         ("tabels", "unknown command 'tabels'; did you mean 'tables'?"),
         ("xyzzy", "unknown command 'xyzzy'; type 'help' for the commands"),  # nothing close: no guess
         ("res", "unknown command 'res'; did you mean 'resign'?"),  # cut short: the one it begins
+        ("clear", "unknown command 'clear'; type 'help' for the commands"),  # not 'leave', spelled alike
+        ("lea", "unknown command 'lea'; did you mean 'leave'?"),  # but cut short, as ever
         ("steal bbo", "no player called 'bbo'; did you mean 'bob'? the others are bob"),  # not ann, ourselves
         ("steal zed", "no player called 'zed'; the others are bob"),
         ("new clasic", "nor a player (random, greedy, qlearn, expert, expert-easy"),
