@@ -731,9 +731,11 @@ class Session:
         else:  # a UI that lays its text out otherwise: the server's own words for the events
             happened = tuple(f"  {event['text']}" for event in events if event.get("text"))
         away = view.away
-        if self.taking_over and before is None and away:
-            away, happened = 0, (TAKEN_OVER, *happened)  # (not "while you were away": it was played)
-            text = "\n".join([*happened, bare]) if above else text
+        if self.taking_over and before is None:  # the first view since: a later drop is a drop again
+            self.taking_over = False
+            if away:
+                away, happened = 0, (TAKEN_OVER, *happened)  # (not "while you were away": it was played)
+                text = "\n".join([*happened, bare]) if above else text
         # Back from a drop, every move of our seat in what we missed was a bot's; shown again, the
         # last move is marked as it was live, where the server says a bot made it for us.
         played_for_us = bool(away) or _played_for_us(before, view)

@@ -372,11 +372,12 @@ def _lock(path: Path, *, default: bool) -> WriterLock:
     return WriterLock.acquire(path)
 
 
-def _lock_again(lock: WriterLock) -> None:
-    """The database deleted while serving is put back: lock it (and its lock file, if gone) again, so
-    that no second server starts on it meanwhile (StoreError: the store records nothing more)."""
+def _lock_again(lock: WriterLock, copy: Path) -> None:
+    """The database deleted while serving is put back from ``copy``: lock it (and make the lock file
+    again, if gone) before it has the name, so that no second server starts on it meanwhile
+    (StoreError: the store records nothing more)."""
     try:
-        lock.renew()
+        lock.renew(copy)
     except LockError as error:
         raise StoreError(str(error)) from error
 

@@ -145,10 +145,12 @@ class WriterLock:
     def hold_database(self) -> None:
         """Lock the database file itself (see the module's docstring): at once if it exists, else
         as soon as the store has made it. :class:`LockError` if a server holds it under another name."""
-        if self._database_fd is not None:
-            return
+        if self._database_fd is None:
+            self._hold(self.database)
+
+    def _hold(self, file: Path) -> None:
         try:
-            fd = os.open(self.database, os.O_RDONLY | os.O_CLOEXEC)
+            fd = os.open(file, os.O_RDONLY | os.O_CLOEXEC)
         except OSError as error:
             why = "it cannot be read" if error.errno in (errno.EACCES, errno.EPERM) else "it cannot be opened"
             raise LockError(
@@ -169,24 +171,24 @@ class WriterLock:
             ) from None
         self._database_fd = fd
 
-    def renew(self) -> None:
-        """Lock the database again where a deleted one was put back (by the store): the new file, and
-        a new lock file where that went too (its folder deleted). :class:`LockError` if another
-        server holds it now."""
-        if self._fd is not None and _names(self.path, self._fd):
-            if self._database_fd is not None:  # the deleted file's
-                os.close(self._database_fd)
-                self._database_fd = None
-            self.hold_database()
-            return
-        fresh = WriterLock.acquire(self.database)  # the lock file and the database file both
-        holder = self.holder
-        self.release()
-        self._fd, self._database_fd, self.made = fresh._fd, fresh._database_fd, fresh.made
-        fresh._fd = fresh._database_fd = None
-        self.holder = holder  # (this server's, with where it listens)
-        with contextlib.suppress(OSError):
-            self._write()
+    def renew(self, file: Path) -> None:
+        """Lock ``file``, a copy about to take the place of the database deleted under this server,
+        before it does (the same file then: no second server starts on it meanwhile); and a new lock
+        file where that went too (its folder deleted). :class:`LockError` if another server holds
+        the database's name now."""
+        if self._fd is None or not _names(self.path, self._fd):
+            fresh = WriterLock.acquire(self.database)  # (the database's name has no file now)
+            holder = self.holder
+            self.release()
+            self._fd, self._database_fd, self.made = fresh._fd, fresh._database_fd, fresh.made
+            fresh._fd = fresh._database_fd = None
+            self.holder = holder  # (this server's, with where it listens)
+            with contextlib.suppress(OSError):
+                self._write()
+        if self._database_fd is not None:  # the deleted file's
+            os.close(self._database_fd)
+            self._database_fd = None
+        self._hold(file)
 
     def describe(self, listening: Sequence[str]) -> None:
         """Name the addresses this server listens on, for whoever is refused next. Only a courtesy:

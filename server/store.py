@@ -317,8 +317,9 @@ def _side_files(path: Path) -> tuple[Path, Path]:
 
 
 def _place(copy: Path, real: Path) -> None:
-    """Give ``copy`` the name ``real``, never over a file there (FileExistsError): a hard link,
-    or where the file system has none (vfat, some network ones) a rename, once the name is free."""
+    """Give ``copy`` the name ``real`` too, never over a file there (FileExistsError): a hard link
+    (the copy's own name goes once the file at ``real`` is seen to be it), or where the file system
+    has none (vfat, some network ones) a rename, once the name is free."""
     try:
         os.link(copy, real)
     except FileExistsError:
@@ -329,8 +330,14 @@ def _place(copy: Path, real: Path) -> None:
         if os.path.lexists(real):
             raise FileExistsError(real) from error
         os.rename(copy, real)
-        return
-    copy.unlink()
+
+
+def _sync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _sync_directory(directory: Path) -> None:
@@ -403,8 +410,11 @@ class Store:
         self._checkpointer: sqlite3.Connection | None = None
         self._one_file = threading.Lock()
         self._sides: dict[Path, tuple[int, int] | None] = {}  # the -wal and -shm files of ours
-        #: Called once a deleted file is put back (the server locks it again): StoreError if it cannot.
-        self.put_back_hook: Callable[[], None] | None = None
+        self._real = self.path  # the file the path led to when opened (a link's target)
+        self._retrying: str | None = None  # why the last put-back could not be made, as logged
+        #: Called with the copy about to take a deleted file's place, to lock it first (the server's
+        #: writer lock): StoreError if it cannot.
+        self.put_back_hook: Callable[[Path], None] | None = None
         check_file(self.path)
         try:
             if read_only:
@@ -415,7 +425,10 @@ class Store:
             raise self._error(error) from error
         self._file = _identity(self.path)
 
-    def _open_to_write(self, checkpoint_inline: bool) -> None:
+    def _open_to_write(self, checkpoint_inline: bool, put_back: bool = False) -> None:
+        """``put_back``: the file is a copy just made and placed (see :meth:`keep_in_place`): never
+        made anew here (an empty record in its place, had the name gone again), nor read whole for
+        damage (a backup wrote every page of it just now)."""
         make_directory(self.path.parent)
         for side in _side_files(self.path):  # left by a refused start, or made by another user's reader:
             if side.exists() and not os.access(side, os.W_OK):  # SQLite would call the database read-only
@@ -425,14 +438,19 @@ class Store:
                 )
         # Made here rather than by SQLite, which would make it 0644: it is the user's alone. Where
         # the path is a link to no file yet, at the link's target (O_EXCL would refuse the link).
-        with contextlib.suppress(FileExistsError):
-            os.close(os.open(self.path.resolve(), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        if put_back:
+            target: str | Path = f"{self.path.resolve().as_uri()}?mode=rw"
+        else:
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(self.path.resolve(), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            target = self.path
+        db = sqlite3.connect(target, uri=put_back, isolation_level=None, check_same_thread=False)
         db.text_factory = _text
         try:
             self._db = db
             # Read first: a file that is not ours is refused as it was found, its modes too.
-            self._check_intact()
+            if not put_back:
+                self._check_intact()
             self._check_ours()
             for name in (self.path, *_side_files(self.path)):  # before the first write (journal_mode's)
                 _tighten(name)
@@ -444,9 +462,13 @@ class Store:
                 db.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
             self._migrate()
             self.check_writable()
-            real = self.path.resolve()
-            self._sides = {side: _identity(side) for side in {*_side_files(self.path), *_side_files(real)}}
-            self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._real = self.path.resolve()
+            self._sides = {
+                side: _identity(side) for side in {*_side_files(self.path), *_side_files(self._real)}
+            }
+            self._checkpointer = sqlite3.connect(
+                target, uri=put_back, isolation_level=None, check_same_thread=False
+            )
         except BaseException:
             db.close()
             raise
@@ -509,8 +531,15 @@ class Store:
 
     def close(self) -> None:
         if not self.read_only:
-            with contextlib.suppress(StoreError):  # said in the log as it was found
+            try:
                 self.keep_in_place()
+            except StoreError:
+                if self._lost is None:  # still only in the file this server has open
+                    log.error(
+                        "the database %s is deleted and could not be written again: the games in it are lost "
+                        "as this server stops",
+                        self.path,
+                    )
         with self._one_file:
             self._close_connections()
 
@@ -529,8 +558,10 @@ class Store:
         file's place, and writing goes on there. A file put in its place instead
         is another record, not ours to write over: the copy is left beside it,
         our side files are taken from beside it, and nothing more is recorded
-        (every table stops, saying why). Called before every write, and by the
-        server once a second. :class:`StoreError` once nothing can be recorded.
+        (every table stops, saying why). Where no copy can be made yet (a full
+        disk), the write waits for one: refused, and tried again each second.
+        Called before every write, and by the server once a second.
+        :class:`StoreError` while nothing can be recorded.
         """
         if self._lost is not None:
             raise StoreError(self._lost)
@@ -538,47 +569,96 @@ class Store:
         if found == self._file:
             return
         with self._one_file:
+            if _identity(self._real) == self._file:  # a link to it removed or changed, its file as it was
+                log.warning(
+                    "the database's name %s no longer leads to its file %s (a link removed or changed): "
+                    "the server goes on writing that file",
+                    self.path,
+                    self._real,
+                )
+                self.path = self._real
+                return
             self._put_back(found)
 
     def _put_back(self, found: tuple[int, int] | None) -> None:
-        real = self.path.resolve()
-        copy: Path | None = None
+        real = self._real
         try:
             make_directory(real.parent)
             copy = self._copy_beside(real)
-            self._close_connections()
-            for side, ours in self._sides.items():  # ours alone: never those of a file put here
-                if ours is not None and _identity(side) == ours:
-                    side.unlink(missing_ok=True)
-            if found is None:
-                _place(copy, real)
-                copy = None  # in its place now: the games are at the database's own name
-                _sync_directory(real.parent)  # the name, as well as the file, through a power cut
-                self._open_to_write(self._checkpoint_inline)
-                self._file = _identity(self.path)
-                if self.put_back_hook is not None:
-                    self.put_back_hook()
-                log.warning(
-                    "the database %s was deleted while the server ran: it is written again from the "
-                    "server's open copy, every game in it (stop the server first to start a new one)",
-                    self.path,
-                )
-                return
-        except FileExistsError:
-            pass  # a file put there meanwhile
-        except (OSError, sqlite3.Error, StoreError) as error:
-            why = _strerror(error) if isinstance(error, OSError) else str(error)
-            where = copy or real
-            kept = f"its games are kept in {where}: start the server on that" if where.exists() else ""
+            if found is None and self.put_back_hook is not None:
+                self.put_back_hook(copy)  # locked before it has the name: no second server starts on it
+        except (OSError, sqlite3.Error) as error:
+            self._not_yet(found, error)  # the games are still all in the file this server has open
+        except StoreError as error:  # the lock: another server holds the name now
             self._stop_recording(
-                f"the database was deleted while the server ran, and could not be written again ({why[:60]})",
-                kept or "stop the server",
+                f"the database was deleted while the server ran, and could not be locked again ({error})",
+                f"its games are kept in {copy}: start a server on that",
             )
-        assert copy is not None
-        self._stop_recording(
+        self._retrying = None
+        self._close_connections()
+        for side, ours in self._sides.items():  # ours alone: never those of a file put here
+            if ours is not None and _identity(side) == ours:
+                side.unlink(missing_ok=True)
+        replaced = (
             "the database was replaced by another file while the server ran; its games are kept in a copy",
             f"the file there is left alone, the games until then kept in {copy}: start the server on that",
         )
+        if found is not None:
+            self._stop_recording(*replaced)
+        placed = _identity(copy)
+        try:
+            _place(copy, real)  # the copy keeps its own name until the file at ``real`` is seen to be it
+        except FileExistsError:
+            self._stop_recording(*replaced)
+        except OSError as error:
+            self._stop_recording(
+                "the database was deleted while the server ran, and could not be written again "
+                f"({_strerror(error)})",
+                f"its games are kept in {copy}: start the server on that",
+            )
+        try:
+            self._open_to_write(self._checkpoint_inline, put_back=True)
+            opened = _identity(self.path)
+        except (OSError, sqlite3.Error, StoreError) as error:
+            opened, why = None, _strerror(error) if isinstance(error, OSError) else str(error)
+        else:
+            why = "the name went again"
+        if opened != placed:  # gone again, or another file there: never an empty record in its place
+            with contextlib.suppress(sqlite3.Error):
+                self._close_connections()
+            where = copy if _identity(copy) == placed else real
+            self._stop_recording(
+                f"the database was deleted while the server ran, and could not be opened again ({why[:60]})",
+                f"its games are kept in {where}: start the server on that",
+            )
+        if _identity(copy) == placed:
+            copy.unlink()
+        _sync_directory(real.parent)  # the name, as well as the file, through a power cut
+        self._file = placed
+        log.warning(
+            "the database %s was deleted while the server ran: it is written again from the server's open "
+            "copy, every game in it (stop the server first to start a new one)",
+            self.path,
+        )
+
+    def _not_yet(self, found: tuple[int, int] | None, error: BaseException) -> NoReturn:
+        """No copy could be made (a full disk, say): the games are only in the file this server has
+        open, so this write is refused and the copy tried again, each second and as the server stops."""
+        why = _strerror(error) if isinstance(error, OSError) else str(error)
+        what = "deleted" if found is None else "replaced by another file"
+        said = (
+            f"the database was {what} while the server ran, and no copy of it could be made yet ({why[:60]})"
+        )
+        if self._retrying != said:  # logged once, not each second
+            self._retrying = said
+            log.error(
+                "%s (%s): its games are only in the file this server has open (/proc/%d/fd): do not stop the "
+                "server; it tries again each second (free some space, say)",
+                said,
+                self.path,
+                os.getpid(),
+            )
+        raise StoreError(said) from error
 
     def _stop_recording(self, why: str, what_to_do: str) -> NoReturn:
         """Nothing more is recorded, for ``why``, which players are told (in a few words: the server's
@@ -588,7 +668,8 @@ class Store:
         raise StoreError(why)
 
     def _copy_beside(self, real: Path) -> Path:
-        """A copy of the open database in a new file of the user's alone beside ``real``."""
+        """A copy of the open database in a new file of the user's alone beside ``real``; none left
+        behind where it cannot be made whole."""
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self._clock()))
         for attempt in itertools.count():
             copy = real.with_name(f"{real.name}.kept-{stamp}" + (f"-{attempt}" if attempt else ""))
@@ -597,11 +678,17 @@ class Store:
                 break
             except FileExistsError:
                 continue
-        target = sqlite3.connect(copy, isolation_level=None)
         try:
-            self._db.backup(target)
-        finally:
-            target.close()
+            target = sqlite3.connect(copy, isolation_level=None)
+            try:
+                self._db.backup(target)
+            finally:
+                target.close()
+            _sync_file(copy)
+        except BaseException:
+            for made in (copy, *_side_files(copy), Path(f"{copy}-journal")):
+                made.unlink(missing_ok=True)
+            raise
         return copy
 
     def check_writable(self) -> None:
