@@ -481,6 +481,15 @@ def test_a_database_that_cannot_be_copied_yet_refuses_each_write_in_words_and_ke
     assert _moves(db) == ["end"]
 
 
+def _deleted_after_a_move(tmp_path: Path) -> tuple[Path, Store]:
+    """A store whose game 1 has one move ('draw 1'), its database file deleted since."""
+    db = tmp_path / "notty.db"
+    store = Store(db)
+    store.write([_begun(1), Moved(1, 1, 0, "draw 1", ("R1",))])
+    db.unlink()
+    return db, store
+
+
 def _moves(path: Path, table: int = 1) -> list[str]:
     reader = Store(path, read_only=True)
     try:
@@ -566,10 +575,7 @@ def test_a_database_put_back_is_locked_again_its_lock_file_with_it(tmp_path: Pat
 def test_where_the_file_system_has_no_hard_links_the_copy_is_renamed_into_place(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = tmp_path / "notty.db"
-    store = Store(db)
-    store.write([_begun(1), Moved(1, 1, 0, "draw 1", ("R1",))])
-    db.unlink()
+    db, store = _deleted_after_a_move(tmp_path)
 
     def no_links(source: object, target: object) -> None:
         raise PermissionError(errno.EPERM, "Operation not permitted")
@@ -585,10 +591,7 @@ def test_a_database_deleted_that_cannot_be_copied_yet_is_tried_again_and_loses_n
 ) -> None:
     # A review: a full disk made the loss for good, and the log said to stop the server, which
     # closed the only file that still held the games.
-    db = tmp_path / "notty.db"
-    store = Store(db)
-    store.write([_begun(1), Moved(1, 1, 0, "draw 1", ("R1",))])
-    db.unlink()
+    db, store = _deleted_after_a_move(tmp_path)
     full = sqlite3.OperationalError("database or disk is full")
 
     def no_room(*_: object) -> None:
@@ -611,10 +614,7 @@ def test_a_database_deleted_that_cannot_be_copied_yet_is_tried_again_and_loses_n
 def test_a_name_gone_again_as_the_copy_takes_it_leaves_the_copy_and_never_an_empty_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = tmp_path / "notty.db"
-    store = Store(db)
-    store.write([_begun(1), Moved(1, 1, 0, "draw 1", ("R1",))])
-    db.unlink()
+    db, store = _deleted_after_a_move(tmp_path)
     placed = store_module._place
 
     def and_gone(copy: Path, real: Path) -> None:
