@@ -333,6 +333,7 @@ def _place(copy: Path, real: Path) -> None:
 
 
 def _sync_file(path: Path) -> None:
+    """fsync a file (or a directory: its names) by its path."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -343,11 +344,7 @@ def _sync_file(path: Path) -> None:
 def _sync_directory(directory: Path) -> None:
     """fsync a directory, so that a name made in it outlasts a power cut (where the system allows)."""
     with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _sync_file(directory)
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
