@@ -179,13 +179,13 @@ def hint_message(answer: HintAnswer) -> Hint:
     return Hint(answer.text[:MAX_HINT_TEXT], answer.actions[:MAX_HINT_ACTIONS], answer.data)
 
 
-def _tables_named(tables: Iterable[Table]) -> str:
-    """``table 7``, ``tables 3, 5, 7``: the first few, by number (a bare "(12)" read as a count)."""
-    numbers = sorted(table.id for table in tables)
-    shown = ", ".join(map(str, numbers[:MAX_TABLES_NAMED])) + (
-        ", ..." if len(numbers) > MAX_TABLES_NAMED else ""
+def tables_named(numbers: Iterable[int]) -> str:
+    """``table 7``, ``tables 3, 5, 7``: the first few, in order (a bare "(12)" read as a count)."""
+    ordered = sorted(numbers)
+    shown = ", ".join(map(str, ordered[:MAX_TABLES_NAMED])) + (
+        ", ..." if len(ordered) > MAX_TABLES_NAMED else ""
     )
-    return f"table {shown}" if len(numbers) == 1 else f"tables {shown}"
+    return f"table {shown}" if len(ordered) == 1 else f"tables {shown}"
 
 
 def _hash(token: str) -> bytes:
@@ -669,7 +669,7 @@ class Host:
     def _too_many_tables(self, address: str, mine: list[Table]) -> str:
         """Which tables stand in the way, and what clears them: a script that ends mid-game keeps its
         seat (for ``--resume``), so a script run in a loop met this cap with nothing to say which."""
-        shown = _tables_named(mine)
+        shown = tables_named(table.id for table in mine)
         hours = self.abandon_after / 3600
         after = f"{hours:g} h" if hours >= 1 else f"{self.abandon_after:g} s"
         created = counted(self.tables_per_address, "table")
@@ -770,11 +770,11 @@ class Host:
         if bots_only and self.bot_tables_per_address is not None:
             mine = [table for table in self.tables.values() if table.address == address and table.bots_alone]
             if self._full(mine, self.bot_tables_per_address):
-                playing = [table for table in mine if table.id in self.tables]  # _full forgot the finished
+                playing = [table.id for table in mine if table.id in self.tables]  # _full forgot the finished
                 raise Refusal(
                     "too-many-bot-tables",
                     f"{self.bot_tables_per_address} tables of bots alone created from {address} are still "
-                    f"playing ({_tables_named(playing)}), the most one address may have: leave one of them "
+                    f"playing ({tables_named(playing)}), the most one address may have: leave one of them "
                     "first, or give the new table a seat of your own",
                 )
         if self.games_per_hour is None:

@@ -46,7 +46,7 @@ from protocol import (
     encode_frame,
 )
 
-from .host import HintJob, Host
+from .host import HintJob, Host, tables_named
 from .journal import GameBegun, Record
 from .limits import (
     ANSWERING,
@@ -716,14 +716,13 @@ class NottyServer:
         self._dispatch(settled)  # the answers of hellos that waited for it, after their welcomes
         if not failed:
             if records and self._stopped_unrecorded:
-                stopped = sorted(self._stopped_unrecorded)
-                named = ", ".join(map(str, stopped[:20])) + (", ..." if len(stopped) > 20 else "")
+                one = len(self._stopped_unrecorded) == 1
                 log.warning(
                     "the record takes writes again: %s, stopped when %s changes could not be recorded, "
                     "%s back when the server is restarted",
-                    f"table {named}" if len(stopped) == 1 else f"tables {named}",
-                    "its" if len(stopped) == 1 else "their",
-                    "comes" if len(stopped) == 1 else "come",
+                    tables_named(self._stopped_unrecorded),
+                    "its" if one else "their",
+                    "comes" if one else "come",
                 )
                 self._stopped_unrecorded.clear()
             return
