@@ -730,11 +730,11 @@ class Session:
             happened = tuple(text[: -len(bare) - 1].split("\n"))
         else:  # a UI that lays its text out otherwise: the server's own words for the events
             happened = tuple(f"  {event['text']}" for event in events if event.get("text"))
-        away = view.away
+        away, taken_over = view.away, False
         if self.taking_over and before is None:  # the first view since: a later drop is a drop again
             self.taking_over = False
-            if away:
-                away, happened = 0, (TAKEN_OVER, *happened)  # (not "while you were away": it was played)
+            if away:  # (not "while you were away": it was played, on the other client)
+                away, taken_over, happened = 0, True, (TAKEN_OVER, *happened)
                 text = "\n".join([*happened, bare]) if above else text
         # Back from a drop, every move of our seat in what we missed was a bot's; shown again, the
         # last move is marked as it was live, where the server says a bot made it for us.
@@ -746,7 +746,7 @@ class Session:
             happened = tuple(_bot_turn(line) for line in happened) if ours_to_a_bot else happened
             happened = (while_away(away), *_turns_a_bot_played(happened)) if away else happened
             text = "\n".join([*happened, bare]) if above else text
-        back, self._back = self._back and before is None and happened[:1] != (TAKEN_OVER,), False
+        back, self._back = self._back and before is None and not taken_over, False
         if before is None and not back and happened and view.seat is not None and view.turn == 1 and above:
             # A play-test's creator, whose table filled as a friend joined, read only 'bob joined the
             # table' and 'you play first', and typed 'start' into a game already begun.

@@ -299,11 +299,9 @@ class NottyUI:
         ]
         turn = f"turn {view.turn}" + (f" of {body.turn_limit}" if body.turn_limit else "")
         quiet = _quiet(body) if view.result is None else ""  # a count towards an end that has come
-        played, preset = table_rules(view), PRESETS[view.variant]
+        played = table_rules(view)
         # The rules the table set, not its counts to an end (a limit of 300 at every table of bots)
-        own = played is not None and any(
-            getattr(played, f) != getattr(preset, f) for f in TABLE_FIELDS.values()
-        )
+        own = played is not None and bool(_fields_set(played, PRESETS[view.variant]))
         variant = f"{view.variant}, own rules ('rules')" if own else view.variant  # not the preset's alone
         lines.append(f"table {table} · {variant} · {turn} · deck {counted(body.deck_size, 'card')}{quiet}")
         lines += hand_lines(view.names, body.hands, view.to_move, view.seat, colour, view.bots)
@@ -629,7 +627,7 @@ def table_rules(view: TableView | None) -> Rules | None:
         if body.quiet_rounds is not None:
             rules = attrs.evolve(rules, quiet_rounds=body.quiet_rounds)
         return rules
-    except (RulesError, ValueError, TypeError):
+    except RulesError:
         return preset
 
 
@@ -646,10 +644,14 @@ def _changed_fields(table: Rules, preset: Rules) -> list[str]:
 
     changed = [
         f"    {said(name, table)} ({said(name, preset).rpartition(' ')[2]})"
-        for name, field in TABLE_FIELDS.items()
-        if getattr(table, field) != getattr(preset, field)
+        for name in _fields_set(table, preset)
     ]
     return [f"  this table's own rules ({preset.name}'s in brackets):", *changed] if changed else []
+
+
+def _fields_set(table: Rules, preset: Rules) -> list[str]:
+    """The rules (:data:`TABLE_FIELDS`) a table set otherwise than its preset."""
+    return [name for name, field in TABLE_FIELDS.items() if getattr(table, field) != getattr(preset, field)]
 
 
 def _body(view: TableView) -> Body:
