@@ -174,8 +174,7 @@ def test_a_seat_taken_over_from_another_client_here_shows_the_last_moves_as_play
     """A play-test took a seat over from another terminal and read "while you were away:", then the
     moves it had just watched there (the server counts those since the old client last spoke)."""
     address = f"127.0.0.1:{server_port}"
-    ann, table = _ann_at_a_new_table(state_home, address, "new classic 2 greedy")
-    ann.expect("your turn")
+    ann, table = _ann_at_a_new_table(state_home, address, "new classic 2 greedy", until="your turn")
     ann.sendline("draw 1")
     ann.expect("you draw 1 card")
     ann.sendline("end")
@@ -190,14 +189,16 @@ def test_a_seat_taken_over_from_another_client_here_shows_the_last_moves_as_play
 
 
 def _ann_at_a_new_table(
-    state_home: Path, address: str, command: str, name: str = "ann"
+    state_home: Path, address: str, command: str, name: str = "ann", until: str = "notty> "
 ) -> tuple[Person, str]:
-    """ann (or ``name``) at a table ``command`` makes, at her prompt: and the table's number."""
+    """ann (or ``name``) at a table ``command`` makes, once she has read ``until`` (her prompt): and the
+    table's number. A game with a bot may begin before the prompt is drawn, so a test that waits for
+    the game's first words waits for those alone."""
     ann = Person(state_home, address, "--name", name)
     ann.expect("connected to")
     ann.sendline(command)
     table = ann.expect(r"you sit at table (\d+), seat 1").group(1)
-    ann.expect("notty> ")
+    ann.expect(until)
     return ann, table
 
 
