@@ -62,6 +62,7 @@ bench: $(BENCHING)
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/lobby_list.py
 	$(BIN)/python bench/notty_hint.py
+	$(BIN)/python bench/no_hand_limit.py
 	$(BIN)/python bench/faults.py
 
 ladder: $(BENCHING)

@@ -12,14 +12,16 @@ import random
 from collections import Counter
 from fractions import Fraction
 from math import comb
+from unittest.mock import patch
 
 import pytest
 from conftest import PRESET_IDS, PRESETS, cards
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules
-from solver import finishing_draws, go_out_chance, max_discard
+from solver import bounded_chance, finishing_draws, flatten, go_out_chance, max_discard
+from solver.notty import _chance
 
 TINY = Rules(name="tiny", colours="RYG", numbers=6, hand_size=3, hand_limit=10)
 
@@ -85,3 +87,34 @@ def test_a_hand_that_goes_out_now_needs_no_draw_and_an_empty_hand_is_out() -> No
 def test_cards_outside_the_deck_are_refused() -> None:
     with pytest.raises(ValueError, match="not in the classic deck"):
         go_out_chance([Card.of("K", 1)], CLASSIC.full_deck(), 1, CLASSIC)
+
+
+@pytest.mark.parametrize("rules", [*PRESETS, TINY], ids=[*PRESET_IDS, "tiny"])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), states=st.integers(1, 12))
+def test_a_search_cut_short_gives_a_lower_bound_and_says_so(
+    rules: Rules, data: st.DataObject, states: int
+) -> None:
+    """A search stopped after ``states`` states counts the draws it found: never more than the
+    oracle's chance, the same when it says it is exact, and exact with no draw (the solver's own
+    question, answered at any size)."""
+    hand, deck, k = data.draw(deals(rules))
+    chance = float(oracle(hand, deck, k, rules)[1])
+    with patch.object(_chance, "SEARCH_STATES", states):
+        found, exact = bounded_chance(flatten(hand, rules), flatten(deck, rules), k, rules)
+    assert found <= chance + 1e-12
+    if exact or k == 0:
+        assert exact and found == pytest.approx(chance, abs=1e-12)
+
+
+def test_a_hand_of_dozens_of_cards_is_weighed_within_the_bound() -> None:
+    """At a table with no hand limit a hand reached 70 cards, and one chance took up to a minute."""
+    full = CLASSIC.full_deck()
+    random.Random(4).shuffle(full)
+    hand, deck = flatten(full[:70], CLASSIC), flatten(full[70:], CLASSIC)
+    drawing, exact = bounded_chance(hand, deck, 3, CLASSIC)
+    assert not exact and 0.0 <= drawing <= 1.0  # stopped at SEARCH_STATES
+    whole = max_discard(full[:70], CLASSIC) == 70
+    assert bounded_chance(hand, deck, 0, CLASSIC) == (1.0 if whole else 0.0, True)
+    small = flatten(full[:12], CLASSIC), flatten(full[12:], CLASSIC)
+    assert bounded_chance(*small, 3, CLASSIC)[1]  # a hand up to the classic limit: exact

@@ -7,6 +7,8 @@ the decisions a strong player never gets wrong.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from unittest.mock import patch
 
 import pytest
 from conftest import PRESET_IDS, PRESETS, cards, groupless, groupless_hands, new_game, position, set_position
@@ -14,12 +16,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules, has_group, rules_from
-from games.notty.bots import LEVELS, ExpertBot, make_bot
+from games.notty.bots import LEVELS, ExpertBot, _outlook, make_bot
 from games.notty.bots._base import victims
 from games.notty.bots._expert import QUIET_ROUNDS
 from games.notty.engine import Discard, Draw, EndTurn, Game, Steal, check
 from games.notty.match import play_bots, seeded_game
-from solver import max_discard
+from solver import Flat, bounded_chance, max_discard
 
 levels = pytest.mark.parametrize("level", LEVELS)
 
@@ -338,3 +340,26 @@ def test_after_a_discard_this_turn_it_ends_the_turn_as_the_count_starts_again() 
     assert expert("hard").choose(game.view(0)) == EndTurn()  # R1 B7 wait for a theft, as ever
     game.apply(EndTurn(), seat=0)
     assert game.quiet_turns == 0 and not game.over
+
+
+def test_an_opponents_hand_of_dozens_of_cards_is_not_weighed_card_by_card() -> None:
+    """At a table with no hand limit a player who drew every turn held 70 cards, and the expert
+    weighed its theft by each of them: seconds of CPU a move, which stalled the server."""
+    rules = CLASSIC.replace(hand_limit=0)
+    full = rules.full_deck()
+    random.Random(9).shuffle(full)
+    mine, theirs = groupless(rules, 6), []
+    left = Counter(full) - Counter(mine)
+    theirs = list(left.elements())[:70]
+    game = position(rules, [mine, theirs])
+    asked: list[int] = []
+
+    def counted(hand: Flat, deck: Flat, draw: int, rules: Rules) -> tuple[float, bool]:
+        asked.append(sum(hand))
+        return bounded_chance(hand, deck, draw, rules)
+
+    with patch.object(_outlook, "bounded_chance", counted):
+        action = expert("hard").choose(game.view(0))
+    check(game, 0, action)
+    big = [size for size in asked if size > 20]
+    assert asked and len(big) <= rules.max_draw + 1  # the threat it poses (one best draw), not per card

@@ -281,6 +281,7 @@ def test_the_advice_is_shown_in_words() -> None:
         ({"chances": [], "expert": ""}, "turn.expert"),
         ({"chances": [], "expert": "end", "full": "yes"}, "turn.full"),
         ({"chances": [], "expert": "end", "exchange_unweighed": 1}, "turn.exchange_unweighed"),
+        ({"chances": [], "expert": "end", "bounded": "no"}, "turn.bounded"),
     ],
 )
 def test_advice_the_client_cannot_trust_is_refused_by_name(turn: object, field: str) -> None:
@@ -374,3 +375,36 @@ def test_a_hand_that_can_go_out_now_is_told_so_and_given_no_outs() -> None:
     assert watched.data["outs"] == [] and "you win" not in watched.text
     short = _view(CLASSIC, "R3 R4 R5 Y7 G7", "R5 R5")
     assert make_hint(short.hand, CLASSIC, own=short).data["outs"]  # a hand that cannot: outs as ever
+
+
+def test_chances_for_a_hand_of_dozens_of_cards_are_said_to_be_at_least() -> None:
+    """At a table with no hand limit a hand of 50 cards is too big to weigh every draw: the search
+    stops (a hint for a 70-card hand took 20 s, holding the server), and the hint says its chances
+    are lower bounds rather than exact."""
+    rules = CLASSIC.replace(hand_limit=0)
+    full = rules.full_deck()
+    random.Random(2).shuffle(full)
+    view = _view(rules, " ".join(map(str, full[:50])), " ".join(map(str, full[50:55])))
+    assert max_discard(view.hand, rules) < 50  # it cannot go out now: the turn is advised
+    advice = turn_advice(view)
+    assert advice.bounded
+    shown = UI.hint_text("", (), make_hint(view.hand, rules, own=view).data, colour=False)
+    assert "a hand this big is not weighed with every draw" in shown
+    small = _view(CLASSIC, "R1 R2 Y5", "G7 B7")  # the usual hand: exact, and nothing said
+    assert not turn_advice(small).bounded
+    assert "not weighed" not in UI.hint_text(
+        "", (), make_hint(small.hand, CLASSIC, own=small).data, colour=False
+    )
+
+
+def test_advice_for_a_hand_too_big_to_weigh_says_its_chances_are_at_least() -> None:
+    found = TurnHint((("draw 1", 2_000), ("draw 2", 0)), "draw 1", bounded=True)
+    assert advice_lines(found, colour=False)[0] == (
+        "chances of going out this turn, at least: 0.2% drawing 1 (a hand this big is not weighed with"
+        " every draw)"
+    )
+    none = TurnHint((("draw 1", 0),), "end", bounded=True)
+    assert advice_lines(none, colour=False)[0] == (
+        "this turn, no draw or theft was found that empties your hand (a hand this big is not weighed"
+        " with every draw)"
+    )

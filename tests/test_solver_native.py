@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
@@ -22,7 +23,16 @@ from test_chance import TINY, deals, oracle
 from test_solver import any_hand, best_of, check_groups, custom_hands, hands
 
 from games.notty import CLASSIC, FIVE_COLOUR, Card, Rules, parse_cards, rules_from
-from solver import best_discard, chance_flat, finishing_draws, flatten, max_discard, outs
+from solver import (
+    Flat,
+    best_discard,
+    bounded_chance,
+    chance_flat,
+    finishing_draws,
+    flatten,
+    max_discard,
+    outs,
+)
 from solver.notty import _api, _chance, _impl
 
 NATIVE = _impl.native
@@ -140,11 +150,41 @@ def test_bigger_hands_and_draws_agree() -> None:
             draw = rng.randint(1, 4)
             python, native = both(
                 lambda hand=hand, deck=deck, draw=draw, rules=rules: (
-                    _chance._finishers(hand, deck, draw, *_chance._shape(rules)),
+                    _chance._finishers(hand, deck, draw, *_chance._shape(rules), 0),
                     chance_flat(hand, deck, draw, rules),
                 )
             )
             assert native == python
+
+
+def test_both_stop_at_the_same_state_with_the_same_draws_found() -> None:
+    """A search bounded in states stops at the same one in C and in Python: the same draws, the same
+    lower bound, and the same word on whether it was whole."""
+    import random
+
+    rng = random.Random(21)
+    stopped = 0
+    for rules in (CLASSIC, FIVE_COLOUR):
+        for _ in range(12):
+            full = rules.full_deck()
+            rng.shuffle(full)
+            h = rng.randint(24, 40)
+            hand, deck = flatten(full[:h], rules), flatten(full[h:], rules)
+            draw, states = rng.randint(1, 3), rng.choice((50, 500, 3000))
+            python, native = both(
+                lambda hand=hand, deck=deck, draw=draw, rules=rules, states=states: (
+                    _chance._finishers(hand, deck, draw, *_chance._shape(rules), states),
+                    _bounded(hand, deck, draw, rules, states),
+                )
+            )
+            assert native == python
+            stopped += not python[0][1]
+    assert stopped >= 6  # the bound was met, not only searches that ended by themselves
+
+
+def _bounded(hand: Flat, deck: Flat, draw: int, rules: Rules, states: int) -> tuple[float, bool]:
+    with patch.object(_chance, "SEARCH_STATES", states):
+        return bounded_chance(hand, deck, draw, rules)
 
 
 # --------------------------------------------------------------------------- choosing the implementation

@@ -48,24 +48,27 @@ class Plan:
 @attrs.frozen
 class TurnAdvice:
     """Every plan weighed (draws, then thefts, then draw-and-discard), the expert's next action,
-    whether draw-and-discard was allowed but not weighed (the hand too big), and whether the hand
-    is at its limit with a group to discard (discarding first would make room to draw)."""
+    whether draw-and-discard was allowed but not weighed (the hand too big), whether the hand
+    is at its limit with a group to discard (discarding first would make room to draw), and
+    whether some chance is a lower bound (a hand of dozens of cards: see :func:`solver.bounded_chance`)."""
 
     plans: tuple[Plan, ...]
     expert: Action
     exchange_unweighed: bool
     full: bool
+    bounded: bool = False
 
 
 def turn_advice(view: View, adviser: Bot | None = None) -> TurnAdvice:
     """The advice for the seat to move in ``view`` (that seat's own view, at the start of its turn
     or between actions, with no card waiting to be put back); the move is ``adviser``'s (the bot
     that plays the seat on ``auto``), or a fresh :data:`ADVISER`'s."""
-    plans, unweighed = weigh(view)
+    look = Outlook(view.rules)
+    plans, unweighed = weigh(view, look)
     hand, rules = view.hand, view.rules
     full = not view.drew and draw_room(rules, len(hand), view.deck_size) < min(rules.max_draw, view.deck_size)
     expert = (adviser or make_bot(ADVISER, random.Random(0))).choose(view)
-    return TurnAdvice(plans, expert, unweighed, full and has_group(hand, rules))
+    return TurnAdvice(plans, expert, unweighed, full and has_group(hand, rules), look.bounded)
 
 
 def weigh(view: View, look: Outlook | None = None) -> tuple[tuple[Plan, ...], bool]:

@@ -449,7 +449,7 @@ def advice_hint(advice: TurnAdvice, names: Sequence[str]) -> TurnHint:
         return f"steal {names[action.victim]}" if isinstance(action, Steal) else str(action)
 
     chances = tuple((typed(plan.first), per_million(plan.chance)) for plan in advice.plans)
-    return TurnHint(chances, typed(advice.expert), advice.exchange_unweighed, advice.full)
+    return TurnHint(chances, typed(advice.expert), advice.exchange_unweighed, advice.full, advice.bounded)
 
 
 def per_million(chance: float) -> int:

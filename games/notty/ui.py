@@ -153,13 +153,15 @@ class TurnHint:
     this turn, in millionths (game data carries no floats; a chance that is not nil is never
     rounded to nil), the plan as a command typed (``draw 2``; ``steal bob`` and ``dd``, each then
     followed by the best draw); the ``expert`` bot's next command in the player's place; whether
-    draw-and-discard was open but not weighed (a big hand); and whether the hand is at its limit
-    with a group to discard first (then there is room to draw)."""
+    draw-and-discard was open but not weighed (a big hand); whether the hand is at its limit
+    with a group to discard first (then there is room to draw); and whether some chance is a lower
+    bound (a hand of dozens of cards, too big to weigh every draw)."""
 
     chances: tuple[tuple[str, int], ...]
     expert: str
     exchange_unweighed: bool = False
     full: bool = False
+    bounded: bool = False
 
 
 class NottyUI:
@@ -837,7 +839,7 @@ def _turn_hint(turn: Any) -> TurnHint | None:
             raise GameDataError(f"{where}: not a chance in millionths")
     if not _command(expert):
         raise GameDataError("hint data.turn.expert: not a command")
-    flags = {key: turn.get(key, False) for key in ("exchange_unweighed", "full")}
+    flags = {key: turn.get(key, False) for key in ("exchange_unweighed", "full", "bounded")}
     for key, value in flags.items():
         if type(value) is not bool:
             raise GameDataError(f"hint data.turn.{key}: not true or false")
@@ -857,9 +859,15 @@ def advice_lines(turn: TurnHint, colour: bool, once_back: bool = False, groups: 
     lines = ["your hand is at or near its limit: discard first to make room to draw"] if turn.full else []
     some = [f"{percent(chance)} {_plan_words(plan, colour)}" for plan, chance in turn.chances if chance]
     if some:
-        lines.append("chances of going out this turn: " + ", ".join(some))
+        lines.append(
+            f"chances of going out this turn{', at least' if turn.bounded else ''}: " + ", ".join(some)
+        )
+    elif turn.bounded:
+        lines.append("this turn, no draw or theft was found that empties your hand")
     else:
         lines.append("this turn, no draw or theft can empty your hand")
+    if turn.bounded:  # the search stopped before it had weighed every draw
+        lines[-1] += " (a hand this big is not weighed with every draw)"
     if turn.exchange_unweighed:
         lines[-1] += " (draw-and-discard first is not weighed for a hand this big)"
     when = "once it is back, 'auto' would" if once_back else "'auto' would now"

@@ -9,7 +9,9 @@ Completing draws are found by covering the hand's cards one at a time, lowest
 first: the lowest uncovered card must lie in some group, and that group's other
 cards come from the hand when it has them (two copies of a card are
 interchangeable, so this loses no partition) or else are drawn. Draws are
-bounded by ``k`` (at most 3), so the search stays small even for full hands.
+bounded by ``k`` (at most 3), so the search stays small for hands up to the
+classic limit; a table with no hand limit grows hands of 70 cards, whose
+search is bounded by :data:`SEARCH_STATES` (see :func:`bounded_chance`).
 """
 
 from __future__ import annotations
@@ -20,9 +22,17 @@ from math import comb
 
 from games.notty import Card, Rules
 
+from ._api import max_discard
 from ._impl import native as _native
 
 Flat = tuple[int, ...]  # copies per card, index (number - 1) * colours + colour
+
+#: The states the covering search visits for one chance before it stops. Hands up to the classic
+#: limit (20 cards) need far fewer, so every chance of the bots' games and of a hint for such a
+#: hand is exact; a table with no hand limit grew hands of 70 cards, whose search took up to a
+#: minute of CPU, holding the interpreter, so a bot's move or a hint stalled the whole server.
+#: Past it, a chance counts the draws found: a lower bound, which :func:`bounded_chance` says.
+SEARCH_STATES = 20_000
 
 
 def flatten(cards: Iterable[Card], rules: Rules) -> Flat:
@@ -49,8 +59,9 @@ def unflatten(flat: Flat, rules: Rules) -> list[Card]:
 def finishing_draws(
     hand: Iterable[Card], deck: Iterable[Card], draw: int, rules: Rules
 ) -> list[tuple[Card, ...]]:
-    """Every distinct multiset of ``draw`` cards from ``deck`` after which ``hand`` can be discarded whole."""
-    found = _finishers(flatten(hand, rules), flatten(deck, rules), draw, *_shape(rules))
+    """Every distinct multiset of ``draw`` cards from ``deck`` after which ``hand`` can be discarded
+    whole (the whole search, however long: :data:`SEARCH_STATES` bounds the chances alone)."""
+    found, _ = _finishers(flatten(hand, rules), flatten(deck, rules), draw, *_shape(rules), 0)
     return [tuple(unflatten(drawn, rules)) for drawn in sorted(found)]
 
 
@@ -60,24 +71,39 @@ def go_out_chance(hand: Iterable[Card], deck: Iterable[Card], draw: int, rules: 
 
 
 def chance_flat(hand: Flat, deck: Flat, draw: int, rules: Rules) -> float:
-    """:func:`go_out_chance` over flat count vectors (the bots' hot path)."""
+    """:func:`go_out_chance` over flat count vectors (the bots' hot path): see :func:`bounded_chance`."""
+    return bounded_chance(hand, deck, draw, rules)[0]
+
+
+def bounded_chance(hand: Flat, deck: Flat, draw: int, rules: Rules) -> tuple[float, bool]:
+    """The chance that drawing ``draw`` cards lets ``hand`` go out, and whether it is exact.
+
+    It is, unless the search passed :data:`SEARCH_STATES` states (a hand of several dozen cards):
+    then it is the chance of the draws found, a lower bound. With no draw the question is the
+    solver's (can the whole hand be discarded?), which answers it exactly at any size.
+    """
     size = sum(deck)
     if draw > size:
-        return 0.0
-    if _native is not None:
-        counted = _native.finishing_ways(
-            hand, deck, draw, len(rules.colours), rules.numbers, rules.shortest_run, rules.smallest_set
-        )
-        if counted is not None:  # else a shape (or a count past 64 bits) left to Python
-            return counted / comb(size, draw)
-    ways = 0
-    for drawn in _finishers(hand, deck, draw, *_shape(rules)):
-        w = 1
-        for have, take in zip(deck, drawn, strict=True):
-            if take:
-                w *= comb(have, take)
-        ways += w
-    return ways / comb(size, draw)
+        return 0.0, True
+    shape = _shape(rules)
+    counted = None if _native is None else _native.finishing_ways(hand, deck, draw, *shape, SEARCH_STATES)
+    if counted is not None:
+        ways, whole = counted
+    else:  # no extension, or a shape (or a count past 64 bits) left to Python
+        found, whole = _finishers(hand, deck, draw, *shape, SEARCH_STATES)
+        ways = sum(_dealt(deck, drawn) for drawn in found)
+    if not whole and not draw:
+        return (1.0 if max_discard(unflatten(hand, rules), rules) == sum(hand) else 0.0), True
+    return ways / comb(size, draw), whole
+
+
+def _dealt(deck: Flat, drawn: Flat) -> int:
+    """How many ways ``deck`` deals the multiset ``drawn``."""
+    ways = 1
+    for have, take in zip(deck, drawn, strict=True):
+        if take:
+            ways *= comb(have, take)
+    return ways
 
 
 def _shape(rules: Rules) -> tuple[int, int, int, int]:
@@ -86,25 +112,47 @@ def _shape(rules: Rules) -> tuple[int, int, int, int]:
 
 @lru_cache(maxsize=1 << 16)
 def _finishers(
-    hand: Flat, deck: Flat, draw: int, colours: int, numbers: int, shortest: int, smallest_set: int
-) -> frozenset[Flat]:
+    hand: Flat,
+    deck: Flat,
+    draw: int,
+    colours: int,
+    numbers: int,
+    shortest: int,
+    smallest_set: int,
+    max_states: int,
+) -> tuple[frozenset[Flat], bool]:
+    """The finishing draws, and whether the search was whole (``max_states``: 0, no bound)."""
     if _native is not None:
-        found = _native.finishers(hand, deck, draw, colours, numbers, shortest, smallest_set)
+        found = _native.finishers(hand, deck, draw, colours, numbers, shortest, smallest_set, max_states)
         if found is not None:
             return found
-    return _search(hand, deck, draw, colours, numbers, shortest, smallest_set)
+    return _search(hand, deck, draw, colours, numbers, shortest, smallest_set, max_states)
 
 
 def _search(
-    hand: Flat, deck: Flat, draw: int, colours: int, numbers: int, shortest: int, smallest_set: int
-) -> frozenset[Flat]:
+    hand: Flat,
+    deck: Flat,
+    draw: int,
+    colours: int,
+    numbers: int,
+    shortest: int,
+    smallest_set: int,
+    max_states: int = 0,
+) -> tuple[frozenset[Flat], bool]:
     """The covering search in Python (the C extension's is the same, line for line)."""
     found: set[Flat] = set()
     seen: set[tuple[Flat, Flat]] = set()
     cells = len(hand)
     smallest = min(shortest, smallest_set)
+    cut = False
 
     def cover(rem: list[int], drawn: list[int], budget: int, start: int) -> None:
+        nonlocal cut
+        if cut:
+            return
+        if max_states and len(seen) >= max_states:
+            cut = True
+            return
         key = (tuple(rem), tuple(drawn))
         if key in seen:
             return
@@ -117,6 +165,8 @@ def _search(
                 found.add(tuple(drawn))
             elif budget >= smallest:  # a whole group from the deck alone
                 for group in _all_groups(colours, numbers, shortest, smallest_set, budget):
+                    if cut:
+                        break
                     _try(rem, drawn, budget, group, cells)
             return
         n, c = divmod(u, colours)
@@ -128,6 +178,8 @@ def _search(
             for high in range(max(n, low + shortest - 1), numbers):
                 if not _try(rem, drawn, budget, [j * colours + c for j in range(low, high + 1) if j != n], u):
                     break  # a longer run needs the same card it could not get
+                if cut:
+                    break
         # sets of number n containing colour c
         others = [n * colours + k for k in range(colours) if k != c]
         usable = [i for i in others if _can_use(rem, drawn, deck, i)]
@@ -161,6 +213,8 @@ def _search(
         chosen: list[int] = []
 
         def pick(index: int) -> None:
+            if cut:
+                return
             if len(chosen) >= need:
                 _try(rem, drawn, budget, chosen, u)
             for j in range(index, len(usable)):
@@ -171,7 +225,7 @@ def _search(
         pick(0)
 
     cover(list(hand), [0] * cells, draw, 0)
-    return frozenset(found)
+    return frozenset(found), not cut
 
 
 def _can_use(rem: list[int], drawn: list[int], deck: Flat, i: int) -> bool:

@@ -56,16 +56,32 @@ class Native(Protocol):
     ) -> tuple[tuple[Card, ...], ...] | None: ...
 
     def finishers(
-        self, hand: Flat, deck: Flat, draw: int, colours: int, numbers: int, shortest: int, smallest: int
-    ) -> frozenset[Flat] | None: ...
+        self,
+        hand: Flat,
+        deck: Flat,
+        draw: int,
+        colours: int,
+        numbers: int,
+        shortest: int,
+        smallest: int,
+        max_states: int,
+    ) -> tuple[frozenset[Flat], bool] | None: ...
 
     def finishing_ways(
-        self, hand: Flat, deck: Flat, draw: int, colours: int, numbers: int, shortest: int, smallest: int
-    ) -> int | None: ...
+        self,
+        hand: Flat,
+        deck: Flat,
+        draw: int,
+        colours: int,
+        numbers: int,
+        shortest: int,
+        smallest: int,
+        max_states: int,
+    ) -> tuple[int, bool] | None: ...
 
 
 #: The version of ``_native.c`` this code speaks to (its ``NATIVE_VERSION``).
-VERSION = 1
+VERSION = 2
 
 
 def _load() -> Native | None:

@@ -693,6 +693,8 @@ typedef struct {
     int *groups; /* every group of at most `draw` cards, flattened, each prefixed by its size */
     size_t ngroups_ints;
     int failed;
+    size_t max_states; /* the states searched before it stops (0: no bound) */
+    int cut;           /* it stopped there: what it found is some of the answer */
 } Search;
 
 static uint64_t state_hash(const Search *s) {
@@ -793,7 +795,7 @@ static int try_cover(Search *s, int budget, const int *cards, int ncards, int u)
 
 static void pick_sets(Search *s, int budget, const int *usable, int nusable, int need, int u, int *chosen,
                       int nchosen, int index) {
-    if (s->failed) return;
+    if (s->failed || s->cut) return;
     if (nchosen >= need) try_cover(s, budget, chosen, nchosen, u);
     for (int j = index; j < nusable; j++) {
         chosen[nchosen] = usable[j];
@@ -835,7 +837,11 @@ static int build_groups(Search *s) {
 }
 
 static void cover(Search *s, int budget, int start) {
-    if (s->failed) return;
+    if (s->failed || s->cut) return;
+    if (s->max_states && s->seen_len >= s->max_states) {
+        s->cut = 1;
+        return;
+    }
     int seen = seen_add(s);
     if (seen) {
         if (seen < 0) s->failed = 1;
@@ -871,7 +877,7 @@ static void cover(Search *s, int budget, int start) {
                 return;
             }
             size_t k = 0;
-            while (k < s->ngroups_ints && !s->failed) {
+            while (k < s->ngroups_ints && !s->failed && !s->cut) {
                 int size = s->groups[k];
                 if (size <= budget) try_cover(s, budget, &s->groups[k + 1], size, s->cells);
                 k += 1 + (size_t)size;
@@ -889,7 +895,7 @@ static void cover(Search *s, int budget, int start) {
             int size = 0;
             for (int j = low; j <= high; j++)
                 if (j != n) run[size++] = j * s->colours + c;
-            if (!try_cover(s, budget, run, size, u)) break;
+            if (!try_cover(s, budget, run, size, u) || s->cut) break;
         }
     }
     int usable[MAX_COLOURS], nusable = 0, chosen[MAX_COLOURS];
@@ -914,12 +920,19 @@ static int bytes_of(PyObject *flat, uint8_t *out, int cells) {
     return 1;
 }
 
-/* The search of finishers() and finishing_ways(): the set of draws when `count` is 0, else their ways. */
+/* The search of finishers() and finishing_ways(): the set of draws when `count` is 0, else their ways;
+ * with whether the search was whole (else it stopped after `max_states` states). */
 static PyObject *run_search(PyObject *args, int count) {
     PyObject *hand, *deck;
     int draw, colours, numbers, shortest, smallest;
-    if (!PyArg_ParseTuple(args, "OOiiiii", &hand, &deck, &draw, &colours, &numbers, &shortest, &smallest))
+    Py_ssize_t max_states;
+    if (!PyArg_ParseTuple(args, "OOiiiiin", &hand, &deck, &draw, &colours, &numbers, &shortest, &smallest,
+                          &max_states))
         return NULL;
+    if (max_states < 0) {
+        PyErr_SetString(PyExc_ValueError, "max_states must be 0 (no bound) or more");
+        return NULL;
+    }
     int cells = colours * numbers;
     /* runs are built in a fixed buffer; cards bought per group are bounded by the group's size */
     if (colours < 1 || colours > MAX_COLOURS || numbers < 1 || numbers > 64 || draw < 0 || draw > 32 ||
@@ -946,6 +959,7 @@ static PyObject *run_search(PyObject *args, int count) {
     }
     memset(s.drawn, 0, (size_t)cells);
     s.draw = draw;
+    s.max_states = (size_t)max_states;
     PyObject *result = NULL;
     s.listing = !count;
     cover(&s, draw, 0); /* no Python call in here: the scratch memory is this search's alone */
@@ -956,7 +970,7 @@ static PyObject *run_search(PyObject *args, int count) {
             result = Py_None; /* too many ways for 64 bits: Python counts them */
             Py_INCREF(result);
         } else {
-            result = PyLong_FromUnsignedLongLong(s.ways);
+            result = Py_BuildValue("(KO)", (unsigned long long)s.ways, s.cut ? Py_False : Py_True);
         }
     } else {
         PyObject *found = PySet_New(NULL);
@@ -972,8 +986,12 @@ static PyObject *run_search(PyObject *args, int count) {
             Py_DECREF(drawn);
         }
         if (found) {
-            result = PyFrozenSet_New(found);
+            PyObject *frozen = PyFrozenSet_New(found);
             Py_DECREF(found);
+            if (frozen) {
+                result = Py_BuildValue("(OO)", frozen, s.cut ? Py_False : Py_True);
+                Py_DECREF(frozen);
+            }
         }
     }
     free(s.found);
@@ -982,15 +1000,15 @@ static PyObject *run_search(PyObject *args, int count) {
     return result;
 }
 
-/* finishers(hand, deck, draw, colours, numbers, shortest, smallest) -> frozenset | None
- * As _chance._finishers; None for shapes the Python search should answer. */
+/* finishers(hand, deck, draw, colours, numbers, shortest, smallest, max_states) -> (frozenset, whole) | None
+ * As _chance._search; None for shapes the Python search should answer. */
 static PyObject *native_finishers(PyObject *self, PyObject *args) {
     (void)self;
     return run_search(args, 0);
 }
 
-/* finishing_ways(hand, deck, draw, colours, numbers, shortest, smallest) -> int | None
- * The sum over finishing draws of prod(comb(deck[i], drawn[i])): chance_flat's numerator. */
+/* finishing_ways(hand, deck, draw, colours, numbers, shortest, smallest, max_states) -> (int, whole) | None
+ * The sum over finishing draws found of prod(comb(deck[i], drawn[i])): chance_flat's numerator. */
 static PyObject *native_finishing_ways(PyObject *self, PyObject *args) {
     (void)self;
     return run_search(args, 1);
@@ -1015,7 +1033,7 @@ static struct PyModuleDef module = {
 
 /* Bumped with every change to what a function takes or answers: _impl.py ignores a module built
  * from another version of this file (a stale build left in the tree), and Python answers. */
-#define NATIVE_VERSION 1
+#define NATIVE_VERSION 2
 
 PyMODINIT_FUNC PyInit__native(void) {
     str_number = PyUnicode_InternFromString("number");

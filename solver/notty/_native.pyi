@@ -21,8 +21,22 @@ def best_groups(
     cards: tuple[tuple[Card, ...], ...],
 ) -> tuple[tuple[Card, ...], ...] | None: ...
 def finishers(
-    hand: Flat, deck: Flat, draw: int, colours: int, numbers: int, shortest: int, smallest: int
-) -> frozenset[Flat] | None: ...
+    hand: Flat,
+    deck: Flat,
+    draw: int,
+    colours: int,
+    numbers: int,
+    shortest: int,
+    smallest: int,
+    max_states: int,
+) -> tuple[frozenset[Flat], bool] | None: ...
 def finishing_ways(
-    hand: Flat, deck: Flat, draw: int, colours: int, numbers: int, shortest: int, smallest: int
-) -> int | None: ...
+    hand: Flat,
+    deck: Flat,
+    draw: int,
+    colours: int,
+    numbers: int,
+    shortest: int,
+    smallest: int,
+    max_states: int,
+) -> tuple[int, bool] | None: ...

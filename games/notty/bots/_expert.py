@@ -90,6 +90,10 @@ RATE_BUILD = 0.2
 QUIET_ROUNDS = 2
 #: A thief seen robbing our hand this often robs it every turn: nothing is gained by trading with it.
 HABITUAL = 0.8
+#: What our theft takes from an opponent's chances is weighed for hands up to this size (the presets'
+#: limit): one card of a bigger hand changes them little, and weighing each of its cards took seconds
+#: of CPU a move at a table with no hand limit, whose hands grow to 70 cards.
+WEIGH_THEFT_UP_TO = 20
 
 
 class ExpertBot(Bot):
@@ -179,7 +183,7 @@ class _Decision:
             if lone and not frees and gain <= max(mine_now, self._last_taken()):
                 continue  # a lone card: steal for a better chance now than drawing, or than waiting
             value = gain - mine_now
-            if self.budget.weigh_opponents:
+            if self.budget.weigh_opponents and size(theirs) <= WEIGH_THEFT_UP_TO:
                 value += look.best_draw(theirs, self.deck)[0] - look.after_steal(theirs, self.deck)
             if frees or (stuck(cards, self.rules) and not mine_now and size(self.mine) >= 2):
                 value += UNSTICK

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from games.notty import Card, Rules
-from solver import Flat, chance_flat, flatten
+from solver import Flat, bounded_chance, flatten
 
 from ..engine import draw_room
 
@@ -37,6 +37,9 @@ class Outlook:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self._best: dict[tuple[Flat, Flat], tuple[float, int]] = {}
+        #: Some chance worked out since this outlook was made is a lower bound: a hand too big for
+        #: the search to weigh every draw (:func:`solver.bounded_chance`). A hint says so.
+        self.bounded = False
 
     def flat(self, cards: Iterable[Card]) -> Flat:
         return flatten(cards, self.rules)
@@ -46,7 +49,10 @@ class Outlook:
 
     def chance(self, hand: Flat, deck: Flat, draw: int) -> float:
         """Probability that drawing ``draw`` cards now lets the whole hand go."""
-        return chance_flat(hand, deck, draw, self.rules)
+        chance, exact = bounded_chance(hand, deck, draw, self.rules)
+        if not exact:
+            self.bounded = True
+        return chance
 
     def best_draw(self, hand: Flat, deck: Flat) -> tuple[float, int]:
         """The best chance of going out this turn by drawing (or not), and the count that gets it."""
