@@ -21,7 +21,7 @@ from games.notty.bots._base import victims
 from games.notty.bots._expert import QUIET_ROUNDS
 from games.notty.engine import Discard, Draw, EndTurn, Game, Steal, check
 from games.notty.match import play_bots, seeded_game
-from solver import Flat, bounded_chance, max_discard
+from solver import Flat, best_discard, bounded_chance, max_discard
 
 levels = pytest.mark.parametrize("level", LEVELS)
 
@@ -363,3 +363,24 @@ def test_an_opponents_hand_of_dozens_of_cards_is_not_weighed_card_by_card() -> N
     check(game, 0, action)
     big = [size for size in asked if size > 20]
     assert asked and len(big) <= rules.max_draw + 1  # the threat it poses (one best draw), not per card
+
+
+def test_its_own_hand_of_dozens_of_cards_discards_all_it_can_without_weighing_each_theft() -> None:
+    """The same table, the hoarder's seat played by the expert (a stand-in, or the hint's adviser):
+    weighing what to keep against a theft of each of 40 cards took a second a move."""
+    rules = CLASSIC.replace(hand_limit=0)
+    full = rules.full_deck()
+    random.Random(9).shuffle(full)
+    mine = full[:45]
+    theirs = groupless(rules, 5, avoid=mine)
+    game = position(rules, [mine, theirs], stole=True, drew=True)
+    asked: list[int] = []
+
+    def counted(hand: Flat, deck: Flat, draw: int, rules: Rules) -> tuple[float, bool]:
+        asked.append(sum(hand))
+        return bounded_chance(hand, deck, draw, rules)
+
+    with patch.object(_outlook, "bounded_chance", counted):
+        action = expert("hard").choose(game.view(0))
+    assert action == Discard(best_discard(mine, rules)[0])  # the most it can, at once
+    assert len([size for size in asked if size > 20]) <= 2 * (rules.max_draw + 1)

@@ -402,6 +402,27 @@ def test_all_best_discards_match_oracle_full_hands(case: tuple[Rules, list[Card]
     assert len(found) == len(expected)
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(hands(max_size=20, window=3), hands(max_size=20, window=4)), st.integers(1, 20))
+def test_all_best_discards_within_a_bound_are_some_of_them(
+    case: tuple[Rules, list[Card]], states: int
+) -> None:
+    """Bounded in states (a hint's alternatives, for a hand of dozens of cards), the search returns
+    best discards only: some of every one there is, none that is not."""
+    rules, hand = case
+    assert set(all_best_discards(hand, rules, states)) <= set(all_best_discards(hand, rules))
+
+
+def test_the_best_discards_of_a_hand_of_dozens_of_cards_are_found_within_the_bound() -> None:
+    full = CLASSIC.full_deck()
+    random.Random(3).shuffle(full)
+    hand = full[:64]
+    found = all_best_discards(hand, CLASSIC, 2_000)
+    best = max_discard(hand, CLASSIC)
+    assert found and all(len(discard) == best and not Counter(discard) - Counter(hand) for discard in found)
+    assert all(partitionable(key_of(discard), CLASSIC) for discard in found[:10])
+
+
 # --------------------------------------------------------------------------- outs
 
 

@@ -79,6 +79,9 @@ MAX_HAND_LIMIT = 99
 MAX_CARDS_DEALT = 20
 #: A hint lists at most this many other best discards.
 MAX_ALTERNATIVES = 10
+#: ... found within this many states of their search: a hand of the presets' limit needs some 120 at
+#: most, a hand of 70 cards (a table with no hand limit) tens of thousands, a second of CPU a hint.
+ALTERNATIVES_SEARCHED = 2_000
 
 
 def _by_preset(field: str) -> str:
@@ -424,7 +427,8 @@ def make_hint(
         return HintAnswer(text=text, actions=(f"putback {card}", *then.actions), data=then.data)
     best = best_discard(hand, rules)
     best_cards = tuple(sorted(card for group in best for card in group))
-    alternatives = [d for d in all_best_discards(hand, rules) if d != best_cards][:MAX_ALTERNATIVES]
+    found = all_best_discards(hand, rules, ALTERNATIVES_SEARCHED)
+    alternatives = [d for d in found if d != best_cards][:MAX_ALTERNATIVES]
     empties = bool(hand) and len(best_cards) == len(hand)
     gains = [] if empties else outs(hand, rules)  # (no card drawn could add to all of them)
     groups = [tuple(str(card) for card in group) for group in best]

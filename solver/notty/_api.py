@@ -179,8 +179,10 @@ def _card_table(colours: str, numbers: int) -> tuple[tuple[Card, ...], ...]:
     return tuple(tuple(Card.of(colour, max(n, 1)) for n in range(numbers + 1)) for colour in colours)
 
 
-def all_best_discards(hand: Iterable[Card], rules: Rules) -> list[tuple[Card, ...]]:
-    """Every distinct optimal discard, each as a sorted multiset of cards."""
+def all_best_discards(hand: Iterable[Card], rules: Rules, max_states: int = 0) -> list[tuple[Card, ...]]:
+    """Every distinct optimal discard, each as a sorted multiset of cards; with ``max_states`` (0:
+    no bound), those found within that many states of the search (a hand of dozens of cards has
+    thousands: a hint shows ten)."""
     hand = list(hand)
     grid = _grid(hand, rules)
     best = _max_for_grid(grid, rules.shortest_run, rules.smallest_set)
@@ -194,7 +196,7 @@ def all_best_discards(hand: Iterable[Card], rules: Rules) -> list[tuple[Card, ..
         return _max_for_grid(grid, rules.shortest_run, rules.smallest_set)
 
     found = optimal_discards(
-        flat, numbers, colours, rules.shortest_run, rules.smallest_set, len(hand) - best, most
+        flat, numbers, colours, rules.shortest_run, rules.smallest_set, len(hand) - best, most, max_states
     )
     discards = []
     for used in found:

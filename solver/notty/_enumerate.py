@@ -26,14 +26,21 @@ def optimal_discards(
     smallest_set: int,
     spare: int,
     most: Callable[[Flat], int],
+    max_states: int = 0,
 ) -> frozenset[Flat]:
     """All multisets (as copy vectors) of ``flat`` that split exactly into groups, leaving ``spare`` cards.
 
-    ``most(cards)`` is the maximum discard of a copy vector.
+    ``most(cards)`` is the maximum discard of a copy vector. ``max_states`` (0: none) bounds the
+    states searched: past it the search returns those found by then, each still an exact split.
     """
+    searched = 0
 
     @cache
     def search(rest: Flat, budget: int) -> frozenset[Flat]:
+        nonlocal searched
+        searched += 1
+        if max_states and searched > max_states:
+            return frozenset()
         left_over = sum(rest) - most(rest)
         if left_over > budget:
             return frozenset()

@@ -90,9 +90,10 @@ RATE_BUILD = 0.2
 QUIET_ROUNDS = 2
 #: A thief seen robbing our hand this often robs it every turn: nothing is gained by trading with it.
 HABITUAL = 0.8
-#: What our theft takes from an opponent's chances is weighed for hands up to this size (the presets'
-#: limit): one card of a bigger hand changes them little, and weighing each of its cards took seconds
-#: of CPU a move at a table with no hand limit, whose hands grow to 70 cards.
+#: What a theft does to a hand's chances (an opponent's, robbed by us; ours, robbed before our next
+#: turn, weighing what to keep) is weighed for hands up to this size (the presets' limit): one card of
+#: a bigger hand changes them little, and weighing each of its cards took seconds of CPU a move at a
+#: table with no hand limit, whose hands grow to 70 cards. A bigger hand of ours discards all it can.
 WEIGH_THEFT_UP_TO = 20
 
 
@@ -287,7 +288,7 @@ class _Decision:
 
     def _weigh_keeping(self, hand: Flat, deck: Flat, cheap: bool) -> tuple[float, Flat]:
         options = self._discard_options(hand)
-        if not self.budget.weigh_keeping:
+        if not self.budget.weigh_keeping or size(hand) > WEIGH_THEFT_UP_TO:
             return 0.0, options[-1]
         best_value, best_removed = -1.0, options[0]
         for removed in options:
