@@ -87,6 +87,8 @@ def _as_dict(value: object) -> dict[Any, Any]:
 def decode_body(payload: bytes, max_items: int = MAX_ITEMS) -> dict[str, Any]:
     """The map inside one frame body, decoded with msgpack's safe settings; a list or map of more
     than ``max_items`` items is refused as msgpack reads its header, before its items are built."""
+    if not payload:
+        raise ProtocolError("bad-frame", "a frame's body is empty: it must hold a map")
     try:
         body = msgpack.unpackb(
             payload,
@@ -104,6 +106,10 @@ def decode_body(payload: bytes, max_items: int = MAX_ITEMS) -> dict[str, Any]:
             raise ProtocolError(
                 "bad-frame", f"a list or map in the frame holds more than {max_items} items"
             ) from None
+        if "not allowed for map key" in str(error):  # an int, a float, a list... as a key
+            raise ProtocolError("bad-frame", "map keys must be strings") from None
+        if "incomplete input" in str(error):
+            raise ProtocolError("bad-frame", "frame is not valid msgpack: it ends inside a value") from None
         raise ProtocolError("bad-frame", f"frame is not valid msgpack ({type(error).__name__})") from None
     except Exception as error:  # msgpack raises many kinds: all mean "not msgpack"
         raise ProtocolError("bad-frame", f"frame is not valid msgpack ({type(error).__name__})") from None

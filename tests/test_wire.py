@@ -1128,6 +1128,23 @@ def test_decode_body_refuses_binary_keys() -> None:
     assert info.value.code == "bad-frame"
 
 
+@pytest.mark.parametrize(
+    ("payload", "said"),
+    [
+        (msgpack.packb({"type": "ping", 1: 2}), "map keys must be strings"),
+        (msgpack.packb({"type": "ping", 1.5: 2}), "map keys must be strings"),
+        (b"", "a frame's body is empty: it must hold a map"),
+        (msgpack.packb({"type": "ping"})[:-2], "frame is not valid msgpack: it ends inside a value"),
+    ],
+)
+def test_a_bad_body_is_told_what_is_wrong_in_words(payload: bytes, said: str) -> None:
+    """An audit sent a map with an integer key and an empty body, and read "frame is not valid
+    msgpack (ValueError)" for both: the name of a Python exception, not what was wrong."""
+    with pytest.raises(ProtocolError) as info:
+        decode_body(payload)
+    assert info.value.code == "bad-frame" and info.value.message == said
+
+
 def test_raw_bytes_where_text_is_expected() -> None:
     body = {"type": "act", "action": b"end"}
     connection = Connection(SERVER)
