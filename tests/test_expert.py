@@ -342,38 +342,39 @@ def test_after_a_discard_this_turn_it_ends_the_turn_as_the_count_starts_again() 
     assert game.quiet_turns == 0 and not game.over
 
 
+NO_LIMIT = CLASSIC.replace(hand_limit=0)
+
+
 def test_an_opponents_hand_of_dozens_of_cards_is_not_weighed_card_by_card() -> None:
     """At a table with no hand limit a player who drew every turn held 70 cards, and the expert
     weighed its theft by each of them: seconds of CPU a move, which stalled the server."""
-    rules = CLASSIC.replace(hand_limit=0)
-    full = rules.full_deck()
-    random.Random(9).shuffle(full)
-    mine, theirs = groupless(rules, 6), []
-    left = Counter(full) - Counter(mine)
-    theirs = list(left.elements())[:70]
-    game = position(rules, [mine, theirs])
-    asked: list[int] = []
-
-    def counted(hand: Flat, deck: Flat, draw: int, rules: Rules) -> tuple[float, bool]:
-        asked.append(sum(hand))
-        return bounded_chance(hand, deck, draw, rules)
-
-    with patch.object(_outlook, "bounded_chance", counted):
-        action = expert("hard").choose(game.view(0))
+    mine = groupless(NO_LIMIT, 6)
+    theirs = list((Counter(_shuffled(NO_LIMIT)) - Counter(mine)).elements())[:70]
+    game = position(NO_LIMIT, [mine, theirs])
+    action, asked = _chances_asked(game)
     check(game, 0, action)
     big = [size for size in asked if size > 20]
-    assert asked and len(big) <= rules.max_draw + 1  # the threat it poses (one best draw), not per card
+    assert asked and len(big) <= NO_LIMIT.max_draw + 1  # the threat it poses (one best draw), not per card
 
 
 def test_its_own_hand_of_dozens_of_cards_discards_all_it_can_without_weighing_each_theft() -> None:
     """The same table, the hoarder's seat played by the expert (a stand-in, or the hint's adviser):
     weighing what to keep against a theft of each of 40 cards took a second a move."""
-    rules = CLASSIC.replace(hand_limit=0)
+    mine = _shuffled(NO_LIMIT)[:45]
+    game = position(NO_LIMIT, [mine, groupless(NO_LIMIT, 5, avoid=mine)], stole=True, drew=True)
+    action, asked = _chances_asked(game)
+    assert action == Discard(best_discard(mine, NO_LIMIT)[0])  # the most it can, at once
+    assert len([size for size in asked if size > 20]) <= 2 * (NO_LIMIT.max_draw + 1)
+
+
+def _shuffled(rules: Rules) -> list[Card]:
     full = rules.full_deck()
     random.Random(9).shuffle(full)
-    mine = full[:45]
-    theirs = groupless(rules, 5, avoid=mine)
-    game = position(rules, [mine, theirs], stole=True, drew=True)
+    return full
+
+
+def _chances_asked(game: Game) -> tuple[object, list[int]]:
+    """The hard expert's choice for seat 0, and the size of each hand whose chance it asked."""
     asked: list[int] = []
 
     def counted(hand: Flat, deck: Flat, draw: int, rules: Rules) -> tuple[float, bool]:
@@ -381,6 +382,4 @@ def test_its_own_hand_of_dozens_of_cards_discards_all_it_can_without_weighing_ea
         return bounded_chance(hand, deck, draw, rules)
 
     with patch.object(_outlook, "bounded_chance", counted):
-        action = expert("hard").choose(game.view(0))
-    assert action == Discard(best_discard(mine, rules)[0])  # the most it can, at once
-    assert len([size for size in asked if size > 20]) <= 2 * (rules.max_draw + 1)
+        return expert("hard").choose(game.view(0)), asked
