@@ -33,6 +33,8 @@ Flat = tuple[int, ...]  # copies per card, index (number - 1) * colours + colour
 #: minute of CPU, holding the interpreter, so a bot's move or a hint stalled the whole server.
 #: Past it, a chance counts the draws found: a lower bound, which :func:`bounded_chance` says.
 SEARCH_STATES = 20_000
+#: The same bound without the C extension, where a state costs some ten times as much: a tenth.
+PYTHON_SEARCH_STATES = 2_000
 
 
 def flatten(cards: Iterable[Card], rules: Rules) -> Flat:
@@ -78,7 +80,8 @@ def chance_flat(hand: Flat, deck: Flat, draw: int, rules: Rules) -> float:
 def bounded_chance(hand: Flat, deck: Flat, draw: int, rules: Rules) -> tuple[float, bool]:
     """The chance that drawing ``draw`` cards lets ``hand`` go out, and whether it is exact.
 
-    It is, unless the search passed :data:`SEARCH_STATES` states (a hand of several dozen cards):
+    It is, unless the search passed :data:`SEARCH_STATES` states (:data:`PYTHON_SEARCH_STATES`
+    without the C extension; a hand of several dozen cards):
     then it is the chance of the draws found, a lower bound. With no draw the question is the
     solver's (can the whole hand be discarded?), which answers it exactly at any size.
     """
@@ -86,11 +89,13 @@ def bounded_chance(hand: Flat, deck: Flat, draw: int, rules: Rules) -> tuple[flo
     if draw > size:
         return 0.0, True
     shape = _shape(rules)
-    counted = None if _native is None else _native.finishing_ways(hand, deck, draw, *shape, SEARCH_STATES)
+    native = _native
+    states = PYTHON_SEARCH_STATES if native is None else SEARCH_STATES
+    counted = None if native is None else native.finishing_ways(hand, deck, draw, *shape, states)
     if counted is not None:
         ways, whole = counted
     else:  # no extension, or a shape (or a count past 64 bits) left to Python
-        found, whole = _finishers(hand, deck, draw, *shape, SEARCH_STATES)
+        found, whole = _finishers(hand, deck, draw, *shape, states)
         ways = sum(_dealt(deck, drawn) for drawn in found)
     if not whole and not draw:
         return (1.0 if max_discard(unflatten(hand, rules), rules) == sum(hand) else 0.0), True
