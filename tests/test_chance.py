@@ -100,10 +100,7 @@ def test_a_search_cut_short_gives_a_lower_bound_and_says_so(
     question, answered at any size)."""
     hand, deck, k = data.draw(deals(rules))
     chance = float(oracle(hand, deck, k, rules)[1])
-    with (
-        patch.object(_chance, "SEARCH_STATES", states),
-        patch.object(_chance, "PYTHON_SEARCH_STATES", states),
-    ):
+    with patch.object(_chance, "SEARCH_STATES", states):
         found, exact = bounded_chance(flatten(hand, rules), flatten(deck, rules), k, rules)
     assert found <= chance + 1e-12
     if exact or k == 0:

@@ -183,10 +183,7 @@ def test_both_stop_at_the_same_state_with_the_same_draws_found() -> None:
 
 
 def _bounded(hand: Flat, deck: Flat, draw: int, rules: Rules, states: int) -> tuple[float, bool]:
-    with (
-        patch.object(_chance, "SEARCH_STATES", states),
-        patch.object(_chance, "PYTHON_SEARCH_STATES", states),
-    ):
+    with patch.object(_chance, "SEARCH_STATES", states):
         return bounded_chance(hand, deck, draw, rules)
 
 
