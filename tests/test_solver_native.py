@@ -9,6 +9,7 @@ The compiled half is skipped (saying so) where the extension was not built.
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -138,48 +139,46 @@ def test_both_find_the_oracles_finishing_draws(rules: Rules, data: st.DataObject
 
 def test_bigger_hands_and_draws_agree() -> None:
     """Full-sized hands and draws of 4 (beyond what the oracle can try in a test)."""
-    import random
-
     rng = random.Random(20)
-    for rules in (CLASSIC, FIVE_COLOUR):
-        for _ in range(40):
-            full = rules.full_deck()
-            rng.shuffle(full)
-            h = rng.randint(5, 14)
-            hand, deck = flatten(full[:h], rules), flatten(full[h:], rules)
-            draw = rng.randint(1, 4)
-            python, native = both(
-                lambda hand=hand, deck=deck, draw=draw, rules=rules: (
-                    _chance._finishers(hand, deck, draw, *_chance._shape(rules), 0),
-                    chance_flat(hand, deck, draw, rules),
-                )
+    for rules, hand, deck in _shuffled_positions(rng, 5, 14, 40):
+        draw = rng.randint(1, 4)
+        python, native = both(
+            lambda hand=hand, deck=deck, draw=draw, rules=rules: (
+                _chance._finishers(hand, deck, draw, *_chance._shape(rules), 0),
+                chance_flat(hand, deck, draw, rules),
             )
-            assert native == python
+        )
+        assert native == python
 
 
 def test_both_stop_at_the_same_state_with_the_same_draws_found() -> None:
     """A search bounded in states stops at the same one in C and in Python: the same draws, the same
     lower bound, and the same word on whether it was whole."""
-    import random
-
     rng = random.Random(21)
     stopped = 0
+    for rules, hand, deck in _shuffled_positions(rng, 24, 40, 12):
+        draw, states = rng.randint(1, 3), rng.choice((50, 500, 3000))
+        python, native = both(
+            lambda hand=hand, deck=deck, draw=draw, rules=rules, states=states: (
+                _chance._finishers(hand, deck, draw, *_chance._shape(rules), states),
+                _bounded(hand, deck, draw, rules, states),
+            )
+        )
+        assert native == python
+        stopped += not python[0][1]
+    assert stopped >= 6  # the bound was met, not only searches that ended by themselves
+
+
+def _shuffled_positions(
+    rng: random.Random, least: int, most: int, each: int
+) -> Iterator[tuple[Rules, Flat, Flat]]:
+    """``each`` hands a preset of ``least`` to ``most`` cards from a shuffled deck, and the deck left."""
     for rules in (CLASSIC, FIVE_COLOUR):
-        for _ in range(12):
+        for _ in range(each):
             full = rules.full_deck()
             rng.shuffle(full)
-            h = rng.randint(24, 40)
-            hand, deck = flatten(full[:h], rules), flatten(full[h:], rules)
-            draw, states = rng.randint(1, 3), rng.choice((50, 500, 3000))
-            python, native = both(
-                lambda hand=hand, deck=deck, draw=draw, rules=rules, states=states: (
-                    _chance._finishers(hand, deck, draw, *_chance._shape(rules), states),
-                    _bounded(hand, deck, draw, rules, states),
-                )
-            )
-            assert native == python
-            stopped += not python[0][1]
-    assert stopped >= 6  # the bound was met, not only searches that ended by themselves
+            h = rng.randint(least, most)
+            yield rules, flatten(full[:h], rules), flatten(full[h:], rules)
 
 
 def _bounded(hand: Flat, deck: Flat, draw: int, rules: Rules, states: int) -> tuple[float, bool]:
