@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable
 
 from _machine import describe  # bench/ is on sys.path when this runs as a script
+from notty_hint import quantile
 
 from games.notty import CLASSIC
 from games.notty.bots import make_bot
@@ -91,11 +92,6 @@ def _timed(work: Callable[[], object]) -> float:
     start = time.process_time()
     work()
     return (time.process_time() - start) * 1000
-
-
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def row(name: str, values: list[float]) -> str:
